@@ -1,0 +1,21 @@
+"""Collision Inspector's engine: exact convex collision queries in pure Python + numpy.
+
+    >>> import numpy as np, core
+    >>> cube = np.array([[x, y, z] for x in (0, 1) for y in (0, 1) for z in (0, 1)], float)
+    >>> c = core.collide(cube, cube + [1.5, 0, 0])
+    >>> c.status.name, round(c.distance, 12), c.normal.tolist()
+    ('SEPARATED', 0.5, [1.0, 0.0, 0.0])
+
+Importable on its own (the repository root on sys.path): it never imports Blender or anything of the add-on.
+Shapes are convex: a vertex array stands for its convex hull.  See `core.contact` for the sign conventions.
+"""
+from .contact import Contact, Status
+from .query import collide, distance, intersects
+from .shapes import Box, Capsule, Cone, Cylinder, PointCloud, Shape, Sphere, as_shape
+from .tolerances import DEFAULT_TOLERANCES, Tolerances
+
+__all__ = [
+    "collide", "intersects", "distance",
+    "Contact", "Status", "Tolerances", "DEFAULT_TOLERANCES",
+    "Shape", "PointCloud", "Sphere", "Box", "Capsule", "Cylinder", "Cone", "as_shape",
+]

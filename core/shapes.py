@@ -1,0 +1,282 @@
+"""Convex shapes described by their support mappings.
+
+A shape is `core (+) ball(sweep)`: a convex *core* given by `core_support(d)` (a point of the core maximising d.x)
+plus an optional sphere-swept radius `sweep`.  Splitting the round part off keeps GJK and EPA on polytopes
+(points, segments, boxes, vertex clouds) whenever possible, where they converge in finitely many steps; the
+radius is added back analytically.  A sphere is a point core, a capsule a segment core, each with its radius in
+`sweep` (when the transform is a similarity; a non-uniformly scaled sphere is an ellipsoid with a curved core).
+Every shape may also carry a user `margin`, added to `sweep`, in world units.
+
+Transforms are 4x4 affine matrices M = [[L, t], [0, 1]] (rotation, translation, any scale including negative or
+zero, shear).  The support of L.X + t along d is L.support_X(L^T d) + t, so vertices are never transformed.
+
+All coordinates are float64.  `shifted(c)` returns the same shape expressed in a frame whose origin is the world
+point c; the engine calls it with a point near the pair so that objects far from the world origin keep their
+precision (t - c is formed before any vertex is added to it).
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+__all__ = [
+    "Shape", "PointCloud", "Sphere", "Box", "Capsule", "Cylinder", "Cone", "as_shape",
+]
+
+
+# --------------------------------------------------------------------------------------------- validation
+
+def _finite_float(value, name: str, *, minimum: float | None = 0.0) -> float:
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be a number, got {value!r}") from None
+    if not math.isfinite(number):
+        raise ValueError(f"{name} must be finite, got {number!r}")
+    if minimum is not None and number < minimum:
+        raise ValueError(f"{name} must be >= {minimum}, got {number!r}")
+    return number
+
+
+def _as_transform(transform) -> tuple[np.ndarray | None, np.ndarray]:
+    """Split a 4x4 affine matrix into (L or None for identity, t). None means the identity transform."""
+    if transform is None:
+        return None, np.zeros(3)
+    try:
+        matrix = np.array(transform, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise ValueError("transform must be a 4x4 array of numbers") from None
+    if matrix.shape != (4, 4):
+        raise ValueError(f"transform must have shape (4, 4), got {matrix.shape}")
+    if not np.all(np.isfinite(matrix)):
+        raise ValueError("transform contains NaN or infinite values")
+    if not np.array_equal(matrix[3], [0.0, 0.0, 0.0, 1.0]):
+        raise ValueError(f"transform must be affine (last row 0 0 0 1), got last row {matrix[3].tolist()}")
+    linear = np.ascontiguousarray(matrix[:3, :3])
+    translation = matrix[:3, 3].copy()
+    if np.array_equal(linear, np.eye(3)):
+        linear = None
+    return linear, translation
+
+
+def as_vertices(vertices, name: str = "vertices") -> np.ndarray:
+    """Validate and convert an (n, 3) array-like to a C-contiguous float64 array; ValueError says what is wrong."""
+    if isinstance(vertices, np.ndarray) and vertices.dtype.kind not in "biuf":
+        raise ValueError(f"{name} must be numeric, got an array of dtype {vertices.dtype}")
+    try:
+        array = np.asarray(vertices, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be an (n, 3) array of numbers") from None
+    if array.ndim != 2 or array.shape[1] != 3:
+        raise ValueError(f"{name} must have shape (n, 3), got {array.shape}")
+    if array.shape[0] == 0:
+        raise ValueError(f"{name} is empty: a shape needs at least one vertex")
+    if not np.all(np.isfinite(array)):
+        bad = int(np.count_nonzero(~np.all(np.isfinite(array), axis=1)))
+        raise ValueError(f"{name} contains NaN or infinite coordinates ({bad} of {array.shape[0]} vertices)")
+    return np.ascontiguousarray(array)
+
+
+# --------------------------------------------------------------------------------------------- base class
+
+class Shape:
+    """A convex shape: `core_support(d)` plus a sphere-swept radius `sweep` (world units).
+
+    Subclasses implement `_local_support(d)` (support of the untransformed core, d in local coordinates) and
+    set `_radius_local` (the intrinsic round part: sphere or capsule radius, else 0).
+    """
+
+    _radius_local = 0.0
+
+    def __init__(self, transform=None, margin: float = 0.0):
+        self._linear, self._translation = _as_transform(transform)
+        self.margin = _finite_float(margin, "margin")
+        self._similarity_scale = self._similarity(self._linear)
+        self._origin = np.zeros(3)  # subtracted from every support point (pair-local frame), see shifted()
+
+    @staticmethod
+    def _similarity(linear: np.ndarray | None) -> float | None:
+        """The factor s when L = s * orthogonal (within rounding), else None."""
+        if linear is None:
+            return 1.0
+        gram = linear.T @ linear
+        s2 = float(np.trace(gram)) / 3.0
+        if s2 <= 0.0:
+            return None
+        if np.max(np.abs(gram - s2 * np.eye(3))) <= 1e-12 * s2:
+            return math.sqrt(s2)
+        return None
+
+    # The core is everything but the round part that a similarity transform maps to a round part.
+    @property
+    def _round_is_separable(self) -> bool:
+        return self._radius_local > 0.0 and self._similarity_scale is not None
+
+    @property
+    def sweep(self) -> float:
+        """Total sphere-swept radius in world units: intrinsic radius (sphere, capsule) + margin."""
+        if self._round_is_separable:
+            return self._radius_local * self._similarity_scale + self.margin
+        return self.margin
+
+    def _local_support(self, d: np.ndarray) -> np.ndarray:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def _local_core_support(self, d: np.ndarray) -> np.ndarray:
+        """Support of the local core. Shapes with a round part add it here unless it is separable."""
+        return self._local_support(d)
+
+    def core_support(self, d: np.ndarray) -> np.ndarray:
+        """World (or shifted-frame) point of the core maximising d.x. d need not be unit, must be nonzero."""
+        if self._linear is None:
+            return self._local_core_support(d) + (self._translation - self._origin)
+        return self._linear @ self._local_core_support(self._linear.T @ d) + (self._translation - self._origin)
+
+    def support(self, d: np.ndarray) -> np.ndarray:
+        """Point of the whole shape (core + sweep) maximising d.x."""
+        d = np.asarray(d, dtype=np.float64)
+        point = self.core_support(d)
+        sweep = self.sweep
+        if sweep > 0.0:
+            norm = math.sqrt(float(d @ d))
+            if norm > 0.0:
+                point = point + (sweep / norm) * d
+        return point
+
+    def shifted(self, origin) -> "Shape":
+        """The same shape in a frame whose origin is the world point `origin` (support points minus origin)."""
+        clone = object.__new__(type(self))
+        clone.__dict__.update(self.__dict__)
+        clone._origin = self._origin + np.asarray(origin, dtype=np.float64)
+        return clone
+
+    def bounds(self) -> tuple[np.ndarray, np.ndarray]:
+        """World axis-aligned bounding box (lo, hi) of the whole shape, margin included."""
+        eye = np.eye(3)
+        hi = np.array([self.support(eye[i])[i] for i in range(3)])
+        lo = np.array([self.support(-eye[i])[i] for i in range(3)])
+        return lo, hi
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(margin={self.margin!r})"
+
+
+# --------------------------------------------------------------------------------------------- point cloud
+
+class PointCloud(Shape):
+    """The convex hull of an (n, 3) vertex array (duplicates, coplanar, collinear, or a single point are fine)."""
+
+    def __init__(self, vertices, transform=None, margin: float = 0.0):
+        super().__init__(transform, margin)
+        self.vertices = as_vertices(vertices)
+        self.vertices.setflags(write=False)
+
+    def _local_support(self, d: np.ndarray) -> np.ndarray:
+        vertices = self.vertices
+        return vertices[int(np.argmax(vertices @ d))]
+
+    def __repr__(self) -> str:
+        return f"PointCloud({self.vertices.shape[0]} vertices, margin={self.margin!r})"
+
+
+# --------------------------------------------------------------------------------------------- primitives
+# Each primitive sits at its local origin with its axis along local z; place it with `transform`.
+
+class Sphere(Shape):
+    """Ball of `radius` centred at the local origin (an ellipsoid under a non-uniform transform)."""
+
+    def __init__(self, radius: float, transform=None, margin: float = 0.0):
+        self.radius = _finite_float(radius, "radius")
+        self._radius_local = self.radius
+        super().__init__(transform, margin)
+
+    def _local_core_support(self, d):
+        if self._round_is_separable:
+            return np.zeros(3)
+        return self._local_support(d)
+
+    def _local_support(self, d):
+        norm = math.sqrt(float(d @ d))
+        return (self.radius / norm) * d if norm > 0.0 else np.array([0.0, 0.0, self.radius])
+
+
+class Box(Shape):
+    """Axis-aligned box with the given half extents (hx, hy, hz). Its support is always a vertex."""
+
+    def __init__(self, half_extents, transform=None, margin: float = 0.0):
+        half = np.array([_finite_float(h, "half extent") for h in np.ravel(np.asarray(half_extents, dtype=object))])
+        if half.shape != (3,):
+            raise ValueError(f"half_extents must have 3 values, got {half.shape[0]}")
+        self.half_extents = half
+        super().__init__(transform, margin)
+
+    def _local_support(self, d):
+        return np.where(d >= 0.0, self.half_extents, -self.half_extents)
+
+
+class Capsule(Shape):
+    """Segment from (0, 0, -half_height) to (0, 0, +half_height) swept by `radius`."""
+
+    def __init__(self, radius: float, half_height: float, transform=None, margin: float = 0.0):
+        self.radius = _finite_float(radius, "radius")
+        self.half_height = _finite_float(half_height, "half_height")
+        self._radius_local = self.radius
+        super().__init__(transform, margin)
+
+    def _segment_support(self, d):
+        return np.array([0.0, 0.0, self.half_height if d[2] >= 0.0 else -self.half_height])
+
+    def _local_core_support(self, d):
+        if self._round_is_separable:
+            return self._segment_support(d)
+        return self._local_support(d)
+
+    def _local_support(self, d):
+        point = self._segment_support(d)
+        norm = math.sqrt(float(d @ d))
+        return point + (self.radius / norm) * d if norm > 0.0 else point
+
+
+def _disc_point(d, radius: float) -> np.ndarray:
+    """Point of the disc {x^2 + y^2 <= r^2, z = 0} maximising d.x (a rim point; (r, 0) when d is along z)."""
+    rxy = math.hypot(float(d[0]), float(d[1]))
+    if rxy > 0.0:
+        return np.array([radius * d[0] / rxy, radius * d[1] / rxy, 0.0])
+    return np.array([radius, 0.0, 0.0])
+
+
+class Cylinder(Shape):
+    """Cylinder of `radius` between z = -half_height and z = +half_height."""
+
+    def __init__(self, radius: float, half_height: float, transform=None, margin: float = 0.0):
+        self.radius = _finite_float(radius, "radius")
+        self.half_height = _finite_float(half_height, "half_height")
+        super().__init__(transform, margin)
+
+    def _local_support(self, d):
+        point = _disc_point(d, self.radius)
+        point[2] = self.half_height if d[2] >= 0.0 else -self.half_height
+        return point
+
+
+class Cone(Shape):
+    """Cone with its base disc of `radius` at z = -half_height and its apex at z = +half_height."""
+
+    def __init__(self, radius: float, half_height: float, transform=None, margin: float = 0.0):
+        self.radius = _finite_float(radius, "radius")
+        self.half_height = _finite_float(half_height, "half_height")
+        super().__init__(transform, margin)
+
+    def _local_support(self, d):
+        rim = _disc_point(d, self.radius)
+        rim[2] = -self.half_height
+        apex = np.array([0.0, 0.0, self.half_height])
+        return apex if float(apex @ d) >= float(rim @ d) else rim
+
+
+def as_shape(value, name: str = "shape") -> Shape:
+    """A Shape as is, or an (n, 3) array-like of vertices as a PointCloud."""
+    if isinstance(value, Shape):
+        return value
+    return PointCloud(as_vertices(value, name))

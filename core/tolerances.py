@@ -1,0 +1,57 @@
+"""Every tolerance and iteration cap of the engine, in one place, with its meaning and unit.
+
+Lengths are never absolute: each one is a factor of the pair's *scale* (the larger of the two shapes'
+axis-aligned bounding-box diagonals, margins included), so the same settings work for a 1 mm screw and a
+100 m building.  The engine computes in float64 in a pair-local frame, where rounding is about 1e-16 x scale,
+so every factor below sits several orders of magnitude above rounding and below what a user could see.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["Tolerances", "DEFAULT_TOLERANCES"]
+
+
+@dataclass(frozen=True)
+class Tolerances:
+    """Knobs of one query.  Every length factor is dimensionless and multiplies the pair's scale."""
+
+    touching: float = 1e-9
+    """Half-width of the TOUCHING band: |signed distance| <= touching x scale is reported as TOUCHING.
+    (dimensionless)"""
+
+    gjk_gap: float = 1e-12
+    """GJK stops when its duality gap (upper bound |v| minus the lower bound v.w/|v|) is at most this x scale.
+    The reported separation is then within this of the true one. (dimensionless)"""
+
+    epa_gap: float = 1e-12
+    """EPA stops when the support along the closest face's normal lies at most this x scale beyond that face.
+    The reported depth is then within this of the true one. (dimensionless)"""
+
+    zero: float = 1e-14
+    """A Minkowski-difference point closer to the origin than this x scale is the origin itself: GJK stops
+    searching for a separating direction and hands over to EPA. (dimensionless)"""
+
+    flat: float = 1e-12
+    """A Minkowski difference thinner than this x scale in some direction is flat (coplanar, collinear or a point
+    contact): its penetration depth is 0. Also the slack of EPA's visibility test. (dimensionless)"""
+
+    gjk_max_iterations: int = 256
+    """Cap on GJK support queries. Polytopes finish far sooner (finite convergence); curved shapes
+    (cylinder, cone, ellipsoid) converge asymptotically and may reach it. (count)"""
+
+    epa_max_iterations: int = 1024
+    """Cap on EPA expansions. (count)"""
+
+    def __post_init__(self) -> None:
+        for name in ("touching", "gjk_gap", "epa_gap", "zero", "flat"):
+            value = getattr(self, name)
+            if not (isinstance(value, (int, float)) and 0.0 <= value < 1.0):
+                raise ValueError(f"tolerance {name!r} must be a number in [0, 1), got {value!r}")
+        for name in ("gjk_max_iterations", "epa_max_iterations"):
+            value = getattr(self, name)
+            if not (isinstance(value, int) and value >= 1):
+                raise ValueError(f"{name!r} must be a positive integer, got {value!r}")
+
+
+DEFAULT_TOLERANCES = Tolerances()
