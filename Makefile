@@ -1,0 +1,53 @@
+# Collision Inspector: the two commands are `make demo` and `make test` (see README.md).
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV := .venv
+VPY := $(VENV)/bin/python
+NP2 := .venv-np2
+DEBIAN_PACKAGES := blender xvfb xauth python3-numpy
+
+.PHONY: venv venv-np2 system-deps build demo test test-core-np2 bench clean
+
+$(VENV)/.installed: requirements.txt
+	$(PYTHON) -m venv $(VENV)
+	$(VPY) -m pip install -q --upgrade pip
+	$(VPY) -m pip install -q -r requirements.txt
+	touch $@
+
+venv: $(VENV)/.installed
+
+$(NP2)/.installed: requirements-np2.txt
+	$(PYTHON) -m venv $(NP2)
+	$(NP2)/bin/python -m pip install -q -r requirements-np2.txt
+	touch $@
+
+venv-np2: $(NP2)/.installed
+
+# Debian packages for the real-window tier (Blender 3.4 under Xvfb). Installs only what is missing.
+system-deps:
+	@missing=""; for p in $(DEBIAN_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  echo "Installing Debian packages:$$missing"; \
+	  if [ "$$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing >/dev/null; \
+	fi
+
+# The installable extension zip, built and validated with Blender's own extension tool.
+build: venv
+	$(VPY) scripts/build_extension.py
+
+demo: venv system-deps build
+	$(VPY) scripts/demo.py
+
+# Core tests again on numpy 2.x (core must run on both), then the whole suite on Blender's numpy 1.26.
+test-core-np2: venv-np2
+	$(NP2)/bin/python -m pytest -q -p no:cacheprovider tests/core
+
+test: venv system-deps build test-core-np2
+	$(VPY) -m pytest
+
+bench: venv
+	$(VPY) bench/run.py
+
+clean:
+	rm -rf dist out .pytest_cache
