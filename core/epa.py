@@ -1,0 +1,343 @@
+"""EPA: penetration depth, normal and witness points when the origin lies in M = A_core - B_core.
+
+The Expanding Polytope Algorithm (van den Bergen 2001), with these choices:
+- The start polytope is GJK's final tetrahedron when it is well shaped.  Otherwise (GJK ended on a point, a segment,
+  a triangle or a flat tetrahedron: touching, coplanar or planar input, see the reader comment of the seed EPA
+  article) it is blown up: support points along the six axes are added, a tetrahedron is grown from the widest
+  candidates, and each missing dimension is probed with a support query along it.  When M is thinner than the flat
+  tolerance in some direction it *is* flat (coplanar faces, collinear edges, a point contact): the depth is 0 and
+  the normal is the flat direction.  The result says so (`dimension` < 3).
+- Faces keep unit outward normals and their plane offsets (the distance of the origin to the plane, > 0 inside).
+  The face closest to the origin is popped from a heap; the support point along its normal either lies within the
+  gap tolerance of its plane (converged: depth is certified between the face offset and the support value) or is
+  added, removing every face it sees.  The visible set is grown from the popped face across edges (so it stays
+  connected) and faces seen edge-on count as visible, which keeps new faces from being slivers.
+- Witness points are the barycentric weights of the origin's projection on the final face applied to the stored
+  a and b parts of its three vertices.
+"""
+from __future__ import annotations
+
+import heapq
+import math
+from dataclasses import dataclass
+
+
+from .gjk import SupportPoint, gjk, minkowski_support
+from .simplex import _cross, _dot, _sub, closest_on_triangle
+
+__all__ = ["EPAResult", "epa"]
+
+# A GJK tetrahedron is used as is only when 6 * its volume exceeds this times (longest edge)^3.
+_WELL_SHAPED_TETRA = 1e-6
+
+
+@dataclass(frozen=True)
+class EPAResult:
+    depth: float
+    """Distance from the origin to the boundary of M (> 0 inside; <= 0 only within rounding of the boundary)."""
+    normal: tuple
+    """Unit outward normal of M at the closest boundary point (A towards B)."""
+    point_a: tuple
+    point_b: tuple
+    iterations: int
+    converged: bool
+    cap_hit: bool
+    dimension: int
+    """3 for a solid M; 2, 1 or 0 when M is flat (depth 0 by definition)."""
+    gap: float
+    """Certified bound on the depth error (support value minus face offset)."""
+
+
+def _norm(u):
+    return math.sqrt(_dot(u, u))
+
+
+def _unit_or_none(u):
+    length = _norm(u)
+    return (u[0] / length, u[1] / length, u[2] / length) if length > 0.0 else None
+
+
+def _perpendicular(u):
+    """Any unit vector perpendicular to the unit vector u."""
+    axis = (1.0, 0.0, 0.0) if abs(u[0]) < 0.9 else (0.0, 1.0, 0.0)
+    return _unit_or_none(_cross(u, axis))
+
+
+def _weighted_points(points, weights):
+    ax = ay = az = bx = by = bz = 0.0
+    for p, lam in zip(points, weights):
+        ax += lam * p.a[0]
+        ay += lam * p.a[1]
+        az += lam * p.a[2]
+        bx += lam * p.b[0]
+        by += lam * p.b[1]
+        bz += lam * p.b[2]
+    return (ax, ay, az), (bx, by, bz)
+
+
+class _Polytope:
+    """A closed triangulated convex polytope around the origin, with an edge map for adjacency."""
+
+    def __init__(self, visible_slack: float):
+        self.vertices: list[SupportPoint] = []
+        self.faces: list[tuple[int, int, int]] = []
+        self.normals: list[tuple] = []
+        self.offsets: list[float] = []
+        self.alive: list[bool] = []
+        self.edge_face: dict[tuple[int, int], int] = {}
+        self.heap: list[tuple[float, int]] = []
+        self.slack = visible_slack
+
+    def add_face(self, i, j, k):
+        W = self.vertices
+        a, b, c = W[i].w, W[j].w, W[k].w
+        n = _unit_or_none(_cross(_sub(b, a), _sub(c, a)))
+        if n is None:
+            n, offset = (0.0, 0.0, 0.0), math.inf  # zero-area face: never the closest, never visible
+        else:
+            offset = (_dot(n, a) + _dot(n, b) + _dot(n, c)) / 3.0
+        index = len(self.faces)
+        self.faces.append((i, j, k))
+        self.normals.append(n)
+        self.offsets.append(offset)
+        self.alive.append(True)
+        self.edge_face[(i, j)] = index
+        self.edge_face[(j, k)] = index
+        self.edge_face[(k, i)] = index
+        heapq.heappush(self.heap, (offset, index))
+        return index
+
+    def height(self, face, point):
+        """Signed height of `point` above the plane of `face` (> 0 outside)."""
+        return _dot(self.normals[face], point) - self.offsets[face]
+
+    def add_point(self, point: SupportPoint, start_face: int) -> bool:
+        """Add a point seen by `start_face`: remove the faces it sees, fan it to the horizon. False if the visible
+        region was not a disc (numerically inconsistent); the polytope is then left unchanged."""
+        w = point.w
+        visible = {start_face}
+        stack = [start_face]
+        tested = {start_face: True}
+        horizon = []
+        while stack:
+            face = stack.pop()
+            i, j, k = self.faces[face]
+            for edge in ((i, j), (j, k), (k, i)):
+                neighbour = self.edge_face.get((edge[1], edge[0]))
+                if neighbour is None:
+                    return False
+                seen = tested.get(neighbour)
+                if seen is None:
+                    seen = self.offsets[neighbour] != math.inf and self.height(neighbour, w) > -self.slack
+                    tested[neighbour] = seen
+                    if seen:
+                        visible.add(neighbour)
+                        stack.append(neighbour)
+                if not seen:
+                    horizon.append(edge)
+        # The horizon must be one simple loop for the new fan to close the surface.
+        nxt = {}
+        for a, b in horizon:
+            if a in nxt:
+                return False
+            nxt[a] = b
+        if not nxt:
+            return False
+        start = horizon[0][0]
+        current, steps = start, 0
+        while True:
+            current = nxt.get(current)
+            steps += 1
+            if current is None or steps > len(horizon):
+                return False
+            if current == start:
+                break
+        if steps != len(horizon):
+            return False
+        for face in visible:
+            self.alive[face] = False
+            i, j, k = self.faces[face]
+            for edge in ((i, j), (j, k), (k, i)):
+                if self.edge_face.get(edge) == face:
+                    del self.edge_face[edge]
+        new_index = len(self.vertices)
+        self.vertices.append(point)
+        for a, b in horizon:
+            self.add_face(a, b, new_index)
+        return True
+
+    def closest_face(self):
+        heap = self.heap
+        while heap:
+            offset, face = heap[0]
+            if self.alive[face]:
+                return face
+            heapq.heappop(heap)
+        return None
+
+
+def _build_tetrahedron(poly: _Polytope, corners) -> None:
+    poly.vertices.extend(corners)
+    W = [p.w for p in corners]
+    for (i, j, k), opposite in (((0, 1, 2), 3), ((0, 1, 3), 2), ((0, 2, 3), 1), ((1, 2, 3), 0)):
+        n = _cross(_sub(W[j], W[i]), _sub(W[k], W[i]))
+        if _dot(n, _sub(W[opposite], W[i])) > 0.0:
+            j, k = k, j
+        poly.add_face(i, j, k)
+
+
+def _flat_normal(dimension, axis, centre_direction):
+    """A normal for a flat M: the plane normal (dimension 2), the part of the centre direction perpendicular to
+    the line (dimension 1), or the centre direction (dimension 0); oriented along the centre direction."""
+    c = _unit_or_none(centre_direction) or (0.0, 0.0, 1.0)
+    if dimension == 2:
+        n = axis
+    elif dimension == 1:
+        along = _dot(c, axis)
+        n = _unit_or_none(_sub(c, (axis[0] * along, axis[1] * along, axis[2] * along))) or _perpendicular(axis)
+    else:
+        n = c
+    if _dot(n, c) < 0.0:
+        n = (-n[0], -n[1], -n[2])
+    return n
+
+
+def epa(shape_a, shape_b, simplex, weights, centre_direction, *, scale: float, gap: float, flat: float,
+        max_iterations: int) -> EPAResult:
+    """Penetration of A_core and B_core given GJK's final simplex (which contains the origin, up to rounding).
+
+    centre_direction: direction from A's centre towards B's, used only to orient the normal of a flat M.
+    gap, flat: absolute tolerances in world units (see tolerances.py)."""
+    poly = _Polytope(visible_slack=flat)
+    support = lambda d: minkowski_support(shape_a, shape_b, d)  # noqa: E731
+
+    points = list(simplex)
+    well_shaped = False
+    if len(points) == 4:
+        W = [p.w for p in points]
+        volume = abs(_dot(_sub(W[1], W[0]), _cross(_sub(W[2], W[0]), _sub(W[3], W[0]))))
+        longest = max(_norm(_sub(W[i], W[j])) for i in range(4) for j in range(i + 1, 4))
+        well_shaped = volume > _WELL_SHAPED_TETRA * longest ** 3
+    extra = 0
+    if well_shaped:
+        _build_tetrahedron(poly, points)
+    else:
+        dimension, corners, axis, extra = _grow_tetrahedron(points, support, flat)
+        if dimension < 3:
+            _point_a, _point_b = _weighted_points(simplex, weights)
+            return EPAResult(0.0, _flat_normal(dimension, axis, centre_direction), _point_a, _point_b, extra,
+                             True, False, dimension, flat)
+        _build_tetrahedron(poly, corners)
+        # The origin lies in conv(GJK simplex): adding its points to the tetrahedron's hull encloses the origin.
+        for p in points:
+            if any(p.w == q.w for q in poly.vertices):
+                continue
+            best_face, best_height = None, flat
+            for f in range(len(poly.faces)):
+                if poly.alive[f]:
+                    h = poly.height(f, p.w)
+                    if h > best_height:
+                        best_face, best_height = f, h
+            if best_face is not None:
+                poly.add_point(p, best_face)
+
+    iterations = 0
+    converged = False
+    cap_hit = False
+    face = poly.closest_face()
+    certified_gap = math.inf
+    while face is not None:
+        if iterations >= max_iterations:
+            cap_hit = True
+            break
+        iterations += 1
+        normal = poly.normals[face]
+        offset = poly.offsets[face]
+        new = support(normal)
+        value = _dot(normal, new.w)
+        certified_gap = value - offset
+        if certified_gap <= gap or any(new.w == poly.vertices[i].w for i in poly.faces[face]):
+            converged = True
+            break
+        if not poly.add_point(new, face):
+            break  # rounding made the visible region inconsistent: keep the best bound so far
+        face = poly.closest_face()
+
+    if face is None:  # pragma: no cover - a closed polytope always has faces
+        raise RuntimeError("EPA polytope lost all its faces")
+    i, j, k = poly.faces[face]
+    corners = (poly.vertices[i], poly.vertices[j], poly.vertices[k])
+    normal, offset = poly.normals[face], poly.offsets[face]
+    q, tri_weights = closest_on_triangle(corners[0].w, corners[1].w, corners[2].w)
+    target = (offset * normal[0], offset * normal[1], offset * normal[2])
+    if _norm(_sub(q, target)) <= flat:
+        point_a, point_b = _weighted_points(corners, tri_weights)
+    else:
+        # The closest face's plane supports M but its triangle does not hold the origin's projection (ties and
+        # partial triangulations of a flat face of M). Any a - b = target is then on both support faces.
+        point_a, point_b, extra_gjk = _decompose(shape_a, shape_b, target, normal, flat)
+        extra += extra_gjk
+    return EPAResult(offset, normal, point_a, point_b, iterations + extra, converged, cap_hit, 3,
+                     max(certified_gap, 0.0))
+
+
+def _decompose(shape_a, shape_b, target, direction, flat):
+    """Points a on A and b on B with a - b = target (a point of M), found by GJK on A - (B + target)."""
+    shifted_b = shape_b.shifted((-target[0], -target[1], -target[2]))
+    result = gjk(shape_a, shifted_b, direction, gap=0.0, zero=0.0, max_iterations=64)
+    point_a, point_b = _weighted_points(result.simplex, result.weights)
+    return point_a, (point_b[0] - target[0], point_b[1] - target[1], point_b[2] - target[2]), result.iterations
+
+
+def _grow_tetrahedron(points, support, flat):
+    """From GJK's degenerate simplex, find four support points spanning a solid, or the dimension of a flat M.
+
+    Returns (dimension, corners, axis, queries): corners are 4 SupportPoints when dimension == 3; axis is the
+    flat direction (plane normal for 2, line direction for 1)."""
+    candidates = list(points)
+    queries = 0
+    for axis in ((1.0, 0.0, 0.0), (-1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, -1.0, 0.0), (0.0, 0.0, 1.0),
+                 (0.0, 0.0, -1.0)):
+        candidates.append(support(axis))
+        queries += 1
+
+    def farthest(measure):
+        best, best_value = None, -1.0
+        for p in candidates:
+            value = measure(p.w)
+            if value > best_value:
+                best, best_value = p, value
+        return best, best_value
+
+    p0 = candidates[0]
+    p1, spread = farthest(lambda w: _norm(_sub(w, p0.w)))
+    if spread <= flat:
+        return 0, None, None, queries  # the six axis supports coincide: M is a point
+    u = _unit_or_none(_sub(p1.w, p0.w))
+
+    def off_line(w):
+        r = _sub(w, p0.w)
+        along = _dot(r, u)
+        return _norm(_sub(r, (u[0] * along, u[1] * along, u[2] * along)))
+
+    p2, spread = farthest(off_line)
+    if spread <= flat:
+        e1 = _perpendicular(u)
+        e2 = _cross(u, e1)
+        for d in (e1, (-e1[0], -e1[1], -e1[2]), e2, (-e2[0], -e2[1], -e2[2])):
+            candidates.append(support(d))
+            queries += 1
+        p2, spread = farthest(off_line)
+        if spread <= flat:
+            return 1, None, u, queries
+    n = _unit_or_none(_cross(_sub(p1.w, p0.w), _sub(p2.w, p0.w)))
+    off_plane = lambda w: abs(_dot(n, _sub(w, p0.w)))  # noqa: E731
+    p3, spread = farthest(off_plane)
+    if spread <= flat:
+        for d in (n, (-n[0], -n[1], -n[2])):
+            candidates.append(support(d))
+            queries += 1
+        p3, spread = farthest(off_plane)
+        if spread <= flat:
+            return 2, None, n, queries
+    return 3, [p0, p1, p2, p3], None, queries

@@ -1,0 +1,142 @@
+"""GJK on the Minkowski difference M = A_core - B_core: separation distance, closest points, or "origin inside".
+
+The distance variant of Gilbert, Johnson and Keerthi (1988), as presented by van den Bergen ("Collision Detection
+in Interactive 3D Environments", 2003):
+- keep a simplex of support points of M, each stored as a `SupportPoint` (w = a - b, a on A, b on B);
+- v is the point of the simplex closest to the origin (computed by `simplex.closest_on_simplex`), and
+  w = support_M(-v) the point of M furthest along -v;
+- |v| is an upper bound of the distance and v.w/|v| a lower bound (w's plane separates M from the origin), so
+  the loop stops when the two meet within the gap tolerance: the answer is certified to that tolerance;
+- it also stops when w is already in the simplex (no progress possible: exact on polytopes), when |v| stops
+  decreasing (rounding), at the iteration cap, or when the origin is reached (|v| <= zero tolerance or inside a
+  tetrahedron), which hands over to EPA.
+
+Closest points on A and B come from the barycentric weights of v applied to the stored a and b parts.
+"""
+from __future__ import annotations
+
+import enum
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from .simplex import closest_on_simplex
+
+__all__ = ["SupportPoint", "GJKOutcome", "GJKResult", "minkowski_support", "gjk"]
+
+
+@dataclass(frozen=True)
+class SupportPoint:
+    """One vertex of the Minkowski difference with its origin: w = a - b (all 3-tuples of floats)."""
+
+    w: tuple
+    a: tuple
+    b: tuple
+
+
+def minkowski_support(shape_a, shape_b, direction) -> SupportPoint:
+    """Support point of A_core - B_core along `direction` (any nonzero 3-vector)."""
+    d = np.asarray(direction, dtype=np.float64)
+    a = shape_a.core_support(d).tolist()
+    b = shape_b.core_support(-d).tolist()
+    return SupportPoint((a[0] - b[0], a[1] - b[1], a[2] - b[2]), tuple(a), tuple(b))
+
+
+class GJKOutcome(enum.Enum):
+    SEPARATED = "separated"
+    """Converged with |v| > 0: v is the closest point of M, certified within `gap`."""
+    ORIGIN = "origin"
+    """The origin is in M (inside the final tetrahedron, or within the zero tolerance of the simplex)."""
+    EARLY_SEPARATED = "early separated"
+    """Stopped early (boolean query) because the lower bound exceeded the requested threshold."""
+
+
+@dataclass(frozen=True)
+class GJKResult:
+    outcome: GJKOutcome
+    simplex: tuple  # tuple[SupportPoint, ...] with positive weights
+    weights: tuple  # barycentric weights of v
+    v: tuple  # closest point of M found (the origin's projection); (0, 0, 0)-like when outcome is ORIGIN
+    distance: float  # |v|
+    lower_bound: float  # best certified lower bound on the distance (>= 0 only when separated)
+    iterations: int
+    converged: bool
+    cap_hit: bool
+
+    def closest_points(self):
+        """(point on A, point on B) as 3-tuples: the weighted a and b parts of the simplex."""
+        ax = ay = az = bx = by = bz = 0.0
+        for p, lam in zip(self.simplex, self.weights):
+            ax += lam * p.a[0]
+            ay += lam * p.a[1]
+            az += lam * p.a[2]
+            bx += lam * p.b[0]
+            by += lam * p.b[1]
+            bz += lam * p.b[2]
+        return (ax, ay, az), (bx, by, bz)
+
+
+def gjk(shape_a, shape_b, initial_direction, *, gap: float, zero: float, max_iterations: int,
+        stop_above: float | None = None) -> GJKResult:
+    """Run GJK on A_core - B_core.
+
+    initial_direction: a guess of the direction from A towards B (e.g. between the shapes' centres).
+    gap: absolute duality-gap tolerance (world units); zero: |v| at or below which the origin counts as reached.
+    stop_above: if given, stop as soon as the lower bound exceeds it (boolean early-out).
+    """
+    d0 = np.asarray(initial_direction, dtype=np.float64)
+    if not np.any(d0):
+        d0 = np.array([1.0, 0.0, 0.0])
+    # A point of M on the side facing the origin: a of A furthest towards B, minus b of B furthest towards A.
+    first = minkowski_support(shape_a, shape_b, d0)
+    simplex = [first]
+    weights = (1.0,)
+    v = first.w
+    vv = v[0] * v[0] + v[1] * v[1] + v[2] * v[2]
+    lower = 0.0
+    iterations = 1
+    cap_hit = False
+    converged = False
+    if vv <= zero * zero:
+        return GJKResult(GJKOutcome.ORIGIN, tuple(simplex), weights, v, math.sqrt(vv), 0.0, iterations, True, False)
+
+    while True:
+        if iterations >= max_iterations:
+            cap_hit = True
+            break
+        iterations += 1
+        point = minkowski_support(shape_a, shape_b, (-v[0], -v[1], -v[2]))
+        w = point.w
+        norm_v = math.sqrt(vv)
+        bound = (v[0] * w[0] + v[1] * w[1] + v[2] * w[2]) / norm_v
+        if bound > lower:
+            lower = bound
+            if stop_above is not None and lower > stop_above:
+                return GJKResult(GJKOutcome.EARLY_SEPARATED, tuple(simplex), weights, v, norm_v, lower,
+                                 iterations, True, False)
+        if norm_v - lower <= gap:
+            converged = True
+            break
+        if any(p.w == w for p in simplex):
+            converged = True  # no new support point: v is exact up to rounding
+            break
+        candidate = simplex + [point]
+        q, cand_weights, inside = closest_on_simplex([p.w for p in candidate])
+        if inside:
+            return GJKResult(GJKOutcome.ORIGIN, tuple(candidate), cand_weights, (0.0, 0.0, 0.0), 0.0, 0.0,
+                             iterations, True, False)
+        qq = q[0] * q[0] + q[1] * q[1] + q[2] * q[2]
+        if qq >= vv:
+            converged = True  # rounding stalled the descent; the previous v is the better answer
+            break
+        kept = [(p, lam) for p, lam in zip(candidate, cand_weights) if lam > 0.0]
+        simplex = [p for p, _ in kept]
+        weights = tuple(lam for _, lam in kept)
+        v, vv = q, qq
+        if vv <= zero * zero:
+            return GJKResult(GJKOutcome.ORIGIN, tuple(simplex), weights, v, math.sqrt(vv), 0.0, iterations,
+                             True, False)
+
+    return GJKResult(GJKOutcome.SEPARATED, tuple(simplex), weights, v, math.sqrt(vv), max(lower, 0.0),
+                     iterations, converged, cap_hit)

@@ -1,0 +1,125 @@
+"""The public queries: `collide`, `intersects`, `distance`.
+
+One query:
+1. turns raw (n, 3) arrays into `PointCloud`s and validates everything (ValueError on bad input);
+2. measures the pair: scale = the larger world AABB diagonal of the two shapes (margins included), the unit of
+   every tolerance;
+3. moves to a pair-local frame whose origin is the centre of A's bounding box (objects far from the world origin
+   keep their precision: translations are differenced before any vertex is added to them);
+4. runs GJK on the cores; if the cores are apart, the sphere-swept radii are subtracted analytically; if the origin
+   is reached, EPA measures the core penetration and the radii are added;
+5. classifies with the touching band and returns a `Contact` in world coordinates.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .contact import Contact, Status
+from .epa import epa
+from .gjk import GJKOutcome, gjk
+from .shapes import as_shape
+from .tolerances import DEFAULT_TOLERANCES, Tolerances
+
+__all__ = ["collide", "intersects", "distance"]
+
+
+class _Pair:
+    """Both shapes in the pair-local frame, with the pair's scale and the absolute tolerances."""
+
+    def __init__(self, a, b, tolerances: Tolerances):
+        if not isinstance(tolerances, Tolerances):
+            raise ValueError(f"tolerances must be a core.Tolerances, got {type(tolerances).__name__}")
+        shape_a = as_shape(a, "a")
+        shape_b = as_shape(b, "b")
+        lo_a, hi_a = shape_a.bounds()
+        lo_b, hi_b = shape_b.bounds()
+        scale = max(float(np.linalg.norm(hi_a - lo_a)), float(np.linalg.norm(hi_b - lo_b)))
+        centre_a = 0.5 * (lo_a + hi_a)
+        centre_b = 0.5 * (lo_b + hi_b)
+        between = centre_b - centre_a
+        if not scale > 0.0:
+            # Two bare points: the only length around is the distance between them.
+            scale = float(np.linalg.norm(between)) or 1.0
+        if not math.isfinite(scale):
+            raise ValueError("the shapes are too large to measure in float64 (their extent overflows)")
+        self.origin = centre_a
+        self.a = shape_a.shifted(centre_a)
+        self.b = shape_b.shifted(centre_a)
+        self.radius = shape_a.sweep + shape_b.sweep
+        self.sweep_a = shape_a.sweep
+        self.sweep_b = shape_b.sweep
+        self.scale = scale
+        self.between = tuple(between.tolist())
+        self.tol = tolerances
+        self.touching = tolerances.touching * scale
+
+    def run_gjk(self, stop_above=None):
+        t = self.tol
+        return gjk(self.a, self.b, self.between, gap=t.gjk_gap * self.scale, zero=t.zero * self.scale,
+                   max_iterations=t.gjk_max_iterations, stop_above=stop_above)
+
+
+def collide(a, b, tolerances: Tolerances = DEFAULT_TOLERANCES) -> Contact:
+    """Full answer for two convex shapes: status, signed distance, normal (A towards B) and points, in world space.
+
+    a, b: `core.Shape` instances or (n, 3) vertex arrays (each standing for its convex hull).
+    Raises ValueError on invalid input (empty, wrong shape, NaN/inf, non-numeric)."""
+    pair = _Pair(a, b, tolerances)
+    t = pair.tol
+    result = pair.run_gjk()
+    fallback = False
+    epa_iterations = 0
+    if result.outcome is GJKOutcome.SEPARATED:
+        v = result.v
+        core_distance = result.distance
+        normal = (-v[0] / core_distance, -v[1] / core_distance, -v[2] / core_distance)
+        point_a, point_b = result.closest_points()
+        signed_core = core_distance
+        converged, cap_hit = result.converged, result.cap_hit
+        gap = core_distance - result.lower_bound
+    else:
+        pen = epa(pair.a, pair.b, result.simplex, result.weights, pair.between, scale=pair.scale,
+                  gap=t.epa_gap * pair.scale, flat=t.flat * pair.scale, max_iterations=t.epa_max_iterations)
+        normal = pen.normal
+        point_a, point_b = pen.point_a, pen.point_b
+        signed_core = -pen.depth
+        converged, cap_hit = pen.converged and result.converged, pen.cap_hit
+        epa_iterations = pen.iterations
+        fallback = pen.dimension < 3 or len(result.simplex) < 4
+        gap = pen.gap
+
+    n = np.array(normal)
+    origin = pair.origin
+    point_a = np.array(point_a) + origin + pair.sweep_a * n
+    point_b = np.array(point_b) + origin - pair.sweep_b * n
+    signed = signed_core - pair.radius + 0.0  # + 0.0 turns -0.0 into 0.0
+    if signed > pair.touching:
+        status = Status.SEPARATED
+    elif signed < -pair.touching:
+        status = Status.INTERSECTING
+    else:
+        status = Status.TOUCHING
+    return Contact(status=status, distance=signed, normal=n, point_a=point_a, point_b=point_b,
+                   scale=pair.scale, touching_tolerance=pair.touching, gjk_iterations=result.iterations,
+                   epa_iterations=epa_iterations, converged=converged, iteration_cap_hit=cap_hit,
+                   fallback_used=fallback, gap=gap)
+
+
+def intersects(a, b, tolerances: Tolerances = DEFAULT_TOLERANCES) -> bool:
+    """True when the shapes share a point within the touching band (status TOUCHING or INTERSECTING).
+
+    The boolean GJK: it stops as soon as a separating plane farther than the band is found."""
+    pair = _Pair(a, b, tolerances)
+    result = pair.run_gjk(stop_above=pair.radius + pair.touching)
+    if result.outcome is GJKOutcome.EARLY_SEPARATED:
+        return False
+    if result.outcome is GJKOutcome.ORIGIN:
+        return True
+    return result.distance - pair.radius <= pair.touching
+
+
+def distance(a, b, tolerances: Tolerances = DEFAULT_TOLERANCES) -> float:
+    """Signed distance in world units: > 0 separation, < 0 penetration depth (same value as collide().distance)."""
+    return collide(a, b, tolerances).distance

@@ -1,0 +1,151 @@
+"""Closest point of a simplex (point, segment, triangle, tetrahedron) to the origin, with barycentric weights.
+
+Used by GJK for its sub-problem and by EPA for its witness points.  Points are 3-tuples of Python floats: for
+these tiny fixed-size problems plain float arithmetic is an order of magnitude faster than numpy.
+
+Robustness rules (the degenerate cases are where GJK implementations break, see fcl#293 and fcl#652):
+- a zero-length segment is its first point;
+- a triangle is solved in its plane only when its normal is well defined relative to its edge lengths; a
+  collinear or needle triangle falls back to the exact minimum over its three edges;
+- a tetrahedron whose volume is negligible relative to its edge lengths (flat) is solved as the exact minimum
+  over its four faces, so a coplanar simplex never produces NaN or a division by ~0.
+Every function returns (closest point, weights) where weights has one entry per input point, sums to 1 and is
+>= 0, and sum(w_i * p_i) is the closest point.  Points with weight 0 can be dropped from the simplex.
+"""
+from __future__ import annotations
+
+__all__ = ["closest_on_segment", "closest_on_triangle", "closest_on_tetrahedron", "closest_on_simplex"]
+
+# A triangle's normal is trusted when |n|^2 exceeds this times (longest edge)^4, i.e. when its smallest angle is
+# well above rounding (sin(angle) >~ 1e-7).  Below it the triangle is treated as its three edges, which is exact.
+_TRIANGLE_SIN2_MIN = 1e-14
+# A tetrahedron is solved with signed volumes only when 6*volume exceeds this times (longest edge)^3.
+_TETRA_VOLUME_MIN = 1e-10
+
+
+def _dot(u, v):
+    return u[0] * v[0] + u[1] * v[1] + u[2] * v[2]
+
+
+def _sub(u, v):
+    return (u[0] - v[0], u[1] - v[1], u[2] - v[2])
+
+
+def _cross(u, v):
+    return (u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0])
+
+
+def _combine(points, weights):
+    x = y = z = 0.0
+    for p, w in zip(points, weights):
+        if w:
+            x += w * p[0]
+            y += w * p[1]
+            z += w * p[2]
+    return (x, y, z)
+
+
+def closest_on_segment(p0, p1):
+    """Closest point to the origin on segment p0-p1 and the weights (1 - t, t)."""
+    d = _sub(p1, p0)
+    dd = _dot(d, d)
+    if dd <= 0.0:
+        return p0, (1.0, 0.0)
+    t = -_dot(p0, d) / dd
+    if t <= 0.0:
+        return p0, (1.0, 0.0)
+    if t >= 1.0:
+        return p1, (0.0, 1.0)
+    return (p0[0] + t * d[0], p0[1] + t * d[1], p0[2] + t * d[2]), (1.0 - t, t)
+
+
+def _closest_on_edges(p0, p1, p2):
+    best = None
+    for (i, j) in ((0, 1), (1, 2), (0, 2)):
+        pts = (p0, p1, p2)
+        q, (wi, wj) = closest_on_segment(pts[i], pts[j])
+        dist2 = _dot(q, q)
+        if best is None or dist2 < best[0]:
+            weights = [0.0, 0.0, 0.0]
+            weights[i] = wi
+            weights[j] = wj
+            best = (dist2, q, tuple(weights))
+    return best[1], best[2]
+
+
+def _longest_edge2(points):
+    longest = 0.0
+    n = len(points)
+    for i in range(n):
+        for j in range(i + 1, n):
+            e = _sub(points[i], points[j])
+            longest = max(longest, _dot(e, e))
+    return longest
+
+
+def closest_on_triangle(p0, p1, p2):
+    """Closest point to the origin on triangle p0 p1 p2 and its three weights."""
+    n = _cross(_sub(p1, p0), _sub(p2, p0))
+    nn = _dot(n, n)
+    longest2 = _longest_edge2((p0, p1, p2))
+    if nn > _TRIANGLE_SIN2_MIN * longest2 * longest2:
+        # Barycentric coordinates of the origin's projection on the plane: signed areas over the full area.
+        u = _dot(n, _cross(p1, p2)) / nn
+        v = _dot(n, _cross(p2, p0)) / nn
+        w = 1.0 - u - v
+        if u >= 0.0 and v >= 0.0 and w >= 0.0:
+            return _combine((p0, p1, p2), (u, v, w)), (u, v, w)
+    return _closest_on_edges(p0, p1, p2)
+
+
+def _det(a, b, c):
+    return _dot(a, _cross(b, c))
+
+
+# The four faces of a tetrahedron as (index triple, index of the opposite vertex).
+_TETRA_FACES = (((1, 2, 3), 0), ((0, 2, 3), 1), ((0, 1, 3), 2), ((0, 1, 2), 3))
+
+
+def closest_on_tetrahedron(p0, p1, p2, p3):
+    """Closest point to the origin on the solid tetrahedron, its four weights, and whether the origin is inside.
+
+    Inside means all four barycentric weights are >= 0 (the returned point is then the origin itself)."""
+    pts = (p0, p1, p2, p3)
+    # Signed volumes of the sub-tetrahedra formed with the origin (Cramer's rule), each = 6 * volume.
+    d0 = _det(p1, p2, p3)
+    d1 = -_det(p0, p2, p3)
+    d2 = _det(p0, p1, p3)
+    d3 = -_det(p0, p1, p2)
+    volume = d0 + d1 + d2 + d3
+    longest2 = _longest_edge2(pts)
+    flat = abs(volume) <= _TETRA_VOLUME_MIN * longest2 * longest2 ** 0.5
+    if not flat:
+        weights = (d0 / volume, d1 / volume, d2 / volume, d3 / volume)
+        if min(weights) >= 0.0:
+            return (0.0, 0.0, 0.0), weights, True
+        candidates = [face for face in _TETRA_FACES if weights[face[1]] < 0.0]
+    else:
+        candidates = _TETRA_FACES
+    best = None
+    for (i, j, k), _opposite in candidates:
+        q, (wi, wj, wk) = closest_on_triangle(pts[i], pts[j], pts[k])
+        dist2 = _dot(q, q)
+        if best is None or dist2 < best[0]:
+            weights = [0.0, 0.0, 0.0, 0.0]
+            weights[i], weights[j], weights[k] = wi, wj, wk
+            best = (dist2, q, tuple(weights))
+    return best[1], best[2], False
+
+
+def closest_on_simplex(points):
+    """Closest point to the origin on conv(points) for 1 to 4 points: (point, weights, origin_inside)."""
+    count = len(points)
+    if count == 1:
+        return points[0], (1.0,), False
+    if count == 2:
+        q, w = closest_on_segment(*points)
+        return q, w, False
+    if count == 3:
+        q, w = closest_on_triangle(*points)
+        return q, w, False
+    return closest_on_tetrahedron(*points)
