@@ -1,0 +1,82 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Blender objects -> numpy arrays: the only place that reads geometry out of Blender.
+
+What a check sees is the *evaluated* object: modifiers, shape keys, geometry nodes, curve bevels, text glyphs
+and metaball surfaces, exactly as the viewport shows them.  Vertices stay in the object's local frame
+(float32, as Blender stores them) and `matrix_world` becomes a float64 4x4; the core applies the matrix in
+float64 around a pair-local origin, so objects far from the world origin keep their precision.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+# Object types whose evaluated form is a mesh (`Object.to_mesh()` works).
+GEOMETRY_TYPES = frozenset({"MESH", "CURVE", "SURFACE", "FONT", "META"})
+
+
+class GeometryError(ValueError):
+    """An object cannot be checked; the message names the object and says why."""
+
+
+class SelectionError(ValueError):
+    """The selection is not a valid pair; the message says what to select."""
+
+
+@dataclass(frozen=True)
+class ObjectGeometry:
+    """One object as the core sees it."""
+
+    name: str
+    vertices: np.ndarray
+    """(n, 3) float32 local coordinates of the evaluated mesh."""
+    matrix_world: np.ndarray
+    """(4, 4) float64 object-to-world matrix (parents and constraints included)."""
+
+
+def pick_pair(context):
+    """(A, B) from the selection: A is the active object, B the other selected one; SelectionError otherwise."""
+    selected = list(context.selected_objects or ())
+    if len(selected) != 2:
+        raise SelectionError(
+            f"Select exactly two objects (the active one is A), not {len(selected)}")
+    active = context.view_layer.objects.active if context.view_layer else None
+    if active is None or active not in selected:
+        raise SelectionError("Make one of the two selected objects active: the active object is A")
+    other = selected[1] if selected[0] == active else selected[0]
+    return active, other
+
+
+def read_object(obj, depsgraph) -> ObjectGeometry:
+    """The evaluated local vertices and world matrix of `obj`; GeometryError naming the object if unusable."""
+    name = obj.name
+    if obj.type not in GEOMETRY_TYPES:
+        kind = obj.type.replace("_", " ").lower()
+        raise GeometryError(f"'{name}' is {'an' if kind[0] in 'aeiou' else 'a'} {kind} object and has no geometry")
+    evaluated = obj.evaluated_get(depsgraph)
+    try:
+        mesh = evaluated.to_mesh()
+    except RuntimeError as exc:
+        raise GeometryError(f"'{name}' has no geometry ({exc})") from None
+    if mesh is None:
+        raise GeometryError(f"'{name}' has no geometry")
+    try:
+        count = len(mesh.vertices)
+        vertices = np.empty(count * 3, dtype=np.float32)
+        if count:
+            mesh.vertices.foreach_get("co", vertices)
+    finally:
+        evaluated.to_mesh_clear()
+    if count == 0:
+        hint = " (a metaball's surface belongs to its base object)" if obj.type == "META" else ""
+        raise GeometryError(f"'{name}' has no vertices{hint}")
+    vertices = vertices.reshape(count, 3)
+    finite = np.isfinite(vertices).all(axis=1)
+    if not finite.all():
+        bad = int(count - np.count_nonzero(finite))
+        raise GeometryError(f"'{name}' has {bad} of {count} vertices with NaN or infinite coordinates")
+    matrix = np.array(evaluated.matrix_world, dtype=np.float64)
+    if not np.isfinite(matrix).all():
+        raise GeometryError(f"'{name}' has a world matrix with NaN or infinite values")
+    return ObjectGeometry(name=name, vertices=vertices, matrix_world=matrix)

@@ -1,0 +1,391 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""The viewport overlay: what to draw (pure) and drawing it (a thin GPU layer).
+
+(a) `build_draw_data(view, unit_settings=None) -> DrawData` is a pure function of a result (see
+    `operators.state.ResultView`): no bpy, no gpu, testable anywhere.
+    - intersecting: the normal as an arrow from the contact point (the midpoint of the witness points), its
+      length the depth but at least `MIN_ARROW_FRACTION` of the pair's size; the segment between the two witness
+      points; both witness points; the depth as a label at the arrow's tip;
+    - separated: the segment between the closest points, both points, the distance as a label at its midpoint;
+    - touching: the contact point and a short normal arrow;
+    colours by status (red / green / amber), readable on the default dark theme.
+(b) `enable()` / `disable()` (idempotent) add and remove two `SpaceView3D` draw handlers kept in module state:
+    POST_VIEW draws lines (`POLYLINE_UNIFORM_COLOR`) and points (screen-facing discs, `UNIFORM_COLOR`, since
+    `POINT_UNIFORM_COLOR` does not exist in Blender 3.x); POST_PIXEL draws the labels with blf.  Nothing GPU
+    happens under `bpy.app.background`.  Every gpu.state changed in a handler is restored.
+
+The draw data is rebuilt when the result changes (`refresh()`, a listener of `operators.state`), never in the
+draw handlers.  bpy, gpu and blf are imported inside functions, so this module imports without Blender.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from .readout import format_length
+
+__all__ = [
+    "DrawData", "Line", "Point", "Label", "build_draw_data", "STATUS_COLORS",
+    "enable", "disable", "is_enabled", "set_draw_data", "current_draw_data", "refresh",
+]
+
+Color = tuple  # (r, g, b, a), linear floats in [0, 1]
+Vec3 = tuple   # (x, y, z) world coordinates
+
+STATUS_COLORS = {
+    "INTERSECTING": (1.0, 0.22, 0.16, 1.0),   # red
+    "SEPARATED": (0.25, 0.9, 0.35, 1.0),      # green
+    "TOUCHING": (1.0, 0.72, 0.1, 1.0),        # amber
+}
+LABEL_COLOR_WHITE = (1.0, 1.0, 1.0, 1.0)
+LINE_WIDTH = 3.0          # pixels
+ARROW_WIDTH = 4.0         # pixels
+POINT_SIZE = 9.0          # pixels (disc diameter)
+MIN_ARROW_FRACTION = 0.15
+"""Shortest normal arrow, as a fraction of the pair's scale (largest bounding-box diagonal)."""
+ARROW_HEAD_FRACTION = 0.25
+"""Arrow head length as a fraction of the arrow."""
+
+
+@dataclass(frozen=True)
+class Line:
+    start: Vec3
+    end: Vec3
+    color: Color
+    width: float = LINE_WIDTH
+
+
+@dataclass(frozen=True)
+class Point:
+    location: Vec3
+    color: Color
+    size: float = POINT_SIZE
+
+
+@dataclass(frozen=True)
+class Label:
+    anchor: Vec3
+    text: str
+    color: Color
+
+
+@dataclass(frozen=True)
+class DrawData:
+    status: str = "NONE"
+    lines: tuple = field(default=())
+    points: tuple = field(default=())
+    labels: tuple = field(default=())
+
+    @property
+    def is_empty(self) -> bool:
+        return not (self.lines or self.points or self.labels)
+
+
+# --------------------------------------------------------------------------------------------- pure part
+
+def _vec(value) -> Vec3:
+    return tuple(float(c) for c in value)
+
+
+def _add(p, q, s=1.0) -> Vec3:
+    return tuple(a + s * b for a, b in zip(p, q))
+
+
+def _norm(v) -> float:
+    return math.sqrt(sum(c * c for c in v))
+
+
+def _perpendicular(n) -> Vec3:
+    """A unit vector perpendicular to the unit vector n."""
+    axis = (1.0, 0.0, 0.0) if abs(n[0]) < 0.9 else (0.0, 1.0, 0.0)
+    cross = (n[1] * axis[2] - n[2] * axis[1], n[2] * axis[0] - n[0] * axis[2], n[0] * axis[1] - n[1] * axis[0])
+    length = _norm(cross)
+    return tuple(c / length for c in cross)
+
+
+def _cross(a, b) -> Vec3:
+    return (a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0])
+
+
+def _arrow(start, direction, length, color) -> list:
+    """Shaft plus a four-barbed head (visible from any side) from `start` along the unit `direction`."""
+    tip = _add(start, direction, length)
+    head = ARROW_HEAD_FRACTION * length
+    u = _perpendicular(direction)
+    v = _cross(direction, u)
+    lines = [Line(start, tip, color, ARROW_WIDTH)]
+    base = _add(tip, direction, -head)
+    for side in (u, v):
+        for sign in (1.0, -1.0):
+            lines.append(Line(tip, _add(base, side, sign * 0.5 * head), color, ARROW_WIDTH))
+    return lines
+
+
+def arrow_length(depth: float, scale: float) -> float:
+    """Length of the normal arrow: the depth, but never shorter than MIN_ARROW_FRACTION x the pair's scale."""
+    return max(float(depth), MIN_ARROW_FRACTION * float(scale))
+
+
+def build_draw_data(view, unit_settings=None) -> DrawData:
+    """What the overlay draws for a result (None or status NONE: nothing)."""
+    if view is None:
+        return DrawData()
+    status = str(getattr(view.status, "name", view.status))
+    if status not in STATUS_COLORS:
+        return DrawData(status=status)
+    color = STATUS_COLORS[status]
+    label_color = tuple(0.5 * (c + 1.0) for c in color[:3]) + (1.0,)  # lighter for text
+    point_a, point_b, normal = _vec(view.point_a), _vec(view.point_b), _vec(view.normal)
+    midpoint = tuple(0.5 * (p + q) for p, q in zip(point_a, point_b))
+    stale = " (stale)" if getattr(view, "is_stale", False) else ""
+    normal_ok = abs(_norm(normal) - 1.0) < 1e-3
+
+    lines, points, labels = [], [], []
+    if status == "INTERSECTING":
+        lines.append(Line(point_a, point_b, color, LINE_WIDTH))
+        if normal_ok:
+            length = arrow_length(view.depth, getattr(view, "scale", 0.0))
+            lines.extend(_arrow(midpoint, normal, length, color))
+            tip = _add(midpoint, normal, length)
+        else:
+            tip = midpoint
+        points += [Point(point_a, color), Point(point_b, color)]
+        labels.append(Label(tip, f"depth {format_length(view.depth, unit_settings)}{stale}", label_color))
+    elif status == "SEPARATED":
+        lines.append(Line(point_a, point_b, color, LINE_WIDTH))
+        points += [Point(point_a, color), Point(point_b, color)]
+        labels.append(Label(midpoint, f"{format_length(view.distance, unit_settings)}{stale}", label_color))
+    else:  # TOUCHING
+        points.append(Point(midpoint, color, POINT_SIZE * 1.3))
+        if normal_ok:
+            lines.extend(_arrow(midpoint, normal, arrow_length(0.0, getattr(view, "scale", 0.0)), color))
+        labels.append(Label(midpoint, f"touching{stale}", label_color))
+    return DrawData(status=status, lines=tuple(lines), points=tuple(points), labels=tuple(labels))
+
+
+# --------------------------------------------------------------------------------------------- GPU layer
+# Module state: the handles and the current draw data.  Batches for lines are cached per draw data.
+
+_handles: dict = {}          # {"POST_VIEW": handle, "POST_PIXEL": handle}
+_draw_data: DrawData = DrawData()
+_draw_through: bool = True
+_cache: dict = {}            # shader and line batches, rebuilt when the draw data changes
+
+
+def is_enabled() -> bool:
+    return bool(_handles)
+
+
+def current_draw_data() -> DrawData:
+    return _draw_data
+
+
+def set_draw_data(data: DrawData, draw_through: bool = True) -> None:
+    """Replace what is drawn (rebuilt batches on the next draw) and redraw the 3D views."""
+    global _draw_data, _draw_through
+    _draw_data = data
+    _draw_through = bool(draw_through)
+    _cache.pop("line_batches", None)
+    _tag_redraw()
+
+
+def enable() -> bool:
+    """Add the draw handlers (once). False, doing nothing, in background mode."""
+    import bpy  # noqa: PLC0415
+
+    if bpy.app.background:
+        return False
+    if _handles:
+        return True
+    space = bpy.types.SpaceView3D
+    _handles["POST_VIEW"] = space.draw_handler_add(_draw_view, (), "WINDOW", "POST_VIEW")
+    _handles["POST_PIXEL"] = space.draw_handler_add(_draw_pixel, (), "WINDOW", "POST_PIXEL")
+    _tag_redraw()
+    return True
+
+
+def disable() -> None:
+    """Remove the draw handlers (if any) and forget the GPU objects."""
+    if _handles:
+        import bpy  # noqa: PLC0415
+
+        for kind, handle in list(_handles.items()):
+            try:
+                bpy.types.SpaceView3D.draw_handler_remove(handle, "WINDOW")
+            except (ValueError, RuntimeError):
+                pass
+            del _handles[kind]
+        _tag_redraw()
+    _cache.clear()
+
+
+def refresh() -> None:
+    """Listener of operators.state: rebuild the draw data from the stored result and switch the handlers."""
+    import bpy  # noqa: PLC0415
+
+    from ..operators import state  # noqa: PLC0415
+
+    wm = bpy.context.window_manager
+    view = state.current_view(wm)
+    show, through = state.display_settings(wm)
+    scene = getattr(bpy.context, "scene", None)
+    data = build_draw_data(view, scene.unit_settings if scene is not None else None)
+    set_draw_data(data, through)
+    if show and not data.is_empty:
+        enable()
+    else:
+        disable()
+
+
+def _tag_redraw() -> None:
+    try:
+        import bpy  # noqa: PLC0415
+    except ImportError:
+        return
+    wm = getattr(bpy.context, "window_manager", None)
+    for window in getattr(wm, "windows", ()):
+        for area in window.screen.areas:
+            if area.type == "VIEW_3D":
+                area.tag_redraw()
+
+
+def _shader(name: str):
+    shader = _cache.get(name)
+    if shader is None:
+        import gpu  # noqa: PLC0415
+
+        shader = _cache[name] = gpu.shader.from_builtin(name)
+    return shader
+
+
+class _GpuState:
+    """Set blend/depth state for the overlay and restore what was there before."""
+
+    def __init__(self, depth: str):
+        self.depth = depth
+
+    def __enter__(self):
+        import gpu  # noqa: PLC0415
+
+        state = gpu.state
+        self.old_blend = state.blend_get() if hasattr(state, "blend_get") else "NONE"
+        self.old_depth = state.depth_test_get() if hasattr(state, "depth_test_get") else "NONE"
+        self.old_mask = state.depth_mask_get() if hasattr(state, "depth_mask_get") else None
+        state.blend_set("ALPHA")
+        state.depth_test_set(self.depth)
+        if self.old_mask is not None:
+            state.depth_mask_set(False)
+        return self
+
+    def __exit__(self, *_exc):
+        import gpu  # noqa: PLC0415
+
+        gpu.state.blend_set(self.old_blend)
+        gpu.state.depth_test_set(self.old_depth)
+        if self.old_mask is not None:
+            gpu.state.depth_mask_set(self.old_mask)
+        return False
+
+
+def _line_batches():
+    batches = _cache.get("line_batches")
+    if batches is None:
+        from gpu_extras.batch import batch_for_shader  # noqa: PLC0415
+
+        shader = _shader("POLYLINE_UNIFORM_COLOR")
+        groups: dict = {}
+        for line in _draw_data.lines:
+            groups.setdefault((line.color, line.width), []).extend((line.start, line.end))
+        batches = [(color, width, batch_for_shader(shader, "LINES", {"pos": coords}))
+                   for (color, width), coords in groups.items()]
+        _cache["line_batches"] = batches
+    return batches
+
+
+def _disc_triangles(region, rv3d, location, diameter_px: float, segments: int = 12) -> list:
+    """World-space triangles of a screen-facing disc of `diameter_px` pixels at `location`."""
+    from bpy_extras.view3d_utils import location_3d_to_region_2d, region_2d_to_location_3d  # noqa: PLC0415
+
+    centre_2d = location_3d_to_region_2d(region, rv3d, location)
+    if centre_2d is None:
+        return []
+    radius = 0.5 * diameter_px
+    rim = []
+    for k in range(segments):
+        angle = 2.0 * math.pi * k / segments
+        px = (centre_2d[0] + radius * math.cos(angle), centre_2d[1] + radius * math.sin(angle))
+        rim.append(tuple(region_2d_to_location_3d(region, rv3d, px, location)))
+    centre = tuple(location)
+    triangles = []
+    for k in range(segments):
+        triangles.extend((centre, rim[k], rim[(k + 1) % segments]))
+    return triangles
+
+
+def _draw_view() -> None:
+    """POST_VIEW: lines and points, depth-tested unless drawing through geometry."""
+    data = _draw_data
+    if data.is_empty:
+        return
+    import bpy  # noqa: PLC0415
+    from gpu_extras.batch import batch_for_shader  # noqa: PLC0415
+
+    context = bpy.context
+    region, rv3d = context.region, context.region_data
+    if region is None or rv3d is None:
+        return
+    scale = context.preferences.system.ui_scale if context.preferences else 1.0
+    with _GpuState("NONE" if _draw_through else "LESS_EQUAL"):
+        shader = _shader("POLYLINE_UNIFORM_COLOR")
+        shader.bind()
+        shader.uniform_float("viewportSize", (region.width, region.height))
+        for color, width, batch in _line_batches():
+            shader.uniform_float("lineWidth", width * scale)
+            shader.uniform_float("color", color)
+            batch.draw(shader)
+        flat = _shader("UNIFORM_COLOR")
+        for point in data.points:
+            triangles = _disc_triangles(region, rv3d, point.location, point.size * scale)
+            if not triangles:
+                continue
+            outline = _disc_triangles(region, rv3d, point.location, (point.size + 3.0) * scale)
+            flat.bind()
+            flat.uniform_float("color", (0.0, 0.0, 0.0, 0.85))
+            batch_for_shader(flat, "TRIS", {"pos": outline}).draw(flat)
+            flat.uniform_float("color", point.color)
+            batch_for_shader(flat, "TRIS", {"pos": triangles}).draw(flat)
+
+
+def _draw_pixel() -> None:
+    """POST_PIXEL: text labels at the projected anchors, with a shadow for contrast."""
+    data = _draw_data
+    if not data.labels:
+        return
+    import blf  # noqa: PLC0415
+    import bpy  # noqa: PLC0415
+    from bpy_extras.view3d_utils import location_3d_to_region_2d  # noqa: PLC0415
+
+    context = bpy.context
+    region, rv3d = context.region, context.region_data
+    if region is None or rv3d is None:
+        return
+    scale = context.preferences.system.ui_scale if context.preferences else 1.0
+    font = 0
+    size = round(14 * scale)
+    try:
+        blf.size(font, size)
+    except TypeError:  # Blender < 4.0 also wants the dpi
+        blf.size(font, size, 72)
+    blf.enable(font, blf.SHADOW)
+    blf.shadow(font, 3, 0.0, 0.0, 0.0, 0.9)
+    blf.shadow_offset(font, 1, -1)
+    try:
+        for label in data.labels:
+            position = location_3d_to_region_2d(region, rv3d, label.anchor)
+            if position is None:
+                continue
+            blf.position(font, position[0] + 8 * scale, position[1] + 8 * scale, 0.0)
+            blf.color(font, *label.color)
+            blf.draw(font, label.text)
+    finally:
+        blf.disable(font, blf.SHADOW)

@@ -1,0 +1,91 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""View3D > Sidebar > Collision, and the Object menu entry.  The panel only reads the stored result."""
+from __future__ import annotations
+
+import bpy
+
+from ..operators import state
+from .readout import readout_lines
+
+STATUS_ICONS = {
+    "NONE": "INFO",
+    "SEPARATED": "CHECKMARK",
+    "TOUCHING": "SNAP_ON",
+    "INTERSECTING": "ERROR",
+}
+
+
+class VIEW3D_PT_collision_inspector(bpy.types.Panel):
+    """Collision between the active object and the other selected one"""
+
+    bl_idname = "VIEW3D_PT_collision_inspector"
+    bl_label = "Collision Inspector"
+    bl_space_type = "VIEW_3D"
+    bl_region_type = "UI"
+    bl_category = "Collision"
+
+    def draw(self, context):
+        layout = self.layout
+        group = getattr(context.window_manager, "collision_inspector", None)
+        if group is None:
+            layout.label(text="Collision Inspector is not registered", icon="ERROR")
+            return
+
+        row = layout.row(align=True)
+        row.scale_y = 1.3
+        row.operator("collision.check", text="Check", icon="PLAY")
+        row.operator("collision.clear", text="Clear", icon="X")
+
+        selected = len(context.selected_objects or ())
+        if selected != 2:
+            layout.label(text=f"Select two objects (active = A): {selected} selected", icon="INFO")
+
+        view = state.current_view(context.window_manager)
+        status = view.status if view is not None else "NONE"
+        box = layout.box()
+        col = box.column(align=True)
+        for label, value in readout_lines(view, context.scene.unit_settings if context.scene else None):
+            if label == "Status":
+                col.label(text=value, icon=STATUS_ICONS.get(status, "INFO"))
+                continue
+            if label == "Stale":
+                col.label(text=f"Stale: {value}", icon="ERROR")
+                continue
+            split = col.split(factor=0.36)
+            split.label(text=label)
+            split.label(text=value)
+        if view is not None:
+            col.label(text="Shapes: convex hulls of the evaluated meshes")
+
+        row = layout.row(align=True)
+        row.enabled = view is not None
+        row.operator("collision.select_object", text="Select A", icon="RESTRICT_SELECT_OFF").which = "A"
+        row.operator("collision.select_object", text="Select B", icon="RESTRICT_SELECT_OFF").which = "B"
+        row.operator("collision.copy_result", text="Copy", icon="COPYDOWN")
+
+        col = layout.column(align=True)
+        col.prop(group, "show_overlay")
+        sub = col.row()
+        sub.enabled = group.show_overlay
+        sub.prop(group, "draw_through")
+
+
+def menu_func(self, _context):
+    self.layout.separator()
+    self.layout.operator("collision.check", icon="PLAY")
+
+
+CLASSES = (VIEW3D_PT_collision_inspector,)
+
+
+def register():
+    for cls in CLASSES:
+        bpy.utils.register_class(cls)
+    bpy.types.VIEW3D_MT_object.append(menu_func)
+
+
+def unregister():
+    bpy.types.VIEW3D_MT_object.remove(menu_func)
+    for cls in reversed(CLASSES):
+        if getattr(cls, "is_registered", True):
+            bpy.utils.unregister_class(cls)
