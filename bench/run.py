@@ -332,8 +332,7 @@ class Coal:
         coal = self.coal
         if relation == "separated":
             req = coal.DistanceRequest()
-            req.enable_signed_distance = True
-            req.enable_nearest_points = True
+            req.enable_signed_distance = True  # nearest points are always computed by coal 3
             res = coal.DistanceResult()
             coal.distance(ga, ta, gb, tb, req, res)
             return float(res.min_distance)
@@ -364,6 +363,75 @@ def signed(result) -> float | None:
     if result is None:
         return None
     return float(getattr(result, "distance", result))
+
+
+# ============================================================================================ independent oracle
+# Exact signed distances that use neither our engine nor a peer, where they are cheap to get:
+# - two polytopes, intersecting: the penetration depth is the distance from the origin to the nearest facet plane
+#   of the Minkowski difference A - B (its hull by scipy/qhull over all n_a x n_b vertex differences);
+# - two spheres: |c_b - c_a| - r_a - r_b;  two capsules: segment-segment distance - r_a - r_b (exact in both
+#   relations: when the segments cross, the depth is r_a + r_b).
+
+ORACLE_MAX_PAIRS = 1_100_000  # Minkowski-difference points per pose (1024 x 1024 still fits)
+
+
+def _box_vertices(half, m):
+    import numpy as np
+    signs = np.array([[x, y, z] for x in (-1, 1) for y in (-1, 1) for z in (-1, 1)], float)
+    return (signs * half) @ m[:3, :3].T + m[:3, 3]
+
+
+def _segment_distance(p0, p1, q0, q1) -> float:
+    """Exact distance between segments p0p1 and q0q1: the minimum of a convex quadratic on [0,1]^2 is at the
+    interior stationary point or on one of the four edges (each a clamped 1-D projection)."""
+    import numpy as np
+    u, v, w = p1 - p0, q1 - q0, p0 - q0
+    a, b, c, d, e = u @ u, u @ v, v @ v, u @ w, v @ w
+
+    def dist(s, t):
+        return float(np.linalg.norm(w + s * u - t * v))
+
+    def clamp(x):
+        return min(1.0, max(0.0, x))
+
+    best = []
+    den = a * c - b * b
+    if den > 1e-14 * a * c:
+        s, t = (b * e - c * d) / den, (a * e - b * d) / den
+        if 0.0 <= s <= 1.0 and 0.0 <= t <= 1.0:
+            best.append(dist(s, t))
+    for s in (0.0, 1.0):  # t minimising |w + s u - t v|
+        best.append(dist(s, clamp((e + s * b) / c) if c > 0 else 0.0))
+    for t in (0.0, 1.0):
+        best.append(dist(clamp((t * b - d) / a) if a > 0 else 0.0, t))
+    return min(best)
+
+
+def oracle(case: "Case", i: int) -> float | None:
+    """Exact signed distance of pose i, or None where no cheap independent answer exists."""
+    import numpy as np
+    if case.family == "sphere-prim":
+        return float(np.linalg.norm(case.poses_b[i][:3, 3] - case.poses_a[i][:3, 3])) - case.a - case.b
+    if case.family == "capsule":
+        ends = []
+        for (r, h), m in ((case.a, case.poses_a[i]), (case.b, case.poses_b[i])):
+            ends.append((m[:3, :3] @ [0, 0, -h] + m[:3, 3], m[:3, :3] @ [0, 0, h] + m[:3, 3]))
+        return _segment_distance(*ends[0], *ends[1]) - case.a[0] - case.b[0]
+    if case.relation != "intersecting":
+        return None
+    if case.family == "box":
+        a, b = _box_vertices(case.a, case.poses_a[i]), _box_vertices(case.b, case.poses_b[i])
+    else:
+        if case.n * case.n > ORACLE_MAX_PAIRS:
+            return None
+        a, b = case.world("a", i), case.world("b", i)
+    from scipy.spatial import ConvexHull
+    diff = (a[:, None, :] - b[None, :, :]).reshape(-1, 3)
+    hull = ConvexHull(diff)
+    offsets = -hull.equations[:, 3]  # unit outward normals: n.x + offset <= 0 inside
+    if offsets.min() < 0.0:
+        return None  # origin outside A - B: not intersecting after all (no depth to compare)
+    return -float(offsets.min())
 
 
 # ============================================================================================ timing
@@ -431,7 +499,7 @@ def load_peers(status: dict):
 def run_case(case: Case, impls, n_repeat_poses: int, budget: float, quick: bool):
     """Time one row for every implementation; return a dict of medians, agreement and status counts."""
     row = {"family": case.label, "n": case.n, "relation": case.relation, "oneshot": {}, "repeated": {},
-           "agree": {}, "mismatch": {}, "calls": {}}
+           "agree": {}, "mismatch": {}, "calls": {}, "oracle": {}}
     answers, raw = {}, {}
     n_one = len(case.poses_b) if not n_repeat_poses else min(5, len(case.poses_b))
     for impl in impls:
@@ -453,6 +521,17 @@ def run_case(case: Case, impls, n_repeat_poses: int, budget: float, quick: bool)
     scales = {"": [], "@rep": []}
     for suffix in scales:
         scales[suffix] = [r.scale for r in raw["ours" + suffix]]
+    n_oracle = n_one if (case.n or 0) <= 256 else 1
+    exact = [oracle(case, i) for i in range(n_oracle)]
+    for impl in impls:
+        worst = None
+        for k, truth in enumerate(exact):
+            theirs = answers[impl.name][k]
+            if truth is None:
+                continue
+            err = math.inf if theirs is None else abs(theirs - truth) / scales[""][k]
+            worst = err if worst is None else max(worst, err)
+        row["oracle"][impl.name] = worst
     pairs = [(impl.name, "ours") for impl in impls if impl.name != "ours"]
     if len(impls) >= 3:
         pairs.append((impls[2].name, impls[1].name))  # peer against peer: a wrong fast peer shows here too
@@ -461,13 +540,13 @@ def run_case(case: Case, impls, n_repeat_poses: int, budget: float, quick: bool)
         for suffix in ("", "@rep"):
             for k, (mine, theirs) in enumerate(zip(answers[mine_name + suffix], answers[theirs_name + suffix])):
                 scale = scales[suffix][k]
-                if mine is None or theirs is None:
-                    if (mine is None) != (theirs is None):
-                        mismatches += 1  # one reports a collision, the other does not
-                    continue
-                if (theirs <= 0.0) != (mine <= 0.0) and max(abs(mine), abs(theirs)) > 1e-9 * scale:
+                # None = a collision query that found no collision: verdict "not colliding", no value.
+                known = [x for x in (mine, theirs) if x is not None]
+                colliding = [x is not None and x <= 0.0 for x in (mine, theirs)]
+                if colliding[0] != colliding[1] and all(abs(x) > 1e-9 * scale for x in known):
                     mismatches += 1
-                worst = max(worst, abs(mine - theirs) / scale)
+                if len(known) == 2:
+                    worst = max(worst, abs(mine - theirs) / scale)
         key = theirs_name if mine_name == "ours" else f"{theirs_name}~{mine_name}"
         row["agree"][key] = worst
         row["mismatch"][key] = mismatches
@@ -491,7 +570,8 @@ def table(rows, peer_names, key: str, title: str) -> list[str]:
            [f"ours/{p}" for p in peer_names]
     agree_keys = list(rows[0]["agree"]) if rows else []
     if key == "oneshot":
-        head += [f"agree {p.replace('~', ' vs ')}" for p in agree_keys] + ["our verdicts"]
+        head += [f"agree {p.replace('~', ' vs ')}" for p in agree_keys] + ["exact: " + ", ".join(["ours"] + peer_names)]
+        head += ["our verdicts"]
     lines = [f"### {title}", "", "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for r in rows:
         ours = r[key].get("ours")
@@ -505,6 +585,8 @@ def table(rows, peer_names, key: str, title: str) -> list[str]:
                     cells.append(fmt_err(r["agree"][p]) + (f" ({mm} verdict diff)" if mm else ""))
                 else:
                     cells.append("-")
+            errs = [r["oracle"].get(p) for p in ["ours"] + peer_names]
+            cells.append("-" if all(e is None for e in errs) else ", ".join(fmt_err(e) for e in errs))
             cells.append(", ".join(f"{v} {k.lower()}" for k, v in sorted(r.get("status", {}).items())))
         lines.append("| " + " | ".join(cells) + " |")
     return lines
@@ -602,11 +684,14 @@ def measure(args) -> None:
             print(f"[bench] {row['family']:>15} n={str(n):>6} {relation:>12}: one-shot "
                   + "  ".join(f"{k}={fmt_us(v)}" for k, v in row["oneshot"].items()) + " | repeated "
                   + "  ".join(f"{k}={fmt_us(v)}" for k, v in row["repeated"].items())
-                  + f" | agree {row['agree']} verdicts {row.get('status')} ({time.perf_counter() - t0:.1f} s)",
+                  + f" | agree {row['agree']} exact {row['oracle']} verdicts {row.get('status')} ({time.perf_counter() - t0:.1f} s)",
                   flush=True)
     out += ["", "Times are medians in µs (ms where marked); ratio = ours / peer, below 1 means ours is faster. "
             "agree = max |our signed distance - peer's| / scale over all the row's poses (one-shot and repeated), "
-            "with the count of poses whose verdicts differ; the last agree column compares the two peers.", ""]
+            "with the count of poses whose verdicts differ; the last agree column compares the two peers. "
+            "exact = max |signed distance - exact answer| / scale on the one-shot poses where an independent exact "
+            "answer is cheap (Minkowski-difference hull for intersecting polytopes up to 1024 vertices, analytic "
+            "spheres and capsules); inf means the library reported no collision.", ""]
     out += table(rows, peer_names, "oneshot", "One-shot: raw arrays in, full answer out (preparation included)")
     out += [""] + table(rows, peer_names, "repeated", "Repeated query on prepared shapes, new pose per call")
     if not args.no_million:

@@ -1,0 +1,134 @@
+#!/usr/bin/env python3
+"""End-to-end time of the real `bpy.ops.collision.check()` on two 1,000,000-vertex evaluated meshes.
+
+    .venv/bin/python bench/bpy_check.py [--zip dist/collision_inspector-0.1.0.zip] [--vertices 1000000]
+
+Runs in the project venv (bpy 5.0.1). Installs the built extension zip (`make build`) into a throw-away
+BLENDER_USER_RESOURCES directory, enables it, builds two meshes in the scene, lets the depsgraph evaluate them
+once (that cost belongs to Blender, not to the check), then times the operator call itself: reading the evaluated
+vertices, the core query, storing the result. Target: < 2 s per check. Prints a markdown table; exit 1 on error.
+
+Meshes: a UV sphere of 1001 segments x 1000 rings (1,000,001 vertices, every one on the convex hull: the worst
+case for a hull) and a vertex-only mesh of 1,000,000 points uniform in a ball (most vertices inside the hull).
+Each pair is timed separated and intersecting, median of 3 calls.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+TARGET_S = 2.0
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--zip", default=str(ROOT / "dist" / "collision_inspector-0.1.0.zip"))
+    parser.add_argument("--vertices", type=int, default=1_000_000)
+    parser.add_argument("--repeats", type=int, default=3)
+    args = parser.parse_args()
+    zip_path = Path(args.zip).resolve()
+    if not zip_path.exists():
+        print(f"RESULT skipped: {zip_path} does not exist (run `make build`)")
+        return 0
+
+    tmp = tempfile.mkdtemp(prefix="ci-bench-bpy-")
+    os.environ["BLENDER_USER_RESOURCES"] = os.path.join(tmp, "user")
+    os.environ["XDG_CACHE_HOME"] = os.path.join(tmp, "cache")
+    try:
+        return run(zip_path, args.vertices, args.repeats)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def uv_sphere_mesh(bpy, name: str, vertices: int, radius: float):
+    """UV sphere with about `vertices` vertices (segments x (rings - 1) + 2), every vertex on the hull."""
+    rings = max(3, int(round((vertices - 2) ** 0.5)))
+    segments = max(3, int(round((vertices - 2) / (rings - 1))))
+    bpy.ops.mesh.primitive_uv_sphere_add(segments=segments, ring_count=rings, radius=radius)
+    obj = bpy.context.active_object
+    obj.name = name
+    return obj
+
+
+def ball_cloud_mesh(bpy, np, name: str, vertices: int, radius: float, seed: int):
+    """Vertex-only mesh of `vertices` points uniform in a ball."""
+    rng = np.random.default_rng(seed)
+    d = rng.normal(size=(vertices, 3))
+    d /= np.linalg.norm(d, axis=1)[:, None]
+    d *= radius * rng.random(vertices)[:, None] ** (1.0 / 3.0)
+    mesh = bpy.data.meshes.new(name)
+    mesh.vertices.add(vertices)
+    mesh.vertices.foreach_set("co", d.astype(np.float32).ravel())
+    mesh.update()
+    obj = bpy.data.objects.new(name, mesh)
+    bpy.context.scene.collection.objects.link(obj)
+    return obj
+
+
+def run(zip_path: Path, vertices: int, repeats: int) -> int:
+    import numpy as np
+    t0 = time.perf_counter()
+    import bpy
+    import_s = time.perf_counter() - t0
+
+    result = bpy.ops.extensions.package_install_files(filepath=str(zip_path), repo="user_default",
+                                                      enable_on_install=True)
+    if result != {"FINISHED"}:
+        print(f"RESULT error: installing {zip_path.name} returned {result}")
+        return 1
+    state = sys.modules.get("bl_ext.user_default.collision_inspector.operators.state")
+    if state is None:
+        print("RESULT error: the extension did not register (no bl_ext.user_default.collision_inspector)")
+        return 1
+
+    print(f"| mesh pair | vertices | relation | check (median of {repeats}) | reading | core | verdict |")
+    print("|---|---|---|---|---|---|---|")
+    worst = 0.0
+    for family in ("uv sphere", "points in ball"):
+        bpy.ops.wm.read_homefile(use_empty=True)
+        if family == "uv sphere":
+            a = uv_sphere_mesh(bpy, "A", vertices, 1.0)
+            b = uv_sphere_mesh(bpy, "B", vertices, 0.8)
+        else:
+            a = ball_cloud_mesh(bpy, np, "A", vertices, 1.0, seed=1)
+            b = ball_cloud_mesh(bpy, np, "B", vertices, 0.8, seed=2)
+        b.rotation_euler = (0.3, 0.7, 1.1)
+        count_a, count_b = len(a.data.vertices), len(b.data.vertices)
+        for relation, offset in (("separated", (1.3, 1.1, 0.4)), ("intersecting", (0.5, 0.3, 0.2))):
+            b.location = offset
+            bpy.ops.object.select_all(action="DESELECT")
+            a.select_set(True)
+            b.select_set(True)
+            bpy.context.view_layer.objects.active = a
+            bpy.context.view_layer.update()  # evaluate the depsgraph now, outside the timed call
+            times, reads, cores = [], [], []
+            for _ in range(repeats):
+                t0 = time.perf_counter()
+                done = bpy.ops.collision.check()
+                times.append(time.perf_counter() - t0)
+                if done != {"FINISHED"}:
+                    print(f"RESULT error: bpy.ops.collision.check() returned {done} on {family} {relation}")
+                    return 1
+                record = state.last_record()
+                reads.append(record.read_ms / 1e3)
+                cores.append(record.time_ms / 1e3)
+            contact = record.contact
+            median = statistics.median(times)
+            worst = max(worst, median)
+            print(f"| {family} | {count_a:,} + {count_b:,} | {relation} | {median:.3f} s | "
+                  f"{statistics.median(reads):.3f} s | {statistics.median(cores):.3f} s | "
+                  f"{contact.status.name.lower()} d={contact.distance:.6g} |", flush=True)
+    verdict = "met" if worst < TARGET_S else "MISSED"
+    print(f"RESULT slowest check {worst:.3f} s (target < {TARGET_S:.0f} s: {verdict}); import bpy {import_s:.2f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
