@@ -23,7 +23,7 @@ import numpy as np
 
 from .simplex import closest_on_simplex
 
-__all__ = ["SupportPoint", "GJKOutcome", "GJKResult", "minkowski_support", "gjk"]
+__all__ = ["SupportPoint", "GJKOutcome", "GJKResult", "minkowski_support", "gjk", "supporting_direction"]
 
 
 @dataclass(frozen=True)
@@ -140,3 +140,23 @@ def gjk(shape_a, shape_b, initial_direction, *, gap: float, zero: float, max_ite
 
     return GJKResult(GJKOutcome.SEPARATED, tuple(simplex), weights, v, math.sqrt(vv), max(lower, 0.0),
                      iterations, converged, cap_hit)
+
+
+def supporting_direction(shape_a, shape_b, v, standoff: float, *, gap: float, max_iterations: int):
+    """A well-conditioned unit direction u with min over M of u.x ~ |v|, for a tiny closest point v of M.
+
+    When |v| is a few ulps of the shapes' size, the direction of v is mostly rounding noise (its angular error is
+    about eps * size / |v|).  The point p = -standoff * v/|v| is `standoff` further away from M; GJK from p finds the
+    closest point q of M to p, and u = (q - p)/|q - p| is a true normal of M at q (M lies in {x: u.x >= u.q})
+    with an angular error of only eps * size / standoff.  Returns None if that query fails to separate."""
+    length = math.sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2])
+    if length == 0.0:
+        return None
+    p = (-standoff * v[0] / length, -standoff * v[1] / length, -standoff * v[2] / length)
+    # M - p = A - (B + p): B's support points moved by +p.
+    result = gjk(shape_a, shape_b.shifted((-p[0], -p[1], -p[2])), (-v[0], -v[1], -v[2]), gap=gap, zero=0.0,
+                 max_iterations=max_iterations)
+    if result.outcome is not GJKOutcome.SEPARATED or result.distance <= 0.0:
+        return None
+    q = result.v  # closest point of M - p, i.e. q - p
+    return (q[0] / result.distance, q[1] / result.distance, q[2] / result.distance)

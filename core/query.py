@@ -18,7 +18,7 @@ import numpy as np
 
 from .contact import Contact, Status
 from .epa import epa
-from .gjk import GJKOutcome, gjk
+from .gjk import GJKOutcome, gjk, supporting_direction
 from .shapes import as_shape
 from .tolerances import DEFAULT_TOLERANCES, Tolerances
 
@@ -71,17 +71,30 @@ def collide(a, b, tolerances: Tolerances = DEFAULT_TOLERANCES) -> Contact:
     result = pair.run_gjk()
     fallback = False
     epa_iterations = 0
-    if result.outcome is GJKOutcome.SEPARATED:
+    pen = None
+    if result.outcome is not GJKOutcome.SEPARATED or result.lower_bound <= 0.0:
+        # The origin is in M, or GJK stopped a few ulps from it without a plane that certifies it outside
+        # (rounding stalls the descent there): EPA decides from a polytope inside M.
+        pen = epa(pair.a, pair.b, result.simplex, result.weights, pair.between, scale=pair.scale,
+                  gap=t.epa_gap * pair.scale, flat=t.flat * pair.scale, max_iterations=t.epa_max_iterations)
+        if result.outcome is GJKOutcome.SEPARATED and not pen.depth > 0.0:
+            pen = None  # the polytope does not hold the origin: GJK's closest point stands
+    if pen is None:
         v = result.v
         core_distance = result.distance
         normal = (-v[0] / core_distance, -v[1] / core_distance, -v[2] / core_distance)
+        if core_distance <= pair.touching:
+            # v is a few ulps long: its direction is noise. Ask a well-conditioned neighbour query instead.
+            u = supporting_direction(pair.a, pair.b, v, t.normal_standoff * pair.scale,
+                                     gap=t.gjk_gap * pair.scale, max_iterations=t.gjk_max_iterations)
+            if u is not None:
+                normal = (-u[0], -u[1], -u[2])
+                fallback = True
         point_a, point_b = result.closest_points()
         signed_core = core_distance
         converged, cap_hit = result.converged, result.cap_hit
         gap = core_distance - result.lower_bound
     else:
-        pen = epa(pair.a, pair.b, result.simplex, result.weights, pair.between, scale=pair.scale,
-                  gap=t.epa_gap * pair.scale, flat=t.flat * pair.scale, max_iterations=t.epa_max_iterations)
         normal = pen.normal
         point_a, point_b = pen.point_a, pen.point_b
         signed_core = -pen.depth

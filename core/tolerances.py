@@ -36,6 +36,10 @@ class Tolerances:
     """A Minkowski difference thinner than this x scale in some direction is flat (coplanar, collinear or a point
     contact): its penetration depth is 0. Also the slack of EPA's visibility test. (dimensionless)"""
 
+    normal_standoff: float = 1e-6
+    """When the cores are closer than the touching band, the direction of GJK's closest point is rounding noise;
+    the contact normal is then taken from a second GJK query from a point this x scale further out. (dimensionless)"""
+
     gjk_max_iterations: int = 256
     """Cap on GJK support queries. Polytopes finish far sooner (finite convergence); curved shapes
     (cylinder, cone, ellipsoid) converge asymptotically and may reach it. (count)"""
@@ -44,7 +48,7 @@ class Tolerances:
     """Cap on EPA expansions. (count)"""
 
     def __post_init__(self) -> None:
-        for name in ("touching", "gjk_gap", "epa_gap", "zero", "flat"):
+        for name in ("touching", "gjk_gap", "epa_gap", "zero", "flat", "normal_standoff"):
             value = getattr(self, name)
             if not (isinstance(value, (int, float)) and 0.0 <= value < 1.0):
                 raise ValueError(f"tolerance {name!r} must be a number in [0, 1), got {value!r}")
