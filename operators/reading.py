@@ -59,8 +59,8 @@ def read_object(obj, depsgraph) -> ObjectGeometry:
         mesh = evaluated.to_mesh()
     except RuntimeError as exc:
         raise GeometryError(f"'{name}' has no geometry ({exc})") from None
-    if mesh is None:
-        raise GeometryError(f"'{name}' has no geometry")
+    if mesh is None:  # e.g. a curve without splines
+        raise GeometryError(f"'{name}' has no vertices")
     try:
         count = len(mesh.vertices)
         vertices = np.empty(count * 3, dtype=np.float32)

@@ -195,13 +195,21 @@ def enable() -> bool:
 
     if bpy.app.background:
         return False
+    _add_handlers()
+    return True
+
+
+def _add_handlers() -> None:
+    """The handler pair, added once.  (Split from enable() so its bookkeeping is testable headless, where
+    handlers can be added and removed but are never called.)"""
     if _handles:
-        return True
+        return
+    import bpy  # noqa: PLC0415
+
     space = bpy.types.SpaceView3D
     _handles["POST_VIEW"] = space.draw_handler_add(_draw_view, (), "WINDOW", "POST_VIEW")
     _handles["POST_PIXEL"] = space.draw_handler_add(_draw_pixel, (), "WINDOW", "POST_PIXEL")
     _tag_redraw()
-    return True
 
 
 def disable() -> None:
