@@ -91,57 +91,62 @@ class _Polytope:
     def add_face(self, i, j, k):
         W = self.vertices
         a, b, c = W[i].w, W[j].w, W[k].w
-        n = _unit_or_none(_cross(_sub(b, a), _sub(c, a)))
-        if n is None:
-            n, offset = (0.0, 0.0, 0.0), math.inf  # zero-area face: never the closest, never visible
+        ux, uy, uz = b[0] - a[0], b[1] - a[1], b[2] - a[2]
+        vx, vy, vz = c[0] - a[0], c[1] - a[1], c[2] - a[2]
+        nx, ny, nz = uy * vz - uz * vy, uz * vx - ux * vz, ux * vy - uy * vx
+        length = math.sqrt(nx * nx + ny * ny + nz * nz)
+        if length > 0.0:
+            nx, ny, nz = nx / length, ny / length, nz / length
+            offset = (nx * (a[0] + b[0] + c[0]) + ny * (a[1] + b[1] + c[1]) + nz * (a[2] + b[2] + c[2])) / 3.0
         else:
-            offset = (_dot(n, a) + _dot(n, b) + _dot(n, c)) / 3.0
+            offset = math.inf  # zero-area face: never the closest, never visible
         index = len(self.faces)
         self.faces.append((i, j, k))
-        self.normals.append(n)
+        self.normals.append((nx, ny, nz))
         self.offsets.append(offset)
         self.alive.append(True)
-        self.edge_face[(i, j)] = index
-        self.edge_face[(j, k)] = index
-        self.edge_face[(k, i)] = index
+        edge_face = self.edge_face
+        edge_face[(i, j)] = index
+        edge_face[(j, k)] = index
+        edge_face[(k, i)] = index
         heapq.heappush(self.heap, (offset, index))
         return index
 
     def height(self, face, point):
         """Signed height of `point` above the plane of `face` (> 0 outside)."""
-        return _dot(self.normals[face], point) - self.offsets[face]
+        n = self.normals[face]
+        return n[0] * point[0] + n[1] * point[1] + n[2] * point[2] - self.offsets[face]
 
     def add_point(self, point: SupportPoint, start_face: int) -> bool:
         """Add a point seen by `start_face`: remove the faces it sees, fan it to the horizon. False if the visible
         region was not a disc (numerically inconsistent); the polytope is then left unchanged."""
-        w = point.w
-        visible = {start_face}
+        wx, wy, wz = point.w
+        faces, normals, offsets, edge_face = self.faces, self.normals, self.offsets, self.edge_face
+        slack = -self.slack
+        visible = [start_face]
         stack = [start_face]
         tested = {start_face: True}
         horizon = []
         while stack:
             face = stack.pop()
-            i, j, k = self.faces[face]
+            i, j, k = faces[face]
             for edge in ((i, j), (j, k), (k, i)):
-                neighbour = self.edge_face.get((edge[1], edge[0]))
+                neighbour = edge_face.get((edge[1], edge[0]))
                 if neighbour is None:
                     return False
                 seen = tested.get(neighbour)
                 if seen is None:
-                    seen = self.offsets[neighbour] != math.inf and self.height(neighbour, w) > -self.slack
+                    n = normals[neighbour]
+                    seen = n[0] * wx + n[1] * wy + n[2] * wz - offsets[neighbour] > slack
                     tested[neighbour] = seen
                     if seen:
-                        visible.add(neighbour)
+                        visible.append(neighbour)
                         stack.append(neighbour)
                 if not seen:
                     horizon.append(edge)
         # The horizon must be one simple loop for the new fan to close the surface.
-        nxt = {}
-        for a, b in horizon:
-            if a in nxt:
-                return False
-            nxt[a] = b
-        if not nxt:
+        nxt = dict(horizon)
+        if len(nxt) != len(horizon) or not nxt:
             return False
         start = horizon[0][0]
         current, steps = start, 0
@@ -154,12 +159,13 @@ class _Polytope:
                 break
         if steps != len(horizon):
             return False
+        alive = self.alive
         for face in visible:
-            self.alive[face] = False
-            i, j, k = self.faces[face]
+            alive[face] = False
+            i, j, k = faces[face]
             for edge in ((i, j), (j, k), (k, i)):
-                if self.edge_face.get(edge) == face:
-                    del self.edge_face[edge]
+                if edge_face.get(edge) == face:
+                    del edge_face[edge]
         new_index = len(self.vertices)
         self.vertices.append(point)
         for a, b in horizon:

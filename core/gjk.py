@@ -37,7 +37,7 @@ class SupportPoint:
 
 def minkowski_support(shape_a, shape_b, direction) -> SupportPoint:
     """Support point of A_core - B_core along `direction` (any nonzero 3-vector)."""
-    d = np.asarray(direction, dtype=np.float64)
+    d = np.array(direction, dtype=np.float64)
     a = shape_a.core_support(d).tolist()
     b = shape_b.core_support(-d).tolist()
     return SupportPoint((a[0] - b[0], a[1] - b[1], a[2] - b[2]), tuple(a), tuple(b))

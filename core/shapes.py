@@ -92,8 +92,11 @@ class Shape:
     def __init__(self, transform=None, margin: float = 0.0):
         self._linear, self._translation = _as_transform(transform)
         self.margin = _finite_float(margin, "margin")
+        self._linear_t = None if self._linear is None else np.ascontiguousarray(self._linear.T)
         self._similarity_scale = self._similarity(self._linear)
         self._origin = np.zeros(3)  # subtracted from every support point (pair-local frame), see shifted()
+        self._offset = self._translation.copy()  # translation - origin, formed before any vertex is added
+        self._bounds = None  # cached world AABB of the whole shape
 
     @staticmethod
     def _similarity(linear: np.ndarray | None) -> float | None:
@@ -130,8 +133,8 @@ class Shape:
     def core_support(self, d: np.ndarray) -> np.ndarray:
         """World (or shifted-frame) point of the core maximising d.x. d need not be unit, must be nonzero."""
         if self._linear is None:
-            return self._local_core_support(d) + (self._translation - self._origin)
-        return self._linear @ self._local_core_support(self._linear.T @ d) + (self._translation - self._origin)
+            return self._local_core_support(d) + self._offset
+        return self._linear @ self._local_core_support(self._linear_t @ d) + self._offset
 
     def support(self, d: np.ndarray) -> np.ndarray:
         """Point of the whole shape (core + sweep) maximising d.x."""
@@ -149,13 +152,23 @@ class Shape:
         clone = object.__new__(type(self))
         clone.__dict__.update(self.__dict__)
         clone._origin = self._origin + np.asarray(origin, dtype=np.float64)
+        clone._offset = self._translation - clone._origin
         return clone
 
     def bounds(self) -> tuple[np.ndarray, np.ndarray]:
-        """World axis-aligned bounding box (lo, hi) of the whole shape, margin included."""
+        """World axis-aligned bounding box (lo, hi) of the whole shape, margin included (cached)."""
+        if self._bounds is None:
+            lo, hi = self._core_bounds()
+            lo = lo + (self._translation - self._offset) - self.sweep  # undo any shift: world coordinates
+            hi = hi + (self._translation - self._offset) + self.sweep
+            self._bounds = (lo, hi)
+        return self._bounds
+
+    def _core_bounds(self):
+        """AABB of the core in the current frame, from six support queries."""
         eye = np.eye(3)
-        hi = np.array([self.support(eye[i])[i] for i in range(3)])
-        lo = np.array([self.support(-eye[i])[i] for i in range(3)])
+        hi = np.array([self.core_support(eye[i])[i] for i in range(3)])
+        lo = np.array([self.core_support(-eye[i])[i] for i in range(3)])
         return lo, hi
 
     def __repr__(self) -> str:
@@ -174,7 +187,12 @@ class PointCloud(Shape):
 
     def _local_support(self, d: np.ndarray) -> np.ndarray:
         vertices = self.vertices
-        return vertices[int(np.argmax(vertices @ d))]
+        return vertices[(vertices @ d).argmax()]
+
+    def _core_bounds(self):
+        # Vectorised: the extreme coordinates of the transformed vertices (one pass, no per-axis support).
+        world = self.vertices if self._linear is None else self.vertices @ self._linear_t
+        return world.min(axis=0) + self._offset, world.max(axis=0) + self._offset
 
     def __repr__(self) -> str:
         return f"PointCloud({self.vertices.shape[0]} vertices, margin={self.margin!r})"
