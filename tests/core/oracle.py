@@ -294,6 +294,9 @@ def _rim(d: np.ndarray, radius: float) -> np.ndarray:
 
 
 def geometry(spec, ref=None) -> Geo:
+    """The oracle's view of a spec (or raw vertex array) relative to `ref`; a Geo passes through."""
+    if isinstance(spec, Geo):
+        return spec
     return Geo(as_spec(spec), ref)
 
 
