@@ -68,7 +68,7 @@ def _fallback(system: str, value: float, precision: int) -> str:
 
 def format_length(value: float, unit_settings=None, precision: int = PRECISION) -> str:
     """A length in the scene's unit system and unit scale, e.g. '25 cm', '1.6404\\'', '0.25'."""
-    value = float(value)
+    value = float(value) + 0.0  # + 0.0 turns -0.0 into 0.0
     if not math.isfinite(value):
         return str(value)
     system, scale = _unit_system(unit_settings)
@@ -88,7 +88,7 @@ def format_vector(vector, unit_settings=None) -> str:
 
 def format_direction(vector) -> str:
     """A unit vector (dimensionless)."""
-    return "(" + ", ".join(f"{float(c):+.4f}" for c in vector) + ")"
+    return "(" + ", ".join(f"{round(float(c), 4) + 0.0:+.4f}" for c in vector) + ")"
 
 
 def _status(view) -> str:
@@ -159,8 +159,8 @@ def result_text(view, unit_settings=None) -> str:
         f"status = {_status(view)}",
         f"distance = {float(view.distance)!r}",
         f"depth = {float(view.depth)!r}",
-        f"normal = {tuple(float(c) for c in view.normal)!r}",
-        f"point_a = {tuple(float(c) for c in view.point_a)!r}",
-        f"point_b = {tuple(float(c) for c in view.point_b)!r}",
+        f"normal = {tuple(float(c) + 0.0 for c in view.normal)!r}",
+        f"point_a = {tuple(float(c) + 0.0 for c in view.point_a)!r}",
+        f"point_b = {tuple(float(c) + 0.0 for c in view.point_b)!r}",
     ]
     return "\n".join(rows + exact) + "\n"

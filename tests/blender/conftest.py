@@ -8,6 +8,8 @@
   `bpy.ops.extensions.package_install_files(..., enable_on_install=True)`.  Inside a Blender older than 4.2
   (e.g. Debian's 3.4 through tests/run_in_blender.py) the source folder is enabled as a legacy add-on instead.
 - `fresh_file` (autouse): `bpy.ops.wm.read_homefile(use_empty=True)` before every test.
+- Files named `test_*_pure.py` test the add-on's bpy-free modules (readout, overlay draw data) and run without
+  bpy: they override `fresh_file` and are not marked `blender`.
 """
 from __future__ import annotations
 
@@ -38,7 +40,7 @@ except ImportError:  # no Blender here: the fixtures skip
 def pytest_collection_modifyitems(items):
     here = os.path.dirname(os.path.abspath(__file__))
     for item in items:
-        if str(item.fspath).startswith(here):
+        if str(item.fspath).startswith(here) and not str(item.fspath).endswith("_pure.py"):
             item.add_marker(pytest.mark.blender)
 
 

@@ -1,0 +1,149 @@
+"""The panel text and the overlay draw data are pure functions of a result: tested here without Blender.
+
+`panels.readout` and `panels.overlay` import no bpy at module level (the repository root is on sys.path, so
+they import as the top-level package `panels`).  Results are hand-made `SimpleNamespace`s with known values.
+"""
+import math
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+
+from panels import overlay, readout
+
+
+@pytest.fixture(autouse=True)
+def fresh_file():  # overrides the conftest's Blender reset: nothing to reset here
+    yield
+
+
+def make_view(status, distance, normal=(1.0, 0.0, 0.0), point_a=(1.0, 0.0, 0.0), point_b=(2.0, 0.0, 0.0),
+              scale=4.0, **extra):
+    fields = dict(status=status, distance=distance, depth=max(0.0, -distance) if status == "INTERSECTING" else 0.0,
+                  normal=normal, point_a=point_a, point_b=point_b, object_a="Cube", object_b="Ball", scale=scale,
+                  touching_tolerance=1e-9 * scale, gjk_iterations=7, epa_iterations=12, time_ms=1.25,
+                  converged=True, fallback_used=False, iteration_cap_hit=False, is_stale=False)
+    fields.update(extra)
+    return SimpleNamespace(**fields)
+
+
+def same(p, q):
+    return np.allclose(p, q, rtol=0.0, atol=1e-13)
+
+
+METRIC = SimpleNamespace(system="METRIC", scale_length=1.0)
+
+
+def test_no_result():
+    assert readout.readout_lines(None) == [("Status", "No result")]
+    assert overlay.build_draw_data(None).is_empty
+    assert overlay.build_draw_data(make_view("NONE", 0.0)).is_empty
+
+
+def test_separated_lines():
+    view = make_view("SEPARATED", 1.0)
+    lines = dict(readout.readout_lines(view))
+    assert [label for label, _ in readout.readout_lines(view)] == [
+        "A", "B", "Status", "Distance", "Normal", "Closest on A", "Closest on B", "Iterations", "Time", "Quality"]
+    assert lines["A"] == "Cube" and lines["B"] == "Ball" and lines["Status"] == "Separated"
+    assert lines["Distance"] == "1"
+    assert lines["Normal"] == "(+1.0000, +0.0000, +0.0000)"
+    assert lines["Closest on B"] == "(2, 0, 0)"
+    assert lines["Iterations"] == "GJK 7, EPA 12" and lines["Time"] == "1.25 ms" and lines["Quality"] == "converged"
+
+
+def test_intersecting_lines_show_depth_and_flags():
+    view = make_view("INTERSECTING", -0.25, point_a=(1.0, 0, 0), point_b=(0.75, 0, 0), converged=False,
+                     fallback_used=True, is_stale=True)
+    lines = dict(readout.readout_lines(view))
+    assert lines["Depth"] == "0.25" and "Distance" not in lines
+    assert lines["Witness on A"] == "(1, 0, 0)" and lines["Witness on B"] == "(0.75, 0, 0)"
+    assert lines["Quality"] == "not converged, fallback used"
+    assert lines["Stale"] == "A or B changed since the check"
+    assert readout.summary_line(view) == "'Cube' and 'Ball' intersect: depth 0.25"
+
+
+def test_touching_shows_one_contact_point():
+    view = make_view("TOUCHING", 0.0, point_a=(1.0, 2.0, 3.0), point_b=(1.0, 2.0, 3.0))
+    lines = dict(readout.readout_lines(view))
+    assert lines["Contact"] == "(1, 2, 3)" and lines["Distance"] == "0"
+
+
+def test_fallback_formatting_without_bpy():
+    # without bpy.utils.units the fallback picks a readable unit; tiny lengths never collapse to 0
+    assert readout._fallback("METRIC", 0.25, 5) == "25 cm"
+    assert readout._fallback("METRIC", 3e-7, 5) == "0.3 µm"
+    assert readout._fallback("METRIC", 1234.5, 5) == "1.2345 km"
+    assert readout._fallback("IMPERIAL", 0.0254, 5) == '1"'
+    assert readout._fallback("IMPERIAL", 0.9144, 5) == "3'"
+    assert readout.format_length(-0.0) == "0"
+    assert readout.format_length(float("nan"), METRIC) == "nan"
+
+
+def test_separated_draw_data():
+    view = make_view("SEPARATED", 1.0, point_a=(1.0, 0.5, 0.0), point_b=(2.0, 0.5, 0.0))
+    data = overlay.build_draw_data(view)
+    assert data.status == "SEPARATED"
+    assert len(data.lines) == 1
+    np.testing.assert_allclose([data.lines[0].start, data.lines[0].end], [view.point_a, view.point_b])
+    np.testing.assert_allclose([p.location for p in data.points], [view.point_a, view.point_b])
+    assert len(data.labels) == 1
+    np.testing.assert_allclose(data.labels[0].anchor, (1.5, 0.5, 0.0))
+    assert data.labels[0].text == "1"
+    assert {p.color for p in data.points} == {overlay.STATUS_COLORS["SEPARATED"]}
+
+
+@pytest.mark.parametrize("depth, scale", [(0.5, 2.0), (0.01, 2.0), (1e-9, 100.0)])
+def test_intersecting_arrow(depth, scale):
+    n = np.array([0.0, 0.6, 0.8])
+    pb = np.array([1.0, 1.0, 1.0])
+    pa = pb + depth * n
+    view = make_view("INTERSECTING", -depth, normal=tuple(n), point_a=tuple(pa), point_b=tuple(pb), scale=scale)
+    data = overlay.build_draw_data(view)
+    midpoint = 0.5 * (pa + pb)
+    length = max(depth, overlay.MIN_ARROW_FRACTION * scale)
+    shafts = [line for line in data.lines if same(line.start, midpoint)]
+    assert len(shafts) == 1
+    np.testing.assert_allclose(np.subtract(shafts[0].end, shafts[0].start), length * n, atol=1e-12)
+    tip = midpoint + length * n
+    barbs = [line for line in data.lines if same(line.start, tip)]
+    assert len(barbs) == 4
+    for barb in barbs:  # each barb points back towards the base
+        assert np.dot(np.subtract(barb.end, barb.start), n) < 0
+    witness = [line for line in data.lines if same(line.start, pa) and same(line.end, pb)]
+    assert len(witness) == 1
+    np.testing.assert_allclose([p.location for p in data.points], [pa, pb])
+    assert data.labels[0].text.startswith("depth ")
+    np.testing.assert_allclose(data.labels[0].anchor, tip)
+    assert all(line.color == overlay.STATUS_COLORS["INTERSECTING"] for line in data.lines)
+
+
+def test_touching_draw_data_and_distinct_colours():
+    view = make_view("TOUCHING", 0.0, point_a=(0.0, 0.0, 1.0), point_b=(0.0, 0.0, 1.0))
+    data = overlay.build_draw_data(view)
+    assert len(data.points) == 1
+    np.testing.assert_allclose(data.points[0].location, (0.0, 0.0, 1.0))
+    assert data.labels[0].text == "touching"
+    colours = list(overlay.STATUS_COLORS.values())
+    assert len(set(colours)) == 3
+    for colour in colours:  # readable on the dark default viewport: bright, opaque
+        assert max(colour[:3]) >= 0.9 and colour[3] == 1.0
+
+
+def test_stale_label():
+    data = overlay.build_draw_data(make_view("SEPARATED", 1.0, is_stale=True))
+    assert data.labels[0].text.endswith("(stale)")
+
+
+def test_overlay_module_has_no_gpu_import_at_top():
+    import ast
+    import inspect
+
+    tree = ast.parse(inspect.getsource(overlay))
+    top_imports = {alias.name.split(".")[0] for node in tree.body if isinstance(node, (ast.Import, ast.ImportFrom))
+                   for alias in node.names}
+    top_from = {node.module.split(".")[0] for node in tree.body if isinstance(node, ast.ImportFrom) and node.module}
+    assert not ({"bpy", "gpu", "blf", "bgl", "gpu_extras"} & (top_imports | top_from))
+    assert "bgl" not in inspect.getsource(overlay).replace("# ", "")
+    assert "POINT_UNIFORM_COLOR'" not in inspect.getsource(overlay) and '"POINT_UNIFORM_COLOR"' not in inspect.getsource(overlay)
+    assert math.isclose(overlay.arrow_length(0.0, 10.0), overlay.MIN_ARROW_FRACTION * 10.0)
