@@ -1,0 +1,422 @@
+"""Drive a real Blender window: enable Collision Inspector, press Check on two scenes, take screenshots.
+
+Runs INSIDE Blender (Debian's 3.4 under Xvfb), never under pytest:
+
+    BLENDER_USER_RESOURCES=$T/user XDG_CACHE_HOME=$T/cache TMPDIR=$T/tmp \
+      xvfb-run -a -s "-screen 0 1280x800x24" blender --factory-startup -noaudio \
+      --python tests/gui/window_check.py -- --out DIR [--screenshot PNG] [--addon-root PATH]
+
+`tests/gui/launch.py` does exactly this (temp dirs included); use it rather than the raw command.
+
+What it does, step by step, from `bpy.app.timers` callbacks so that the window is up and drawing:
+1. loads the repository folder as a legacy add-on named `collision_inspector` (a symlink in the isolated user
+   scripts folder) and enables it;
+2. makes the 3D view fill the window, opens its sidebar, builds a pair of meshes that intersect (A = active cube,
+   B = an icosphere pushed into A's +x face) and sets a fixed perspective view on them;
+3. screenshots the window before any check (`intersecting_before.png`: no overlay yet);
+4. presses Check: `bpy.ops.collision.check('INVOKE_DEFAULT')` under a context override of the 3D view's
+   sidebar region, the way a click on the panel's button runs it; redraws; screenshots
+   (`intersecting_after.png`, and the demo picture when `--screenshot` is given);
+5. moves B away from A (a separated pair), presses Check again and screenshots (`separated_after.png`);
+6. writes `window_check.json`: window size, region rectangles, for each scene the stored result, where its
+   points project in screenshot pixels, and the overlay's draw data (its colours) as the add-on builds them.
+
+Any failure prints a traceback and leaves through `os._exit(1)` (Blender itself would exit 0).
+"""
+import argparse
+import json
+import math
+import os
+import sys
+import time
+import traceback
+
+import addon_utils
+import bmesh
+import bpy
+from bpy_extras import view3d_utils
+from mathutils import Euler, Vector
+
+ADDON = "collision_inspector"
+REPO_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+WATCHDOG_SECONDS = 240.0
+MAX_TAB_CYCLES = 8
+TAB_STRIP_INSET = 8  # px from the sidebar's right edge: inside its tab strip (about 20 px wide at UI scale 1)  # the whole run; the caller's timeout is the backstop
+
+# The scene (Blender units). A is a cube with half-extent 1 at the origin. B is an icosphere whose centre sits
+# B_INTERSECTING from A's centre, so it sinks into A's +x face; B_SEPARATED leaves a clear gap along +x.
+B_RADIUS = 0.8
+B_INTERSECTING = (1.5, 0.0, 0.35)
+B_SEPARATED = (2.6, 0.0, 0.9)
+# A fixed perspective view: the camera looks mostly along +y, a little from above and from the -x side.
+VIEW_ROTATION = Euler((math.radians(72.0), 0.0, math.radians(-18.0)), "XYZ")
+VIEW_CENTER = (1.0, 0.0, 0.25)
+VIEW_DISTANCE = 6.5
+
+
+def log(*args):
+    print("[window_check]", *args, flush=True)
+
+
+def parse_args():
+    argv = sys.argv[sys.argv.index("--") + 1:] if "--" in sys.argv else []
+    parser = argparse.ArgumentParser(prog="window_check.py")
+    parser.add_argument("--out", help="folder for the screenshots and window_check.json")
+    parser.add_argument("--screenshot", help="also save the intersecting pair with its overlay here (demo)")
+    parser.add_argument("--addon-root", default=REPO_ROOT, help="folder loaded as the add-on (default: repo)")
+    args = parser.parse_args(argv)
+    if not args.out and not args.screenshot:
+        parser.error("give --out and/or --screenshot")
+    return args
+
+
+def fail(message):
+    raise RuntimeError(message)
+
+
+# --- add-on ----------------------------------------------------------------------------------------------
+
+def _reraise(exc):
+    raise exc
+
+
+def enable_addon(addon_root):
+    if not os.environ.get("BLENDER_USER_RESOURCES"):
+        fail("BLENDER_USER_RESOURCES is not set: refusing to install into the real user profile "
+             "(run through tests/gui/launch.py)")
+    addons_dir = bpy.utils.user_resource("SCRIPTS", path="addons", create=True)
+    link = os.path.join(addons_dir, ADDON)
+    if os.path.lexists(link):
+        os.remove(link)
+    os.symlink(os.path.abspath(addon_root), link, target_is_directory=True)
+    if addons_dir not in sys.path:
+        sys.path.append(addons_dir)
+    addon_utils.modules_refresh()
+    module = addon_utils.enable(ADDON, default_set=True, handle_error=_reraise)
+    if module is None or not addon_utils.check(ADDON)[1]:
+        fail(f"add-on {ADDON} did not enable")
+    if not hasattr(bpy.types, "COLLISION_OT_check"):
+        fail("operator collision.check is not registered after enabling the add-on")
+    log("enabled", module.__name__, "from", os.path.realpath(link))
+    return module
+
+
+def stored_result():
+    state = getattr(bpy.context.window_manager, "collision_inspector", None)
+    if state is None:
+        fail("WindowManager.collision_inspector is missing")
+    return state.result
+
+
+def result_dict(result):
+    return {
+        "status": str(result.status),
+        "distance": float(result.distance),
+        "normal": [float(v) for v in result.normal],
+        "point_a": [float(v) for v in result.point_a],
+        "point_b": [float(v) for v in result.point_b],
+    }
+
+
+def to_jsonable(value):
+    """Draw data as plain JSON: dicts, sequences, numbers, strings; vectors and arrays become lists."""
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    if hasattr(value, "name") and hasattr(value, "value") and type(value).__module__ != "builtins":
+        return value.name  # an Enum
+    if isinstance(value, dict):
+        return {str(k): to_jsonable(v) for k, v in value.items()}
+    if hasattr(value, "__dataclass_fields__"):
+        return {name: to_jsonable(getattr(value, name)) for name in value.__dataclass_fields__}
+    if hasattr(value, "tolist"):
+        return value.tolist()
+    if hasattr(value, "_asdict"):
+        return to_jsonable(value._asdict())
+    if isinstance(value, (list, tuple)) or hasattr(value, "__len__") and hasattr(value, "__getitem__"):
+        return [to_jsonable(v) for v in value]
+    if hasattr(value, "__dict__"):
+        return {k: to_jsonable(v) for k, v in vars(value).items() if not k.startswith("_")}
+    return repr(value)
+
+
+def overlay_draw_data():
+    """What the overlay's GPU layer is drawing now (`panels.overlay.current_draw_data()`), as JSON."""
+    overlay = sys.modules.get(f"{ADDON}.panels.overlay")
+    if overlay is None or not hasattr(overlay, "current_draw_data"):
+        fail(f"{ADDON}.panels.overlay.current_draw_data is missing")
+    return to_jsonable(overlay.current_draw_data())
+
+
+class PanelSpy:
+    """Wraps the draw() of the add-on's sidebar panels to learn which ones the window really drew (and whether
+    any raised). Blender looks draw() up on the class at each call, so wrapping works for registered panels."""
+
+    def __init__(self):
+        self.classes = [cls for cls in bpy.types.Panel.__subclasses__()
+                        if cls.__module__.split(".")[0] == ADDON and getattr(cls, "bl_region_type", "") == "UI"]
+        self.drawn, self.errors = set(), []
+        self.categories = sorted({getattr(cls, "bl_category", "") for cls in self.classes})
+        for cls in self.classes:
+            cls.draw = self._wrap(cls, cls.draw)
+
+    def _wrap(self, cls, draw):
+        def spy(panel, context):
+            self.drawn.add(cls.__name__)
+            try:
+                return draw(panel, context)
+            except BaseException as exc:
+                self.errors.append(f"{cls.__name__}.draw: {exc!r}")
+                raise
+        spy.original = draw
+        return spy
+
+    def remove(self):
+        for cls in self.classes:
+            cls.draw = getattr(cls.draw, "original", cls.draw)
+
+
+# --- window, scene, view ---------------------------------------------------------------------------------
+
+class UI:
+    """The window, its 3D view area and the regions we need, found again after any screen change."""
+
+    def __init__(self):
+        wm = bpy.context.window_manager
+        if not wm.windows:
+            fail("no window")
+        self.window = wm.windows[0]
+        areas = [a for a in self.window.screen.areas if a.type == "VIEW_3D"]
+        if not areas:
+            fail("no 3D view in the window")
+        self.area = max(areas, key=lambda a: a.width * a.height)
+        self.space = self.area.spaces.active
+        self.region = next(r for r in self.area.regions if r.type == "WINDOW")
+        self.sidebar = next(r for r in self.area.regions if r.type == "UI")
+        self.r3d = self.space.region_3d
+
+    def override(self, region=None):
+        return bpy.context.temp_override(window=self.window, screen=self.window.screen, area=self.area,
+                                         region=region or self.region)
+
+    def rects(self):
+        return {r.type: {"x": r.x, "y": r.y, "width": r.width, "height": r.height}
+                for r in self.area.regions if r.width > 1 and r.height > 1}
+
+
+def make_mesh_object(name, build, location):
+    mesh = bpy.data.meshes.new(name)
+    bm = bmesh.new()
+    build(bm)
+    bm.to_mesh(mesh)
+    bm.free()
+    obj = bpy.data.objects.new(name, mesh)
+    obj.location = location
+    bpy.context.scene.collection.objects.link(obj)
+    return obj
+
+
+def build_scene():
+    for obj in list(bpy.data.objects):
+        bpy.data.objects.remove(obj, do_unlink=True)
+    a = make_mesh_object("A", lambda bm: bmesh.ops.create_cube(bm, size=2.0), (0.0, 0.0, 0.0))
+    b = make_mesh_object("B", lambda bm: bmesh.ops.create_icosphere(bm, subdivisions=3, radius=B_RADIUS),
+                         B_INTERSECTING)
+    view_layer = bpy.context.view_layer
+    view_layer.update()  # sync the view layer's bases with the new objects (the old ones are gone)
+    a.select_set(True)
+    b.select_set(True)
+    view_layer.objects.active = a
+    return a, b
+
+
+def set_view(ui):
+    ui.space.show_region_ui = True
+    ui.space.shading.type = "SOLID"
+    ui.r3d.view_perspective = "PERSP"
+    ui.r3d.view_rotation = VIEW_ROTATION.to_quaternion()
+    ui.r3d.view_location = VIEW_CENTER
+    ui.r3d.view_distance = VIEW_DISTANCE
+    ui.area.tag_redraw()
+
+
+def redraw(ui):
+    with bpy.context.temp_override(window=ui.window):
+        bpy.ops.wm.redraw_timer(type="DRAW_WIN_SWAP", iterations=1)
+
+
+def screenshot(ui, path):
+    redraw(ui)
+    with bpy.context.temp_override(window=ui.window, screen=ui.window.screen):
+        if bpy.ops.screen.screenshot(filepath=path) != {"FINISHED"}:
+            fail(f"screenshot to {path} did not finish")
+    if not os.path.isfile(path):
+        fail(f"screenshot {path} was not written")
+    log("screenshot", path)
+
+
+def press_check(ui):
+    """Run Check the way the sidebar button does: in the 3D view, with the sidebar region as context."""
+    with ui.override(region=ui.sidebar):
+        outcome = bpy.ops.collision.check("INVOKE_DEFAULT")
+    if outcome != {"FINISHED"}:
+        fail(f"collision.check returned {outcome}")
+
+
+def project(ui, point):
+    """World point -> (x, y) in window pixels (origin bottom-left) and [column, row] in the screenshot.
+
+    Both are continuous: pixel (column c, row r) of the screenshot covers [c, c + 1) x [r, r + 1), row 0 on top.
+    """
+    xy = view3d_utils.location_3d_to_region_2d(ui.region, ui.r3d, Vector(point))
+    if xy is None:
+        fail(f"{tuple(point)} is behind the view")
+    x, y = ui.region.x + xy.x, ui.region.y + xy.y
+    return {"window": [x, y], "pixel": [x, ui.window.height - y]}
+
+
+def require_in_view(ui, name, proj, margin=40):
+    """The projected point must be well inside the viewport and not under the (overlapping) sidebar."""
+    x, y = proj["window"]
+    left, bottom = ui.region.x + margin, ui.region.y + margin
+    right = (ui.sidebar.x if ui.space.show_region_ui else ui.region.x + ui.region.width) - margin
+    top = ui.region.y + ui.region.height - margin
+    if not (left <= x <= right and bottom <= y <= top):
+        fail(f"{name} projects to {x:.0f},{y:.0f}, outside the free viewport [{left},{right}]x[{bottom},{top}]")
+
+
+def record_scene(ui, name):
+    result = stored_result()
+    data = result_dict(result)
+    projected = {key: project(ui, data[key]) for key in ("point_a", "point_b")}
+    for key, proj in projected.items():
+        require_in_view(ui, f"{name} {key}", proj)
+    return {"result": data, "projected": projected, "draw_data": overlay_draw_data(),
+            "view_matrix": [list(row) for row in ui.r3d.view_matrix],
+            "perspective_matrix": [list(row) for row in ui.r3d.perspective_matrix]}
+
+
+# --- the run ---------------------------------------------------------------------------------------------
+
+class Run:
+    def __init__(self, args):
+        self.args = args
+        self.out = os.path.abspath(args.out) if args.out else None
+        self.report = {"blender_version": bpy.app.version_string, "scenes": {}, "screenshots": {}}
+        self.ui = None
+        self.objects = None
+        self.t0 = time.monotonic()
+        self.spy = PanelSpy()
+        self.tab_tries = 0
+        self.steps = [self.setup, self.show_tab, self.before, self.check_intersecting, self.check_separated,
+                      self.finish]
+
+    def shot(self, key):
+        if not self.out:
+            return
+        path = os.path.join(self.out, f"{key}.png")
+        screenshot(self.ui, path)
+        self.report["screenshots"][key] = path
+
+    def setup(self):
+        if self.out:
+            os.makedirs(self.out, exist_ok=True)
+        ui = UI()
+        # Make the 3D view fill the window (Ctrl+Space): a bigger, cleaner picture, same drawing code.
+        with ui.override():
+            bpy.ops.screen.screen_full_area()
+        self.ui = UI()
+        self.objects = build_scene()
+        set_view(self.ui)
+
+    def show_tab(self):
+        """Bring the add-on's sidebar tab to the front (3.4 has no Region.active_panel_category).
+
+        The mouse wheel over the sidebar's tab strip (its right edge) cycles the tabs, as a user would; the
+        events are simulated (Blender started with --enable-event-simulate). Not Ctrl+wheel over the panels: over
+        a number field that edits the value. Each call redraws and looks whether one of the add-on's panels was
+        drawn; if not, it sends one more wheel step and runs again on the next tick.
+        """
+        self.spy.drawn.clear()
+        redraw(self.ui)
+        if self.spy.errors:
+            fail("sidebar panel raised: " + "; ".join(self.spy.errors))
+        if self.spy.drawn:
+            log("sidebar shows", sorted(self.spy.drawn), f"after {self.tab_tries} wheel steps over the tab strip")
+            self.report["sidebar_panels_drawn"] = sorted(self.spy.drawn)
+            return
+        if not getattr(bpy.app, "use_event_simulate", False) or self.tab_tries >= MAX_TAB_CYCLES:
+            log("could not bring the add-on's tab", self.spy.categories, "to the front of the sidebar")
+            self.report["sidebar_panels_drawn"] = []
+            return
+        self.tab_tries += 1
+        sidebar = self.ui.sidebar
+        x, y = sidebar.x + sidebar.width - TAB_STRIP_INSET, sidebar.y + sidebar.height // 2
+        self.ui.window.event_simulate("MOUSEMOVE", "NOTHING", x=x, y=y)
+        self.ui.window.event_simulate("WHEELDOWNMOUSE", "PRESS", x=x, y=y)
+        self.steps.insert(0, self.show_tab)
+
+    def before(self):
+        self.shot("intersecting_before")
+
+    def check_intersecting(self):
+        press_check(self.ui)
+        self.report["scenes"]["intersecting"] = record_scene(self.ui, "intersecting")
+        self.shot("intersecting_after")
+        if self.args.screenshot:
+            path = os.path.abspath(self.args.screenshot)
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            screenshot(self.ui, path)
+            self.report["screenshots"]["demo"] = path
+
+    def check_separated(self):
+        if not self.out:
+            return
+        self.objects[1].location = B_SEPARATED
+        bpy.context.view_layer.update()
+        press_check(self.ui)
+        self.report["scenes"]["separated"] = record_scene(self.ui, "separated")
+        self.shot("separated_after")
+
+    def finish(self):
+        ui = self.ui
+        self.report.update({
+            "window": {"width": ui.window.width, "height": ui.window.height},
+            "regions": ui.rects(),
+            "sidebar_open": bool(ui.space.show_region_ui),
+            "seconds": round(time.monotonic() - self.t0, 2),
+        })
+        if self.out:
+            with open(os.path.join(self.out, "window_check.json"), "w") as f:
+                json.dump(self.report, f, indent=1)
+        log(f"done in {self.report['seconds']} s")
+        bpy.ops.wm.quit_blender()
+
+    def tick(self):
+        try:
+            if time.monotonic() - self.t0 > WATCHDOG_SECONDS:
+                fail(f"watchdog: still running after {WATCHDOG_SECONDS} s")
+            step = self.steps.pop(0)
+            log("step", step.__name__)
+            step()
+        except BaseException:
+            traceback.print_exc()
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os._exit(1)
+        return 0.1 if self.steps else None
+
+
+def main():
+    try:
+        args = parse_args()
+        bpy.context.preferences.view.show_splash = False
+        enable_addon(args.addon_root)
+        run = Run(args)
+        bpy.app.timers.register(run.tick, first_interval=0.5)
+    except BaseException:
+        traceback.print_exc()
+        sys.stdout.flush()
+        os._exit(1)
+
+
+main()
