@@ -35,6 +35,21 @@ class ObjectGeometry:
     """(4, 4) float64 object-to-world matrix (parents and constraints included)."""
 
 
+def _read_positions(mesh, out: np.ndarray) -> None:
+    """Vertex positions into the flat float32 array `out` (one vectorised call, no Python loop).
+
+    Blender 3.5+ stores positions as the "position" attribute, whose `foreach_get("vector")` is a plain copy
+    (about 5 ms per million vertices, against 60-100 ms through `vertices.foreach_get("co")`); 3.4 has no such
+    attribute and takes the second path.
+    """
+    attributes = getattr(mesh, "attributes", None)
+    position = attributes.get("position") if attributes is not None else None
+    if position is not None and position.data_type == "FLOAT_VECTOR" and position.domain == "POINT":
+        position.data.foreach_get("vector", out)
+    else:
+        mesh.vertices.foreach_get("co", out)
+
+
 def pick_pair(context):
     """(A, B) from the selection: A is the active object, B the other selected one; SelectionError otherwise."""
     selected = list(context.selected_objects or ())
@@ -65,16 +80,15 @@ def read_object(obj, depsgraph) -> ObjectGeometry:
         count = len(mesh.vertices)
         vertices = np.empty(count * 3, dtype=np.float32)
         if count:
-            mesh.vertices.foreach_get("co", vertices)
+            _read_positions(mesh, vertices)
     finally:
         evaluated.to_mesh_clear()
     if count == 0:
         hint = " (a metaball's surface belongs to its base object)" if obj.type == "META" else ""
         raise GeometryError(f"'{name}' has no vertices{hint}")
     vertices = vertices.reshape(count, 3)
-    finite = np.isfinite(vertices).all(axis=1)
-    if not finite.all():
-        bad = int(count - np.count_nonzero(finite))
+    if not np.isfinite(vertices).all():
+        bad = int(count - np.count_nonzero(np.isfinite(vertices).all(axis=1)))
         raise GeometryError(f"'{name}' has {bad} of {count} vertices with NaN or infinite coordinates")
     matrix = np.array(evaluated.matrix_world, dtype=np.float64)
     if not np.isfinite(matrix).all():
