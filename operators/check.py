@@ -94,7 +94,7 @@ or distance and closest points (convex hulls of the evaluated meshes)"""
             contact=contact, object_a=obj_a.name, object_b=obj_b.name,
             vertex_count_a=len(geometry_a.vertices), vertex_count_b=len(geometry_b.vertices),
             time_ms=(query_done - read_done) * 1e3, read_ms=(read_done - started) * 1e3,
-            session_uid_a=getattr(obj_a, "session_uid", 0), session_uid_b=getattr(obj_b, "session_uid", 0))
+            session_uid_a=state.object_identity(obj_a), session_uid_b=state.object_identity(obj_b))
         state.store(wm, record)
         view = state.current_view(wm)
         self.report({"INFO"}, readout.summary_line(view, context.scene.unit_settings))

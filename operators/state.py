@@ -245,6 +245,13 @@ def display_settings(wm=None) -> tuple[bool, bool]:
     return bool(state.show_overlay), bool(state.draw_through)
 
 
+def object_identity(obj) -> int:
+    """A number that follows an object through renames: `session_uid` (Blender 4.x, stable across undo), else
+    the datablock's address (Blender 3.4 has no session_uid in Python; stable while the object lives)."""
+    uid = getattr(obj, "session_uid", None)
+    return int(uid) if uid else int(obj.as_pointer())
+
+
 def resolve_object(which: str, wm=None):
     """The object A or B of the current result (by name, then by session uid), or None if it is gone."""
     state = _state(wm)
@@ -258,7 +265,7 @@ def resolve_object(which: str, wm=None):
     uid = 0 if record is None else (record.session_uid_a if which == "A" else record.session_uid_b)
     if uid:
         for candidate in bpy.data.objects:
-            if getattr(candidate, "session_uid", None) == uid:
+            if object_identity(candidate) == uid:
                 return candidate
     return None
 
@@ -292,7 +299,7 @@ def on_depsgraph_update_post(scene, depsgraph):
         if not isinstance(datablock, bpy.types.Object):
             continue
         original = datablock.original
-        uid = getattr(original, "session_uid", 0)
+        uid = object_identity(original)
         if (uids and uid in uids) or (not uids and original.name in names):
             state.result.is_stale = True
             notify()
