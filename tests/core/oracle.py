@@ -213,15 +213,24 @@ class Geo:
             core = seg @ self.L.T + self.t
             round_part = spec.radius * (sim or 0.0)
         self.polytope = core is not None
-        self.core = reduce_points(core) if core is not None else None
+        self._raw_core = core
+        self._core = None
         self.sweep = round_part + self.margin
+
+    @property
+    def core(self) -> np.ndarray | None:
+        """The polytope core's extreme points (hull vertices of the defining points), computed on first use."""
+        if self._core is None and self._raw_core is not None:
+            self._core = reduce_points(self._raw_core)
+        return self._core
 
     # -- exact support functions (world directions n, shape (m, 3) or (3,)) -------------------------------
     def core_support_points(self, n) -> np.ndarray:
         """Points of the core (round part of a curved core included, margin excluded) maximising n.x."""
         n = np.atleast_2d(np.asarray(n, dtype=np.float64))
         if self.polytope:
-            return self.core[np.argmax(n @ self.core.T, axis=1)]
+            pts = self._core if self._core is not None else self._raw_core
+            return pts[np.argmax(n @ pts.T, axis=1)]
         d = n @ self.L  # = (L^T n^T)^T, local directions
         s = self.spec
         if s.kind == "sphere":
@@ -353,11 +362,25 @@ def _closest_on_segments(a: np.ndarray, b: np.ndarray, p: np.ndarray) -> np.ndar
     return a + t[:, None] * ab
 
 
+def _triangle_normals(tri: np.ndarray) -> np.ndarray:
+    """Unnormalised normals (b - a) x (c - a) of triangles (T, 3, 3), each computed from its two *shortest*
+    edges: on a sliver the long edges carry rounding of the order of eps x length, which tilts their cross
+    product by eps x long / short, while the short edge between two close points is formed exactly."""
+    a, b, c = tri[:, 0], tri[:, 1], tri[:, 2]
+    e0, e1, e2 = b - a, c - b, a - c  # (e0 x e1) == (e1 x e2) == (e2 x e0) == (b - a) x (c - a)
+    lens = np.stack([np.einsum("ij,ij->i", e, e) for e in (e0, e1, e2)], axis=1)
+    longest = np.argmax(lens, axis=1)
+    n = np.cross(e0, e1)
+    n = np.where((longest == 0)[:, None], np.cross(e1, e2), n)
+    n = np.where((longest == 1)[:, None], np.cross(e2, e0), n)
+    return n
+
+
 def _closest_on_triangles(tri: np.ndarray, p: np.ndarray) -> np.ndarray:
     """Closest point to p on each triangle (T, 3, 3); degenerate triangles fall back to their edges."""
     a, b, c = tri[:, 0], tri[:, 1], tri[:, 2]
     cands = [_closest_on_segments(a, b, p), _closest_on_segments(b, c, p), _closest_on_segments(c, a, p)]
-    n = np.cross(b - a, c - a)
+    n = _triangle_normals(tri)
     nn = np.einsum("ij,ij->i", n, n)
     size = np.maximum.reduce([np.einsum("ij,ij->i", e, e) for e in (b - a, c - b, a - c)])
     ok = nn > 1e-24 * size * size
@@ -378,6 +401,22 @@ def _closest_on_triangles(tri: np.ndarray, p: np.ndarray) -> np.ndarray:
     return stack[pick, np.arange(len(tri))]
 
 
+def _facet_offsets(points: np.ndarray, hull) -> tuple[np.ndarray, np.ndarray]:
+    """Outward unit normals and offsets (n.x + offset <= 0 inside) of the hull's triangles, recomputed from the
+    input points with `_triangle_normals` (qhull only chooses the triangles and orients them)."""
+    tri = points[hull.simplices]
+    n = _triangle_normals(tri)
+    norm = np.linalg.norm(n, axis=1)
+    ok = norm > 0.0
+    n[ok] /= norm[ok, None]
+    n[~ok] = hull.equations[~ok, :3]
+    flip = np.einsum("ij,ij->i", n, hull.equations[:, :3]) < 0.0
+    n[flip] = -n[flip]
+    # offset from the vertex nearest the origin's side: max over the three vertices keeps the plane outside
+    offsets = -np.max(np.einsum("ij,itj->it", n, tri), axis=1)
+    return n, offsets
+
+
 def _any_perpendicular(u: np.ndarray) -> np.ndarray:
     axis = np.eye(3)[int(np.argmin(np.abs(u)))]
     w = np.cross(u, axis)
@@ -395,15 +434,15 @@ def origin_distance(points) -> tuple[float, np.ndarray]:
         except QhullError:
             rank = 2
         else:
-            offsets = hull.equations[:, 3]
-            k = int(np.argmax(offsets))
-            if offsets[k] <= 0.0:  # origin inside (or on the boundary)
-                return float(offsets[k]), hull.equations[k, :3].copy()
+            normals, offsets = _facet_offsets(points, hull)
+            if np.max(hull.equations[:, 3]) <= 0.0:  # origin inside (or on the boundary), as qhull decides
+                k = int(np.argmax(offsets))
+                return float(min(offsets[k], 0.0)), normals[k].copy()
             closest = _closest_on_triangles(points[hull.simplices], np.zeros(3))
             norms = np.linalg.norm(closest, axis=1)
             j = int(np.argmin(norms))
             if norms[j] == 0.0:
-                return 0.0, hull.equations[k, :3].copy()
+                return 0.0, normals[int(np.argmax(offsets))].copy()
             return float(norms[j]), -closest[j] / norms[j]
     o = -centre  # the origin relative to the centre
     if rank == 2:
@@ -559,43 +598,55 @@ def _maximise_separation(ga: Geo, gb: Geo, n0: np.ndarray, scale: float) -> tupl
     return best, best_n
 
 
-def bracket(a, b, ref=None, normals=(), scale: float | None = None) -> tuple[float, float, np.ndarray]:
+def _difference_support(ga: Geo, gb: Geo, dirs: np.ndarray) -> np.ndarray:
+    """Points of the core Minkowski difference A_core - B_core maximising each direction (exact supports)."""
+    return ga.core_support_points(dirs) - gb.core_support_points(-dirs)
+
+
+def bracket(a, b, ref=None, normals=(), scale: float | None = None,
+            rel_gap: float = 1e-13, max_rounds: int = 60) -> tuple[float, float, np.ndarray]:
     """Certified [lower, upper] holding the true signed distance (any shapes), and the best normal found.
 
-    `normals`: extra candidate unit normals (e.g. the answer's) to evaluate support_separation along.
-    For two polytope cores the interval collapses to the exact value."""
+    A cutting-plane iteration on exact support points of the core difference D = A_core - B_core:
+    the hull of any points of D lies inside D, so its signed distance to the origin is an upper bound
+    (`upper`); its nearest-boundary normal n is then probed, support_separation(n) being a lower bound
+    (`lower`), and the support points of D along n and along small caps around it join the hull.  It stops
+    when upper - lower <= rel_gap x scale.  A compass search on support_separation polishes `lower` at the end.
+    `normals`: extra candidate unit normals (e.g. the answer's) to probe.  Two polytope cores: exact value."""
     ga, gb = (a if isinstance(a, Geo) else geometry(a, ref)), (b if isinstance(b, Geo) else geometry(b, ref))
     if ga.polytope and gb.polytope:
         d, n = signed_distance(ga, gb)
         return d, d, n
     if scale is None:
         scale = pair_scale(ga, gb)
-    sa, ea = ga.coarse_samples()
-    sb, eb = gb.coarse_samples()
-    sa, sb = reduce_points(sa), reduce_points(sb)
-    phi, n0 = origin_distance(minkowski_difference(sa, sb))
-    upper = phi - ga.sweep - gb.sweep
-    lower = upper - ea - eb
-    # lower bounds: support_separation along candidate normals, then a local maximisation from the best
-    best_sep, best_n = -math.inf, n0
-    for m in [n0] + [np.asarray(m, dtype=np.float64) for m in normals]:
-        if not np.all(np.isfinite(m)) or np.linalg.norm(m) == 0.0:
-            continue
+    sweeps = ga.sweep + gb.sweep
+    dirs, _ = _fibonacci_sphere(SPHERE_SAMPLES)
+    extra = [np.asarray(m, dtype=np.float64) for m in normals
+             if np.all(np.isfinite(m)) and np.linalg.norm(m) > 0.0]
+    if extra:
+        dirs = np.vstack([dirs] + [m / np.linalg.norm(m) for m in extra])
+    points = _difference_support(ga, gb, dirs)
+    upper, lower, best_n = math.inf, -math.inf, dirs[0]
+    for m in extra:
         sep = support_separation(ga, gb, m)
-        if sep > best_sep:
-            best_sep, best_n = sep, m / np.linalg.norm(m)
-    sep, m = _maximise_separation(ga, gb, best_n, scale)
-    if sep > best_sep:
-        best_sep, best_n = sep, m
-    lower = max(lower, best_sep)
-    # upper bound: inscribed hulls refined by caps of exact support points around the best normal
-    dirs = np.vstack([_cap_directions(best_n, angle) for angle in (0.1, 0.01, 1e-3, 1e-4)])
-    pa = reduce_points(np.vstack([sa, ga.core_support_points(dirs)]))
-    pb = reduce_points(np.vstack([sb, gb.core_support_points(-dirs)]))
-    phi, _ = origin_distance(minkowski_difference(pa, pb))
-    upper = min(upper, phi - ga.sweep - gb.sweep)
-    m = best_n
-    return lower, max(upper, lower), m
+        if sep > lower:
+            lower, best_n = sep, m / np.linalg.norm(m)
+    for _ in range(max_rounds):
+        points = reduce_points(points)
+        phi, n = origin_distance(points)
+        upper = min(upper, phi - sweeps)
+        sep = support_separation(ga, gb, n)
+        if sep > lower:
+            lower, best_n = sep, n
+        if upper - lower <= rel_gap * scale:
+            break
+        caps = np.vstack([_cap_directions(n, angle, rings=1, per_ring=6) for angle in (1e-1, 1e-2, 1e-3, 1e-4, 1e-5)])
+        points = np.vstack([points, _difference_support(ga, gb, caps)])
+    if upper - lower > rel_gap * scale:
+        sep, m = _maximise_separation(ga, gb, best_n, scale)
+        if sep > lower:
+            lower, best_n = sep, m
+    return lower, max(upper, lower), best_n
 
 
 # ----------------------------------------------------------------------------------------------- scale
