@@ -94,7 +94,8 @@ def window(request):
         pytest.skip(reason)
     shutil.rmtree(ARTIFACTS, ignore_errors=True)
     ARTIFACTS.mkdir(parents=True)
-    code, output, seconds = run_window_check(out=ARTIFACTS, timeout=TIMEOUT_SECONDS)
+    code, output, seconds = run_window_check(out=ARTIFACTS, screenshot=ARTIFACTS / "demo.png",
+                                             timeout=TIMEOUT_SECONDS)
     log = ARTIFACTS / "blender.log"
     log.write_text(output)
     note = f"[gui] window run: exit {code} in {seconds:.1f} s; screenshots and log in {ARTIFACTS}"
@@ -160,23 +161,24 @@ SCENES = {  # scene -> (screenshot after Check, its status)
     "intersecting": ("intersecting_after", "INTERSECTING"),
     "separated": ("separated_after", "SEPARATED"),
 }
+WITH_DEMO = {**SCENES, "demo": ("demo", "INTERSECTING")}  # the `make demo` picture: another view, same pair
 
 
 # --------------------------------------------------------------------------------------------- tests
 
 def test_the_window_ran_and_drew_the_sidebar(window):
     width, height = window.report["window"]["width"], window.report["window"]["height"]
-    for key in ("intersecting_before", "intersecting_after", "separated_after"):
+    for key in ("intersecting_before", "intersecting_after", "separated_after", "demo"):
         assert window.image(key).shape == (height, width, 3), key
     # The add-on's sidebar tab was brought to the front and its panel drew without raising.
     assert any(name.startswith("VIEW3D_PT_collision") for name in window.report["sidebar_panels_drawn"])
     assert window.seconds < 120, f"the Blender run took {window.seconds:.0f} s"
 
 
-@pytest.mark.parametrize("scene", SCENES)
+@pytest.mark.parametrize("scene", WITH_DEMO)
 def test_stored_result_matches_the_scene(window, scene):
     result = window.scene(scene)["result"]
-    assert result["status"] == SCENES[scene][1]
+    assert result["status"] == WITH_DEMO[scene][1]
     a, b, n = (np.array(result[k]) for k in ("point_a", "point_b", "normal"))
     distance = result["distance"]
     np.testing.assert_allclose(np.linalg.norm(n), 1.0, atol=1e-5)
@@ -195,7 +197,7 @@ def test_stored_result_matches_the_scene(window, scene):
     assert n[0] > 0.95, "the normal should point from A towards B, along +x"
 
 
-@pytest.mark.parametrize("scene", SCENES)
+@pytest.mark.parametrize("scene", WITH_DEMO)
 def test_harness_projection_agrees_with_blender(window, scene):
     """Our numpy projection and Blender's location_3d_to_region_2d (in the JSON) name the same pixels."""
     data = window.scene(scene)
@@ -219,10 +221,10 @@ def test_overlay_colours_appear_only_after_check(window, scene):
         assert n_after >= 20 and n_before * 10 <= n_after, f"label {label['text']!r}: {n_before} -> {n_after}"
 
 
-@pytest.mark.parametrize("scene", SCENES)
+@pytest.mark.parametrize("scene", WITH_DEMO)
 def test_markers_sit_on_the_projected_points(window, scene):
     data = window.scene(scene)
-    after = window.image(SCENES[scene][0])
+    after = window.image(WITH_DEMO[scene][0])
     for key in ("point_a", "point_b"):
         stored = np.array(data["result"][key])
         # The overlay draws a marker at the stored point (float64 record vs float32 property)...
