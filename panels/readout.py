@@ -82,8 +82,12 @@ def format_length(value: float, unit_settings=None, precision: int = PRECISION) 
 
 
 def format_vector(vector, unit_settings=None) -> str:
-    """A world point as '(x, y, z)' in scene units."""
-    return "(" + ", ".join(format_length(c, unit_settings) for c in vector) + ")"
+    """A world point as '(x, y, z)' in scene units.  Components below 1e-6 of the largest one are float32 noise
+    of the vertex data (e.g. 1.7e-7 on a sphere's equator) and are shown as 0."""
+    values = [float(c) for c in vector]
+    largest = max((abs(c) for c in values if math.isfinite(c)), default=0.0)
+    values = [0.0 if abs(c) < 1e-6 * largest else c for c in values]
+    return "(" + ", ".join(format_length(c, unit_settings) for c in values) + ")"
 
 
 def format_direction(vector) -> str:

@@ -14,6 +14,9 @@ STATUS_ICONS = {
     "INTERSECTING": "ERROR",
 }
 
+# Rows whose value is a vector: too wide for the label/value split of a default-width sidebar.
+WIDE_ROWS = frozenset({"Normal", "Witness on A", "Witness on B", "Closest on A", "Closest on B", "Contact"})
+
 
 class VIEW3D_PT_collision_inspector(bpy.types.Panel):
     """Collision between the active object and the other selected one"""
@@ -51,17 +54,24 @@ class VIEW3D_PT_collision_inspector(bpy.types.Panel):
             if label == "Stale":
                 col.label(text=f"Stale: {value}", icon="ERROR")
                 continue
+            if label in WIDE_ROWS:  # vectors: the value gets the full width on its own line
+                col.label(text=label)
+                row = col.row()
+                row.separator()
+                row.label(text=value)
+                continue
             split = col.split(factor=0.36)
             split.label(text=label)
             split.label(text=value)
         if view is not None:
-            col.label(text="Shapes: convex hulls of the evaluated meshes")
+            col.label(text="Shapes: convex hulls")
 
-        row = layout.row(align=True)
-        row.enabled = view is not None
+        col = layout.column(align=True)
+        col.enabled = view is not None
+        row = col.row(align=True)
         row.operator("collision.select_object", text="Select A", icon="RESTRICT_SELECT_OFF").which = "A"
         row.operator("collision.select_object", text="Select B", icon="RESTRICT_SELECT_OFF").which = "B"
-        row.operator("collision.copy_result", text="Copy", icon="COPYDOWN")
+        col.operator("collision.copy_result", text="Copy Result", icon="COPYDOWN")
 
         col = layout.column(align=True)
         col.prop(group, "show_overlay")

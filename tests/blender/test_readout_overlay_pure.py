@@ -147,3 +147,8 @@ def test_overlay_module_has_no_gpu_import_at_top():
     assert "bgl" not in inspect.getsource(overlay).replace("# ", "")
     assert "POINT_UNIFORM_COLOR'" not in inspect.getsource(overlay) and '"POINT_UNIFORM_COLOR"' not in inspect.getsource(overlay)
     assert math.isclose(overlay.arrow_length(0.0, 10.0), overlay.MIN_ARROW_FRACTION * 10.0)
+
+
+def test_vector_noise_is_shown_as_zero():
+    assert readout.format_vector((1.0, 1.7e-7, 0.35)) == "(1, 0, 0.35)"
+    assert readout.format_vector((1e-7, 2e-7, 0.0)) == "(1e-07, 2e-07, 0)"  # small but not noise: kept
