@@ -7,7 +7,7 @@ on how wrong the answer is, so a correct engine can never fail on the oracle's a
 - support_gap: d_true - support_separation(A, B, normal) (>= 0 up to rounding; lower-bounded by lower - sep);
 - point_a_off, point_b_off: |signed distance| of each returned point to its shape (curved: to the bracket);
 - relation: residual of the documented point/normal relation for the status;
-- normal_norm_error, scale_error (relative), tolerance_error (relative), status_distance_ok.
+- normal_norm_error, scale_error and tolerance_error (relative, beyond the rounding floor), status_distance_ok.
 """
 from __future__ import annotations
 
@@ -114,8 +114,8 @@ def judge(a, b, contact, ref=None) -> Verdict:
         status=status, distance=d, distance_error=distance_error, support_gap=float(support_gap),
         point_a_off=point_a_off, point_b_off=point_b_off, relation=relation,
         normal_norm_error=abs(n_len - 1.0),
-        scale_error=abs(float(contact.scale) - scale) / max(scale, 1e-300) if scale > 0 else abs(float(contact.scale)),
-        tolerance_error=abs(tt - band) / max(band, 1e-300) if band > 0 else abs(tt),
+        scale_error=max(0.0, abs(float(contact.scale) - scale) - floor) / scale if scale > 0 else abs(float(contact.scale)),
+        tolerance_error=max(0.0, abs(tt - band) - 1e-9 * floor) / band if band > 0 else abs(tt),
         status_distance_ok=status_distance_ok,
     )
 

@@ -386,13 +386,17 @@ def _closest_on_triangles(tri: np.ndarray, p: np.ndarray) -> np.ndarray:
     ok = nn > 1e-24 * size * size
     proj = np.repeat(p[None, :], len(tri), axis=0).astype(np.float64)
     if np.any(ok):
-        k = np.einsum("ij,ij->i", n[ok], p - a[ok]) / nn[ok]
-        q = p - k[:, None] * n[ok]
-        inside = np.ones(int(ok.sum()), dtype=bool)
-        for u, v in ((a, b), (b, c), (c, a)):
-            inside &= np.einsum("ij,ij->i", np.cross(v[ok] - u[ok], q - u[ok]), n[ok]) >= 0.0
-        sub = np.where(inside[:, None], q, np.nan)
-        proj[ok] = sub
+        na, a_, b_, c_ = n[ok], a[ok], b[ok], c[ok]
+        k = np.einsum("ij,ij->i", na, p - a_) / nn[ok]
+        q = p - k[:, None] * na
+        # barycentric coordinates of the projection; the candidate is rebuilt from them, so it is always a
+        # point of the triangle (a tilted normal can only make the candidate worse, never outside the hull)
+        alpha = np.einsum("ij,ij->i", na, np.cross(c_ - b_, q - b_)) / nn[ok]
+        beta = np.einsum("ij,ij->i", na, np.cross(a_ - c_, q - c_)) / nn[ok]
+        gamma = 1.0 - alpha - beta
+        inside = (alpha >= 0.0) & (beta >= 0.0) & (gamma >= 0.0)
+        rebuilt = alpha[:, None] * a_ + beta[:, None] * b_ + gamma[:, None] * c_
+        proj[ok] = np.where(inside[:, None], rebuilt, np.nan)
     proj[~ok] = np.nan
     stack = np.stack(cands + [proj])  # (4, T, 3)
     dist = np.linalg.norm(stack - p, axis=2)
@@ -409,9 +413,13 @@ def _facet_offsets(points: np.ndarray, hull) -> tuple[np.ndarray, np.ndarray]:
     norm = np.linalg.norm(n, axis=1)
     ok = norm > 0.0
     n[ok] /= norm[ok, None]
-    n[~ok] = hull.equations[~ok, :3]
     flip = np.einsum("ij,ij->i", n, hull.equations[:, :3]) < 0.0
     n[flip] = -n[flip]
+    # a (near-)degenerate triangle from qhull's triangulation of a merged facet has no normal of its own:
+    # keep qhull's plane for it (a real sliver agrees with qhull to ~1e-10 and keeps the accurate one)
+    agree = np.einsum("ij,ij->i", n, hull.equations[:, :3]) > 1.0 - 1e-10
+    bad = ~(ok & agree)
+    n[bad] = hull.equations[bad, :3]
     # offset from the vertex nearest the origin's side: max over the three vertices keeps the plane outside
     offsets = -np.max(np.einsum("ij,itj->it", n, tri), axis=1)
     return n, offsets
