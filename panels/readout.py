@@ -92,7 +92,7 @@ def format_vector(vector, unit_settings=None) -> str:
 
 def format_direction(vector) -> str:
     """A unit vector (dimensionless)."""
-    return "(" + ", ".join(f"{round(float(c), 4) + 0.0:+.4f}" for c in vector) + ")"
+    return "(" + ", ".join(f"{round(float(c), 4) + 0.0:.4f}" for c in vector) + ")"
 
 
 def _status(view) -> str:

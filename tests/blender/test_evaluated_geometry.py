@@ -198,3 +198,20 @@ def test_nurbs_surface(addon_modules):
     assert contact.distance == pytest.approx(1.5, abs=0.05)
     select_pair(sphere, b)
     assert result().status == "SEPARATED"
+
+
+def test_edit_mode_object_uses_its_edit_mesh(addon_modules):
+    """In Edit Mode the evaluated object reflects the edit mesh (not the last saved mesh data)."""
+    a = cube("Edited", 1.0)
+    b = cube("Probe", 0.5, location=(3.0, 0.0, 0.0))
+    for obj in (a, b):
+        obj.select_set(obj == a)
+    bpy.context.view_layer.objects.active = a
+    bpy.ops.object.mode_set(mode="EDIT")  # only A in Edit Mode
+    try:
+        bpy.ops.mesh.select_all(action="SELECT")
+        bpy.ops.transform.translate(value=(1.0, 0.0, 0.0))
+        assert check_pair(a, b) == {"FINISHED"}
+        np.testing.assert_allclose(contact_of(addon_modules).distance, 0.5, atol=1e-6)
+    finally:
+        bpy.ops.object.mode_set(mode="OBJECT")

@@ -67,7 +67,7 @@ def test_readout_in_scene_units(intersecting_pair, addon_modules, system, scale)
         assert lines["Depth"] == "25 cm"
     if (system, scale) == ("METRIC", 0.001):
         assert lines["Depth"] == "0.25 mm"
-    assert lines["Normal"] == "(+1.0000, +0.0000, +0.0000)"
+    assert lines["Normal"] == "(1.0000, 0.0000, 0.0000)"
     label = addon_modules.overlay.build_draw_data(view, settings).labels[0].text
     assert label == f"depth {lines['Depth']}"
 

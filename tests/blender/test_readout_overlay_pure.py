@@ -47,7 +47,7 @@ def test_separated_lines():
         "A", "B", "Status", "Distance", "Normal", "Closest on A", "Closest on B", "Iterations", "Time", "Quality"]
     assert lines["A"] == "Cube" and lines["B"] == "Ball" and lines["Status"] == "Separated"
     assert lines["Distance"] == "1"
-    assert lines["Normal"] == "(+1.0000, +0.0000, +0.0000)"
+    assert lines["Normal"] == "(1.0000, 0.0000, 0.0000)"
     assert lines["Closest on B"] == "(2, 0, 0)"
     assert lines["Iterations"] == "GJK 7, EPA 12" and lines["Time"] == "1.25 ms" and lines["Quality"] == "converged"
 

@@ -1,5 +1,6 @@
 """The installed extension registers everything it needs, and disabling it leaves nothing behind."""
 import ast
+import re
 import sys
 
 import pytest
@@ -96,3 +97,14 @@ def test_disable_leaves_nothing_and_reenable_works(addon, addon_modules):
     assert len(ours(menu_functions(), addon)) == 1
     assert check_pair(a, b) == {"FINISHED"}
     assert bpy.context.window_manager.collision_inspector.result.status == "SEPARATED"
+
+
+def test_panel_icons_exist(addon):
+    """Every icon name the panel and menu use is a valid icon of this Blender (3.4 and 5.0 differ)."""
+    import importlib
+
+    sidebar = importlib.import_module(f"{addon}.panels.sidebar")
+    valid = set(bpy.types.UILayout.bl_rna.functions["label"].parameters["icon"].enum_items.keys())
+    source = open(sidebar.__file__, encoding="utf-8").read()
+    used = set(sidebar.STATUS_ICONS.values()) | set(re.findall(r'icon="([A-Z_]+)"', source))
+    assert used and used <= valid, used - valid
