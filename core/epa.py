@@ -91,8 +91,19 @@ class _Polytope:
     def add_face(self, i, j, k):
         W = self.vertices
         a, b, c = W[i].w, W[j].w, W[k].w
-        ux, uy, uz = b[0] - a[0], b[1] - a[1], b[2] - a[2]
-        vx, vy, vz = c[0] - a[0], c[1] - a[1], c[2] - a[2]
+        # Cross the two edges at the vertex facing the longest edge: that angle is the triangle's largest, so
+        # the product is well conditioned even on the slivers a curved M produces near convergence.
+        ab2 = (b[0] - a[0]) ** 2 + (b[1] - a[1]) ** 2 + (b[2] - a[2]) ** 2
+        bc2 = (c[0] - b[0]) ** 2 + (c[1] - b[1]) ** 2 + (c[2] - b[2]) ** 2
+        ca2 = (a[0] - c[0]) ** 2 + (a[1] - c[1]) ** 2 + (a[2] - c[2]) ** 2
+        if bc2 >= ab2 and bc2 >= ca2:
+            p, q, r = a, b, c  # longest edge bc: pivot at a
+        elif ca2 >= ab2:
+            p, q, r = b, c, a  # longest edge ca: pivot at b
+        else:
+            p, q, r = c, a, b  # longest edge ab: pivot at c
+        ux, uy, uz = q[0] - p[0], q[1] - p[1], q[2] - p[2]
+        vx, vy, vz = r[0] - p[0], r[1] - p[1], r[2] - p[2]
         nx, ny, nz = uy * vz - uz * vy, uz * vx - ux * vz, ux * vy - uy * vx
         length = math.sqrt(nx * nx + ny * ny + nz * nz)
         if length > 0.0:
@@ -252,6 +263,7 @@ def epa(shape_a, shape_b, simplex, weights, centre_direction, *, scale: float, g
     cap_hit = False
     face = poly.closest_face()
     certified_gap = math.inf
+    last_support = None
     while face is not None:
         if iterations >= max_iterations:
             cap_hit = True
@@ -259,40 +271,107 @@ def epa(shape_a, shape_b, simplex, weights, centre_direction, *, scale: float, g
         iterations += 1
         normal = poly.normals[face]
         offset = poly.offsets[face]
-        new = support(normal)
-        value = _dot(normal, new.w)
-        certified_gap = value - offset
+        new = last_support = support(normal)
+        certified_gap = _dot(normal, new.w) - offset
         if certified_gap <= gap or any(new.w == poly.vertices[i].w for i in poly.faces[face]):
-            converged = True
-            break
+            step = _settle(poly, face, support, gap, flat)
+            if step[0] == "done":
+                face, certified_gap = step[1], min(certified_gap, step[2]) if step[1] == face else step[2]
+                converged = True
+                break
+            _kind, point, seer = step
+            if not poly.add_point(point, seer):
+                converged = True
+                break
+            face = poly.closest_face()
+            continue
         if not poly.add_point(new, face):
             break  # rounding made the visible region inconsistent: keep the best bound so far
         face = poly.closest_face()
 
     if face is None:  # pragma: no cover - a closed polytope always has faces
         raise RuntimeError("EPA polytope lost all its faces")
-    i, j, k = poly.faces[face]
-    corners = (poly.vertices[i], poly.vertices[j], poly.vertices[k])
     normal, offset = poly.normals[face], poly.offsets[face]
-    q, tri_weights = closest_on_triangle(corners[0].w, corners[1].w, corners[2].w)
     target = (offset * normal[0], offset * normal[1], offset * normal[2])
-    if _norm(_sub(q, target)) <= flat:
-        point_a, point_b = _weighted_points(corners, tri_weights)
-    else:
-        # The closest face's plane supports M but its triangle does not hold the origin's projection (ties and
-        # partial triangulations of a flat face of M). Any a - b = target is then on both support faces.
-        point_a, point_b, extra_gjk = _decompose(shape_a, shape_b, target, normal, flat)
+    miss, corners, tri_weights = _own_projection(poly, face)
+    point_a, point_b = _weighted_points(corners, tri_weights)
+    if miss > flat and last_support is not None:
+        # On a curved M the support point along the converged normal is the contact itself, and its a and b
+        # parts lie exactly on A's and B's boundaries.
+        residual = _norm(_sub(last_support.w, target))
+        if residual < miss:
+            miss, point_a, point_b = residual, last_support.a, last_support.b
+    if miss > flat:
+        # Last resort: any a - b = target is on both support faces; decompose the target directly and keep
+        # whichever answer misses it least.
+        da, db, residual, extra_gjk = _decompose(shape_a, shape_b, target, normal)
         extra += extra_gjk
+        if residual < miss:
+            point_a, point_b = da, db
     return EPAResult(offset, normal, point_a, point_b, iterations + extra, converged, cap_hit, 3,
                      max(certified_gap, 0.0))
 
 
-def _decompose(shape_a, shape_b, target, direction, flat):
-    """Points a on A and b on B with a - b = target (a point of M), found by GJK on A - (B + target)."""
+def _own_projection(poly, face):
+    """(distance from the origin's projection on the face's plane to its triangle, corners, weights)."""
+    i, j, k = poly.faces[face]
+    corners = (poly.vertices[i], poly.vertices[j], poly.vertices[k])
+    q, weights = closest_on_triangle(corners[0].w, corners[1].w, corners[2].w)
+    n, offset = poly.normals[face], poly.offsets[face]
+    return _norm(_sub(q, (offset * n[0], offset * n[1], offset * n[2]))), corners, weights
+
+
+def _settle(poly, face, support, gap, flat):
+    """Called when `face`'s plane is certified (support within `gap`). In exact arithmetic the closest face of a
+    convex polytope around the origin holds the origin's projection on its own plane; with ties (a facet of M
+    split into triangles) or the near-coplanar slivers of a curved M, the popped face may not. Then:
+    - a face whose offset is within the certified gap and that holds its own projection is the answer, once its
+      own plane is certified too;
+    - otherwise refine with the support point towards the popped face's nearest point, if some face sees it.
+    Returns ("done", face, gap) or ("add", point, face that sees it)."""
+    miss = _own_projection(poly, face)[0]
+    if miss <= flat:
+        return ("done", face, 0.0)
+    offset = poly.offsets[face]
+    best, best_miss = face, miss
+    for f, alive in enumerate(poly.alive):
+        if alive and f != face and poly.offsets[f] <= offset + gap + flat:
+            m = _own_projection(poly, f)[0]
+            if m < best_miss:
+                best, best_miss = f, m
+    if best != face and best_miss <= flat:
+        n = poly.normals[best]
+        point = support(n)
+        g_gap = _dot(n, point.w) - poly.offsets[best]
+        if g_gap <= gap:
+            return ("done", best, g_gap)
+        return ("add", point, best)
+    i, j, k = poly.faces[face]
+    W = poly.vertices
+    q, _ = closest_on_triangle(W[i].w, W[j].w, W[k].w)
+    direction = _unit_or_none(q)
+    if direction is not None:
+        point = support(direction)
+        seer, seer_height = None, gap
+        for f in [face] + [poly.edge_face.get(edge) for edge in ((j, i), (k, j), (i, k))]:
+            if f is not None and poly.alive[f]:
+                h = poly.height(f, point.w)
+                if h > seer_height:
+                    seer, seer_height = f, h
+        if seer is not None:
+            return ("add", point, seer)
+    return ("done", best, math.inf if best != face else 0.0)
+
+
+def _decompose(shape_a, shape_b, target, direction):
+    """Points a on A and b on B with a - b ~ target (a point of M), found by GJK on A - (B + target).
+
+    Returns (a, b, residual |a - b - target|, GJK iterations)."""
     shifted_b = shape_b.shifted((-target[0], -target[1], -target[2]))
     result = gjk(shape_a, shifted_b, direction, gap=0.0, zero=0.0, max_iterations=64)
     point_a, point_b = _weighted_points(result.simplex, result.weights)
-    return point_a, (point_b[0] - target[0], point_b[1] - target[1], point_b[2] - target[2]), result.iterations
+    point_b = (point_b[0] - target[0], point_b[1] - target[1], point_b[2] - target[2])
+    return point_a, point_b, result.distance, result.iterations
 
 
 def _grow_tetrahedron(points, support, flat):

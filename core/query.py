@@ -39,9 +39,7 @@ class _Pair:
         centre_a = 0.5 * (lo_a + hi_a)
         centre_b = 0.5 * (lo_b + hi_b)
         between = centre_b - centre_a
-        if not scale > 0.0:
-            # Two bare points: the only length around is the distance between them.
-            scale = float(np.linalg.norm(between)) or 1.0
+        # Two bare points have scale 0: every tolerance is then 0 and the answer is exact (GJK on points is).
         if not math.isfinite(scale):
             raise ValueError("the shapes are too large to measure in float64 (their extent overflows)")
         self.origin = centre_a
