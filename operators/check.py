@@ -16,7 +16,7 @@ from bpy.props import EnumProperty
 from ..core import PointCloud, collide
 from ..panels import readout
 from . import state
-from .reading import GeometryError, SelectionError, pick_pair, read_object
+from .reading import GeometryError, SelectionError, pair_problem, pick_pair, read_object
 
 
 def _tag_redraw_view3d(context) -> None:
@@ -45,11 +45,16 @@ or distance and closest points (convex hulls of the evaluated meshes)"""
 
     @classmethod
     def poll(cls, context):
+        # Cheap tests only (poll runs on every redraw); execute repeats them for callers that skip poll.
         if context.view_layer is None:
             cls.poll_message_set("Needs a scene with a view layer")
             return False
         if getattr(context.window_manager, "collision_inspector", None) is None:
             cls.poll_message_set("Collision Inspector is not fully registered")
+            return False
+        problem = pair_problem(context)
+        if problem:
+            cls.poll_message_set(problem)
             return False
         return True
 

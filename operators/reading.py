@@ -63,12 +63,35 @@ def pick_pair(context):
     return active, other
 
 
+def _no_geometry(obj) -> str | None:
+    """Why `obj` can never have geometry (its type), or None."""
+    if obj.type in GEOMETRY_TYPES:
+        return None
+    kind = obj.type.replace("_", " ").lower()
+    return f"'{obj.name}' is {'an' if kind[0] in 'aeiou' else 'a'} {kind} object and has no geometry"
+
+
+def pair_problem(context) -> str | None:
+    """Why the current selection cannot be checked, from cheap tests only (for `poll`); None when it can.
+
+    What needs the evaluated mesh (empty meshes, NaN coordinates) is only found when the check runs."""
+    try:
+        pair = pick_pair(context)
+    except SelectionError as exc:
+        return str(exc)
+    for obj in pair:
+        problem = _no_geometry(obj)
+        if problem:
+            return problem
+    return None
+
+
 def read_object(obj, depsgraph) -> ObjectGeometry:
     """The evaluated local vertices and world matrix of `obj`; GeometryError naming the object if unusable."""
     name = obj.name
-    if obj.type not in GEOMETRY_TYPES:
-        kind = obj.type.replace("_", " ").lower()
-        raise GeometryError(f"'{name}' is {'an' if kind[0] in 'aeiou' else 'a'} {kind} object and has no geometry")
+    problem = _no_geometry(obj)
+    if problem:
+        raise GeometryError(problem)
     evaluated = obj.evaluated_get(depsgraph)
     try:
         mesh = evaluated.to_mesh()

@@ -18,6 +18,21 @@ def assert_refused(pattern):
     message = str(info.value)
     assert "Traceback" not in message, message
     assert re.fullmatch(r"Error: " + pattern + r"\n?", message), message
+    assert_execute_refuses(pattern)
+
+
+def assert_poll_refuses(pattern):
+    """Cheap problems (selection, object type) grey the button out: poll says why, in Blender's own words."""
+    assert not bpy.ops.collision.check.poll()
+    with pytest.raises(RuntimeError) as info:
+        bpy.ops.collision.check()
+    message = str(info.value)
+    assert "Traceback" not in message, message
+    assert re.fullmatch(r"Operator bpy\.ops\.collision\.check\.poll\(\) " + pattern + r"\n?", message), message
+    assert_execute_refuses(pattern)  # a caller that skips poll gets the same reason from execute
+
+
+def assert_execute_refuses(pattern):
     returned, reports = execute_directly("COLLISION_OT_check")
     assert returned == {"CANCELLED"}
     assert len(reports) == 1 and reports[0][0] == {"ERROR"}
@@ -37,7 +52,7 @@ def test_wrong_selection_count(count):
     for obj in objects[:count]:
         obj.select_set(True)
     bpy.context.view_layer.objects.active = objects[0]
-    assert_refused(rf"Select exactly two objects \(the active one is A\), not {count}")
+    assert_poll_refuses(rf"Select exactly two objects \(the active one is A\), not {count}")
 
 
 def test_active_object_not_selected():
@@ -46,9 +61,9 @@ def test_active_object_not_selected():
     a.select_set(True)
     b.select_set(True)
     bpy.context.view_layer.objects.active = c
-    assert_refused(r"Make one of the two selected objects active: the active object is A")
+    assert_poll_refuses(r"Make one of the two selected objects active: the active object is A")
     bpy.context.view_layer.objects.active = None
-    assert_refused(r"Make one of the two selected objects active: the active object is A")
+    assert_poll_refuses(r"Make one of the two selected objects active: the active object is A")
 
 
 @pytest.mark.parametrize("kind", ["EMPTY", "CAMERA", "LIGHT"])
@@ -62,9 +77,9 @@ def test_object_without_geometry(kind):
     bpy.context.scene.collection.objects.link(odd)
     box = cube("Box", 1.0)
     select_pair(box, odd)
-    assert_refused(r"'Nothing' is an? " + kind.lower() + r" object and has no geometry")
+    assert_poll_refuses(r"'Nothing' is an? " + kind.lower() + r" object and has no geometry")
     select_pair(odd, box)  # A or B, same message
-    assert_refused(r"'Nothing' is an? " + kind.lower() + r" object and has no geometry")
+    assert_poll_refuses(r"'Nothing' is an? " + kind.lower() + r" object and has no geometry")
 
 
 def test_empty_mesh():
@@ -108,8 +123,9 @@ def test_a_failed_check_keeps_the_previous_result():
     assert result().status == "SEPARATED" and result().object_a == "A"
 
 
-def test_poll_explains_without_a_view_layer_free_context():
-    """poll only refuses when there is nothing to check against; the selection is judged in execute."""
+def test_poll_accepts_a_valid_pair_and_other_operators_explain():
+    """poll passes for two geometry objects with one active; data problems are left to execute."""
+    select_pair(cube("A", 1.0), cube("B", 1.0, location=(3, 0, 0)))
     assert bpy.ops.collision.check.poll()
     with pytest.raises(RuntimeError, match="Run Check Collision first"):
         bpy.ops.collision.select_object(which="A")
