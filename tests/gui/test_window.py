@@ -1,5 +1,5 @@
-"""The real-window tier: Debian's Blender 3.4 under Xvfb, the add-on enabled from this checkout, Check pressed
-in a real 3D view, and the overlay judged from the screenshots' pixels.
+"""The real-window tier: Debian's Blender 3.4 under Xvfb, the add-on enabled from this checkout, Check clicked
+in the sidebar of a real 3D view, and the overlay judged from the screenshots' pixels.
 
 One Blender run (`window_check.py`, through `launch.py`) writes the screenshots and `window_check.json` into
 `tests/gui/artifacts/window/`; the tests below only read those files:
@@ -188,8 +188,13 @@ def test_the_window_ran_and_drew_the_sidebar(window):
     width, height = window.report["window"]["width"], window.report["window"]["height"]
     for key in ("intersecting_before", "intersecting_after", "separated_after", "demo"):
         assert window.image(key).shape == (height, width, 3), key
-    # The add-on's sidebar tab was brought to the front and its panel drew without raising.
+    # The add-on's sidebar tab was brought to the front and its panel drew without raising; its Check button
+    # was found there and every check was a click on it.
     assert any(name.startswith("VIEW3D_PT_collision") for name in window.report["sidebar_panels_drawn"])
+    x, y = window.report["check_button"]
+    sidebar = window.report["regions"]["UI"]
+    assert sidebar["x"] <= x < sidebar["x"] + sidebar["width"] and sidebar["y"] <= y < sidebar["y"] + sidebar["height"]
+    assert window.report["check_pressed_by"] == ["click"] * 3
     # The sidebar is open and to the right: the contact must not be hidden under it (window_check.py checks it
     # too), and the free viewport is most of the window.
     assert window.report["sidebar_open"]

@@ -4,7 +4,7 @@ Runs INSIDE Blender (Debian's 3.4 under Xvfb), never under pytest:
 
     BLENDER_USER_RESOURCES=$T/user XDG_CACHE_HOME=$T/cache TMPDIR=$T/tmp \
       xvfb-run -a -s "-screen 0 1280x800x24" blender --factory-startup -noaudio \
-      --python tests/gui/window_check.py -- --out DIR [--screenshot PNG] [--addon-root PATH]
+      --enable-event-simulate --python tests/gui/window_check.py -- --out DIR [--screenshot PNG] [--addon-root PATH]
 
 `tests/gui/launch.py` does exactly this (temp dirs included); use it rather than the raw command.
 
@@ -12,14 +12,17 @@ What it does, step by step, from `bpy.app.timers` callbacks so that the window i
 1. loads the repository folder as a legacy add-on named `collision_inspector` (a symlink in the isolated user
    scripts folder) and enables it;
 2. makes the 3D view fill the window, opens its sidebar, builds a pair of meshes that intersect (A = active cube,
-   B = an icosphere pushed into A's +x face) and sets a fixed perspective view on them;
-3. screenshots the window before any check (`intersecting_before.png`: no overlay yet);
-4. presses Check: `bpy.ops.collision.check('INVOKE_DEFAULT')` under a context override of the 3D view's
-   sidebar region, the way a click on the panel's button runs it; redraws; screenshots
-   (`intersecting_after.png`, and the demo picture when `--screenshot` is given);
-5. moves B away from A (a separated pair), presses Check again and screenshots (`separated_after.png`);
-6. writes `window_check.json`: window size, region rectangles, for each scene the stored result, where its
-   points project in screenshot pixels, and the overlay's draw data (its colours) as the add-on builds them.
+   B = an icosphere pushed into A's +x face), selects both and sets a fixed perspective view on them;
+3. brings the sidebar's Collision tab to the front (mouse wheel over the tab strip) and finds its Check button
+   (hovering spots and asking Blender's "Copy Python Command" what is under the mouse);
+4. screenshots the window before any check (`intersecting_before.png`: no overlay yet);
+5. presses Check: a simulated click on that button (events need `--enable-event-simulate`; without it, the
+   operator runs under a context override of the sidebar region instead); screenshots `intersecting_after.png`;
+6. moves B away from A (a separated pair), presses Check again and screenshots (`separated_after.png`);
+7. with `--screenshot`: moves B back, tints the objects, frames them closer, presses Check, saves the demo;
+8. writes `window_check.json`: window size, region rectangles, how Check was pressed, and for each scene the
+   stored result, where its points project in screenshot pixels, the view matrices, and the overlay's draw
+   data (`panels.overlay.current_draw_data()`, colours included).
 
 Any failure prints a traceback and leaves through `os._exit(1)` (Blender itself would exit 0).
 """
@@ -41,6 +44,7 @@ ADDON = "collision_inspector"
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 WATCHDOG_SECONDS = 240.0
 MAX_TAB_CYCLES = 8
+BUTTON_PROBE_STEP = 4  # px between the spots where find_button looks for the Check button
 TAB_STRIP_INSET = 8  # px from the sidebar's right edge: inside its tab strip (about 20 px wide at UI scale 1)  # the whole run; the caller's timeout is the backstop
 
 # The scene (Blender units). A is a cube with half-extent 1 at the origin. B is an icosphere whose centre sits
@@ -315,10 +319,18 @@ class Run:
         self.t0 = time.monotonic()
         self.spy = PanelSpy()
         self.tab_tries = 0
+        self.button = None       # window (x, y) of the sidebar's Check button, once found
+        self.probes = None       # where find_button still has to look
+        self.probe = None
+        self.hits = []
+        self.record_before = None
+        self.confirm_tries = 0
         self.steps = [self.setup, self.show_tab]
         if self.out:
-            self.steps += [self.before, self.check_intersecting, self.check_separated]
+            self.steps += [self.find_button, self.before, self.check_intersecting, self.check_separated]
         if args.screenshot:
+            if not self.out:
+                self.steps.append(self.find_button)
             self.steps.append(self.demo)
         self.steps.append(self.finish)
 
@@ -368,15 +380,88 @@ class Run:
     def before(self):
         self.shot("intersecting_before")
 
+    def find_button(self):
+        """Locate the sidebar's Check button as Blender's own "Copy Python Command" sees it: hover a spot (a
+        simulated mouse move), then, with the sidebar as context, run `ui.copy_python_command_button` and read
+        the clipboard. Probes go down the left part of the sidebar, one per tick; the button is the middle of
+        the run of spots that name `bpy.ops.collision.check()`. Without simulated events (Blender started
+        without --enable-event-simulate), Check runs under a context override instead."""
+        wm = bpy.context.window_manager
+        if self.probe is not None and wm.clipboard.startswith("bpy.ops.collision.check("):
+            self.hits.append(self.probe)
+        elif self.hits:  # just left the button: click the middle of what was hit
+            self.button = (self.hits[0][0], (self.hits[0][1] + self.hits[-1][1]) // 2)
+            log("Check button found at", self.button)
+            self.report["check_button"] = list(self.button)
+            return
+        if self.probes is None:
+            if not (getattr(bpy.app, "use_event_simulate", False) and self.report.get("sidebar_panels_drawn")):
+                log("no simulated events or no panel: Check will run under a context override")
+                return
+            sidebar = self.ui.sidebar
+            top = sidebar.y + sidebar.height
+            x = sidebar.x + int(0.3 * sidebar.width)
+            self.probes = [(x, y) for y in range(top - 10, top - 240, -BUTTON_PROBE_STEP)]
+        if not self.probes:
+            fail("no button running collision.check() in the sidebar's Collision tab")
+        self.probe = self.probes.pop(0)
+        wm.clipboard = ""
+        x, y = self.probe
+        self.ui.window.event_simulate("MOUSEMOVE", "NOTHING", x=x, y=y)
+        self.steps.insert(0, self.find_button)
+        self.steps.insert(0, self._probe_copy)
+
+    def _probe_copy(self):
+        """The mouse is over the probe: ask the UI to copy the Python command of the button under it."""
+        with self.ui.override(region=self.ui.sidebar):
+            if bpy.ops.ui.copy_python_command_button.poll():
+                bpy.ops.ui.copy_python_command_button()
+
+    def press(self, then):
+        """Press Check, then run the step `then` once the press has been handled."""
+        state = sys.modules[f"{ADDON}.operators.state"]
+        if self.button is None:
+            press_check(self.ui)
+            self.report.setdefault("check_pressed_by", []).append("override")
+            self.steps.insert(0, then)
+            return
+        self.record_before = state.last_record()
+        self.confirm_tries = 0
+        x, y = self.button
+        win = self.ui.window
+        win.event_simulate("MOUSEMOVE", "NOTHING", x=x, y=y)
+        win.event_simulate("LEFTMOUSE", "PRESS", x=x, y=y)
+        win.event_simulate("LEFTMOUSE", "RELEASE", x=x, y=y)
+        # Then rest the mouse on the empty bottom of the sidebar: no tooltip pops up over the viewport.
+        sidebar = self.ui.sidebar
+        win.event_simulate("MOUSEMOVE", "NOTHING", x=sidebar.x + sidebar.width // 2, y=sidebar.y + 10)
+        self.steps[0:0] = [self.confirm_click, then]
+
+    def confirm_click(self):
+        """The click ran the check: the add-on holds a new record (retried for a few ticks)."""
+        state = sys.modules[f"{ADDON}.operators.state"]
+        record = state.last_record()
+        if record is not None and record is not self.record_before:
+            self.report.setdefault("check_pressed_by", []).append("click")
+            return
+        self.confirm_tries += 1
+        if self.confirm_tries > 20:
+            fail(f"clicking the Check button at {self.button} ran no check")
+        self.steps.insert(0, self.confirm_click)
+
     def check_intersecting(self):
-        press_check(self.ui)
+        self.press(self.after_intersecting)
+
+    def after_intersecting(self):
         self.shot("intersecting_after")
         self.report["scenes"]["intersecting"] = record_scene(self.ui, "intersecting")
 
     def check_separated(self):
         self.objects[1].location = B_SEPARATED
         bpy.context.view_layer.update()
-        press_check(self.ui)
+        self.press(self.after_separated)
+
+    def after_separated(self):
         self.shot("separated_after")
         self.report["scenes"]["separated"] = record_scene(self.ui, "separated")
 
@@ -388,7 +473,9 @@ class Run:
         self.ui.space.shading.color_type = "OBJECT"
         bpy.context.view_layer.update()
         set_view(self.ui, DEMO_VIEW_ROTATION, DEMO_VIEW_CENTER, DEMO_VIEW_DISTANCE)
-        press_check(self.ui)
+        self.press(self.after_demo)
+
+    def after_demo(self):
         path = os.path.abspath(self.args.screenshot)
         os.makedirs(os.path.dirname(path), exist_ok=True)
         screenshot(self.ui, path)
