@@ -55,8 +55,8 @@ B_INRADIUS = 0.97 * B_RADIUS
 class Window:
     """The report of one window run, with its screenshots decoded on first use."""
 
-    def __init__(self, folder, report, seconds):
-        self.folder, self.report, self.seconds = folder, report, seconds
+    def __init__(self, folder, report, seconds, log=""):
+        self.folder, self.report, self.seconds, self.log = folder, report, seconds, log
         self._images = {}
 
     def image(self, key):
@@ -125,7 +125,7 @@ def window(request):
         tail = "\n".join(output.splitlines()[-40:])
         pytest.fail(f"window_check.py exited {code} after {seconds:.1f} s (log: {log}):\n{tail}")
     report = json.loads((ARTIFACTS / "window_check.json").read_text())
-    return Window(ARTIFACTS, report, seconds)
+    return Window(ARTIFACTS, report, seconds, output)
 
 
 # --------------------------------------------------------------------------------------------- pixels
@@ -199,6 +199,13 @@ def test_the_window_ran_and_drew_the_sidebar(window):
     # too), and the free viewport is most of the window.
     assert window.report["sidebar_open"]
     assert window.viewport.mean() > 0.6
+
+
+def test_blender_printed_no_python_error(window):
+    """Errors in draw handlers, panels or timers only print a traceback and carry on: look for them."""
+    bad = [line for line in window.log.splitlines()
+           if line.startswith(("Traceback", "Error", "ERROR")) or "Exception" in line]
+    assert not bad, f"Blender printed errors (full log: {window.folder / 'blender.log'}):\n" + "\n".join(bad)
 
 
 @pytest.mark.parametrize("scene", WITH_DEMO)
