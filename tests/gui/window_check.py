@@ -483,6 +483,8 @@ class Run:
         self.report["scenes"]["demo"] = record_scene(self.ui, "demo")
 
     def finish(self):
+        if self.spy.errors:  # the panel redraws after each check, with the result in it
+            fail("sidebar panel raised: " + "; ".join(self.spy.errors))
         ui = self.ui
         self.report.update({
             "window": {"width": ui.window.width, "height": ui.window.height},
