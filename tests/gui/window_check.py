@@ -42,10 +42,10 @@ from mathutils import Euler, Vector
 
 ADDON = "collision_inspector"
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-WATCHDOG_SECONDS = 240.0
-MAX_TAB_CYCLES = 8
-BUTTON_PROBE_STEP = 4  # px between the spots where find_button looks for the Check button
-TAB_STRIP_INSET = 8  # px from the sidebar's right edge: inside its tab strip (about 20 px wide at UI scale 1)  # the whole run; the caller's timeout is the backstop
+WATCHDOG_SECONDS = 240.0  # the whole run; the caller's timeout (launch.py) is the backstop
+MAX_TAB_CYCLES = 8        # wheel steps tried to bring the add-on's sidebar tab to the front
+BUTTON_PROBE_STEP = 4     # px between the spots where find_button looks for the Check button
+TAB_STRIP_INSET = 8       # px from the sidebar's right edge: inside its tab strip (about 20 px wide at UI scale 1)
 
 # The scene (Blender units). A is a cube with half-extent 1 at the origin. B is an icosphere whose centre sits
 # B_INTERSECTING from A's centre, so it sinks into A's +x face; B_SEPARATED leaves a clear gap along +x.
