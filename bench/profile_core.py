@@ -33,9 +33,10 @@ sys.path[:0] = [str(BENCH), str(BENCH.parent)]
 import core  # noqa: E402
 import run  # noqa: E402
 
-DEFAULT_ROWS = [("sphere-prim", None, "separated"), ("box", None, "intersecting"),
-                ("ball", 64, "intersecting"), ("sphere", 256, "intersecting"), ("sphere", 10000, "intersecting"),
-                ("sphere", 10000, "separated")]
+DEFAULT_ROWS = [("sphere-prim", None, "separated"), ("ball", 8, "separated"), ("box", None, "intersecting"),
+                ("ball", 64, "intersecting"), ("sphere", 256, "intersecting"), ("ball", 1024, "intersecting"),
+                ("sphere", 10000, "separated"), ("sphere", 10000, "intersecting"),
+                ("ball", 1_000_000, "intersecting")]
 
 
 # Phase instrumentation: wrap the engine's stage functions (wherever a core module holds a reference to them) with
@@ -105,7 +106,8 @@ class PhaseTimer:
         self._patched.clear()
 
 
-def profile_row(family: str, n, relation: str, poses: int = 10) -> dict:
+def profile_row(family: str, n, relation: str, poses: int | None = None) -> dict:
+    poses = poses or (2 if (n or 0) >= 100_000 else 10)
     case = run.Case(family, n, relation, seed=5, n_poses=poses)
     case.warm(poses)
     ours = run.Ours(core)
