@@ -631,7 +631,7 @@ def million(core, peers, quick: bool) -> list[str]:
     return lines
 
 
-def _peer_million(peer: str, family: str, relation: str, n: int, cap: float = 60.0) -> str:
+def _peer_million(peer: str, family: str, relation: str, n: int, cap: float = 20.0) -> str:
     code = ("import sys, time; sys.path[:0] = [%r, %r]; import run; import %s as m; "
             "case = run.Case(%r, %d, %r, seed=7, n_poses=1); impl = run.%s(m); "
             "case.warm(1); t0 = time.perf_counter(); impl.oneshot(case, 0); print(time.perf_counter() - t0)"
