@@ -605,7 +605,7 @@ def table(rows, peer_names, key: str, title: str) -> list[str]:
     return lines
 
 
-def million(core, peers, quick: bool) -> list[str]:
+def million(core, peers, quick: bool, times_out: dict) -> list[str]:
     """1,000,000-vertex pairs, one-shot, ours (median of 3) and each peer once in a subprocess with a time cap."""
     import numpy as np
     lines = ["### 1,000,000-vertex pair, one-shot (target <= 1 s for ours)", "",
@@ -622,6 +622,7 @@ def million(core, peers, quick: bool) -> list[str]:
                 t0 = time.perf_counter()
                 c = core.collide(a, b)
                 times.append(time.perf_counter() - t0)
+            times_out[f"{case.label} {relation}"] = statistics.median(times)
             cells = [case.label, relation, f"{statistics.median(times):.3f} s"]
             for p in peers:
                 cells.append(_peer_million(p, family, relation, n))
@@ -670,6 +671,50 @@ def bpy_part(skip: bool) -> list[str]:
     return lines + out
 
 
+def targets(rows, million_times: dict) -> list[str]:
+    """The issue's targets, judged on this run's numbers (clouds only; primitives have no target)."""
+    out = ["### Targets (judged on this run)", ""]
+    big_ok, big_total, small_ok, small_total, rep_ok, rep_total = 0, 0, 0, 0, 0, 0
+    misses_big, misses_small, misses_rep = [], [], []
+    for r in rows:
+        if r["n"] is None:
+            continue
+        peers = [v for k, v in r["oneshot"].items() if k != "ours"]
+        ours = r["oneshot"]["ours"]
+        label = f"{r['family']} {r['n']} {r['relation']}"
+        if peers:
+            fastest = min(peers)
+            if r["n"] >= 256:
+                big_total += 1
+                if ours <= fastest:
+                    big_ok += 1
+                else:
+                    misses_big.append(f"{label} ({ours / fastest:.2f}x)")
+            else:
+                small_total += 1
+                if ours <= 2.0 * fastest:
+                    small_ok += 1
+                else:
+                    misses_small.append(f"{label} ({ours / fastest:.2f}x)")
+        if r["n"] <= 256:
+            rep_total += 1
+            if r["repeated"]["ours"] <= 100.0:
+                rep_ok += 1
+            else:
+                misses_rep.append(f"{label} ({fmt_us(r['repeated']['ours'])} µs)")
+    out.append(f"- one-shot no slower than the fastest peer for >= 256 vertices: {big_ok}/{big_total} rows"
+               + (f"; missed: {', '.join(misses_big)}" if misses_big else ""))
+    out.append(f"- one-shot within 2x of the fastest peer below 256 vertices: {small_ok}/{small_total} rows"
+               + (f"; missed: {', '.join(misses_small)}" if misses_small else ""))
+    out.append(f"- repeated-query median <= 100 µs up to 256 vertices: {rep_ok}/{rep_total} rows"
+               + (f"; missed: {', '.join(misses_rep)}" if misses_rep else ""))
+    if million_times:
+        worst = max(million_times.values())
+        out.append(f"- 1,000,000-vertex one-shot <= 1 s: {'met' if worst <= 1.0 else 'MISSED'} (slowest "
+                   f"{worst:.3f} s: {max(million_times, key=million_times.get)})")
+    return out
+
+
 def measure(args) -> None:
     sys.path.insert(0, str(ROOT))
     info = machine_info()
@@ -714,9 +759,15 @@ def measure(args) -> None:
             "spheres and capsules); inf means the library reported no collision.", ""]
     out += table(rows, peer_names, "oneshot", "One-shot: raw arrays in, full answer out (preparation included)")
     out += [""] + table(rows, peer_names, "repeated", "Repeated query on prepared shapes, new pose per call")
+    million_times = {}
     if not args.no_million:
-        out += [""] + million(core, peer_names, args.quick)
-    out += [""] + bpy_part(args.no_bpy)
+        out += [""] + million(core, peer_names, args.quick, million_times)
+    bpy_lines = bpy_part(args.no_bpy)
+    out += [""] + bpy_lines
+    out += [""] + targets(rows, million_times if not args.quick else {})
+    verdict = [line for line in bpy_lines if line.startswith("RESULT")]
+    if verdict:
+        out.append("- bpy check of two 1M-vertex meshes < 2 s: " + verdict[0][len("RESULT "):])
     out += ["", f"load average after the run: {' '.join(f'{x:.2f}' for x in os.getloadavg())}"]
     text = "\n".join(out) + "\n"
     print("\n" + text)
