@@ -38,6 +38,12 @@ STATUS_COLORS = {
     "TOUCHING": (1.0, 0.72, 0.1, 1.0),        # amber
 }
 LABEL_COLOR_WHITE = (1.0, 1.0, 1.0, 1.0)
+"""The measurement label (distance, depth, touching): white on a dark backdrop reads on any surface."""
+TAG_COLORS = {"A": (0.45, 0.78, 1.0, 1.0), "B": (0.85, 0.6, 1.0, 1.0)}
+"""The small 'A' / 'B' tags that say which point lies on which object (light blue, light violet)."""
+LABEL_BACKDROP = (0.0, 0.0, 0.0, 0.6)
+LABEL_OFFSET_PX = 12.0    # label corner from its anchor, in pixels (x and y)
+LABEL_PAD_PX = 3.0        # backdrop margin around the text; offset - pad clears a marker (POINT_SIZE / 2 + outline)
 LINE_WIDTH = 3.0          # pixels
 ARROW_WIDTH = 4.0         # pixels
 POINT_SIZE = 9.0          # pixels (disc diameter)
@@ -126,6 +132,11 @@ def arrow_length(depth: float, scale: float) -> float:
     return max(float(depth), MIN_ARROW_FRACTION * float(scale))
 
 
+def _tags(point_a, point_b) -> list:
+    """'A' and 'B' beside the two points, so the witness or closest point of each object is known."""
+    return [Label(point_a, "A", TAG_COLORS["A"]), Label(point_b, "B", TAG_COLORS["B"])]
+
+
 def build_draw_data(view, unit_settings=None) -> DrawData:
     """What the overlay draws for a result (None or status NONE: nothing)."""
     if view is None:
@@ -134,7 +145,7 @@ def build_draw_data(view, unit_settings=None) -> DrawData:
     if status not in STATUS_COLORS:
         return DrawData(status=status)
     color = STATUS_COLORS[status]
-    label_color = tuple(0.5 * (c + 1.0) for c in color[:3]) + (1.0,)  # lighter for text
+    label_color = LABEL_COLOR_WHITE
     point_a, point_b, normal = _vec(view.point_a), _vec(view.point_b), _vec(view.normal)
     midpoint = tuple(0.5 * (p + q) for p, q in zip(point_a, point_b))
     stale = " (stale)" if getattr(view, "is_stale", False) else ""
@@ -151,10 +162,12 @@ def build_draw_data(view, unit_settings=None) -> DrawData:
             tip = midpoint
         points += [Point(point_a, color), Point(point_b, color)]
         labels.append(Label(tip, f"depth {format_length(view.depth, unit_settings)}{stale}", label_color))
+        labels += _tags(point_a, point_b)
     elif status == "SEPARATED":
         lines.append(Line(point_a, point_b, color, LINE_WIDTH))
         points += [Point(point_a, color), Point(point_b, color)]
         labels.append(Label(midpoint, f"{format_length(view.distance, unit_settings)}{stale}", label_color))
+        labels += _tags(point_a, point_b)
     else:  # TOUCHING
         points.append(Point(midpoint, color, POINT_SIZE * 1.3))
         if normal_ok:
@@ -387,13 +400,35 @@ def _draw_pixel() -> None:
     blf.enable(font, blf.SHADOW)
     blf.shadow(font, 3, 0.0, 0.0, 0.0, 0.9)
     blf.shadow_offset(font, 1, -1)
+    placed = []
+    for label in data.labels:
+        position = location_3d_to_region_2d(region, rv3d, label.anchor)
+        if position is not None:
+            # Up and right of the anchor, far enough that the backdrop leaves the point's marker uncovered.
+            placed.append((label, position[0] + LABEL_OFFSET_PX * scale, position[1] + LABEL_OFFSET_PX * scale))
+    _draw_backdrops(blf, font, placed, LABEL_PAD_PX * scale)
     try:
-        for label in data.labels:
-            position = location_3d_to_region_2d(region, rv3d, label.anchor)
-            if position is None:
-                continue
-            blf.position(font, position[0] + 8 * scale, position[1] + 8 * scale, 0.0)
+        for label, x, y in placed:
+            blf.position(font, x, y, 0.0)
             blf.color(font, *label.color)
             blf.draw(font, label.text)
     finally:
         blf.disable(font, blf.SHADOW)
+
+
+def _draw_backdrops(blf, font, placed, pad) -> None:
+    """A translucent dark rectangle behind each label (pixel space), so text reads on light surfaces too."""
+    if not placed:
+        return
+    from gpu_extras.batch import batch_for_shader  # noqa: PLC0415
+
+    triangles = []
+    for label, x, y in placed:
+        width, height = blf.dimensions(font, label.text)
+        x0, y0, x1, y1 = x - pad, y - pad, x + width + pad, y + height + pad
+        triangles += [(x0, y0, 0.0), (x1, y0, 0.0), (x1, y1, 0.0), (x0, y0, 0.0), (x1, y1, 0.0), (x0, y1, 0.0)]
+    shader = _shader("UNIFORM_COLOR")
+    with _GpuState("NONE"):
+        shader.bind()
+        shader.uniform_float("color", LABEL_BACKDROP)
+        batch_for_shader(shader, "TRIS", {"pos": triangles}).draw(shader)

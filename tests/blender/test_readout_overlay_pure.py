@@ -87,10 +87,19 @@ def test_separated_draw_data():
     assert len(data.lines) == 1
     np.testing.assert_allclose([data.lines[0].start, data.lines[0].end], [view.point_a, view.point_b])
     np.testing.assert_allclose([p.location for p in data.points], [view.point_a, view.point_b])
-    assert len(data.labels) == 1
+    assert [label.text for label in data.labels] == ["1", "A", "B"]
     np.testing.assert_allclose(data.labels[0].anchor, (1.5, 0.5, 0.0))
-    assert data.labels[0].text == "1"
+    np.testing.assert_allclose([data.labels[1].anchor, data.labels[2].anchor], [view.point_a, view.point_b])
     assert {p.color for p in data.points} == {overlay.STATUS_COLORS["SEPARATED"]}
+
+
+def test_label_colours_are_distinct_from_the_geometry_and_each_other():
+    """The value label and the A/B tags each have their own colour, none of them a status colour (the
+    real-window test finds each label by its colour)."""
+    view = make_view("INTERSECTING", -0.5, point_a=(1.0, 0.0, 0.0), point_b=(0.5, 0.0, 0.0))
+    colours = [label.color for label in overlay.build_draw_data(view).labels]
+    assert len(set(colours)) == len(colours) == 3
+    assert not set(colours) & set(overlay.STATUS_COLORS.values())
 
 
 @pytest.mark.parametrize("depth, scale", [(0.5, 2.0), (0.01, 2.0), (1e-9, 100.0)])
@@ -115,6 +124,8 @@ def test_intersecting_arrow(depth, scale):
     np.testing.assert_allclose([p.location for p in data.points], [pa, pb])
     assert data.labels[0].text.startswith("depth ")
     np.testing.assert_allclose(data.labels[0].anchor, tip)
+    assert [label.text for label in data.labels[1:]] == ["A", "B"]
+    np.testing.assert_allclose([data.labels[1].anchor, data.labels[2].anchor], [pa, pb])
     assert all(line.color == overlay.STATUS_COLORS["INTERSECTING"] for line in data.lines)
 
 
