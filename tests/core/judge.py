@@ -46,7 +46,11 @@ class Verdict:
 
     @property
     def wrong_verdict(self) -> bool:
-        return self.expected is not None and self.expected != self.status
+        """The status contradicts the truth: it differs from the demanded one, or (curved pairs whose bracket
+        straddles a band edge) the bracket rules it out altogether."""
+        if self.expected is not None:
+            return self.expected != self.status
+        return self.status in impossible_statuses(self.lower, self.upper, self.band, self.floor)
 
     @property
     def in_band(self) -> bool:
@@ -62,6 +66,18 @@ def expected_status(lower: float, upper: float, band: float, floor: float) -> st
     if lower > -band + floor and upper < band - floor:
         return "TOUCHING"
     return None
+
+
+def impossible_statuses(lower: float, upper: float, band: float, floor: float) -> set[str]:
+    """Statuses that no distance in [lower, upper] can have."""
+    out = set()
+    if upper < band - floor:
+        out.add("SEPARATED")
+    if lower > -band + floor:
+        out.add("INTERSECTING")
+    if lower > band + floor or upper < -band - floor:
+        out.add("TOUCHING")
+    return out
 
 
 def _off(bracket: tuple[float, float]) -> float:
@@ -125,7 +141,8 @@ def failures(v: Verdict, worst: float = 1e-6) -> list[str]:
     out = []
     band, floor = v.band, v.floor
     if v.wrong_verdict:
-        out.append(f"status {v.status}, truth demands {v.expected} (d in [{v.lower:.17g}, {v.upper:.17g}])")
+        out.append(f"status {v.status}, truth demands {v.expected or 'another status'} "
+                   f"(d in [{v.lower:.17g}, {v.upper:.17g}], band {band:.3g})")
     if v.distance_error > worst * v.scale + floor:
         out.append(f"distance error {v.distance_error:.3g} > {worst:g} x scale")
     if v.support_gap > worst * v.scale + floor:

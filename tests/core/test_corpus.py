@@ -9,7 +9,9 @@ The issue's numbers, asserted over every pair:
 Every error measure is a certified lower bound on the engine's error (see judge.py), plus a rounding floor of
 64 ulps of the pair's largest coordinate (a pair 1e6 from the origin is only defined to ~1e-10).
 
-The per-family table goes to pytest's terminal summary (no `-s` needed).  Environment variable
+The per-family table goes to pytest's terminal summary (no `-s` needed): counts by the truth's verdict, exceptions,
+wrong verdicts, pairs breaking any rule, median / worst distance error and worst support gap (x scale), the widest
+oracle bracket (x scale; 0 for exact pairs) and the engine's mean time per query.  Environment variable
 `CORE_CORPUS_FRACTION` (default 1) runs the first part of every family for a quick local look.
 """
 from __future__ import annotations
@@ -30,6 +32,14 @@ from tests.core.reporting import TOUCHING, WORST
 
 FRACTION = float(os.environ.get("CORE_CORPUS_FRACTION", "1"))
 
+_CURVED_CONTACT = ("curved pair moved to contact (or 1e-7 x scale from it): GJK/EPA on curved supports stop "
+                   "~1e-8 x scale short, so the verdict leaves the touching band, the normal is off by up to "
+                   "~1e-2 rad and witness points sit up to 7e-8 off their shapes")
+KNOWN_OPEN = {name: _CURVED_CONTACT for name in
+              ("curved_touch/6", "curved_touch/86", "curved_touch/90", "curved_touch/131", "curved_touch/145")}
+"""Open engine findings: excluded from the assertions below (still counted in the table's `bad` column) and
+pinned one by one as strict xfails in test_regressions.py, which turn into failures once fixed."""
+
 
 class Record:
     __slots__ = ("pair", "contact", "verdict", "error", "engine_s", "oracle_s")
@@ -49,7 +59,7 @@ def results(core_report):
     pairs = corpus(fraction=FRACTION)
     t_gen = time.perf_counter() - t_start
     records = []
-    for pair in pairs:
+    for pair in pairs:  # noqa: PLR1702
         rec = Record(pair)
         try:
             a, b = pair.a.build(), pair.b.build()
@@ -65,10 +75,13 @@ def results(core_report):
             rec.oracle_s = time.perf_counter() - t0
         records.append(rec)
     total = time.perf_counter() - t_start
-    core_report("core corpus: per-family results (errors x scale; times in ms per query)", _table(records)
+    records_all = records
+    records = [r for r in records_all if r.pair.name not in KNOWN_OPEN]
+    core_report("core corpus: per-family results (errors x scale; times in ms per query)", _table(records_all)
                 + [f"{len(records)} pairs; generation {t_gen:.1f} s, engine "
                    f"{sum(r.engine_s for r in records):.1f} s, oracle {sum(r.oracle_s for r in records):.1f} s, "
-                   f"total {total:.1f} s"])
+                   f"total {total:.1f} s; {len(records_all) - len(records)} known-open pairs "
+                   "(test_regressions.py) left out of the assertions"])
     return records
 
 
@@ -86,12 +99,13 @@ def _table(records) -> list[str]:
         judged = [r.verdict for r in group if r.verdict is not None]
         errs = np.array([v.distance_error / v.scale if v.scale > 0 else v.distance_error for v in judged] or [0.0])
         seps = np.array([v.support_gap / v.scale if v.scale > 0 else v.support_gap for v in judged] or [0.0])
+        widths = np.array([(v.upper - v.lower) / v.scale if v.scale > 0 else 0.0 for v in judged] or [0.0])
         count = collections.Counter(v.expected for v in judged)
         lines.append(
             f"{family:13s} {len(group):5d} {count['SEPARATED']:4d} {count['TOUCHING']:4d} {count['INTERSECTING']:4d} "
             f"{sum(r.error is not None for r in group):3d} {sum(v.wrong_verdict for v in judged):5d} "
             f"{sum(bool(failures(v)) for v in judged):4d} {np.median(errs):10.1e} {errs.max():10.1e} "
-            f"{seps.max():10.1e} {1e3 * np.mean([r.engine_s for r in group]):9.2f}")
+            f"{seps.max():10.1e} {widths.max():8.0e} {1e3 * np.mean([r.engine_s for r in group]):9.2f}")
     return lines
 
 
@@ -108,7 +122,7 @@ def test_corpus_is_large_and_balanced(results):
     in a healthy share, and the touching band is populated."""
     if FRACTION < 1:
         pytest.skip("partial corpus")
-    assert len(results) >= 5000
+    assert len(results) + len(KNOWN_OPEN) >= 5000
     expected = collections.Counter(r.verdict.expected for r in results if r.verdict is not None)
     n = sum(expected.values())
     assert 0.25 <= expected["SEPARATED"] / n <= 0.6, expected
@@ -173,3 +187,34 @@ def test_contact_conventions(results):
         if msgs:
             bad.append((r, "; ".join(msgs)))
     assert not bad, _report(bad, "break a Contact convention")
+
+
+def test_gap_is_an_honest_error_bound(results):
+    """`Contact.gap` is documented as a certified bound on |distance error|: on every exact (polytope) pair
+    whose answer claims convergence, the true error must not exceed it, plus 1e-13 x scale for the rounding
+    that neither side can certify (the engine reports gap = 0.0 on some EPA answers whose error is ~1e-14 x
+    scale: float64 cannot certify exactly zero, and the oracle's own rounding is of that order too)."""
+    bad = []
+    for r in results:
+        v, c = r.verdict, r.contact
+        if v is None or not v.exact or not c.converged:
+            continue
+        if v.distance_error > c.gap + 1e-13 * v.scale + v.floor:
+            bad.append((r, f"error {v.distance_error:.3g} > claimed gap {c.gap:.3g}"))
+    assert not bad, _report(bad, "under-state their error in `gap`")
+
+
+def test_iteration_caps_are_not_hit_on_polytopes(results):
+    """GJK and EPA converge in finitely many steps on polytopes: no exact pair may need the iteration cap."""
+    bad = [(r, f"gjk {r.contact.gjk_iterations}, epa {r.contact.epa_iterations}") for r in results
+           if r.verdict is not None and r.verdict.exact and r.contact.iteration_cap_hit]
+    assert not bad, _report(bad, "hit an iteration cap")
+
+
+def test_oracle_brackets_are_tight_enough_to_judge(results):
+    """The oracle's own quality: every curved pair's certified bracket is narrower than the worst-case accuracy
+    target, so no engine error above 1e-6 x scale can hide inside it."""
+    wide = [(r, f"bracket width {(r.verdict.upper - r.verdict.lower) / r.verdict.scale:.3g} x scale")
+            for r in results if r.verdict is not None
+            and r.verdict.upper - r.verdict.lower > WORST * r.verdict.scale]
+    assert not wide, _report(wide, "have an oracle bracket too wide to judge")
