@@ -28,8 +28,8 @@ against the interval (an answer is only called wrong when it is outside it):
 - lower: support_separation along any unit n, with the exact support functions, is a lower bound (the
   engine's own normal is probed too), polished at the end by a compass search on the sphere;
 - the iteration stops when upper - lower <= 1e-13 x scale (60 rounds at most).  The resolution is thus not
-  fixed in advance but measured: the width is what the corpus table reports (<= 3e-9 x scale on the corpus,
-  median below 1e-13).
+  fixed in advance but measured: the corpus table reports the widest bracket (2e-7 x scale when written;
+  most close to 1e-13), and test_corpus fails any bracket wider than 1e-6 x scale.
 Point-on-shape checks on a curved core use the exact local signed distance (2D, in the meridian plane) mapped
 by the transform's singular values: the world distance lies in [sigma_min s, sigma_max s].
 """
