@@ -261,10 +261,13 @@ def _hull(points):
 
 
 class Fcl:
-    name = "fcl"
+    """python-fcl at its defaults. Variant `signed_distance=True` ("fcl-sd"): the signed-distance query on
+    intersecting pairs too, instead of `collide` with a contact (fcl's accurate penetration path)."""
 
-    def __init__(self, fcl):
+    def __init__(self, fcl, signed_distance: bool = False):
         self.fcl = fcl
+        self.signed_distance = signed_distance
+        self.name = "fcl-sd" if signed_distance else "fcl"
 
     def _geometry(self, family, spec):
         import numpy as np
@@ -284,7 +287,7 @@ class Fcl:
 
     def _query(self, oa, ob, relation):
         fcl = self.fcl
-        if relation == "separated":
+        if relation == "separated" or self.signed_distance:
             req = fcl.DistanceRequest(enable_nearest_points=True, enable_signed_distance=True)
             res = fcl.DistanceResult()
             fcl.distance(oa, ob, req, res)
@@ -319,10 +322,13 @@ class Fcl:
 
 
 class Coal:
-    name = "coal"
+    """coal at its defaults. Variant `epa_max_iterations=1000` ("coal-epa1000"): its EPA cap raised from the
+    default 64, which is what truncates its depths on hulls of a few hundred vertices and more."""
 
-    def __init__(self, coal):
+    def __init__(self, coal, epa_max_iterations: int | None = None):
         self.coal = coal
+        self.epa_max_iterations = epa_max_iterations
+        self.name = f"coal-epa{epa_max_iterations}" if epa_max_iterations else "coal"
 
     def _geometry(self, family, spec):
         coal = self.coal
@@ -349,6 +355,8 @@ class Coal:
             coal.distance(ga, ta, gb, tb, req, res)
             return float(res.min_distance)
         req = coal.CollisionRequest(coal.CollisionRequestFlag.CONTACT, 1)
+        if self.epa_max_iterations:
+            req.epa_max_iterations = self.epa_max_iterations
         res = coal.CollisionResult()
         if coal.collide(ga, ta, gb, tb, req, res) and res.numContacts():
             return float(res.getContact(0).penetration_depth)  # coal's depth is signed (negative)
@@ -503,13 +511,19 @@ def load_peers(status: dict):
         try:
             module = __import__(name)
             peers.append(cls(module))
+            peers.append(cls(module, True) if name == "fcl" else cls(module, 1000))  # intersecting rows only
         except Exception as exc:  # noqa: BLE001 - any import failure is reported, not fatal
             missing[name] = f"import {name} failed: {type(exc).__name__}: {exc}"
     return peers, missing
 
 
+VARIANTS = ("fcl-sd", "coal-epa1000")  # only differ from the defaults on intersecting rows
+
+
 def run_case(case: Case, impls, n_repeat_poses: int, budget: float, quick: bool):
     """Time one row for every implementation; return a dict of medians, agreement and status counts."""
+    if case.relation == "separated":
+        impls = [impl for impl in impls if impl.name not in VARIANTS]
     row = {"family": case.label, "n": case.n, "relation": case.relation, "oneshot": {}, "repeated": {},
            "agree": {}, "mismatch": {}, "calls": {}, "oracle": {}}
     answers, raw = {}, {}
@@ -546,8 +560,9 @@ def run_case(case: Case, impls, n_repeat_poses: int, budget: float, quick: bool)
             worst = err if worst is None else max(worst, err)
         row["oracle"][impl.name] = worst
     pairs = [(impl.name, "ours") for impl in impls if impl.name != "ours"]
-    if len(impls) >= 3:
-        pairs.append((impls[2].name, impls[1].name))  # peer against peer: a wrong fast peer shows here too
+    names = [impl.name for impl in impls]
+    if "fcl" in names and "coal" in names:
+        pairs.append(("coal", "fcl"))  # peer against peer: a wrong fast peer shows here too
     for theirs_name, mine_name in pairs:
         worst, mismatches = 0.0, 0
         for suffix in ("", "@rep"):
@@ -579,28 +594,44 @@ def families(quick: bool):
 
 
 def table(rows, peer_names, key: str, title: str) -> list[str]:
+    """Median times side by side, with ours/peer ratios."""
     head = ["family", "n", "relation", "ours µs"] + [f"{p} µs" for p in peer_names] + \
            [f"ours/{p}" for p in peer_names]
-    agree_keys = list(rows[0]["agree"]) if rows else []
-    if key == "oneshot":
-        head += [f"agree {p.replace('~', ' vs ')}" for p in agree_keys] + ["exact: " + ", ".join(["ours"] + peer_names)]
-        head += ["our verdicts"]
     lines = [f"### {title}", "", "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for r in rows:
         ours = r[key].get("ours")
         cells = [r["family"], str(r["n"] or "-"), r["relation"], fmt_us(ours)]
         cells += [fmt_us(r[key].get(p)) for p in peer_names]
         cells += [fmt_ratio(ours, r[key].get(p)) for p in peer_names]
-        if key == "oneshot":
-            for p in agree_keys:
-                if p in r["agree"]:
-                    mm = r["mismatch"][p]
-                    cells.append(fmt_err(r["agree"][p]) + (f" ({mm} verdict diff)" if mm else ""))
-                else:
-                    cells.append("-")
-            errs = [r["oracle"].get(p) for p in ["ours"] + peer_names]
-            cells.append("-" if all(e is None for e in errs) else ", ".join(fmt_err(e) for e in errs))
-            cells.append(", ".join(f"{v} {k.lower()}" for k, v in sorted(r.get("status", {}).items())))
+        lines.append("| " + " | ".join(cells) + " |")
+    return lines
+
+
+def accuracy_table(rows, peer_names) -> list[str]:
+    """Agreement with ours (and peer against peer), and the error against the exact answer where there is one."""
+    agree_keys = []
+    for r in rows:
+        for k in r["agree"]:
+            if k not in agree_keys:
+                agree_keys.append(k)
+    head = ["family", "n", "relation"] + [f"{k.replace('~', ' vs ')}" for k in agree_keys] + \
+           ["exact: " + ", ".join(["ours"] + peer_names), "our verdicts"]
+    lines = ["### Accuracy: max |signed distance difference| / scale", "",
+             "Columns named after a peer compare it with ours; `coal vs fcl` compares the two peers. "
+             "`exact` lists the error against an independent exact answer for each library in turn "
+             "(inf: the library reported no collision; -: not checkable or not run).", "",
+             "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for r in rows:
+        cells = [r["family"], str(r["n"] or "-"), r["relation"]]
+        for k in agree_keys:
+            if k in r["agree"]:
+                mm = r["mismatch"][k]
+                cells.append(fmt_err(r["agree"][k]) + (f" ({mm} verdict diff)" if mm else ""))
+            else:
+                cells.append("-")
+        errs = [r["oracle"].get(p) for p in ["ours"] + peer_names]
+        cells.append("-" if all(e is None for e in errs) else ", ".join(fmt_err(e) for e in errs))
+        cells.append(", ".join(f"{v} {k.lower()}" for k, v in sorted(r.get("status", {}).items())))
         lines.append("| " + " | ".join(cells) + " |")
     return lines
 
@@ -673,13 +704,13 @@ def bpy_part(skip: bool) -> list[str]:
 
 def targets(rows, million_times: dict) -> list[str]:
     """The issue's targets, judged on this run's numbers (clouds only; primitives have no target)."""
-    out = ["### Targets (judged on this run)", ""]
+    out = ["### Targets (judged on this run, against the peers at their defaults: fcl, coal)", ""]
     big_ok, big_total, small_ok, small_total, rep_ok, rep_total = 0, 0, 0, 0, 0, 0
     misses_big, misses_small, misses_rep = [], [], []
     for r in rows:
         if r["n"] is None:
             continue
-        peers = [v for k, v in r["oneshot"].items() if k != "ours"]
+        peers = [v for k, v in r["oneshot"].items() if k in ("fcl", "coal")]  # the peers at their defaults
         ours = r["oneshot"]["ours"]
         label = f"{r['family']} {r['n']} {r['relation']}"
         if peers:
@@ -730,6 +761,8 @@ def measure(args) -> None:
            f"- python {info['python']}, numpy {info['numpy']} (bench/.venv); load average before the run: "
            f"{info['load_before']}; {info['date']}"]
     for p in peers:
+        if p.name in VARIANTS:
+            continue
         mod = sys.modules[p.name]
         out.append(f"- peer {p.name}: {getattr(mod, '__version__', '?')} ({Path(mod.__file__).parent})")
     for name, why in missing.items():
@@ -752,16 +785,18 @@ def measure(args) -> None:
                   + f" | agree {row['agree']} exact {row['oracle']} verdicts {row.get('status')} ({time.perf_counter() - t0:.1f} s)",
                   flush=True)
     out += ["", "Times are medians in µs (ms where marked); ratio = ours / peer, below 1 means ours is faster. "
-            "agree = max |our signed distance - peer's| / scale over all the row's poses (one-shot and repeated), "
-            "with the count of poses whose verdicts differ; the last agree column compares the two peers. "
-            "exact = max |signed distance - exact answer| / scale on the one-shot poses where an independent exact "
-            "answer is cheap (Minkowski-difference hull for intersecting polytopes up to 1024 vertices, analytic "
-            "spheres and capsules); inf means the library reported no collision.", ""]
+            "fcl and coal run at their defaults; on intersecting rows two variants run too: fcl-sd (fcl's "
+            "signed-distance query instead of collide) and coal-epa1000 (coal's EPA cap raised from 64 to 1000). "
+            "Accuracy: max over all the row's poses (one-shot and repeated) of |difference| / scale, with the "
+            "count of poses whose verdicts differ; exact = against an independent exact answer on the one-shot "
+            "poses where one is cheap (Minkowski-difference hull for intersecting polytopes up to 1024 vertices, "
+            "analytic spheres and capsules).", ""]
     out += table(rows, peer_names, "oneshot", "One-shot: raw arrays in, full answer out (preparation included)")
     out += [""] + table(rows, peer_names, "repeated", "Repeated query on prepared shapes, new pose per call")
+    out += [""] + accuracy_table(rows, peer_names)
     million_times = {}
     if not args.no_million:
-        out += [""] + million(core, peer_names, args.quick, million_times)
+        out += [""] + million(core, [p for p in peer_names if p not in VARIANTS], args.quick, million_times)
     bpy_lines = bpy_part(args.no_bpy)
     out += [""] + bpy_lines
     out += [""] + targets(rows, million_times if not args.quick else {})
