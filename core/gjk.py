@@ -77,6 +77,42 @@ class GJKResult:
         return (ax, ay, az), (bx, by, bz)
 
 
+def _conditioned(v, vv, points):
+    """v with its direction recomputed from the simplex's own geometry.
+
+    v's components carry rounding of about eps x |w| whatever |v| is, so when v is short its *direction* is
+    noisy, and a support point far along the closest feature turns that noise into a poor lower bound (the gap
+    never closes).  When v lies inside a triangle, it is that triangle's plane normal times the plane's offset;
+    the normal from the two edges at the vertex facing the longest edge is accurate to eps / sin(largest angle).
+    Inside a segment, v is perpendicular to it: its component along the segment is pure rounding."""
+    count = len(points)
+    if count == 3:
+        a, b, c = points
+        ab = (b[0] - a[0]) ** 2 + (b[1] - a[1]) ** 2 + (b[2] - a[2]) ** 2
+        bc = (c[0] - b[0]) ** 2 + (c[1] - b[1]) ** 2 + (c[2] - b[2]) ** 2
+        ca = (a[0] - c[0]) ** 2 + (a[1] - c[1]) ** 2 + (a[2] - c[2]) ** 2
+        p, q, r = (a, b, c) if bc >= ab and bc >= ca else ((b, c, a) if ca >= ab else (c, a, b))
+        u = (q[0] - p[0], q[1] - p[1], q[2] - p[2])
+        w = (r[0] - p[0], r[1] - p[1], r[2] - p[2])
+        n = (u[1] * w[2] - u[2] * w[1], u[2] * w[0] - u[0] * w[2], u[0] * w[1] - u[1] * w[0])
+        length = math.sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2])
+        if length == 0.0:
+            return v, vv
+        n = (n[0] / length, n[1] / length, n[2] / length)
+        offset = sum(n[0] * x[0] + n[1] * x[1] + n[2] * x[2] for x in points) / 3.0
+        return (offset * n[0], offset * n[1], offset * n[2]), offset * offset
+    if count == 2:
+        a, b = points
+        e = (b[0] - a[0], b[1] - a[1], b[2] - a[2])
+        ee = e[0] * e[0] + e[1] * e[1] + e[2] * e[2]
+        if ee == 0.0:
+            return v, vv
+        along = (v[0] * e[0] + v[1] * e[1] + v[2] * e[2]) / ee
+        v = (v[0] - along * e[0], v[1] - along * e[1], v[2] - along * e[2])
+        return v, v[0] * v[0] + v[1] * v[1] + v[2] * v[2]
+    return v, vv
+
+
 def gjk(shape_a, shape_b, initial_direction, *, gap: float, zero: float, max_iterations: int,
         stop_above: float | None = None) -> GJKResult:
     """Run GJK on A_core - B_core.
@@ -133,7 +169,7 @@ def gjk(shape_a, shape_b, initial_direction, *, gap: float, zero: float, max_ite
         kept = [(p, lam) for p, lam in zip(candidate, cand_weights) if lam > 0.0]
         simplex = [p for p, _ in kept]
         weights = tuple(lam for _, lam in kept)
-        v, vv = q, qq
+        v, vv = _conditioned(q, qq, [p.w for p in simplex])
         if vv <= zero * zero:
             return GJKResult(GJKOutcome.ORIGIN, tuple(simplex), weights, v, math.sqrt(vv), 0.0, iterations,
                              True, False)

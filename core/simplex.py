@@ -87,14 +87,20 @@ def closest_on_triangle(p0, p1, p2):
     """Closest point to the origin on triangle p0 p1 p2 and its three weights."""
     n = _cross(_sub(p1, p0), _sub(p2, p0))
     nn = _dot(n, n)
-    longest2 = _longest_edge2((p0, p1, p2))
-    if nn > _TRIANGLE_SIN2_MIN * longest2 * longest2:
+    if nn > 0.0:
         # Barycentric coordinates of the origin's projection on the plane: signed areas over the full area.
         u = _dot(n, _cross(p1, p2)) / nn
         v = _dot(n, _cross(p2, p0)) / nn
         w = 1.0 - u - v
         if u >= 0.0 and v >= 0.0 and w >= 0.0:
-            return _combine((p0, p1, p2), (u, v, w)), (u, v, w)
+            q = _combine((p0, p1, p2), (u, v, w))
+            longest2 = _longest_edge2((p0, p1, p2))
+            if nn > _TRIANGLE_SIN2_MIN * longest2 * longest2:
+                return q, (u, v, w)
+            # A needle or sliver: the in-plane solution may be off by rounding, the edges are exact on the
+            # boundary. Both are points of the triangle (weights >= 0, sum 1): keep the closer one.
+            e, weights = _closest_on_edges(p0, p1, p2)
+            return (q, (u, v, w)) if _dot(q, q) < _dot(e, e) else (e, weights)
     return _closest_on_edges(p0, p1, p2)
 
 

@@ -32,13 +32,11 @@ from tests.core.reporting import TOUCHING, WORST
 
 FRACTION = float(os.environ.get("CORE_CORPUS_FRACTION", "1"))
 
-_CURVED_CONTACT = ("curved pair moved to contact (or 1e-7 x scale from it): GJK/EPA on curved supports stop "
-                   "~1e-8 x scale short, so the verdict leaves the touching band, the normal is off by up to "
-                   "~1e-2 rad and witness points sit up to 7e-8 off their shapes")
-KNOWN_OPEN = {name: _CURVED_CONTACT for name in
-              ("curved_touch/6", "curved_touch/86", "curved_touch/90", "curved_touch/131", "curved_touch/145")}
+KNOWN_OPEN: dict = {}
 """Open engine findings: excluded from the assertions below (still counted in the table's `bad` column) and
-pinned one by one as strict xfails in test_regressions.py, which turn into failures once fixed."""
+pinned one by one as strict xfails in test_regressions.py, which turn into failures once fixed.  Empty: the
+curved-contact pairs that were here (curved_touch/6, 86, 90, 131, 145) are fixed and kept as plain regression
+tests in test_regressions.py."""
 
 
 class Record:
