@@ -22,7 +22,7 @@ import math
 from dataclasses import dataclass
 
 
-from .gjk import SupportPoint, gjk, minkowski_support
+from .gjk import SupportPoint, gjk, minkowski_support, weighted_points
 from .simplex import _cross, _dot, _sub, closest_on_triangle
 
 __all__ = ["EPAResult", "epa"]
@@ -61,18 +61,6 @@ def _perpendicular(u):
     """Any unit vector perpendicular to the unit vector u."""
     axis = (1.0, 0.0, 0.0) if abs(u[0]) < 0.9 else (0.0, 1.0, 0.0)
     return _unit_or_none(_cross(u, axis))
-
-
-def _weighted_points(points, weights):
-    ax = ay = az = bx = by = bz = 0.0
-    for p, lam in zip(points, weights):
-        ax += lam * p.a[0]
-        ay += lam * p.a[1]
-        az += lam * p.a[2]
-        bx += lam * p.b[0]
-        by += lam * p.b[1]
-        bz += lam * p.b[2]
-    return (ax, ay, az), (bx, by, bz)
 
 
 class _Polytope:
@@ -241,7 +229,7 @@ def epa(shape_a, shape_b, simplex, weights, centre_direction, *, scale: float, g
     else:
         dimension, corners, axis, extra = _grow_tetrahedron(points, support, flat)
         if dimension < 3:
-            _point_a, _point_b = _weighted_points(simplex, weights)
+            _point_a, _point_b = weighted_points(simplex, weights)
             return EPAResult(0.0, _flat_normal(dimension, axis, centre_direction), _point_a, _point_b, extra,
                              True, False, dimension, flat)
         _build_tetrahedron(poly, corners)
@@ -294,7 +282,7 @@ def epa(shape_a, shape_b, simplex, weights, centre_direction, *, scale: float, g
     normal, offset = poly.normals[face], poly.offsets[face]
     target = (offset * normal[0], offset * normal[1], offset * normal[2])
     miss, corners, tri_weights = _own_projection(poly, face)
-    point_a, point_b = _weighted_points(corners, tri_weights)
+    point_a, point_b = weighted_points(corners, tri_weights)
     if miss > flat and last_support is not None:
         # On a curved M the support point along the converged normal is the contact itself, and its a and b
         # parts lie exactly on A's and B's boundaries.
@@ -369,7 +357,7 @@ def _decompose(shape_a, shape_b, target, direction):
     Returns (a, b, residual |a - b - target|, GJK iterations)."""
     shifted_b = shape_b.shifted((-target[0], -target[1], -target[2]))
     result = gjk(shape_a, shifted_b, direction, gap=0.0, zero=0.0, max_iterations=64)
-    point_a, point_b = _weighted_points(result.simplex, result.weights)
+    point_a, point_b = weighted_points(result.simplex, result.weights)
     point_b = (point_b[0] - target[0], point_b[1] - target[1], point_b[2] - target[2])
     return point_a, point_b, result.distance, result.iterations
 

@@ -23,7 +23,8 @@ import numpy as np
 
 from .simplex import closest_on_simplex
 
-__all__ = ["SupportPoint", "GJKOutcome", "GJKResult", "minkowski_support", "gjk", "supporting_direction"]
+__all__ = ["SupportPoint", "GJKOutcome", "GJKResult", "minkowski_support", "gjk", "supporting_direction",
+           "weighted_points"]
 
 
 @dataclass(frozen=True)
@@ -66,15 +67,20 @@ class GJKResult:
 
     def closest_points(self):
         """(point on A, point on B) as 3-tuples: the weighted a and b parts of the simplex."""
-        ax = ay = az = bx = by = bz = 0.0
-        for p, lam in zip(self.simplex, self.weights):
-            ax += lam * p.a[0]
-            ay += lam * p.a[1]
-            az += lam * p.a[2]
-            bx += lam * p.b[0]
-            by += lam * p.b[1]
-            bz += lam * p.b[2]
-        return (ax, ay, az), (bx, by, bz)
+        return weighted_points(self.simplex, self.weights)
+
+
+def weighted_points(points, weights):
+    """(sum w_i a_i, sum w_i b_i): the points on A and B of the Minkowski point sum w_i (a_i - b_i)."""
+    ax = ay = az = bx = by = bz = 0.0
+    for p, lam in zip(points, weights):
+        ax += lam * p.a[0]
+        ay += lam * p.a[1]
+        az += lam * p.a[2]
+        bx += lam * p.b[0]
+        by += lam * p.b[1]
+        bz += lam * p.b[2]
+    return (ax, ay, az), (bx, by, bz)
 
 
 def _conditioned(v, vv, points):

@@ -35,6 +35,15 @@ def _make_shape(geometry):
         raise GeometryError(f"'{geometry.name}': {exc}") from None
 
 
+def _poll_has_result(cls, context) -> bool:
+    """Poll of the operators that act on a stored result: False (and why) when there is none."""
+    group = getattr(context.window_manager, "collision_inspector", None)
+    if group is None or group.result.status == "NONE":
+        cls.poll_message_set("Run Check Collision first")
+        return False
+    return True
+
+
 class COLLISION_OT_check(bpy.types.Operator):
     """Check whether the active object and the other selected object collide: penetration depth and normal, \
 or distance and closest points (convex hulls of the evaluated meshes)"""
@@ -134,9 +143,7 @@ class COLLISION_OT_select_object(bpy.types.Operator):
 
     @classmethod
     def poll(cls, context):
-        group = getattr(context.window_manager, "collision_inspector", None)
-        if group is None or group.result.status == "NONE":
-            cls.poll_message_set("Run Check Collision first")
+        if not _poll_has_result(cls, context):
             return False
         if context.view_layer is None:
             cls.poll_message_set("Needs a scene with a view layer")
@@ -170,11 +177,7 @@ class COLLISION_OT_copy_result(bpy.types.Operator):
 
     @classmethod
     def poll(cls, context):
-        group = getattr(context.window_manager, "collision_inspector", None)
-        if group is None or group.result.status == "NONE":
-            cls.poll_message_set("Run Check Collision first")
-            return False
-        return True
+        return _poll_has_result(cls, context)
 
     def execute(self, context):
         view = state.current_view(context.window_manager)

@@ -343,19 +343,28 @@ def _disc_triangles(region, rv3d, location, diameter_px: float, segments: int = 
     return triangles
 
 
+def _view():
+    """(region, region_3d, ui scale) of the view being drawn, or None outside a 3D view region."""
+    import bpy  # noqa: PLC0415
+
+    context = bpy.context
+    region, rv3d = context.region, context.region_data
+    if region is None or rv3d is None:
+        return None
+    return region, rv3d, (context.preferences.system.ui_scale if context.preferences else 1.0)
+
+
 def _draw_view() -> None:
     """POST_VIEW: lines and points, depth-tested unless drawing through geometry."""
     data = _draw_data
     if data.is_empty:
         return
-    import bpy  # noqa: PLC0415
     from gpu_extras.batch import batch_for_shader  # noqa: PLC0415
 
-    context = bpy.context
-    region, rv3d = context.region, context.region_data
-    if region is None or rv3d is None:
+    view = _view()
+    if view is None:
         return
-    scale = context.preferences.system.ui_scale if context.preferences else 1.0
+    region, rv3d, scale = view
     with _GpuState("NONE" if _draw_through else "LESS_EQUAL"):
         shader = _shader("POLYLINE_UNIFORM_COLOR")
         shader.bind()
@@ -383,14 +392,12 @@ def _draw_pixel() -> None:
     if not data.labels:
         return
     import blf  # noqa: PLC0415
-    import bpy  # noqa: PLC0415
     from bpy_extras.view3d_utils import location_3d_to_region_2d  # noqa: PLC0415
 
-    context = bpy.context
-    region, rv3d = context.region, context.region_data
-    if region is None or rv3d is None:
+    view = _view()
+    if view is None:
         return
-    scale = context.preferences.system.ui_scale if context.preferences else 1.0
+    region, rv3d, scale = view
     font = 0
     size = round(14 * scale)
     try:
