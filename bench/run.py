@@ -60,8 +60,9 @@ def ensure_venv() -> None:
     wanted = {"base": BASE_REQUIREMENTS, "peers": PEER_REQUIREMENTS}
     if STAMP.exists():
         try:
-            if json.loads(STAMP.read_text()).get("wanted") == wanted:
-                return
+            done = json.loads(STAMP.read_text())
+            if done.get("wanted") == wanted and all(v == "ok" for v in done.get("status", {}).values()):
+                return  # a peer that failed last time is tried again (pip answers fast when it is there)
         except ValueError:
             pass
     if not VENV_PY.exists():
