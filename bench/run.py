@@ -237,12 +237,13 @@ class Ours:
                                  self._shape(case.family, case.b, case.poses_b[i]))
 
     def prepare(self, case: Case):
-        # A fixed at pose 0; B rebuilt with each pose from the same (already validated) local data.
-        return self._shape(case.family, case.a, case.poses_a[0])
+        # A fixed at pose 0; B built once, then placed in each new pose with Shape.moved (no re-validation).
+        return (self._shape(case.family, case.a, case.poses_a[0]),
+                self._shape(case.family, case.b, case.poses_a[0]))
 
     def query(self, state, case: Case, i: int):
-        b = self._shape(case.family, case.b, case.poses_a[0] @ _relative(case, i))
-        return self.core.collide(state, b)
+        a, b = state
+        return self.core.collide(a, b.moved(case.poses_a[0] @ _relative(case, i)))
 
 
 def _relative(case: Case, i: int):

@@ -39,6 +39,10 @@ def _finite_float(value, name: str, *, minimum: float | None = 0.0) -> float:
     return number
 
 
+_IDENTITY3 = np.eye(3)
+_AFFINE_ROW = np.array([0.0, 0.0, 0.0, 1.0])
+
+
 def _as_transform(transform) -> tuple[np.ndarray | None, np.ndarray]:
     """Split a 4x4 affine matrix into (L or None for identity, t). None means the identity transform."""
     if transform is None:
@@ -51,11 +55,11 @@ def _as_transform(transform) -> tuple[np.ndarray | None, np.ndarray]:
         raise ValueError(f"transform must have shape (4, 4), got {matrix.shape}")
     if not np.all(np.isfinite(matrix)):
         raise ValueError("transform contains NaN or infinite values")
-    if not np.array_equal(matrix[3], [0.0, 0.0, 0.0, 1.0]):
+    if not np.array_equal(matrix[3], _AFFINE_ROW):
         raise ValueError(f"transform must be affine (last row 0 0 0 1), got last row {matrix[3].tolist()}")
     linear = np.ascontiguousarray(matrix[:3, :3])
     translation = matrix[:3, 3].copy()
-    if np.array_equal(linear, np.eye(3)):
+    if np.array_equal(linear, _IDENTITY3):
         linear = None
     return linear, translation
 
@@ -93,7 +97,6 @@ class Shape:
         self._linear, self._translation = _as_transform(transform)
         self.margin = _finite_float(margin, "margin")
         self._linear_t = None if self._linear is None else np.ascontiguousarray(self._linear.T)
-        self._similarity_scale = self._similarity(self._linear)
         self._origin = np.zeros(3)  # subtracted from every support point (pair-local frame), see shifted()
         self._offset = self._translation.copy()  # translation - origin, formed before any vertex is added
         self._bounds = None  # cached world AABB of the whole shape
@@ -107,9 +110,16 @@ class Shape:
         s2 = float(np.trace(gram)) / 3.0
         if s2 <= 0.0:
             return None
-        if np.max(np.abs(gram - s2 * np.eye(3))) <= 1e-12 * s2:
+        if np.max(np.abs(gram - s2 * _IDENTITY3)) <= 1e-12 * s2:
             return math.sqrt(s2)
         return None
+
+    @property
+    def _similarity_scale(self) -> float | None:
+        # Only shapes with a round part ask, once per transform.
+        if "_similarity_cache" not in self.__dict__:
+            self._similarity_cache = self._similarity(self._linear)
+        return self._similarity_cache
 
     # The core is everything but the round part that a similarity transform maps to a round part.
     @property
@@ -147,6 +157,19 @@ class Shape:
                 point = point + (sweep / norm) * d
         return point
 
+    def moved(self, transform) -> "Shape":
+        """The same shape (same local data and margin) placed with another 4x4 `transform` (None: identity).
+
+        For repeated queries on one shape in changing poses: the local data is not validated or copied again."""
+        clone = object.__new__(type(self))
+        clone.__dict__.update(self.__dict__)
+        clone.__dict__.pop("_similarity_cache", None)
+        clone._linear, clone._translation = _as_transform(transform)
+        clone._linear_t = None if clone._linear is None else np.ascontiguousarray(clone._linear.T)
+        clone._offset = clone._translation - clone._origin
+        clone._bounds = None
+        return clone
+
     def shifted(self, origin) -> "Shape":
         """The same shape in a frame whose origin is the world point `origin` (support points minus origin)."""
         clone = object.__new__(type(self))
@@ -164,11 +187,21 @@ class Shape:
             self._bounds = (lo, hi)
         return self._bounds
 
+    def _core_vertices(self) -> np.ndarray | None:
+        """Local vertices of the core when it is a polytope (its bounds are then theirs), else None."""
+        return None
+
     def _core_bounds(self):
-        """AABB of the core in the current frame, from six support queries."""
-        eye = np.eye(3)
-        hi = np.array([self.core_support(eye[i])[i] for i in range(3)])
-        lo = np.array([self.core_support(-eye[i])[i] for i in range(3)])
+        """AABB of the core in the current frame: from the core's vertices, or from six support queries."""
+        local = self._core_vertices()
+        if local is not None:
+            world = local if self._linear is None else local @ self._linear_t
+            # Per-column reductions: numpy's axis=0 min/max over an (n, 3) array is several times slower.
+            lo = np.array([world[:, 0].min(), world[:, 1].min(), world[:, 2].min()])
+            hi = np.array([world[:, 0].max(), world[:, 1].max(), world[:, 2].max()])
+            return lo + self._offset, hi + self._offset
+        hi = np.array([self.core_support(_IDENTITY3[i])[i] for i in range(3)])
+        lo = np.array([self.core_support(-_IDENTITY3[i])[i] for i in range(3)])
         return lo, hi
 
     def __repr__(self) -> str:
@@ -182,17 +215,16 @@ class PointCloud(Shape):
 
     def __init__(self, vertices, transform=None, margin: float = 0.0):
         super().__init__(transform, margin)
-        self.vertices = as_vertices(vertices)
+        # A read-only *view*: the caller's own array (as_vertices may return it as is) stays writeable.
+        self.vertices = as_vertices(vertices).view()
         self.vertices.setflags(write=False)
 
     def _local_support(self, d: np.ndarray) -> np.ndarray:
         vertices = self.vertices
         return vertices[(vertices @ d).argmax()]
 
-    def _core_bounds(self):
-        # Vectorised: the extreme coordinates of the transformed vertices (one pass, no per-axis support).
-        world = self.vertices if self._linear is None else self.vertices @ self._linear_t
-        return world.min(axis=0) + self._offset, world.max(axis=0) + self._offset
+    def _core_vertices(self):
+        return self.vertices
 
     def __repr__(self) -> str:
         return f"PointCloud({self.vertices.shape[0]} vertices, margin={self.margin!r})"
@@ -214,6 +246,9 @@ class Sphere(Shape):
             return np.zeros(3)
         return self._local_support(d)
 
+    def _core_vertices(self):
+        return np.zeros((1, 3)) if self._round_is_separable else None
+
     def _local_support(self, d):
         norm = math.sqrt(float(d @ d))
         return (self.radius / norm) * d if norm > 0.0 else np.array([0.0, 0.0, self.radius])
@@ -232,6 +267,10 @@ class Box(Shape):
     def _local_support(self, d):
         return np.where(d >= 0.0, self.half_extents, -self.half_extents)
 
+    def _core_vertices(self):
+        signs = np.array([[x, y, z] for x in (-1.0, 1.0) for y in (-1.0, 1.0) for z in (-1.0, 1.0)])
+        return signs * self.half_extents
+
 
 class Capsule(Shape):
     """Segment from (0, 0, -half_height) to (0, 0, +half_height) swept by `radius`."""
@@ -249,6 +288,11 @@ class Capsule(Shape):
         if self._round_is_separable:
             return self._segment_support(d)
         return self._local_support(d)
+
+    def _core_vertices(self):
+        if not self._round_is_separable:
+            return None
+        return np.array([[0.0, 0.0, -self.half_height], [0.0, 0.0, self.half_height]])
 
     def _local_support(self, d):
         point = self._segment_support(d)
