@@ -164,6 +164,7 @@ class Shape:
         clone = object.__new__(type(self))
         clone.__dict__.update(self.__dict__)
         clone.__dict__.pop("_similarity_cache", None)
+        clone.__dict__.pop("_world", None)
         clone._linear, clone._translation = _as_transform(transform)
         clone._linear_t = None if clone._linear is None else np.ascontiguousarray(clone._linear.T)
         clone._offset = clone._translation - clone._origin
@@ -225,6 +226,25 @@ class PointCloud(Shape):
 
     def _core_vertices(self):
         return self.vertices
+
+    def _world_vertices(self) -> np.ndarray:
+        """L @ vertices (the transform's linear part applied once, cached): every support is then one product.
+        The bounds need the same array, so a one-shot query pays nothing extra for it."""
+        world = self.__dict__.get("_world")
+        if world is None:
+            world = self._world = self.vertices if self._linear is None else self.vertices @ self._linear_t
+        return world
+
+    def _core_bounds(self):
+        world = self._world_vertices()
+        # Per-column reductions: numpy's axis=0 min/max over an (n, 3) array is several times slower.
+        lo = np.array([world[:, 0].min(), world[:, 1].min(), world[:, 2].min()])
+        hi = np.array([world[:, 0].max(), world[:, 1].max(), world[:, 2].max()])
+        return lo + self._offset, hi + self._offset
+
+    def core_support(self, d: np.ndarray) -> np.ndarray:
+        world = self._world_vertices()
+        return world[(world @ d).argmax()] + self._offset
 
     def __repr__(self) -> str:
         return f"PointCloud({self.vertices.shape[0]} vertices, margin={self.margin!r})"
