@@ -12,15 +12,20 @@ The Expanding Polytope Algorithm (van den Bergen 2001), with these choices:
   gap tolerance of its plane (converged: depth is certified between the face offset and the support value) or is
   added, removing every face it sees.  The visible set is grown from the popped face across edges (so it stays
   connected) and faces seen edge-on count as visible, which keeps new faces from being slivers.
+- Convergence needs more than a certified plane: the final face must also hold the origin's projection on its
+  own plane (true of the closest facet of a convex polytope, but not always of the popped triangle when faces
+  tie or when a curved M leaves near-coplanar slivers).  `_settle` then picks a tied face that does, or refines
+  towards the popped face's nearest point.  Face normals are crossed at the vertex facing the longest edge, the
+  triangle's largest angle, so slivers keep accurate normals.
 - Witness points are the barycentric weights of the origin's projection on the final face applied to the stored
-  a and b parts of its three vertices.
+  a and b parts of its three vertices (with the support point along the normal, or a direct decomposition of the
+  contact point, as fallbacks when rounding leaves the projection outside every candidate face).
 """
 from __future__ import annotations
 
 import heapq
 import math
 from dataclasses import dataclass
-
 
 from .gjk import SupportPoint, gjk, minkowski_support, weighted_points
 from .simplex import _cross, _dot, _sub, closest_on_triangle

@@ -11,6 +11,10 @@ in Interactive 3D Environments", 2003):
   decreasing (rounding), at the iteration cap, or when the origin is reached (|v| <= zero tolerance or inside a
   tetrahedron), which hands over to EPA.
 
+Near contact v is short, and its direction would be mostly rounding: v's direction is therefore taken from the
+simplex's own geometry (`_conditioned`: a triangle's plane normal, a segment's perpendicular), which keeps the
+lower bound, and so the certificate, accurate down to distances of a few ulps.
+
 Closest points on A and B come from the barycentric weights of v applied to the stored a and b parts.
 """
 from __future__ import annotations

@@ -6,8 +6,10 @@ One query:
    every tolerance;
 3. moves to a pair-local frame whose origin is the centre of A's bounding box (objects far from the world origin
    keep their precision: translations are differenced before any vertex is added to them);
-4. runs GJK on the cores; if the cores are apart, the sphere-swept radii are subtracted analytically; if the origin
-   is reached, EPA measures the core penetration and the radii are added;
+4. runs GJK on the cores; if a plane certifies the cores apart, the sphere-swept radii are subtracted
+   analytically; if the origin is reached (or GJK stopped a few ulps away with no such plane), EPA measures the
+   core penetration and the radii are added; a core distance inside the touching band takes its normal from a
+   well-conditioned neighbouring query (`gjk.supporting_direction`);
 5. classifies with the touching band and returns a `Contact` in world coordinates.
 """
 from __future__ import annotations

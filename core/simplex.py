@@ -5,8 +5,8 @@ these tiny fixed-size problems plain float arithmetic is an order of magnitude f
 
 Robustness rules (the degenerate cases are where GJK implementations break, see fcl#293 and fcl#652):
 - a zero-length segment is its first point;
-- a triangle is solved in its plane only when its normal is well defined relative to its edge lengths; a
-  collinear or needle triangle falls back to the exact minimum over its three edges;
+- a triangle is solved in its plane (signed areas); a collinear triangle is the exact minimum over its three
+  edges, and a needle or sliver takes whichever of the two is closer (both are points of the triangle);
 - a tetrahedron whose volume is negligible relative to its edge lengths (flat) is solved as the exact minimum
   over its four faces, so a coplanar simplex never produces NaN or a division by ~0.
 Every function returns (closest point, weights) where weights has one entry per input point, sums to 1 and is
@@ -16,8 +16,8 @@ from __future__ import annotations
 
 __all__ = ["closest_on_segment", "closest_on_triangle", "closest_on_tetrahedron", "closest_on_simplex"]
 
-# A triangle's normal is trusted when |n|^2 exceeds this times (longest edge)^4, i.e. when its smallest angle is
-# well above rounding (sin(angle) >~ 1e-7).  Below it the triangle is treated as its three edges, which is exact.
+# A triangle's in-plane solution is trusted alone when |n|^2 exceeds this times (longest edge)^4, i.e. when its
+# smallest angle is well above rounding (sin(angle) >~ 1e-7).  Below it the edges are solved too, exactly.
 _TRIANGLE_SIN2_MIN = 1e-14
 # A tetrahedron is solved with signed volumes only when 6*volume exceeds this times (longest edge)^3.
 _TETRA_VOLUME_MIN = 1e-10
