@@ -640,7 +640,6 @@ def accuracy_table(rows, peer_names) -> list[str]:
 
 def million(core, peers, quick: bool, times_out: dict) -> list[str]:
     """1,000,000-vertex pairs, one-shot, ours (median of 3) and each peer once in a subprocess with a time cap."""
-    import numpy as np
     lines = ["### 1,000,000-vertex pair, one-shot (target <= 1 s for ours)", "",
              "| family | relation | ours | " + " | ".join(peers) + " | our verdict |",
              "|---|---|---|" + "---|" * len(peers) + "---|"]

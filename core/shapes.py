@@ -87,8 +87,9 @@ def as_vertices(vertices, name: str = "vertices") -> np.ndarray:
 class Shape:
     """A convex shape: `core_support(d)` plus a sphere-swept radius `sweep` (world units).
 
-    Subclasses implement `_local_support(d)` (support of the untransformed core, d in local coordinates) and
-    set `_radius_local` (the intrinsic round part: sphere or capsule radius, else 0).
+    Subclasses implement `_local_support(d)` (support of the untransformed core, d in local coordinates; a point
+    cloud instead overrides `core_support` with a search over its transformed vertices) and set `_radius_local`
+    (the intrinsic round part: sphere or capsule radius, else 0).
     """
 
     _radius_local = 0.0
@@ -192,11 +193,17 @@ class Shape:
         """Local vertices of the core when it is a polytope (its bounds are then theirs), else None."""
         return None
 
+    def _world_core_vertices(self) -> np.ndarray | None:
+        """The core's vertices with the transform's linear part applied (no translation), or None."""
+        local = self._core_vertices()
+        if local is None:
+            return None
+        return local if self._linear is None else local @ self._linear_t
+
     def _core_bounds(self):
         """AABB of the core in the current frame: from the core's vertices, or from six support queries."""
-        local = self._core_vertices()
-        if local is not None:
-            world = local if self._linear is None else local @ self._linear_t
+        world = self._world_core_vertices()
+        if world is not None:
             # Per-column reductions: numpy's axis=0 min/max over an (n, 3) array is several times slower.
             lo = np.array([world[:, 0].min(), world[:, 1].min(), world[:, 2].min()])
             hi = np.array([world[:, 0].max(), world[:, 1].max(), world[:, 2].max()])
@@ -220,30 +227,19 @@ class PointCloud(Shape):
         self.vertices = as_vertices(vertices).view()
         self.vertices.setflags(write=False)
 
-    def _local_support(self, d: np.ndarray) -> np.ndarray:
-        vertices = self.vertices
-        return vertices[(vertices @ d).argmax()]
-
     def _core_vertices(self):
         return self.vertices
 
-    def _world_vertices(self) -> np.ndarray:
-        """L @ vertices (the transform's linear part applied once, cached): every support is then one product.
-        The bounds need the same array, so a one-shot query pays nothing extra for it."""
+    def _world_core_vertices(self) -> np.ndarray:
+        """Cached: every support is then one product, and the bounds reuse the same array, so a one-shot query
+        pays nothing extra for it."""
         world = self.__dict__.get("_world")
         if world is None:
-            world = self._world = self.vertices if self._linear is None else self.vertices @ self._linear_t
+            world = self._world = super()._world_core_vertices()
         return world
 
-    def _core_bounds(self):
-        world = self._world_vertices()
-        # Per-column reductions: numpy's axis=0 min/max over an (n, 3) array is several times slower.
-        lo = np.array([world[:, 0].min(), world[:, 1].min(), world[:, 2].min()])
-        hi = np.array([world[:, 0].max(), world[:, 1].max(), world[:, 2].max()])
-        return lo + self._offset, hi + self._offset
-
     def core_support(self, d: np.ndarray) -> np.ndarray:
-        world = self._world_vertices()
+        world = self._world_core_vertices()
         return world[(world @ d).argmax()] + self._offset
 
     def __repr__(self) -> str:

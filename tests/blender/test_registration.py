@@ -24,7 +24,7 @@ def menu_functions():
 
 
 def test_installed_from_the_built_zip(addon):
-    assert addon == f"bl_ext.user_default.collision_inspector" or bpy.app.version < (4, 2, 0)
+    assert addon == "bl_ext.user_default.collision_inspector" or bpy.app.version < (4, 2, 0)
     module = sys.modules[addon]
     # the same __init__.py carries bl_info for Blender 3.4 (4.2+ reads the manifest and drops bl_info)
     tree = ast.parse(open(module.__file__, encoding="utf-8").read())

@@ -434,7 +434,6 @@ def origin_distance(points) -> tuple[float, np.ndarray]:
         u, v, w = basis
         uv = (points - centre) @ np.array([u, v]).T
         q = np.array([o @ u, o @ v])
-        height = float(o @ w)
         try:
             hull = ConvexHull(uv)
         except QhullError:
