@@ -8,15 +8,19 @@ Conventions (pinned by tests/core/test_conventions.py):
 - intersecting: point_a - point_b == depth * normal      (witness points: the point of A deepest inside B and
   the point of B deepest inside A); translating B by depth * normal makes the shapes touch;
 - touching:     |distance| <= touching tolerance; point_a and point_b are (nearly) the same contact point.
+
+Non-convex meshes (`core.TriangleMesh`) keep the same conventions and add `containment`, `intersection` and the
+open-mesh flags; a query with `max_distance` may stop early (`beyond_max_distance`).  Each field says below what it
+means for which kind of query.
 """
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-__all__ = ["Status", "Contact"]
+__all__ = ["Status", "Containment", "Contact"]
 
 
 class Status(enum.Enum):
@@ -28,6 +32,28 @@ class Status(enum.Enum):
     """|distance| <= touching tolerance: the shapes share a boundary point (`point_a` ~ `point_b`)."""
     INTERSECTING = "INTERSECTING"
     """distance < -touching tolerance: `point_a`, `point_b` are the witness points of the penetration."""
+
+
+class Containment(enum.Enum):
+    """One closed mesh wholly inside another with no crossing surface (only meshes report it)."""
+
+    A_INSIDE_B = "A_INSIDE_B"
+    """Every point of A lies inside B (A's surface does not cross B's)."""
+    B_INSIDE_A = "B_INSIDE_A"
+    """Every point of B lies inside A."""
+
+    def swapped(self) -> "Containment":
+        return Containment.B_INSIDE_A if self is Containment.A_INSIDE_B else Containment.A_INSIDE_B
+
+
+def _no_segments() -> np.ndarray:
+    return _frozen_segments(np.zeros((0, 2, 3)))
+
+
+def _frozen_segments(value) -> np.ndarray:
+    array = np.array(value, dtype=np.float64).reshape(-1, 2, 3)
+    array.setflags(write=False)
+    return array
 
 
 def _frozen_vector(value) -> np.ndarray:
@@ -67,12 +93,26 @@ class Contact:
     chosen among equals, a simplex blown up to a tetrahedron before EPA)."""
     gap: float = 0.0
     """Certified bound on |distance error| in world units (duality gap of the final stage)."""
+    containment: Containment | None = None
+    """Meshes only: `A_INSIDE_B` or `B_INSIDE_A` when one closed mesh lies wholly inside the other with no
+    crossing (status INTERSECTING); None otherwise, and always None for convex shapes."""
+    intersection: np.ndarray = field(default_factory=_no_segments)
+    """Meshes only: (k, 2, 3) world-space segments where the two surfaces cross (empty when they do not)."""
+    open_a: bool = False
+    """Meshes only: A is not closed (watertight), so nothing can be inside it; containment in A is not decided."""
+    open_b: bool = False
+    """Meshes only: B is not closed, as `open_a`."""
+    beyond_max_distance: bool = False
+    """True when the query was given `max_distance` and stopped as soon as the pair was proven farther apart than
+    that: status SEPARATED, `distance` is then a certified *lower bound* (> max_distance) rather than the exact
+    distance, and `point_a`, `point_b`, `normal` are the best found so far."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "normal", _frozen_vector(self.normal))
         object.__setattr__(self, "point_a", _frozen_vector(self.point_a))
         object.__setattr__(self, "point_b", _frozen_vector(self.point_b))
         object.__setattr__(self, "distance", float(self.distance))
+        object.__setattr__(self, "intersection", _frozen_segments(self.intersection))
 
     @property
     def depth(self) -> float:
@@ -84,11 +124,8 @@ class Contact:
         return self.status is Status.INTERSECTING
 
     def swapped(self) -> "Contact":
-        """The same answer with A and B exchanged: the normal flips and the points swap."""
-        return Contact(
-            status=self.status, distance=self.distance, normal=-self.normal,
-            point_a=self.point_b, point_b=self.point_a, scale=self.scale,
-            touching_tolerance=self.touching_tolerance, gjk_iterations=self.gjk_iterations,
-            epa_iterations=self.epa_iterations, converged=self.converged,
-            iteration_cap_hit=self.iteration_cap_hit, fallback_used=self.fallback_used, gap=self.gap,
-        )
+        """The same answer with A and B exchanged: the normal flips, the points, containment and open flags swap."""
+        return replace(
+            self, normal=-self.normal, point_a=self.point_b, point_b=self.point_a,
+            containment=None if self.containment is None else self.containment.swapped(),
+            open_a=self.open_b, open_b=self.open_a)
