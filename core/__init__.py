@@ -10,6 +10,7 @@ Importable on its own (the repository root on sys.path): it never imports Blende
 Shapes are convex: a vertex array stands for its convex hull.  See `core.contact` for the sign conventions.
 """
 from .contact import Contact, Containment, Status
+from .mesh import TriangleMesh
 from .query import collide, distance, intersects
 from .shapes import Box, Capsule, Cone, Cylinder, PointCloud, Shape, Sphere, as_shape
 from .tolerances import DEFAULT_TOLERANCES, Tolerances
@@ -17,5 +18,5 @@ from .tolerances import DEFAULT_TOLERANCES, Tolerances
 __all__ = [
     "collide", "intersects", "distance",
     "Contact", "Containment", "Status", "Tolerances", "DEFAULT_TOLERANCES",
-    "Shape", "PointCloud", "Sphere", "Box", "Capsule", "Cylinder", "Cone", "as_shape",
+    "Shape", "PointCloud", "Sphere", "Box", "Capsule", "Cylinder", "Cone", "as_shape", "TriangleMesh",
 ]

@@ -61,11 +61,15 @@ class _Pair:
                    max_iterations=t.gjk_max_iterations, stop_above=stop_above)
 
 
-def collide(a, b, tolerances: Tolerances = DEFAULT_TOLERANCES) -> Contact:
+def collide(a, b, tolerances: Tolerances = DEFAULT_TOLERANCES, max_distance=None) -> Contact:
     """Full answer for two convex shapes: status, signed distance, normal (A towards B) and points, in world space.
 
     a, b: `core.Shape` instances or (n, 3) vertex arrays (each standing for its convex hull).
+    When either is a `core.TriangleMesh`, both must be: the mesh query answers (core/mesh/query.py).
     Raises ValueError on invalid input (empty, wrong shape, NaN/inf, non-numeric)."""
+    from .mesh import TriangleMesh, collide_meshes
+    if isinstance(a, TriangleMesh) or isinstance(b, TriangleMesh):
+        return collide_meshes(a, b, tolerances, max_distance)
     pair = _Pair(a, b, tolerances)
     t = pair.tol
     result = pair.run_gjk()

@@ -1,0 +1,37 @@
+"""Non-convex triangle meshes: `TriangleMesh`, loose parts, volume and convexity, and the mesh-mesh query.
+
+`core.collide(a, b)` routes here when either argument is a `TriangleMesh` (both must be; a convex `Shape` or a
+vertex array against a mesh is a ValueError that says so).  The answer is a `core.Contact` with the usual
+conventions (core/contact.py), exact for the triangles:
+
+- SEPARATED: `distance` is the minimum distance between the two surfaces (to `PRUNE` x scale, see
+  core/mesh/query.py), `point_a` on A's surface and `point_b` on B's are closest points,
+  `normal = (point_b - point_a) / distance`;
+- TOUCHING: the surfaces come within the touching band without crossing and neither holds the other.  Coplanar
+  overlapping triangles touch (distance 0); they never cross;
+- INTERSECTING: the surfaces cross (`intersection` holds the crossing curve as world segments), or a closed mesh
+  holds a loose part of the other (`containment` says A_INSIDE_B / B_INSIDE_A when one lies wholly inside the
+  other with no crossing).  Only closed meshes have an inside (`open_a` / `open_b` flag the others); an open
+  surface never contains anything.
+
+What depth means for non-convex meshes.  `distance = -depth`, where depth is a *lower bound* of the shortest
+translation of B that separates the two solids (so it never exceeds the convex hulls' penetration depth), the
+largest of:
+1. how deep a point of one mesh lies inside the other closed mesh, i.e. its distance to that mesh's surface
+   (any point of A inside closed B is at least that far from escaping: B must move that much before the point
+   leaves it).  Points tried: a few corners of every loose part, a sample of up to 256 vertices, the corners and
+   centroids of the triangles at the contact, and for each crossing triangle pair a point of the triangle on
+   each side of the other's plane (so two bars crossing with no vertex inside still get a positive depth);
+2. the convex engine's EPA depth of the deepest intersecting pair of exactly convex loose parts (closed parts
+   that pass the convexity test of core/mesh/parts.py).
+`point_a` and `point_b` are the witness of that bound: for (1) with a point p of A inside B, point_a = p and
+point_b = the closest point of B's surface (point_a - point_b = depth * normal); the mirror for a point of B
+inside A; for (2) the convex engine's witness points.  The depth is 0 only when no point strictly inside is
+found, which happens when the overlap has no volume (open surfaces crossing, coplanar contact); the points are
+then a point of the crossing curve and `fallback_used` is True.
+"""
+from .parts import is_convex, loose_parts, volume
+from .query import collide_meshes
+from .trimesh import TriangleMesh
+
+__all__ = ["TriangleMesh", "collide_meshes", "loose_parts", "volume", "is_convex"]

@@ -1,0 +1,201 @@
+"""A bounding volume hierarchy in flat numpy arrays, built and traversed level by level (no loop per node).
+
+Build (local coordinates, once per mesh, shared by `TriangleMesh.moved`):
+- triangles are sorted by the Morton code of their centroids; level 0 holds one leaf per triangle in that order,
+  and node i of level l+1 has the children 2i and 2i+1 of level l (the last node of a level may have one child),
+  so node i of level l covers the sorted triangles [i * 2**l, (i + 1) * 2**l);
+- every node has an oriented box (centre + three half-axis vectors): a leaf's axes are its triangle's longest
+  edge, the in-plane perpendicular and the normal, its extents exact (zero along the normal); an internal node's
+  axes are its area-weighted mean normal and a perpendicular pair, its extents cover its children's boxes.
+
+Per query (`WorldBVH`): the oriented boxes are mapped by the affine transform (a box maps to a parallelepiped,
+whose support function is still exact), and exact axis-aligned boxes are refitted from the transformed vertices.
+
+Lower bound of the distance between the contents of two nodes (`pair_lower_bound`): the largest of the
+axis-aligned box distance and three separating-axis gaps, along the line between the two box centres and along
+each box's normal.  Flat nodes facing each other (parallel panels, a rod in a ring) get bounds that are nearly
+exact, which is what keeps near-ties from flooding the candidate lists.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .tritri import _cross, _dot, _extent
+
+__all__ = ["LocalBVH", "WorldBVH", "pair_lower_bound"]
+
+
+
+def _unit(v, fallback):
+    n = np.sqrt(_dot(v, v))
+    ok = n > 0.0
+    out = np.where(ok[:, None], v / np.where(ok, n, 1.0)[:, None], fallback)
+    return out, ok
+
+
+def _perpendicular(n):
+    """A unit vector perpendicular to each unit n."""
+    pick = np.where((np.abs(n[:, 0]) < 0.6)[:, None], np.array([1.0, 0.0, 0.0]), np.array([0.0, 1.0, 0.0]))
+    u = pick - _dot(pick, n)[:, None] * n
+    return u / np.sqrt(_dot(u, u))[:, None]
+
+
+def _spread_bits(x: np.ndarray) -> np.ndarray:
+    """Insert two zero bits between the low 10 bits of x (uint64): bit i moves to bit 3i."""
+    x = x & np.uint64(0x3FF)
+    x = (x | (x << np.uint64(16))) & np.uint64(0x30000FF)
+    x = (x | (x << np.uint64(8))) & np.uint64(0x300F00F)
+    x = (x | (x << np.uint64(4))) & np.uint64(0x30C30C3)
+    x = (x | (x << np.uint64(2))) & np.uint64(0x9249249)
+    return x
+
+
+def _morton(points: np.ndarray) -> np.ndarray:
+    """30-bit Morton codes of points quantised on a 1024^3 grid over their bounding box."""
+    lo = points.min(axis=0)
+    extent = float((points.max(axis=0) - lo).max())
+    if not extent > 0.0:
+        return np.zeros(points.shape[0], np.uint64)
+    q = np.minimum(((points - lo) * (1023.0 / extent)).astype(np.int64), 1023).astype(np.uint64)
+    return _spread_bits(q[:, 0]) | (_spread_bits(q[:, 1]) << np.uint64(1)) | (_spread_bits(q[:, 2]) << np.uint64(2))
+
+
+def _pairs(array):
+    """(left, right) halves of a level's array for the next level up; an odd last node pairs with itself."""
+    if array.shape[0] % 2:
+        array = np.concatenate([array, array[-1:]])
+    return array[0::2], array[1::2]
+
+
+class LocalBVH:
+    """The hierarchy of one mesh in its local coordinates.  Flat arrays; level l occupies [offset[l], offset[l+1])."""
+
+    def __init__(self, vertices: np.ndarray, triangles: np.ndarray):
+        m = triangles.shape[0]
+        a0, b0, c0 = vertices[triangles[:, 0]], vertices[triangles[:, 1]], vertices[triangles[:, 2]]
+        order = np.argsort(_morton((a0 + b0 + c0) / 3.0), kind="stable")
+        self.order = order
+        self.leaf_triangles = triangles[order]
+        a, b, c = a0[order], b0[order], c0[order]
+        sizes = [m]
+        while sizes[-1] > 1:
+            sizes.append((sizes[-1] + 1) // 2)
+        self.sizes = sizes
+        self.offsets = np.concatenate([[0], np.cumsum(sizes)])
+
+        # leaves: exact boxes in each triangle's own frame (longest edge, in-plane perpendicular, normal)
+        ab, bc, ca = b - a, c - b, a - c
+        lab, lbc, lca = _dot(ab, ab), _dot(bc, bc), _dot(ca, ca)
+        longest = np.where((lab >= lbc)[:, None] & (lab >= lca)[:, None], ab, np.where((lbc >= lca)[:, None], bc, ca))
+        u, _ = _unit(longest, np.array([1.0, 0.0, 0.0]))
+        normal = _cross(ab, -ca)
+        n = normal - _dot(normal, u)[:, None] * u
+        n, ok = _unit(n, np.zeros(3))
+        if not np.all(ok):
+            n = np.where(ok[:, None], n, _perpendicular(u))
+        v = _cross(n, u)
+        ac = -ca
+        centre = a.copy()
+        halves = []
+        for axis in (u, v, n):
+            p1, p2 = _dot(ab, axis), _dot(ac, axis)
+            lo = np.minimum(np.minimum(p1, p2), 0.0)
+            hi = np.maximum(np.maximum(p1, p2), 0.0)
+            centre += (0.5 * (lo + hi))[:, None] * axis
+            halves.append((0.5 * (hi - lo))[:, None] * axis)
+        centres = [centre]
+        half_levels = [np.stack(halves, axis=1)]
+        area = [0.5 * normal]
+        first = [np.arange(m)]
+
+        for level in range(1, len(sizes)):
+            al, ar = _pairs(area[-1])
+            cl, cr = _pairs(centres[-1])
+            hl, hr = _pairs(half_levels[-1])
+            fl, _ = _pairs(first[-1])
+            summed = al + ar
+            nn, ok = _unit(summed, np.array([0.0, 0.0, 1.0]))
+            between = cr - cl
+            uu = between - _dot(between, nn)[:, None] * nn
+            uu, ok_u = _unit(uu, np.zeros(3))
+            if not np.all(ok_u):
+                uu = np.where(ok_u[:, None], uu, _perpendicular(nn))
+            vv = _cross(nn, uu)
+            centre = np.zeros_like(cl)
+            halves = []
+            for axis in (uu, vv, nn):
+                # the children's boxes along this axis: centre . axis +- sum_i |half_i . axis|
+                pl, sl = _dot(cl, axis), _extent(hl, axis)
+                pr, sr = _dot(cr, axis), _extent(hr, axis)
+                lo = np.minimum(pl - sl, pr - sr)
+                hi = np.maximum(pl + sl, pr + sr)
+                centre += (0.5 * (lo + hi))[:, None] * axis
+                halves.append((0.5 * (hi - lo))[:, None] * axis)
+            centres.append(centre)
+            half_levels.append(np.stack(halves, axis=1))
+            area.append(summed)
+            first.append(fl)
+        self.centre = np.concatenate(centres)
+        self.half = np.concatenate(half_levels)
+        self.first_leaf = np.concatenate(first)
+
+    @property
+    def levels(self) -> int:
+        return len(self.sizes)
+
+
+class WorldBVH:
+    """A LocalBVH under one placement (pair-local frame): node boxes, refitted AABBs, leaf corners."""
+
+    def __init__(self, local: LocalBVH, world_vertices: np.ndarray, linear, offset):
+        self.local = local
+        self.vertices = world_vertices
+        self.leaf_corners = world_vertices[local.leaf_triangles]  # (m, 3, 3)
+        if linear is None:
+            self.centre = local.centre + offset
+            self.half = local.half
+        else:
+            self.centre = local.centre @ linear.T + offset
+            self.half = local.half @ linear.T
+        normal = _cross(self.half[:, 0], self.half[:, 1])
+        length = np.sqrt(_dot(normal, normal))
+        self.normal_ok = length > 0.0
+        self.normal = normal / np.where(self.normal_ok, length, 1.0)[:, None]
+        lo = [self.leaf_corners.min(axis=1)]
+        hi = [self.leaf_corners.max(axis=1)]
+        for _ in range(1, local.levels):
+            l0, l1 = _pairs(lo[-1])
+            h0, h1 = _pairs(hi[-1])
+            lo.append(np.minimum(l0, l1))
+            hi.append(np.maximum(h0, h1))
+        self.lo = np.concatenate(lo)
+        self.hi = np.concatenate(hi)
+        self.rep = self.leaf_corners[local.first_leaf, 0]  # a surface point of each node
+
+    def node(self, level: int, index):
+        return self.local.offsets[level] + index
+
+    def children(self, level: int, index):
+        """Children (level - 1 indices) of nodes `index` at `level`: (left, right, has_right)."""
+        left = 2 * index
+        right = left + 1
+        return left, right, right < self.local.sizes[level - 1]
+
+
+def pair_lower_bound(wa: WorldBVH, na, wb: WorldBVH, nb):
+    """Lower bound of the distance between the contents of flat nodes na (of wa) and nb (of wb)."""
+    gap = np.maximum(np.maximum(wb.lo[nb] - wa.hi[na], wa.lo[na] - wb.hi[nb]), 0.0)
+    bound = np.sqrt(_dot(gap, gap))
+    ca, cb = wa.centre[na], wb.centre[nb]
+    ha, hb = wa.half[na], wb.half[nb]
+    d = cb - ca
+    dist = np.sqrt(_dot(d, d))
+    ok = dist > 0.0
+    u = d / np.where(ok, dist, 1.0)[:, None]
+    ext = _extent(ha, u) + _extent(hb, u)
+    bound = np.maximum(bound, np.where(ok, dist - ext, 0.0))
+    for axis, okn in ((wa.normal[na], wa.normal_ok[na]), (wb.normal[nb], wb.normal_ok[nb])):
+        sep = np.abs(_dot(d, axis))
+        ext = _extent(ha, axis) + _extent(hb, axis)
+        bound = np.maximum(bound, np.where(okn, sep - ext, 0.0))
+    return bound

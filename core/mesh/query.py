@@ -1,0 +1,394 @@
+"""The mesh-mesh query behind `core.collide` when an argument is a `TriangleMesh`.
+
+Steps:
+1. Both meshes one closed convex part each: the convex engine answers, on their vertices (exactly as
+   `core.collide` on two vertex arrays would).
+2. Pair frame (origin = centre of A's world box), scale = the larger world box diagonal, touching band.
+3. Simultaneous descent of both hierarchies, level by level.  A pair of nodes is kept while its lower bound
+   (`bvh.pair_lower_bound`) is within the touching band (it may hold a crossing or a contact) or below the best
+   upper bound minus `PRUNE` x scale (it may hold a closer pair).  Upper bounds come from a surface point of each
+   node and from the exact distance of the first triangles of the most promising pairs.
+4. Leaves: the pairs within the band go through the crossing test (segments of the crossing curve); if nothing
+   crosses, the exact triangle-triangle distance runs best-first over the candidates until the next lower bound
+   exceeds the best distance found.
+5. Inside/outside (closed meshes only, winding numbers): a point of every loose part, a sample of vertices and
+   points next to the contact are tested against the other mesh.
+6. Status, containment, depth (see `core/mesh/__init__.py` for what depth means).
+
+If a near-tie keeps more than `MAX_PAIRS` node pairs alive, the farthest ones (by lower bound) are dropped and
+their smallest lower bound is kept: the answer is then the best distance found with its real closest points, and
+`gap` = that distance minus the certified lower bound (a certified interval instead of a silent approximation;
+`converged` is False).
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ..contact import Contact, Containment, Status
+from ..shapes import PointCloud
+from ..tolerances import DEFAULT_TOLERANCES, Tolerances
+from .bvh import WorldBVH, pair_lower_bound
+from .points import closest_points, winding_numbers
+from .trimesh import TriangleMesh
+from .tritri import _cross, crossing, triangle_triangle
+
+__all__ = ["collide_meshes"]
+
+PRUNE = 1e-12
+"""A pair whose lower bound is within PRUNE x scale of the best distance cannot improve it by more than that,
+and is dropped (ties between equally close triangles end there).  The reported distance is exact to this."""
+
+MAX_PAIRS = 3_000_000
+"""Cap on live node pairs per level (memory and time budget); see the module docstring."""
+
+TOP_K = 64
+"""Most promising pairs per level whose first triangles get an exact distance (a tight upper bound early)."""
+
+MAX_PROBES = 4096
+"""Cap on points tested for inside/outside per side, beyond the one point per loose part."""
+
+MAX_CONVEX_PAIRS = 64
+"""Cap on pairs of exactly convex loose parts measured by the convex engine for the depth."""
+
+
+class _Side:
+    """One mesh placed in the pair frame."""
+
+    def __init__(self, mesh: TriangleMesh, origin: np.ndarray):
+        self.mesh = mesh
+        self.local = mesh._local
+        self.offset = mesh._translation - origin
+        self.vertices = mesh.world_vertices(origin)
+        self.world = WorldBVH(self.local.bvh, self.vertices, mesh._linear, self.offset)
+        self.closed = bool(self.local.closed)
+        self.order = self.local.bvh.order  # leaf index -> triangle index
+
+
+def _unit_or(v, fallback):
+    n = float(np.linalg.norm(v))
+    return v / n if n > 0.0 and math.isfinite(n) else np.asarray(fallback, float)
+
+
+def collide_meshes(a, b, tolerances: Tolerances = DEFAULT_TOLERANCES, max_distance=None) -> Contact:
+    if not isinstance(tolerances, Tolerances):
+        raise ValueError(f"tolerances must be a core.Tolerances, got {type(tolerances).__name__}")
+    for value, name in ((a, "a"), (b, "b")):
+        if not isinstance(value, TriangleMesh):
+            raise ValueError(f"{name} is a {type(value).__name__}: a TriangleMesh can only be collided with another "
+                             f"TriangleMesh (give the convex shape as a TriangleMesh of its surface)")
+    if max_distance is not None:
+        try:
+            max_distance = float(max_distance)
+        except (TypeError, ValueError):
+            raise ValueError(f"max_distance must be a number, got {max_distance!r}") from None
+        if math.isnan(max_distance):
+            raise ValueError("max_distance must not be NaN")
+
+    from .parts import is_convex
+    if is_convex(a) and is_convex(b):
+        from ..query import collide as convex_collide
+        ca = PointCloud(a.vertices[a._local.used], a.transform)
+        cb = PointCloud(b.vertices[b._local.used], b.transform)
+        return convex_collide(ca, cb, tolerances)
+
+    lo_a, hi_a = a.bounds()
+    lo_b, hi_b = b.bounds()
+    scale = max(float(np.linalg.norm(hi_a - lo_a)), float(np.linalg.norm(hi_b - lo_b)))
+    if not math.isfinite(scale):
+        raise ValueError("the meshes are too large to measure in float64 (their extent overflows)")
+    origin = 0.5 * (lo_a + hi_a)
+    band = tolerances.touching * scale
+    sa, sb = _Side(a, origin), _Side(b, origin)
+    fallback_normal = _unit_or(0.5 * (lo_b + hi_b) - origin, [0.0, 0.0, 1.0])
+
+    found = _descend(sa.world, sb.world, band, PRUNE * scale, max_distance)
+    common = dict(scale=scale, touching_tolerance=band, open_a=not sa.closed, open_b=not sb.closed)
+    if found.beyond:
+        pa, pb = found.ub_points
+        return Contact(status=Status.SEPARATED, distance=found.lower, normal=_unit_or(pb - pa, fallback_normal),
+                       point_a=pa + origin, point_b=pb + origin, beyond_max_distance=True, converged=True,
+                       gap=max(0.0, found.ub - found.lower), **common)
+
+    A = sa.world.leaf_corners[found.ia]
+    B = sb.world.leaf_corners[found.ib]
+    near = found.lb <= band
+    cross_mask, segments = crossing(A[near], B[near], band)
+    crossing_pairs = np.flatnonzero(near)[cross_mask]
+    crossed = segments.shape[0] > 0
+
+    if crossed:
+        d_min, pa, pb = 0.0, segments[0, 0], segments[0, 0]
+        touching_pairs = crossing_pairs
+    else:
+        d_min, pa, pb, touching_pairs = _best_distance(A, B, found, band, PRUNE * scale)
+    lower = min(d_min, found.dropped_lb)
+
+    # inside / outside
+    inside_ab = _inside(sa, sb, found, crossing_pairs, touching_pairs, A, B, band, scale) if sb.closed else None
+    inside_ba = _inside(sb, sa, found, crossing_pairs, touching_pairs, B, A, band, scale, swap=True) \
+        if sa.closed else None
+
+    contained = None
+    deep_a = inside_ab is not None and inside_ab.any_inside
+    deep_b = inside_ba is not None and inside_ba.any_inside
+    if not crossed:
+        if inside_ab is not None and inside_ab.all_parts_inside:
+            contained = Containment.A_INSIDE_B
+        elif inside_ba is not None and inside_ba.all_parts_inside:
+            contained = Containment.B_INSIDE_A
+
+    if crossed or deep_a or deep_b or contained is not None:
+        depth, wa, wb = 0.0, None, None
+        if inside_ab is not None and inside_ab.depth > depth:
+            depth, wa, wb = inside_ab.depth, inside_ab.point_in, inside_ab.point_surface
+        if inside_ba is not None and inside_ba.depth > depth:
+            depth, wa, wb = inside_ba.depth, inside_ba.point_surface, inside_ba.point_in
+        part_depth = _convex_part_depth(a, b, tolerances)
+        if part_depth is not None and part_depth[0] > depth:
+            depth, wa, wb = part_depth[0], part_depth[1] - origin, part_depth[2] - origin
+        if wa is None:
+            wa = wb = pa
+            normal = fallback_normal
+        else:
+            normal = _unit_or(wa - wb, fallback_normal)
+        return Contact(status=Status.INTERSECTING, distance=-depth + 0.0, normal=normal, point_a=wa + origin,
+                       point_b=wb + origin, containment=contained, intersection=segments + origin,
+                       converged=True, gap=0.0, fallback_used=depth == 0.0, **common)
+
+    gap = max(0.0, d_min - lower)
+    if d_min <= band:
+        normal = _touch_normal(sa, sb, found, touching_pairs, pa, pb, fallback_normal)
+        status = Status.TOUCHING
+    else:
+        normal = (pb - pa) / d_min
+        status = Status.SEPARATED
+    return Contact(status=status, distance=d_min, normal=normal, point_a=pa + origin, point_b=pb + origin,
+                   converged=found.dropped_lb >= d_min, iteration_cap_hit=found.dropped_lb < d_min, gap=gap,
+                   **common)
+
+
+# ------------------------------------------------------------------------------------------------ descent
+
+class _Found:
+    pass
+
+
+def _descend(wa: WorldBVH, wb: WorldBVH, band, prune, max_distance) -> _Found:
+    la, lb = wa.local.levels - 1, wb.local.levels - 1
+    ia = np.zeros(1, np.int64)
+    ib = np.zeros(1, np.int64)
+    ub = math.inf
+    ub_points = (wa.rep[wa.node(la, 0)], wb.rep[wb.node(lb, 0)])
+    dropped = math.inf
+    found = _Found()
+    found.beyond = False
+    while True:
+        na, nb = wa.node(la, ia), wb.node(lb, ib)
+        bound = pair_lower_bound(wa, na, wb, nb)
+        r = wa.rep[na] - wb.rep[nb]
+        r = r[:, 0] * r[:, 0] + r[:, 1] * r[:, 1] + r[:, 2] * r[:, 2]
+        j = int(np.argmin(r))
+        if math.sqrt(r[j]) < ub:
+            ub = math.sqrt(r[j])
+            ub_points = (wa.rep[na[j]], wb.rep[nb[j]])
+        k = min(TOP_K, bound.size)
+        top = np.argpartition(bound, k - 1)[:k] if bound.size > k else np.arange(bound.size)
+        d, xa, xb = triangle_triangle(wa.leaf_corners[wa.local.first_leaf[na[top]]],
+                                      wb.leaf_corners[wb.local.first_leaf[nb[top]]])
+        j = int(np.argmin(d))
+        if d[j] < ub:
+            ub = float(d[j])
+            ub_points = (xa[j], xb[j])
+        if max_distance is not None and float(bound.min()) > max_distance:
+            found.beyond = True
+            found.lower = float(bound.min())
+            found.ub = ub
+            found.ub_points = ub_points
+            return found
+        keep = (bound <= band) | (bound <= ub - prune)
+        if keep.sum() > MAX_PAIRS:
+            # budget: keep every pair inside the band and the most promising others
+            others = np.flatnonzero(keep & (bound > band))
+            room = max(MAX_PAIRS - int(np.count_nonzero(bound <= band)), 0)
+            if others.size > room:
+                cut = np.argpartition(bound[others], room)[room:] if room > 0 else np.arange(others.size)
+                drop = others[cut]
+                dropped = min(dropped, float(bound[drop].min()))
+                keep[drop] = False
+        ia, ib, bound = ia[keep], ib[keep], bound[keep]
+        if la == 0 and lb == 0:
+            break
+        split_a = la > 0 and la >= lb
+        split_b = lb > 0 and lb >= la
+        if split_a:
+            left, right, has = wa.children(la, ia)
+            ib = np.concatenate([ib, ib[has]])
+            ia = np.concatenate([left, right[has]])
+            la -= 1
+        if split_b:
+            left, right, has = wb.children(lb, ib)
+            ia = np.concatenate([ia, ia[has]])
+            ib = np.concatenate([left, right[has]])
+            lb -= 1
+    found.ia, found.ib, found.lb = ia, ib, bound
+    found.ub, found.ub_points = ub, ub_points
+    found.dropped_lb = dropped
+    return found
+
+
+def _best_distance(A, B, found, band, prune):
+    """Best-first exact distances over the leaf candidates.  Returns (d, pa, pb, indices of pairs within band)."""
+    best = found.ub
+    pa, pb = found.ub_points
+    order = np.argsort(found.lb, kind="stable")
+    lbs = found.lb[order]
+    touching = []
+    start, chunk = 0, 2048
+    while start < order.size and lbs[start] <= max(best - prune, band):
+        sel = order[start:start + chunk]
+        d, xa, xb = triangle_triangle(A[sel], B[sel])
+        j = int(np.argmin(d))
+        if d[j] < best:
+            best, pa, pb = float(d[j]), xa[j], xb[j]
+        touching.append(sel[d <= band])
+        start += chunk
+        chunk *= 2
+    touching = np.concatenate(touching) if touching else np.zeros(0, np.int64)
+    return best, pa, pb, touching
+
+
+def _touch_normal(sa, sb, found, pairs, pa, pb, fallback):
+    d = pb - pa
+    length = float(np.linalg.norm(d))
+    if length > 0.0 and length > 1e-6 * float(np.linalg.norm(sb.world.hi[-1] - sb.world.lo[-1])):
+        return d / length
+    if pairs.size:
+        tri = sb.world.leaf_corners[found.ib[pairs[0]]]
+        n = _unit_or(_cross(tri[1] - tri[0], tri[2] - tri[0]), fallback)
+        return n if float(n @ fallback) >= 0.0 else -n
+    return fallback
+
+
+# ------------------------------------------------------------------------------------------------ inside
+
+class _Inside:
+    any_inside = False
+    all_parts_inside = False
+    depth = 0.0
+    point_in = None
+    point_surface = None
+
+
+def _inside(sx: _Side, sy: _Side, found, crossing_pairs, touching_pairs, X, Y, band, scale, swap=False):
+    """Points of mesh X inside closed mesh Y: part representatives, a vertex sample, points near the contact."""
+    result = _Inside()
+    parts = sx.local.parts
+    tris = sx.local.triangles
+    verts = sx.vertices
+    # one representative vertex per loose part (its first triangle's first corner) plus its farthest corner
+    order = np.argsort(parts.label, kind="stable")
+    starts = np.concatenate([[0], np.cumsum(parts.triangle_count)[:-1]])
+    first_tri = order[starts]
+    reps = [tris[first_tri, 0], tris[first_tri, 1], tris[first_tri, 2]]
+    rep_points = np.concatenate([verts[r] for r in reps])
+    rep_part = np.tile(np.arange(parts.count), 3)
+    probes = [rep_points]
+    used = sx.local.used
+    stride = max(1, used.size // 256)
+    probes.append(verts[used[::stride]])
+    leaf_index = found.ib if swap else found.ia
+    for pairs in (crossing_pairs, touching_pairs):
+        if pairs.size:
+            pick = pairs[:: max(1, pairs.size // MAX_PROBES)]
+            corners = X[pick]
+            probes.append(corners.reshape(-1, 3))
+            probes.append(corners.mean(axis=1))
+    if crossing_pairs.size:
+        pick = crossing_pairs[:: max(1, crossing_pairs.size // MAX_PROBES)]
+        probes.append(_clipped_centroids(X[pick], Y[pick]))
+    points = np.concatenate(probes)
+    winding = winding_numbers(points, sy.world, scale)
+    inside = winding != 0
+    dist = np.zeros(points.shape[0])
+    surface = np.zeros((points.shape[0], 3))
+    if np.any(inside):
+        d, q = closest_points(points[inside], sy.world)
+        dist[inside], surface[inside] = d, q
+    deep = inside & (dist > band)
+    result.any_inside = bool(np.any(deep))
+    rep_deep = deep[:rep_points.shape[0]]
+    rep_out = (~inside[:rep_points.shape[0]])
+    # a part is inside when one of its representatives is strictly inside and none strictly outside (an
+    # outside representative with distance 0 is on the surface: undecided, ignored)
+    part_in = np.bincount(rep_part[rep_deep], minlength=parts.count) > 0
+    part_out = np.bincount(rep_part[rep_out], minlength=parts.count) > 0
+    # an outside verdict is trusted only when the point is off the surface: check the outside reps' distances
+    if np.any(rep_out):
+        d_out, _ = closest_points(rep_points[rep_out], sy.world)
+        off = d_out > band
+        part_out = np.bincount(rep_part[rep_out][off], minlength=parts.count) > 0
+    result.all_parts_inside = bool(np.all(part_in & ~part_out))
+    if result.any_inside:
+        j = int(np.argmax(np.where(deep, dist, -1.0)))
+        result.depth = float(dist[j])
+        result.point_in = points[j]
+        result.point_surface = surface[j]
+    return result
+
+
+def _clipped_centroids(X, Y):
+    """For crossing triangles X (k,3,3) against Y: a point of X on each side of Y's plane (the centroid of the
+    corner triangle cut off by the plane, and the mean of the remaining quadrilateral)."""
+    n = _cross(Y[:, 1] - Y[:, 0], Y[:, 2] - Y[:, 0])
+    s = np.einsum("kij,kj->ki", X - Y[:, :1], n)
+    positive = s >= 0.0
+    count = positive.sum(axis=1)
+    lone = np.where(count == 1, np.argmax(positive, axis=1), np.argmin(positive, axis=1))
+    rows = np.arange(X.shape[0])
+    p0 = X[rows, lone]
+    cut = []
+    for step in (1, 2):
+        other = (lone + step) % 3
+        s0, s1 = s[rows, lone], s[rows, other]
+        denom = s0 - s1
+        t = np.where(denom != 0.0, s0 / np.where(denom != 0.0, denom, 1.0), 0.5)
+        t = np.clip(t, 0.0, 1.0)
+        cut.append(p0 + t[:, None] * (X[rows, other] - p0))
+    tip = (p0 + cut[0] + cut[1]) / 3.0
+    quad = (cut[0] + cut[1] + X[rows, (lone + 1) % 3] + X[rows, (lone + 2) % 3]) / 4.0
+    return np.concatenate([tip, quad])
+
+
+def _convex_part_depth(a: TriangleMesh, b: TriangleMesh, tolerances):
+    """Deepest EPA depth among intersecting pairs of exactly convex loose parts (world points), or None."""
+    pa, pb = a._local.parts, b._local.parts
+    conv_a = np.flatnonzero(pa.convex)
+    conv_b = np.flatnonzero(pb.convex)
+    if conv_a.size == 0 or conv_b.size == 0:
+        return None
+    from ..query import collide as convex_collide
+
+    def part_clouds(mesh, parts, ids):
+        clouds, boxes = [], []
+        for k in ids:
+            verts = mesh.vertices[np.unique(mesh.triangles[parts.label == k])]
+            cloud = PointCloud(verts, mesh.transform)
+            clouds.append(cloud)
+            boxes.append(cloud.bounds())
+        return clouds, boxes
+
+    ca, ba = part_clouds(a, pa, conv_a[:MAX_CONVEX_PAIRS])
+    cb, bb = part_clouds(b, pb, conv_b[:MAX_CONVEX_PAIRS])
+    best = None
+    checked = 0
+    for i, (lo_i, hi_i) in enumerate(ba):
+        for j, (lo_j, hi_j) in enumerate(bb):
+            if np.any(lo_i > hi_j) or np.any(lo_j > hi_i) or checked >= MAX_CONVEX_PAIRS:
+                continue
+            checked += 1
+            c = convex_collide(ca[i], cb[j], tolerances)
+            if c.status is Status.INTERSECTING and (best is None or c.depth > best[0]):
+                best = (c.depth, np.array(c.point_a), np.array(c.point_b))
+    return best

@@ -1,0 +1,194 @@
+"""`TriangleMesh`: a non-convex surface given by vertices, triangles and a 4x4 affine transform.
+
+What each legal-but-odd input means (documented once, here):
+- degenerate triangles (zero area, collinear or repeated corners) are kept as the point sets they are (a segment
+  or a point): they count for distances, never cross anything and add nothing to inside/outside;
+- duplicate vertices (the same position under two indices) are welded for topology (closedness, loose parts) and
+  are harmless for geometry; unreferenced vertices are ignored (they are not part of the surface);
+- non-manifold edges, open surfaces and self-intersecting meshes are legal; only a *closed* mesh has an inside.
+
+Closed means: after welding exactly equal positions and ignoring triangles with a repeated corner index, every
+directed edge (u, v) of a triangle appears exactly once and its reverse (v, u) exactly once (each edge shared by
+exactly two triangles with opposite orientation).  Inside a closed mesh = a non-zero winding number (so a mesh
+whose faces all point inwards still has an inside; see `core/mesh/winding.py`).
+
+The local data (validated arrays, welded indices, the bounding volume hierarchy, loose parts) lives in one
+`_LocalData` object that `moved()` shares, so live re-checks of a mesh in a new pose rebuild nothing.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..shapes import _as_transform, as_vertices
+
+__all__ = ["TriangleMesh"]
+
+
+def _as_triangles(triangles, vertex_count: int) -> np.ndarray:
+    if isinstance(triangles, np.ndarray) and triangles.dtype.kind not in "iuf":
+        raise ValueError(f"triangles must be integer vertex indices, got an array of dtype {triangles.dtype}")
+    try:
+        array = np.asarray(triangles)
+    except (TypeError, ValueError):
+        raise ValueError("triangles must be an (m, 3) array of integer vertex indices") from None
+    if array.dtype.kind not in "iuf" or array.dtype == np.bool_:
+        raise ValueError(f"triangles must be integer vertex indices, got values of dtype {array.dtype}")
+    if array.ndim != 2 or array.shape[1] != 3:
+        raise ValueError(f"triangles must have shape (m, 3), got {array.shape}")
+    if array.shape[0] == 0:
+        raise ValueError("triangles is empty: a mesh needs at least one triangle")
+    if array.dtype.kind == "f":
+        if not np.all(np.isfinite(array)):
+            raise ValueError("triangles contains NaN or infinite indices")
+        if not np.all(array == np.round(array)):
+            raise ValueError("triangles must hold integer vertex indices (found non-integer values)")
+    array = array.astype(np.int64)
+    if array.min() < 0:
+        raise ValueError(f"triangles contains a negative vertex index ({int(array.min())})")
+    if array.max() >= vertex_count:
+        raise ValueError(f"triangles refers to vertex {int(array.max())}, but there are only {vertex_count} "
+                         f"vertices (index out of range)")
+    return np.ascontiguousarray(array)
+
+
+class _LocalData:
+    """Validated local arrays and everything derived from them alone (built lazily, shared by moved())."""
+
+    def __init__(self, vertices: np.ndarray, triangles: np.ndarray):
+        self.vertices = vertices
+        self.triangles = triangles
+        self._cache: dict = {}
+
+    def cached(self, key, build):
+        value = self._cache.get(key)
+        if value is None:
+            value = self._cache[key] = build()
+        return value
+
+    @property
+    def used(self) -> np.ndarray:
+        """Indices of the referenced vertices, sorted."""
+        return self.cached("used", lambda: np.unique(self.triangles))
+
+    @property
+    def welded(self) -> np.ndarray:
+        """(m, 3) triangles on welded indices (one index per distinct position)."""
+        def build():
+            _, inverse = np.unique(self.vertices, axis=0, return_inverse=True)
+            return inverse.reshape(-1)[self.triangles]
+        return self.cached("welded", build)
+
+    @property
+    def proper(self) -> np.ndarray:
+        """Mask of triangles whose three welded corner indices differ."""
+        def build():
+            w = self.welded
+            return (w[:, 0] != w[:, 1]) & (w[:, 1] != w[:, 2]) & (w[:, 2] != w[:, 0])
+        return self.cached("proper", build)
+
+    @property
+    def closed(self) -> bool:
+        return self.cached("closed", lambda: np.bool_(_is_closed(self.welded[self.proper])))
+
+    @property
+    def bvh(self):
+        from .bvh import LocalBVH
+        return self.cached("bvh", lambda: LocalBVH(self.vertices, self.triangles))
+
+    @property
+    def parts(self):
+        from .parts import _part_labels
+        return self.cached("parts", lambda: _part_labels(self))
+
+
+def _is_closed(tris: np.ndarray) -> bool:
+    """Every directed edge once, and its reverse once (see the module docstring)."""
+    if tris.shape[0] == 0:
+        return False
+    u = tris.reshape(-1)
+    v = tris[:, [1, 2, 0]].reshape(-1)
+    n = int(max(u.max(), v.max())) + 1
+    forward = u * n + v
+    backward = v * n + u
+    forward_sorted = np.sort(forward)
+    if np.any(forward_sorted[1:] == forward_sorted[:-1]):
+        return False  # a directed edge used twice: flipped neighbour or a non-manifold edge
+    position = np.searchsorted(forward_sorted, backward)
+    position = np.minimum(position, forward_sorted.size - 1)
+    return bool(np.all(forward_sorted[position] == backward))
+
+
+class TriangleMesh:
+    """A triangle surface: (n, 3) float `vertices`, (m, 3) integer `triangles`, optional 4x4 affine `transform`.
+
+    Raises ValueError on bad input: wrong shapes, NaN or infinite coordinates, non-integer, negative or
+    out-of-range indices, no triangles, a bad transform.  See the module docstring for what degenerate triangles,
+    duplicate or unreferenced vertices, non-manifold edges and open surfaces mean."""
+
+    def __init__(self, vertices, triangles, transform=None):
+        verts = as_vertices(vertices, "vertices").copy()
+        verts.setflags(write=False)
+        tris = _as_triangles(triangles, verts.shape[0])
+        tris.setflags(write=False)
+        self._local = _LocalData(verts, tris)
+        self._linear, self._translation = _as_transform(transform)
+        self._bounds = None
+
+    # ------------------------------------------------------------------ data
+    @property
+    def vertices(self) -> np.ndarray:
+        """(n, 3) local vertices (read-only)."""
+        return self._local.vertices
+
+    @property
+    def triangles(self) -> np.ndarray:
+        """(m, 3) int64 vertex indices (read-only)."""
+        return self._local.triangles
+
+    @property
+    def transform(self) -> np.ndarray:
+        """The 4x4 affine placement (a new array)."""
+        matrix = np.eye(4)
+        if self._linear is not None:
+            matrix[:3, :3] = self._linear
+        matrix[:3, 3] = self._translation
+        return matrix
+
+    @property
+    def is_closed(self) -> bool:
+        """True when every edge is shared by exactly two triangles with opposite orientation (after welding
+        equal positions and ignoring triangles with a repeated corner).  Only a closed mesh has an inside."""
+        return bool(self._local.closed)
+
+    def moved(self, transform) -> "TriangleMesh":
+        """The same mesh (same local data, hierarchy and caches, nothing re-validated) placed with `transform`."""
+        clone = object.__new__(TriangleMesh)
+        clone._local = self._local
+        clone._linear, clone._translation = _as_transform(transform)
+        clone._bounds = None
+        return clone
+
+    # ------------------------------------------------------------------ geometry
+    def world_vertices(self, origin=None) -> np.ndarray:
+        """(n, 3) float64 vertices with the transform applied, minus `origin` (a frame origin; translation minus
+        origin is formed first, so a mesh far from the world origin keeps its precision near `origin`)."""
+        offset = self._translation if origin is None else self._translation - np.asarray(origin, np.float64)
+        v = self._local.vertices
+        if self._linear is not None:
+            v = v @ self._linear.T
+        return v + offset
+
+    def bounds(self) -> tuple[np.ndarray, np.ndarray]:
+        """World axis-aligned box (lo, hi) of the referenced vertices."""
+        if self._bounds is None:
+            used = self._local.used
+            v = self._local.vertices[used]
+            if self._linear is not None:
+                v = v @ self._linear.T
+            lo = np.array([v[:, 0].min(), v[:, 1].min(), v[:, 2].min()]) + self._translation
+            hi = np.array([v[:, 0].max(), v[:, 1].max(), v[:, 2].max()]) + self._translation
+            self._bounds = (lo, hi)
+        return self._bounds
+
+    def __repr__(self) -> str:
+        return f"TriangleMesh({self.vertices.shape[0]} vertices, {self.triangles.shape[0]} triangles)"
