@@ -17,16 +17,100 @@ import math
 
 import numpy as np
 
+from .tritri import _cross, _dot
+
 __all__ = ["loose_parts", "volume", "is_convex"]
 
 
+def _edge_twins(topo: np.ndarray, n: int):
+    """Directed edges of triangles `topo` (k, 3) on n indices: (eu, ev, owner row, twin row, ok), where ok says
+    the edge is used once and its reverse exactly once (then twin row is the triangle holding the reverse)."""
+    eu = topo.reshape(-1)
+    ev = topo[:, [1, 2, 0]].reshape(-1)
+    owner = np.repeat(np.arange(topo.shape[0]), 3)
+    key = eu * n + ev
+    order = np.argsort(key, kind="stable")
+    sk = key[order]
+    dup = np.zeros(sk.size, bool)
+    if sk.size > 1:
+        same = sk[1:] == sk[:-1]
+        dup[1:] |= same
+        dup[:-1] |= same
+    bad = np.empty(sk.size, bool)
+    bad[order] = dup
+    rev = ev * n + eu
+    pos = np.minimum(np.searchsorted(sk, rev), max(sk.size - 1, 0))
+    found = sk[pos] == rev
+    twin_dup = dup[pos]
+    ok = found & ~bad & ~twin_dup
+    return eu, ev, owner, owner[order[pos]], ok
+
+
+def _convexity(vertices, corners_idx, topo, label, count):
+    """Exact convexity of each labelled group of triangles (see the module docstring).
+
+    vertices: local positions; corners_idx (k, 3): vertex indices of the proper triangles (positions);
+    topo (k, 3): their welded indices (topology); label (k,): group of each triangle."""
+    n = int(topo.max()) + 1
+    eu, ev, owner, twin, ok = _edge_twins(topo, n)
+    convex = np.bincount(label[owner[~ok]], minlength=count) == 0
+    faces = np.bincount(label, minlength=count)
+    convex &= faces > 0
+    vert_group = np.full(n, -1)
+    vert_group[topo.reshape(-1)] = np.repeat(label, 3)
+    used_v = vert_group >= 0
+    vcount = np.bincount(vert_group[used_v], minlength=count)
+    convex &= (faces % 2 == 0) & (vcount - faces // 2 == 2)  # V - E + F = 2 with E = 3F / 2
+    if not np.any(convex):
+        return convex
+    a = vertices[corners_idx[:, 0]]
+    b = vertices[corners_idx[:, 1]]
+    c = vertices[corners_idx[:, 2]]
+    six = _dot(a, _cross(b, c))
+    vol = np.bincount(label, weights=six, minlength=count)
+    convex &= vol != 0.0
+    sign = np.where(vol >= 0.0, 1.0, -1.0)
+    lo = np.full((count, 3), np.inf)
+    hi = np.full((count, 3), -np.inf)
+    for axis in range(3):
+        np.minimum.at(lo[:, axis], label, np.minimum(np.minimum(a[:, axis], b[:, axis]), c[:, axis]))
+        np.maximum.at(hi[:, axis], label, np.maximum(np.maximum(a[:, axis], b[:, axis]), c[:, axis]))
+    tol = 1e-10 * np.sqrt(((hi - lo) ** 2).sum(axis=1))
+    normal = _cross(b - a, c - a)
+    length = np.sqrt(_dot(normal, normal))
+    unit = normal / np.where(length > 0.0, length, 1.0)[:, None]
+    # edge (u, v) of triangle f: the far corner of the twin triangle must not be in front of f's plane
+    far_topo = topo[twin].sum(axis=1) - eu - ev
+    which = np.argmax(topo[twin] == far_topo[:, None], axis=1)
+    far_point = vertices[corners_idx[twin, which]]
+    height = _dot(far_point - a[owner], unit[owner]) * sign[label[owner]]
+    convex &= np.bincount(label[owner[height > tol[label[owner]]]], minlength=count) == 0
+    # face angles around each vertex sum to at most 2 pi
+    total = np.zeros(n)
+    for i in range(3):
+        p = (a, b, c)[i]
+        e1 = (a, b, c)[(i + 1) % 3] - p
+        e2 = (a, b, c)[(i + 2) % 3] - p
+        cr = _cross(e1, e2)
+        total += np.bincount(topo[:, i], weights=np.arctan2(np.sqrt(_dot(cr, cr)), _dot(e1, e2)), minlength=n)
+    over = used_v & (total > 2.0 * math.pi + 1e-9)
+    convex &= np.bincount(vert_group[over], minlength=count) == 0
+    # guard against rounding: each group's vertices against up to 64 of its face planes
+    for group in np.flatnonzero(convex):
+        rows = np.flatnonzero(label == group) if count > 1 else np.arange(label.size)
+        pick = rows[np.linspace(0, rows.size - 1, min(64, rows.size)).astype(np.int64)]
+        pts = vertices[np.unique(corners_idx[rows])]
+        heights = (pts @ unit[pick].T - _dot(a[pick], unit[pick])) * sign[group]
+        if heights.max() > tol[group]:
+            convex[group] = False
+    return convex
+
+
 class _Parts:
-    """Per-triangle part labels and per-part facts of one mesh's local data."""
+    """Per-triangle part labels (connected by shared welded vertex) and per-part convexity of one mesh."""
 
     def __init__(self, local):
         welded = local.welded
-        proper = local.proper
-        m = welded.shape[0]
         n = int(welded.max()) + 1
         parent = np.arange(n)
         u = np.concatenate([welded[:, 0], welded[:, 1]])
@@ -36,141 +120,47 @@ class _Parts:
             differ = pu != pv
             if not np.any(differ):
                 break
-            lo = np.minimum(pu[differ], pv[differ])
-            hi = np.maximum(pu[differ], pv[differ])
-            np.minimum.at(parent, hi, lo)
+            np.minimum.at(parent, np.maximum(pu[differ], pv[differ]), np.minimum(pu[differ], pv[differ]))
             while True:
                 jumped = parent[parent]
                 if np.array_equal(jumped, parent):
                     break
                 parent = jumped
-        root = parent[welded[:, 0]]
-        roots, label = np.unique(root, return_inverse=True)
+        roots, label = np.unique(parent[welded[:, 0]], return_inverse=True)
         self.label = label.reshape(-1)
         self.count = roots.size
         self.triangle_count = np.bincount(self.label, minlength=self.count)
-
-        # closedness per part: each directed edge of a proper triangle unique, and its reverse present
-        tri_idx = np.flatnonzero(proper)
-        t = welded[tri_idx]
-        eu = t.reshape(-1)
-        ev = t[:, [1, 2, 0]].reshape(-1)
-        owner = np.repeat(tri_idx, 3)
-        key = eu * n + ev
-        order = np.argsort(key, kind="stable")
-        sk = key[order]
-        dup = np.zeros(sk.size, bool)
-        if sk.size > 1:
-            same = sk[1:] == sk[:-1]
-            dup[1:] |= same
-            dup[:-1] |= same
-        bad = np.empty(sk.size, bool)
-        bad[order] = dup
-        rev = ev * n + eu
-        pos = np.minimum(np.searchsorted(sk, rev), max(sk.size - 1, 0))
-        twin_ok = sk[pos] == rev if sk.size else np.zeros(0, bool)
-        bad |= ~twin_ok
-        bad_count = np.bincount(self.label[owner[bad]], minlength=self.count)
-        proper_count = np.bincount(self.label[tri_idx], minlength=self.count)
-        self.closed = (bad_count == 0) & (proper_count > 0)
-        self._edges = (eu, ev, owner, order, sk, pos, twin_ok)
         self._local = local
         self._convex = None
 
-    def triangles_of(self, part: int) -> np.ndarray:
-        return np.flatnonzero(self.label == part)
-
     @property
     def convex(self) -> np.ndarray:
+        """(count,) bool: the part is closed and exactly convex."""
         if self._convex is None:
-            self._convex = _convex_parts(self)
+            local = self._local
+            proper = local.proper
+            self._convex = _convexity(local.vertices, local.triangles[proper], local.welded[proper],
+                                      self.label[proper], self.count)
         return self._convex
-
-    def local_volume(self) -> np.ndarray:
-        v = self._local.vertices
-        t = self._local.triangles
-        a, b, c = v[t[:, 0]], v[t[:, 1]], v[t[:, 2]]
-        six = np.einsum("ij,ij->i", a, np.cross(b, c))
-        return np.bincount(self.label, weights=six, minlength=self.count) / 6.0
 
 
 def _part_labels(local) -> _Parts:
     return _Parts(local)
 
 
-def _convex_parts(parts: _Parts) -> np.ndarray:
-    local = parts._local
-    verts = local.vertices
-    tris = local.triangles
-    welded = local.welded
-    count = parts.count
-    convex = parts.closed.copy()
-    if not np.any(convex):
-        return convex
-    label = parts.label
-    proper = local.proper
-    tri_idx = np.flatnonzero(proper)
-    eu, ev, owner, order, sk, pos, twin_ok = parts._edges
-    # Euler characteristic on welded vertices of proper triangles
-    t = welded[tri_idx]
-    lab = label[tri_idx]
-    faces = np.bincount(lab, minlength=count)
-    vert_part = np.full(int(welded.max()) + 1, -1)
-    vert_part[t.reshape(-1)] = np.repeat(lab, 3)
-    used_v = vert_part >= 0
-    vcount = np.bincount(vert_part[used_v], minlength=count)
-    euler = vcount - faces * 3 // 2 + faces
-    convex &= (euler == 2) & (faces * 3 % 2 == 0)
-    # orientation per part (closed parts only matter)
-    vol = parts.local_volume()
-    sign = np.where(vol >= 0.0, 1.0, -1.0)
-    convex &= vol != 0.0
-    # part sizes for the tolerance
-    corners = verts[tris]
-    lo = np.full((count, 3), np.inf)
-    hi = np.full((count, 3), -np.inf)
-    for axis in range(3):
-        np.minimum.at(lo[:, axis], label, corners[:, :, axis].min(axis=1))
-        np.maximum.at(hi[:, axis], label, corners[:, :, axis].max(axis=1))
-    size = np.sqrt(((hi - lo) ** 2).sum(axis=1))
-    tol = 1e-10 * size
-    # edge convexity: for directed edge (u, v) of triangle f, the twin triangle g (holding (v, u)) has a far
-    # corner w; w must not be in front of f's plane.
-    a, b, c = corners[:, 0], corners[:, 1], corners[:, 2]
-    normal = np.cross(b - a, c - a)
-    length = np.sqrt(np.einsum("ij,ij->i", normal, normal))
-    unit = normal / np.where(length > 0.0, length, 1.0)[:, None]
-    if twin_ok.size:
-        twin_tri = owner[order[pos]]
-        far = welded[twin_tri].sum(axis=1) - eu - ev  # the third welded corner of the twin
-        # the far corner's position: any original vertex welded to it; use the twin's own corner
-        twin_corners = welded[twin_tri]
-        which = np.argmax(twin_corners == far[:, None], axis=1)
-        far_point = verts[tris[twin_tri, which]]
-        height = np.einsum("ij,ij->i", far_point - a[owner], unit[owner]) * sign[label[owner]]
-        bad = twin_ok & (height > tol[label[owner]])
-        convex &= np.bincount(label[owner[bad]], minlength=count) == 0
-    # angle sums at each welded vertex
-    angles = []
-    for i in range(3):
-        p = corners[:, i]
-        e1 = corners[:, (i + 1) % 3] - p
-        e2 = corners[:, (i + 2) % 3] - p
-        cross = np.sqrt(np.einsum("ij,ij->i", np.cross(e1, e2), np.cross(e1, e2)))
-        angles.append(np.arctan2(cross, np.einsum("ij,ij->i", e1, e2)))
-    angle = np.stack(angles, axis=1)[tri_idx].reshape(-1)
-    total = np.bincount(t.reshape(-1), weights=angle, minlength=vert_part.size)
-    over = used_v & (total > 2.0 * math.pi + 1e-9)
-    convex &= np.bincount(vert_part[over], minlength=count) == 0
-    # guard: each part's vertices against up to 64 of its face planes
-    for part in np.flatnonzero(convex):
-        faces_k = tri_idx[lab == part]
-        pick = faces_k[np.linspace(0, faces_k.size - 1, min(64, faces_k.size)).astype(np.int64)]
-        pts = verts[np.unique(tris[faces_k])]
-        heights = (pts @ unit[pick].T - np.einsum("ij,ij->i", a[pick], unit[pick])) * sign[part]
-        if heights.max() > tol[part]:
-            convex[part] = False
-    return convex
+def _whole_is_convex(local) -> bool:
+    """The whole mesh is one closed, exactly convex surface (decided without computing components: a closed
+    locally convex surface has V - E + F = 2 per component, so a total of 2 means one component)."""
+    if not local.closed:
+        return False
+    t = local.triangles
+    if local.raw_closed:
+        proper = (t[:, 0] != t[:, 1]) & (t[:, 1] != t[:, 2]) & (t[:, 2] != t[:, 0])
+        topo = t[proper]
+    else:
+        proper = local.proper
+        topo = local.welded[proper]
+    return bool(_convexity(local.vertices, t[proper], topo, np.zeros(topo.shape[0], np.int64), 1)[0])
 
 
 def loose_parts(mesh) -> list:
@@ -191,12 +181,12 @@ def loose_parts(mesh) -> list:
 
 def volume(mesh) -> float:
     """Signed enclosed volume in world units (positive for outward faces; meaningful for closed meshes)."""
-    local = float(mesh._local.parts.local_volume().sum())
+    v, t = mesh.vertices, mesh.triangles
+    local = float(_dot(v[t[:, 0]], _cross(v[t[:, 1]], v[t[:, 2]])).sum()) / 6.0
     det = 1.0 if mesh._linear is None else float(np.linalg.det(mesh._linear))
     return local * det
 
 
 def is_convex(mesh) -> bool:
     """True when the mesh is one closed, exactly convex part (see the module docstring)."""
-    parts = mesh._local.parts
-    return parts.count == 1 and bool(parts.convex[0])
+    return bool(mesh._local.cached("convex", lambda: np.bool_(_whole_is_convex(mesh._local))))

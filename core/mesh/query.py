@@ -23,6 +23,7 @@ their smallest lower bound is kept: the answer is then the best distance found w
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import numpy as np
 
@@ -40,8 +41,12 @@ PRUNE = 1e-12
 """A pair whose lower bound is within PRUNE x scale of the best distance cannot improve it by more than that,
 and is dropped (ties between equally close triangles end there).  The reported distance is exact to this."""
 
-MAX_PAIRS = 3_000_000
+MAX_PAIRS = 1_000_000
 """Cap on live node pairs per level (memory and time budget); see the module docstring."""
+
+MAX_EXACT = 400_000
+"""Cap on exact triangle-triangle distances in the best-first stage; beyond it the answer is the certified
+interval [smallest lower bound left, best distance found] (`gap` is its width, `converged` False)."""
 
 TOP_K = 64
 """Most promising pairs per level whose first triangles get an exact distance (a tight upper bound early)."""
@@ -88,10 +93,20 @@ def collide_meshes(a, b, tolerances: Tolerances = DEFAULT_TOLERANCES, max_distan
 
     from .parts import is_convex
     if is_convex(a) and is_convex(b):
+        # Exactly the convex engine's answer on the vertices; when they intersect, the mesh pipeline adds the
+        # crossing curve and the containment (the convex engine knows neither).
         from ..query import collide as convex_collide
         ca = PointCloud(a.vertices[a._local.used], a.transform)
         cb = PointCloud(b.vertices[b._local.used], b.transform)
-        return convex_collide(ca, cb, tolerances)
+        contact = convex_collide(ca, cb, tolerances)
+        if contact.status is Status.INTERSECTING:
+            extra = _mesh_collide(a, b, tolerances, None)
+            contact = replace(contact, intersection=extra.intersection, containment=extra.containment)
+        return contact
+    return _mesh_collide(a, b, tolerances, max_distance)
+
+
+def _mesh_collide(a: TriangleMesh, b: TriangleMesh, tolerances: Tolerances, max_distance) -> Contact:
 
     lo_a, hi_a = a.bounds()
     lo_b, hi_b = b.bounds()
@@ -118,6 +133,7 @@ def collide_meshes(a, b, tolerances: Tolerances = DEFAULT_TOLERANCES, max_distan
     crossing_pairs = np.flatnonzero(near)[cross_mask]
     crossed = segments.shape[0] > 0
 
+    found.exact_lb = math.inf
     if crossed:
         d_min, pa, pb = 0.0, segments[0, 0], segments[0, 0]
         touching_pairs = crossing_pairs
@@ -125,10 +141,14 @@ def collide_meshes(a, b, tolerances: Tolerances = DEFAULT_TOLERANCES, max_distan
         d_min, pa, pb, touching_pairs = _best_distance(A, B, found, band, PRUNE * scale)
     lower = min(d_min, found.dropped_lb)
 
-    # inside / outside
-    inside_ab = _inside(sa, sb, found, crossing_pairs, touching_pairs, A, B, band, scale) if sb.closed else None
+    lower = min(lower, found.exact_lb)
+
+    # inside / outside: only closed meshes have an inside, and only when the boxes overlap can anything be in it
+    boxes_meet = bool(np.all(lo_a <= hi_b + band) and np.all(lo_b <= hi_a + band))
+    inside_ab = _inside(sa, sb, found, crossing_pairs, touching_pairs, A, B, band, scale) \
+        if sb.closed and boxes_meet else None
     inside_ba = _inside(sb, sa, found, crossing_pairs, touching_pairs, B, A, band, scale, swap=True) \
-        if sa.closed else None
+        if sa.closed and boxes_meet else None
 
     contained = None
     deep_a = inside_ab is not None and inside_ab.any_inside
@@ -165,8 +185,8 @@ def collide_meshes(a, b, tolerances: Tolerances = DEFAULT_TOLERANCES, max_distan
         normal = (pb - pa) / d_min
         status = Status.SEPARATED
     return Contact(status=status, distance=d_min, normal=normal, point_a=pa + origin, point_b=pb + origin,
-                   converged=found.dropped_lb >= d_min, iteration_cap_hit=found.dropped_lb < d_min, gap=gap,
-                   **common)
+                   converged=lower >= d_min - PRUNE * scale, iteration_cap_hit=lower < d_min - PRUNE * scale,
+                   gap=gap, **common)
 
 
 # ------------------------------------------------------------------------------------------------ descent
@@ -218,6 +238,9 @@ def _descend(wa: WorldBVH, wb: WorldBVH, band, prune, max_distance) -> _Found:
                 dropped = min(dropped, float(bound[drop].min()))
                 keep[drop] = False
         ia, ib, bound = ia[keep], ib[keep], bound[keep]
+        if ia.size == 0:  # every pair is proven no closer than the best found: it is the answer
+            ia, ib, bound = ia[:0], ib[:0], bound[:0]
+            la = lb = 0
         if la == 0 and lb == 0:
             break
         split_a = la > 0 and la >= lb
@@ -246,7 +269,11 @@ def _best_distance(A, B, found, band, prune):
     lbs = found.lb[order]
     touching = []
     start, chunk = 0, 2048
+    found.exact_lb = math.inf
     while start < order.size and lbs[start] <= max(best - prune, band):
+        if start >= MAX_EXACT:
+            found.exact_lb = float(lbs[start])  # budget spent: the rest is certified no closer than this
+            break
         sel = order[start:start + chunk]
         d, xa, xb = triangle_triangle(A[sel], B[sel])
         j = int(np.argmin(d))
@@ -308,6 +335,8 @@ def _inside(sx: _Side, sy: _Side, found, crossing_pairs, touching_pairs, X, Y, b
     if crossing_pairs.size:
         pick = crossing_pairs[:: max(1, crossing_pairs.size // MAX_PROBES)]
         probes.append(_clipped_centroids(X[pick], Y[pick]))
+        pick = crossing_pairs[:: max(1, crossing_pairs.size // (MAX_PROBES // 8))]
+        probes.append(_steps_off_the_curve(X[pick], Y[pick], band))
     points = np.concatenate(probes)
     winding = winding_numbers(points, sy.world, scale)
     inside = winding != 0
@@ -336,6 +365,34 @@ def _inside(sx: _Side, sy: _Side, found, crossing_pairs, touching_pairs, X, Y, b
         result.point_in = points[j]
         result.point_surface = surface[j]
     return result
+
+
+def _steps_off_the_curve(X, Y, band):
+    """Points of the triangles X (k,3,3) next to where they cross Y: from the middle of the crossing segment,
+    steps across it within X's plane (both ways, four lengths from tiny to a third of X's size), each pulled
+    back onto X.  One side of a crossing is inside the other mesh, so some of them are, at a positive depth."""
+    mask, _ = crossing(X, Y, band)
+    X, Y = X[mask], Y[mask]
+    if X.shape[0] == 0:
+        return np.zeros((0, 3))
+    from .tritri import point_triangle
+    _, segs = crossing(X, Y, band)
+    if segs.shape[0] != X.shape[0]:
+        return np.zeros((0, 3))
+    mid = 0.5 * (segs[:, 0] + segs[:, 1])
+    n = _cross(X[:, 1] - X[:, 0], X[:, 2] - X[:, 0])
+    across = _cross(n, segs[:, 1] - segs[:, 0])
+    length = np.sqrt((across * across).sum(axis=1))
+    ok = length > 0.0
+    across = across[ok] / length[ok][:, None]
+    X, mid = X[ok], mid[ok]
+    size = np.sqrt(((X[:, 1] - X[:, 0]) ** 2).sum(axis=1) + ((X[:, 2] - X[:, 0]) ** 2).sum(axis=1))
+    out = []
+    for step in (1e-6, 1e-3, 0.03, 0.3):
+        for sign in (1.0, -1.0):
+            p = mid + (sign * step * size)[:, None] * across
+            out.append(point_triangle(p, X[:, 0], X[:, 1], X[:, 2]))
+    return np.concatenate(out) if out else np.zeros((0, 3))
 
 
 def _clipped_centroids(X, Y):

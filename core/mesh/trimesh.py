@@ -36,7 +36,7 @@ def _as_triangles(triangles, vertex_count: int) -> np.ndarray:
     if array.ndim != 2 or array.shape[1] != 3:
         raise ValueError(f"triangles must have shape (m, 3), got {array.shape}")
     if array.shape[0] == 0:
-        raise ValueError("triangles is empty: a mesh needs at least one triangle")
+        raise ValueError("triangles is empty: no triangles, a mesh needs at least one")
     if array.dtype.kind == "f":
         if not np.all(np.isfinite(array)):
             raise ValueError("triangles contains NaN or infinite indices")
@@ -68,15 +68,31 @@ class _LocalData:
     @property
     def used(self) -> np.ndarray:
         """Indices of the referenced vertices, sorted."""
-        return self.cached("used", lambda: np.unique(self.triangles))
+        return self.cached("used", lambda: np.flatnonzero(
+            np.bincount(self.triangles.reshape(-1), minlength=self.vertices.shape[0])))
 
     @property
     def welded(self) -> np.ndarray:
         """(m, 3) triangles on welded indices (one index per distinct position)."""
         def build():
-            _, inverse = np.unique(self.vertices, axis=0, return_inverse=True)
-            return inverse.reshape(-1)[self.triangles]
+            v = self.vertices
+            order = np.lexsort((v[:, 2], v[:, 1], v[:, 0]))
+            sv = v[order]
+            new = np.ones(v.shape[0], bool)
+            new[1:] = np.any(sv[1:] != sv[:-1], axis=1)
+            inverse = np.empty(v.shape[0], np.int64)
+            inverse[order] = np.cumsum(new) - 1
+            return inverse[self.triangles]
         return self.cached("welded", build)
+
+    @property
+    def raw_closed(self) -> bool:
+        """Closed on the given indices, without welding (then welding is never needed for closedness)."""
+        def build():
+            t = self.triangles
+            ok = (t[:, 0] != t[:, 1]) & (t[:, 1] != t[:, 2]) & (t[:, 2] != t[:, 0])
+            return np.bool_(_is_closed(t[ok]))
+        return self.cached("raw_closed", build)
 
     @property
     def proper(self) -> np.ndarray:
@@ -88,7 +104,10 @@ class _LocalData:
 
     @property
     def closed(self) -> bool:
-        return self.cached("closed", lambda: np.bool_(_is_closed(self.welded[self.proper])))
+        def build():
+            # closed on the given indices already (the usual case): welding is not needed
+            return np.bool_(self.raw_closed or _is_closed(self.welded[self.proper]))
+        return self.cached("closed", build)
 
     @property
     def bvh(self):
