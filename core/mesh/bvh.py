@@ -6,7 +6,8 @@ Build (local coordinates, once per mesh, shared by `TriangleMesh.moved`):
   so node i of level l covers the sorted triangles [i * 2**l, (i + 1) * 2**l);
 - every node has an oriented box (centre + three half-axis vectors): a leaf's axes are its triangle's longest
   edge, the in-plane perpendicular and the normal, its extents exact (zero along the normal); an internal node's
-  axes are its area-weighted mean normal and a perpendicular pair, its extents cover its children's boxes.
+  axes are its left child's (neighbouring triangles share a frame closely), its extents cover both children's
+  boxes.
 
 Per query (`WorldBVH`): the oriented boxes are mapped by the affine transform (a box maps to a parallelepiped,
 whose support function is still exact), and exact axis-aligned boxes are refitted from the transformed vertices.
@@ -105,26 +106,19 @@ class LocalBVH:
             halves.append((0.5 * (hi - lo))[:, None] * axis)
         centres = [centre]
         half_levels = [np.stack(halves, axis=1)]
-        area = [0.5 * normal]
+        axes_levels = [np.stack([u, v, n], axis=1)]
         first = [np.arange(m)]
 
         for level in range(1, len(sizes)):
-            al, ar = _pairs(area[-1])
             cl, cr = _pairs(centres[-1])
             hl, hr = _pairs(half_levels[-1])
             fl, _ = _pairs(first[-1])
-            summed = al + ar
-            nn, ok = _unit(summed, np.array([0.0, 0.0, 1.0]))
-            between = cr - cl
-            uu = between - _dot(between, nn)[:, None] * nn
-            uu, ok_u = _unit(uu, np.zeros(3))
-            if not np.all(ok_u):
-                uu = np.where(ok_u[:, None], uu, _perpendicular(nn))
-            vv = _cross(nn, uu)
+            axes, _ = _pairs(axes_levels[-1])  # the parent takes its left child's frame
             centre = np.zeros_like(cl)
             halves = []
-            for axis in (uu, vv, nn):
-                # the children's boxes along this axis: centre . axis +- sum_i |half_i . axis|
+            for i in range(3):
+                axis = axes[:, i]
+                # the children's boxes along this axis: centre . axis +- sum_j |half_j . axis|
                 pl, sl = _dot(cl, axis), _extent(hl, axis)
                 pr, sr = _dot(cr, axis), _extent(hr, axis)
                 lo = np.minimum(pl - sl, pr - sr)
@@ -133,10 +127,11 @@ class LocalBVH:
                 halves.append((0.5 * (hi - lo))[:, None] * axis)
             centres.append(centre)
             half_levels.append(np.stack(halves, axis=1))
-            area.append(summed)
+            axes_levels.append(axes)
             first.append(fl)
         self.centre = np.concatenate(centres)
         self.half = np.concatenate(half_levels)
+        self.normal = np.concatenate([ax[:, 2] for ax in axes_levels])  # unit normal axis of each box
         self.first_leaf = np.concatenate(first)
 
     @property
@@ -157,12 +152,23 @@ class WorldBVH:
         else:
             self.centre = local.centre @ linear.T + offset
             self.half = local.half @ linear.T
-        normal = _cross(self.half[:, 0], self.half[:, 1])
-        length = np.sqrt(_dot(normal, normal))
-        self.normal_ok = length > 0.0
-        self.normal = normal / np.where(self.normal_ok, length, 1.0)[:, None]
-        lo = [self.leaf_corners.min(axis=1)]
-        hi = [self.leaf_corners.max(axis=1)]
+        # the box's normal axis in this frame: the inverse transpose maps normals (a singular map: none)
+        if linear is None:
+            self.normal = local.normal
+            self.normal_ok = np.ones(local.normal.shape[0], bool)
+        else:
+            det = float(np.linalg.det(linear))
+            if det != 0.0 and np.isfinite(det):
+                normal = local.normal @ np.linalg.inv(linear)
+                length = np.sqrt(_dot(normal, normal))
+                self.normal_ok = length > 0.0
+                self.normal = normal / np.where(self.normal_ok, length, 1.0)[:, None]
+            else:
+                self.normal = local.normal
+                self.normal_ok = np.zeros(local.normal.shape[0], bool)
+        c = self.leaf_corners
+        lo = [np.minimum(np.minimum(c[:, 0], c[:, 1]), c[:, 2])]
+        hi = [np.maximum(np.maximum(c[:, 0], c[:, 1]), c[:, 2])]
         for _ in range(1, local.levels):
             l0, l1 = _pairs(lo[-1])
             h0, h1 = _pairs(hi[-1])

@@ -51,8 +51,12 @@ interval [smallest lower bound left, best distance found] (`gap` is its width, `
 TOP_K = 64
 """Most promising pairs per level whose first triangles get an exact distance (a tight upper bound early)."""
 
-MAX_PROBES = 4096
-"""Cap on points tested for inside/outside per side, beyond the one point per loose part."""
+MAX_PROBES = 256
+"""Cap on contact pairs that give probe points for inside/outside per side (beyond the corners of every loose
+part and a sample of 64 vertices); the stepped probes use a quarter of it."""
+
+MAX_DEPTH_POINTS = 512
+"""Cap on inside points whose distance to the other surface is measured for the depth."""
 
 MAX_CONVEX_PAIRS = 64
 """Cap on pairs of exactly convex loose parts measured by the convex engine for the depth."""
@@ -323,17 +327,16 @@ def _inside(sx: _Side, sy: _Side, found, crossing_pairs, touching_pairs, X, Y, b
     rep_part = np.tile(np.arange(parts.count), 3)
     probes = [rep_points]
     used = sx.local.used
-    stride = max(1, used.size // 256)
+    stride = max(1, used.size // 64)
     probes.append(verts[used[::stride]])
-    leaf_index = found.ib if swap else found.ia
     for pairs in (crossing_pairs, touching_pairs):
         if pairs.size:
-            pick = pairs[:: max(1, pairs.size // MAX_PROBES)]
+            pick = pairs[:: max(1, pairs.size // (MAX_PROBES // 4))]
             corners = X[pick]
             probes.append(corners.reshape(-1, 3))
             probes.append(corners.mean(axis=1))
     if crossing_pairs.size:
-        pick = crossing_pairs[:: max(1, crossing_pairs.size // MAX_PROBES)]
+        pick = crossing_pairs[:: max(1, crossing_pairs.size // (MAX_PROBES // 2))]
         probes.append(_clipped_centroids(X[pick], Y[pick]))
         pick = crossing_pairs[:: max(1, crossing_pairs.size // (MAX_PROBES // 8))]
         probes.append(_steps_off_the_curve(X[pick], Y[pick], band))
@@ -343,8 +346,13 @@ def _inside(sx: _Side, sy: _Side, found, crossing_pairs, touching_pairs, X, Y, b
     dist = np.zeros(points.shape[0])
     surface = np.zeros((points.shape[0], 3))
     if np.any(inside):
-        d, q = closest_points(points[inside], sy.world)
-        dist[inside], surface[inside] = d, q
+        measured = np.flatnonzero(inside)
+        # every part representative found inside is measured (containment needs them off the surface)
+        reps = measured[measured < rep_points.shape[0]]
+        others = measured[measured >= rep_points.shape[0]]
+        measured = np.concatenate([reps, others[:: max(1, others.size // MAX_DEPTH_POINTS)]])
+        d, q = closest_points(points[measured], sy.world)
+        dist[measured], surface[measured] = d, q
     deep = inside & (dist > band)
     result.any_inside = bool(np.any(deep))
     rep_deep = deep[:rep_points.shape[0]]
