@@ -151,7 +151,7 @@ class WorldBVH:
             self.half = local.half
         else:
             self.centre = local.centre @ linear.T + offset
-            self.half = local.half @ linear.T
+            self.half = (local.half.reshape(-1, 3) @ linear.T).reshape(local.half.shape)
         # the box's normal axis in this frame: the inverse transpose maps normals (a singular map: none)
         if linear is None:
             self.normal = local.normal
@@ -188,10 +188,17 @@ class WorldBVH:
         return left, right, right < self.local.sizes[level - 1]
 
 
-def pair_lower_bound(wa: WorldBVH, na, wb: WorldBVH, nb):
-    """Lower bound of the distance between the contents of flat nodes na (of wa) and nb (of wb)."""
+def box_lower_bound(wa: WorldBVH, na, wb: WorldBVH, nb):
+    """Distance between the axis-aligned boxes of flat nodes na (of wa) and nb (of wb): the cheap first test."""
     gap = np.maximum(np.maximum(wb.lo[nb] - wa.hi[na], wa.lo[na] - wb.hi[nb]), 0.0)
-    bound = np.sqrt(_dot(gap, gap))
+    return np.sqrt(_dot(gap, gap))
+
+
+def pair_lower_bound(wa: WorldBVH, na, wb: WorldBVH, nb, bound=None):
+    """Lower bound of the distance between the contents of flat nodes na (of wa) and nb (of wb); `bound` is
+    their box_lower_bound when already known."""
+    if bound is None:
+        bound = box_lower_bound(wa, na, wb, nb)
     ca, cb = wa.centre[na], wb.centre[nb]
     ha, hb = wa.half[na], wb.half[nb]
     d = cb - ca

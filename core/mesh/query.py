@@ -30,7 +30,7 @@ import numpy as np
 from ..contact import Contact, Containment, Status
 from ..shapes import PointCloud
 from ..tolerances import DEFAULT_TOLERANCES, Tolerances
-from .bvh import WorldBVH, pair_lower_bound
+from .bvh import WorldBVH, box_lower_bound, pair_lower_bound
 from .points import closest_points, winding_numbers
 from .trimesh import TriangleMesh
 from .tritri import _cross, crossing, triangle_triangle
@@ -210,7 +210,15 @@ def _descend(wa: WorldBVH, wb: WorldBVH, band, prune, max_distance) -> _Found:
     found.beyond = False
     while True:
         na, nb = wa.node(la, ia), wb.node(lb, ib)
-        bound = pair_lower_bound(wa, na, wb, nb)
+        # the box test first, on every pair; the oriented bounds only on the pairs it keeps
+        bound = box_lower_bound(wa, na, wb, nb)
+        if ia.size > 1:
+            alive = (bound <= band) | (bound <= ub - prune)
+            if not np.all(alive):
+                ia, ib, na, nb, bound = ia[alive], ib[alive], na[alive], nb[alive], bound[alive]
+        if ia.size == 0:
+            break
+        bound = pair_lower_bound(wa, na, wb, nb, bound)
         r = wa.rep[na] - wb.rep[nb]
         r = r[:, 0] * r[:, 0] + r[:, 1] * r[:, 1] + r[:, 2] * r[:, 2]
         j = int(np.argmin(r))
@@ -225,9 +233,10 @@ def _descend(wa: WorldBVH, wb: WorldBVH, band, prune, max_distance) -> _Found:
         if d[j] < ub:
             ub = float(d[j])
             ub_points = (xa[j], xb[j])
-        if max_distance is not None and float(bound.min()) > max_distance:
+        if max_distance is not None and min(float(bound.min()), ub) > max_distance:
+            # every pair left is farther than max_distance, and so is every pair dropped (no closer than ub)
             found.beyond = True
-            found.lower = float(bound.min())
+            found.lower = min(float(bound.min()), ub)
             found.ub = ub
             found.ub_points = ub_points
             return found
