@@ -90,8 +90,7 @@ class LocalBVH:
         longest = np.where((lab >= lbc)[:, None] & (lab >= lca)[:, None], ab, np.where((lbc >= lca)[:, None], bc, ca))
         u, _ = _unit(longest, np.array([1.0, 0.0, 0.0]))
         normal = _cross(ab, -ca)
-        n = normal - _dot(normal, u)[:, None] * u
-        n, ok = _unit(n, np.zeros(3))
+        n, ok = _unit(normal, np.zeros(3))  # a normal of two edges is perpendicular to the longest one
         if not np.all(ok):
             n = np.where(ok[:, None], n, _perpendicular(u))
         v = _cross(n, u)
@@ -105,19 +104,19 @@ class LocalBVH:
             centre += (0.5 * (lo + hi))[:, None] * axis
             halves.append((0.5 * (hi - lo))[:, None] * axis)
         centres = [centre]
-        half_levels = [np.stack(halves, axis=1)]
-        axes_levels = [np.stack([u, v, n], axis=1)]
+        half_levels = [halves]
+        axes_levels = [(u, v, n)]
         first = [np.arange(m)]
 
         for level in range(1, len(sizes)):
             cl, cr = _pairs(centres[-1])
-            hl, hr = _pairs(half_levels[-1])
+            split = [_pairs(h) for h in half_levels[-1]]
+            hl, hr = [p[0] for p in split], [p[1] for p in split]
             fl, _ = _pairs(first[-1])
-            axes, _ = _pairs(axes_levels[-1])  # the parent takes its left child's frame
+            axes = [_pairs(ax)[0] for ax in axes_levels[-1]]  # the parent takes its left child's frame
             centre = np.zeros_like(cl)
             halves = []
-            for i in range(3):
-                axis = axes[:, i]
+            for axis in axes:
                 # the children's boxes along this axis: centre . axis +- sum_j |half_j . axis|
                 pl, sl = _dot(cl, axis), _extent(hl, axis)
                 pr, sr = _dot(cr, axis), _extent(hr, axis)
@@ -126,12 +125,13 @@ class LocalBVH:
                 centre += (0.5 * (lo + hi))[:, None] * axis
                 halves.append((0.5 * (hi - lo))[:, None] * axis)
             centres.append(centre)
-            half_levels.append(np.stack(halves, axis=1))
+            half_levels.append(halves)
             axes_levels.append(axes)
             first.append(fl)
         self.centre = np.concatenate(centres)
-        self.half = np.concatenate(half_levels)
-        self.normal = np.concatenate([ax[:, 2] for ax in axes_levels])  # unit normal axis of each box
+        # three (nodes, 3) arrays: the half-axis vectors of every box
+        self.half = [np.concatenate([h[i] for h in half_levels]) for i in range(3)]
+        self.normal = np.concatenate([ax[2] for ax in axes_levels])  # unit normal axis of each box
         self.first_leaf = np.concatenate(first)
 
     @property
@@ -151,7 +151,7 @@ class WorldBVH:
             self.half = local.half
         else:
             self.centre = local.centre @ linear.T + offset
-            self.half = (local.half.reshape(-1, 3) @ linear.T).reshape(local.half.shape)
+            self.half = [h @ linear.T for h in local.half]
         # the box's normal axis in this frame: the inverse transpose maps normals (a singular map: none)
         if linear is None:
             self.normal = local.normal
@@ -200,7 +200,8 @@ def pair_lower_bound(wa: WorldBVH, na, wb: WorldBVH, nb, bound=None):
     if bound is None:
         bound = box_lower_bound(wa, na, wb, nb)
     ca, cb = wa.centre[na], wb.centre[nb]
-    ha, hb = wa.half[na], wb.half[nb]
+    ha = [h[na] for h in wa.half]
+    hb = [h[nb] for h in wb.half]
     d = cb - ca
     dist = np.sqrt(_dot(d, d))
     ok = dist > 0.0

@@ -57,10 +57,11 @@ def closest_points(points: np.ndarray, world: WorldBVH):
         dist = np.sqrt(_dot(d, d))
         ok = dist > 0.0
         u = d / np.where(ok, dist, 1.0)[:, None]
-        ext = _extent(world.half[flat], u)
+        half = [h[flat] for h in world.half]
+        ext = _extent(half, u)
         bound = np.maximum(bound, np.where(ok, dist - ext, 0.0))
         n = world.normal[flat]
-        ext = _extent(world.half[flat], n)
+        ext = _extent(half, n)
         bound = np.maximum(bound, np.where(world.normal_ok[flat], np.abs(_dot(d, n)) - ext, 0.0))
         keep = bound <= best[pts]
         pts, nodes = pts[keep], nodes[keep]

@@ -51,11 +51,11 @@ interval [smallest lower bound left, best distance found] (`gap` is its width, `
 TOP_K = 64
 """Most promising pairs per level whose first triangles get an exact distance (a tight upper bound early)."""
 
-MAX_PROBES = 256
+MAX_PROBES = 128
 """Cap on contact pairs that give probe points for inside/outside per side (beyond the corners of every loose
 part and a sample of 64 vertices); the stepped probes use a quarter of it."""
 
-MAX_DEPTH_POINTS = 512
+MAX_DEPTH_POINTS = 256
 """Cap on inside points whose distance to the other surface is measured for the depth."""
 
 MAX_CONVEX_PAIRS = 64
@@ -149,10 +149,11 @@ def _mesh_collide(a: TriangleMesh, b: TriangleMesh, tolerances: Tolerances, max_
 
     # inside / outside: only closed meshes have an inside, and only when the boxes overlap can anything be in it
     boxes_meet = bool(np.all(lo_a <= hi_b + band) and np.all(lo_b <= hi_a + band))
-    inside_ab = _inside(sa, sb, found, crossing_pairs, touching_pairs, A, B, band, scale) \
-        if sb.closed and boxes_meet else None
-    inside_ba = _inside(sb, sa, found, crossing_pairs, touching_pairs, B, A, band, scale, swap=True) \
-        if sa.closed and boxes_meet else None
+    # (a crossing pair is never contained: the parts are then only needed for the depth, and skipped)
+    inside_ab = _inside(sa, sb, found, crossing_pairs, touching_pairs, A, B, band, scale,
+                        containment=not crossed) if sb.closed and boxes_meet else None
+    inside_ba = _inside(sb, sa, found, crossing_pairs, touching_pairs, B, A, band, scale, swap=True,
+                        containment=not crossed) if sa.closed and boxes_meet else None
 
     contained = None
     deep_a = inside_ab is not None and inside_ab.any_inside
@@ -321,19 +322,26 @@ class _Inside:
     point_surface = None
 
 
-def _inside(sx: _Side, sy: _Side, found, crossing_pairs, touching_pairs, X, Y, band, scale, swap=False):
-    """Points of mesh X inside closed mesh Y: part representatives, a vertex sample, points near the contact."""
+def _inside(sx: _Side, sy: _Side, found, crossing_pairs, touching_pairs, X, Y, band, scale, swap=False,
+            containment=True):
+    """Points of mesh X inside closed mesh Y: part representatives (only when `containment` is asked), a vertex
+    sample, points near the contact."""
     result = _Inside()
-    parts = sx.local.parts
     tris = sx.local.triangles
     verts = sx.vertices
-    # one representative vertex per loose part (its first triangle's first corner) plus its farthest corner
-    order = np.argsort(parts.label, kind="stable")
-    starts = np.concatenate([[0], np.cumsum(parts.triangle_count)[:-1]])
-    first_tri = order[starts]
-    reps = [tris[first_tri, 0], tris[first_tri, 1], tris[first_tri, 2]]
-    rep_points = np.concatenate([verts[r] for r in reps])
-    rep_part = np.tile(np.arange(parts.count), 3)
+    if containment:
+        # the three corners of the first triangle of every loose part
+        parts = sx.local.parts
+        part_count = parts.count
+        order = np.argsort(parts.label, kind="stable")
+        starts = np.concatenate([[0], np.cumsum(parts.triangle_count)[:-1]])
+        first_tri = order[starts]
+        rep_points = np.concatenate([verts[tris[first_tri, i]] for i in range(3)])
+        rep_part = np.tile(np.arange(part_count), 3)
+    else:
+        part_count = 0
+        rep_points = np.zeros((0, 3))
+        rep_part = np.zeros(0, np.int64)
     probes = [rep_points]
     used = sx.local.used
     stride = max(1, used.size // 64)
@@ -368,14 +376,14 @@ def _inside(sx: _Side, sy: _Side, found, crossing_pairs, touching_pairs, X, Y, b
     rep_out = (~inside[:rep_points.shape[0]])
     # a part is inside when one of its representatives is strictly inside and none strictly outside (an
     # outside representative with distance 0 is on the surface: undecided, ignored)
-    part_in = np.bincount(rep_part[rep_deep], minlength=parts.count) > 0
-    part_out = np.bincount(rep_part[rep_out], minlength=parts.count) > 0
+    part_in = np.bincount(rep_part[rep_deep], minlength=part_count) > 0
+    part_out = np.bincount(rep_part[rep_out], minlength=part_count) > 0
     # an outside verdict is trusted only when the point is off the surface: check the outside reps' distances
     if np.any(rep_out):
         d_out, _ = closest_points(rep_points[rep_out], sy.world)
         off = d_out > band
-        part_out = np.bincount(rep_part[rep_out][off], minlength=parts.count) > 0
-    result.all_parts_inside = bool(np.all(part_in & ~part_out))
+        part_out = np.bincount(rep_part[rep_out][off], minlength=part_count) > 0
+    result.all_parts_inside = containment and bool(np.all(part_in & ~part_out))
     if result.any_inside:
         j = int(np.argmax(np.where(deep, dist, -1.0)))
         result.depth = float(dist[j])

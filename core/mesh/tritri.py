@@ -34,8 +34,9 @@ def _dot(u, v):
 
 
 def _extent(H, u):
-    """Half-width along u (k, 3) of parallelepipeds with half-axis vectors H (k, 3, 3): sum_i |H_i . u|."""
-    return np.abs(_dot(H[:, 0], u)) + np.abs(_dot(H[:, 1], u)) + np.abs(_dot(H[:, 2], u))
+    """Half-width along u (k, 3) of parallelepipeds with half-axis vectors H (three (k, 3) arrays):
+    sum_i |H_i . u|."""
+    return np.abs(_dot(H[0], u)) + np.abs(_dot(H[1], u)) + np.abs(_dot(H[2], u))
 
 
 def _cross(u, v):
