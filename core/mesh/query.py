@@ -41,10 +41,10 @@ PRUNE = 1e-12
 """A pair whose lower bound is within PRUNE x scale of the best distance cannot improve it by more than that,
 and is dropped (ties between equally close triangles end there).  The reported distance is exact to this."""
 
-MAX_PAIRS = 1_000_000
+MAX_PAIRS = 300_000
 """Cap on live node pairs per level (memory and time budget); see the module docstring."""
 
-MAX_EXACT = 400_000
+MAX_EXACT = 100_000
 """Cap on exact triangle-triangle distances in the best-first stage; beyond it the answer is the certified
 interval [smallest lower bound left, best distance found] (`gap` is its width, `converged` False)."""
 
