@@ -17,15 +17,18 @@ conventions (core/contact.py), exact for the triangles:
 What depth means for non-convex meshes.  `distance = -depth`, where depth is a *lower bound* of the shortest
 translation of B that separates the two solids (so it never exceeds the convex hulls' penetration depth), the
 largest of:
-1. how deep a point of one mesh lies inside the other closed mesh, i.e. its distance to that mesh's surface
-   (any point of A inside closed B is at least that far from escaping: B must move that much before the point
-   leaves it).  Points tried: a few corners of every loose part, a sample of up to 256 vertices, the corners and
-   centroids of the triangles at the contact, and for each crossing triangle pair a point of the triangle on
-   each side of the other's plane (so two bars crossing with no vertex inside still get a positive depth);
+1. how deep a point of one solid lies inside the other closed mesh, i.e. its distance to that mesh's surface
+   (any point p of A, on its surface or inside closed A, that lies inside closed B at distance d from B's
+   surface stays inside B while B moves less than d, so the overlap persists).  Points tried: the corners of
+   the first triangle of every loose part, a sample of 64 vertices, the corners and centroids of triangles at
+   the contact, for crossing triangle pairs a point of the triangle on each side of the other's plane and
+   points stepped off the crossing segment within the triangle (so two bars crossing with no vertex inside still
+   get a positive depth), and, for a closed mesh, points just behind its contact faces that its own winding
+   number puts inside it (so identical or coplanar-coincident solids get a positive depth);
 2. the convex engine's EPA depth of the deepest intersecting pair of exactly convex loose parts (closed parts
    that pass the convexity test of core/mesh/parts.py).
-`point_a` and `point_b` are the witness of that bound: for (1) with a point p of A inside B, point_a = p and
-point_b = the closest point of B's surface (point_a - point_b = depth * normal); the mirror for a point of B
+`point_a` and `point_b` are the witness of that bound: for (1) with a point p of A inside B, point_a = p (on
+A's surface or, for the points behind a contact, inside A) and point_b = the closest point of B's surface (point_a - point_b = depth * normal); the mirror for a point of B
 inside A; for (2) the convex engine's witness points.  The depth is 0 only when no point strictly inside is
 found, which happens when the overlap has no volume (open surfaces crossing, coplanar contact); the points are
 then a point of the crossing curve and `fallback_used` is True.

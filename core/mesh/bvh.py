@@ -73,7 +73,13 @@ class LocalBVH:
 
     def __init__(self, vertices: np.ndarray, triangles: np.ndarray):
         m = triangles.shape[0]
+        # boxes are built relative to the centre of the mesh's own box, so that a mesh whose local coordinates
+        # are far from zero keeps small, precise box centres (WorldBVH adds the centre back in the pair frame)
         a0, b0, c0 = vertices[triangles[:, 0]], vertices[triangles[:, 1]], vertices[triangles[:, 2]]
+        lo = np.minimum(np.minimum(a0.min(axis=0), b0.min(axis=0)), c0.min(axis=0))
+        hi = np.maximum(np.maximum(a0.max(axis=0), b0.max(axis=0)), c0.max(axis=0))
+        self.origin = 0.5 * (lo + hi)
+        a0, b0, c0 = a0 - self.origin, b0 - self.origin, c0 - self.origin
         order = np.argsort(_morton((a0 + b0 + c0) / 3.0), kind="stable")
         self.order = order
         self.leaf_triangles = triangles[order]
@@ -147,10 +153,10 @@ class WorldBVH:
         self.vertices = world_vertices
         self.leaf_corners = world_vertices[local.leaf_triangles]  # (m, 3, 3)
         if linear is None:
-            self.centre = local.centre + offset
+            self.centre = local.centre + (local.origin + offset)
             self.half = local.half
         else:
-            self.centre = local.centre @ linear.T + offset
+            self.centre = local.centre @ linear.T + (linear @ local.origin + offset)
             self.half = [h @ linear.T for h in local.half]
         # the box's normal axis in this frame: the inverse transpose maps normals (a singular map: none)
         if linear is None:

@@ -42,6 +42,8 @@ def closest_points(points: np.ndarray, world: WorldBVH):
     nodes = np.zeros(count, np.int64)
     best = np.full(count, np.inf)
     top = local.levels - 1
+    # rounding allowance: a bound may not exceed a real distance by rounding alone
+    slack = 1e-12 * float(np.linalg.norm(world.hi[-1] - world.lo[-1]) + np.abs(points).max(initial=0.0))
     for level in range(top, -1, -1):
         if level < top:
             left, right, has_right = world.children(level + 1, nodes)
@@ -63,7 +65,7 @@ def closest_points(points: np.ndarray, world: WorldBVH):
         n = world.normal[flat]
         ext = _extent(half, n)
         bound = np.maximum(bound, np.where(world.normal_ok[flat], np.abs(_dot(d, n)) - ext, 0.0))
-        keep = bound <= best[pts]
+        keep = bound <= best[pts] + slack
         pts, nodes = pts[keep], nodes[keep]
     corners = world.leaf_corners[nodes]
     q = point_triangle(points[pts], corners[:, 0], corners[:, 1], corners[:, 2])

@@ -357,6 +357,13 @@ def _inside(sx: _Side, sy: _Side, found, crossing_pairs, touching_pairs, X, Y, b
         probes.append(_clipped_centroids(X[pick], Y[pick]))
         pick = crossing_pairs[:: max(1, crossing_pairs.size // (MAX_PROBES // 8))]
         probes.append(_steps_off_the_curve(X[pick], Y[pick], band))
+    if sx.closed and touching_pairs.size:
+        # Surfaces in contact (coplanar faces, identical meshes, a part resting inside, crossings along shared
+        # edges): points of X's solid just behind the contact, kept where X's own winding number says so.
+        pick = touching_pairs[:: max(1, touching_pairs.size // (MAX_PROBES // 4))]
+        behind = _steps_behind(X[pick], scale)
+        behind = behind[winding_numbers(behind, sx.world, scale) != 0]
+        probes.append(behind)
     points = np.concatenate(probes)
     winding = winding_numbers(points, sy.world, scale)
     inside = winding != 0
@@ -390,6 +397,17 @@ def _inside(sx: _Side, sy: _Side, found, crossing_pairs, touching_pairs, X, Y, b
         result.point_in = points[j]
         result.point_surface = surface[j]
     return result
+
+
+def _steps_behind(X, scale):
+    """From the centroids of triangles X, steps along both normals, from 1e-6 to a third of the pair's scale."""
+    n = _cross(X[:, 1] - X[:, 0], X[:, 2] - X[:, 0])
+    length = np.sqrt((n * n).sum(axis=1))
+    ok = length > 0.0
+    n = n[ok] / length[ok][:, None]
+    centre = X[ok].mean(axis=1)
+    out = [centre + (sign * step * scale) * n for step in (1e-6, 1e-3, 0.03, 0.3) for sign in (1.0, -1.0)]
+    return np.concatenate(out) if out else np.zeros((0, 3))
 
 
 def _steps_off_the_curve(X, Y, band):

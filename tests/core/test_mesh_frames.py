@@ -68,3 +68,17 @@ def test_moved_shares_the_hierarchy_and_answers_as_a_fresh_mesh():
     fresh = core.collide(mesh(l_shape(), pose), mesh(translate(box(), [4.0, 0, 0])))
     assert again.distance == fresh.distance and abs(again.distance - 0.5) < 1e-12
     assert np.array_equal(base.transform, np.eye(4))
+
+
+def test_tiny_mesh_with_local_coordinates_far_from_zero():
+    # no transform: the vertices themselves sit at 1e6, the meshes are 1e-3 across and 1e-4 apart
+    offset = np.array([1e6, 1e6, -1e6])
+    small = box([0.0] * 3, [1e-3] * 3)
+    a = mesh((small[0] + offset, small[1]))
+    b = mesh((np.array([[1.1e-3, 0.0, 0.0], [1.1e-3, 1e-3, 0.0], [1.1e-3, 0.0, 1e-3]]) + offset,
+              np.array([[0, 1, 2]])))
+    c = core.collide(a, b)
+    assert c.status is Status.SEPARATED
+    # the exact distance of the stored floats (a difference of two floats this close is exact)
+    expected = float(b.vertices[0, 0] - a.vertices[:, 0].max())
+    assert abs(c.distance - expected) <= 1e-9 * c.scale

@@ -148,3 +148,20 @@ def test_max_distance_stops_early_with_a_lower_bound():
         assert 1.0 < c.distance <= exact.distance + 1e-12
     else:
         assert c.distance == exact.distance
+
+
+def test_identical_closed_meshes_overlap_with_volume():
+    # every face coincides: nothing crosses and no surface point is strictly inside the other, yet the solids
+    # overlap wholly; points just behind the shared faces are inside both and give a positive depth
+    for pair in (box(), l_shape()):
+        c = core.collide(mesh(pair), mesh(pair))
+        assert c.status is Status.INTERSECTING
+        assert c.depth > c.touching_tolerance
+        hull = core.collide(pair[0], pair[0])
+        assert c.depth <= hull.depth + 1e-9 * c.scale
+
+
+def test_l_shapes_face_to_face_touch():
+    flipped_l = (l_shape()[0] * [1, 1, -1], l_shape()[1][:, ::-1])  # the mirror image below z = 0
+    c = core.collide(mesh(l_shape()), mesh(flipped_l))
+    assert c.status is Status.TOUCHING and c.intersection.shape[0] == 0
