@@ -4,7 +4,7 @@ Build (local coordinates, once per mesh, shared by `TriangleMesh.moved`):
 - triangles are sorted by the Morton code of their centroids; level 0 holds one leaf per triangle in that order,
   and node i of level l+1 has the children 2i and 2i+1 of level l (the last node of a level may have one child),
   so node i of level l covers the sorted triangles [i * 2**l, (i + 1) * 2**l);
-- every node has an oriented box (centre + three half-axis vectors): a leaf's axes are its triangle's longest
+- every node has an oriented box (centre + three half-axis vectors): a leaf's axes are its triangle's first
   edge, the in-plane perpendicular and the normal, its extents exact (zero along the normal); an internal node's
   axes are its left child's (neighbouring triangles share a frame closely), its extents cover both children's
   boxes.
@@ -90,25 +90,30 @@ class LocalBVH:
         self.sizes = sizes
         self.offsets = np.concatenate([[0], np.cumsum(sizes)])
 
-        # leaves: exact boxes in each triangle's own frame (longest edge, in-plane perpendicular, normal)
-        ab, bc, ca = b - a, c - b, a - c
-        lab, lbc, lca = _dot(ab, ab), _dot(bc, bc), _dot(ca, ca)
-        longest = np.where((lab >= lbc)[:, None] & (lab >= lca)[:, None], ab, np.where((lbc >= lca)[:, None], bc, ca))
-        u, _ = _unit(longest, np.array([1.0, 0.0, 0.0]))
-        normal = _cross(ab, -ca)
-        n, ok = _unit(normal, np.zeros(3))  # a normal of two edges is perpendicular to the longest one
+        # leaves: exact boxes in each triangle's own frame (first edge, in-plane perpendicular, normal); with
+        # the first corner at 0 the second is at (|ab|, 0, 0) and the third at (ac.u, ac.v, 0) in that frame
+        ab, ac = b - a, c - a
+        length = np.sqrt(_dot(ab, ab))
+        ok_u = length > 0.0
+        u = ab / np.where(ok_u, length, 1.0)[:, None]
+        if not np.all(ok_u):
+            bc = c - b
+            u = np.where(ok_u[:, None], u, _unit(bc, np.array([1.0, 0.0, 0.0]))[0])
+            length = np.where(ok_u, length, 0.0)
+        normal = _cross(ab, ac)
+        n, ok = _unit(normal, np.zeros(3))
         if not np.all(ok):
             n = np.where(ok[:, None], n, _perpendicular(u))
         v = _cross(n, u)
-        ac = -ca
-        centre = a.copy()
-        halves = []
-        for axis in (u, v, n):
-            p1, p2 = _dot(ab, axis), _dot(ac, axis)
-            lo = np.minimum(np.minimum(p1, p2), 0.0)
-            hi = np.maximum(np.maximum(p1, p2), 0.0)
-            centre += (0.5 * (lo + hi))[:, None] * axis
-            halves.append((0.5 * (hi - lo))[:, None] * axis)
+        cu, cv, cn = _dot(ac, u), _dot(ac, v), _dot(ac, n)
+        bu = _dot(ab, u)
+        lo_u, hi_u = np.minimum(np.minimum(bu, cu), 0.0), np.maximum(np.maximum(bu, cu), 0.0)
+        lo_v, hi_v = np.minimum(cv, 0.0), np.maximum(cv, 0.0)
+        lo_n, hi_n = np.minimum(cn, 0.0), np.maximum(cn, 0.0)
+        centre = (a + (0.5 * (lo_u + hi_u))[:, None] * u + (0.5 * (lo_v + hi_v))[:, None] * v
+                  + (0.5 * (lo_n + hi_n))[:, None] * n)
+        halves = [(0.5 * (hi_u - lo_u))[:, None] * u, (0.5 * (hi_v - lo_v))[:, None] * v,
+                  (0.5 * (hi_n - lo_n))[:, None] * n]
         centres = [centre]
         half_levels = [halves]
         axes_levels = [(u, v, n)]

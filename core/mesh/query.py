@@ -357,13 +357,6 @@ def _inside(sx: _Side, sy: _Side, found, crossing_pairs, touching_pairs, X, Y, b
         probes.append(_clipped_centroids(X[pick], Y[pick]))
         pick = crossing_pairs[:: max(1, crossing_pairs.size // (MAX_PROBES // 8))]
         probes.append(_steps_off_the_curve(X[pick], Y[pick], band))
-    if sx.closed and touching_pairs.size:
-        # Surfaces in contact (coplanar faces, identical meshes, a part resting inside, crossings along shared
-        # edges): points of X's solid just behind the contact, kept where X's own winding number says so.
-        pick = touching_pairs[:: max(1, touching_pairs.size // (MAX_PROBES // 4))]
-        behind = _steps_behind(X[pick], scale)
-        behind = behind[winding_numbers(behind, sx.world, scale) != 0]
-        probes.append(behind)
     points = np.concatenate(probes)
     winding = winding_numbers(points, sy.world, scale)
     inside = winding != 0
@@ -391,6 +384,21 @@ def _inside(sx: _Side, sy: _Side, found, crossing_pairs, touching_pairs, X, Y, b
         off = d_out > band
         part_out = np.bincount(rep_part[rep_out][off], minlength=part_count) > 0
     result.all_parts_inside = containment and bool(np.all(part_in & ~part_out))
+    if not result.any_inside and sx.closed and touching_pairs.size:
+        # Surfaces in contact with no surface point found inside (coplanar faces, identical meshes, crossings
+        # only along shared edges): points of X's solid just behind the contact faces, kept where X's own
+        # winding number puts them inside X.
+        pick = touching_pairs[:: max(1, touching_pairs.size // (MAX_PROBES // 4))]
+        behind = _steps_behind(X[pick], scale)
+        behind = behind[winding_numbers(behind, sx.world, scale) != 0]
+        behind = behind[winding_numbers(behind, sy.world, scale) != 0]
+        if behind.shape[0]:
+            d, q = closest_points(behind, sy.world)
+            points = np.concatenate([points, behind])
+            dist = np.concatenate([dist, d])
+            surface = np.concatenate([surface, q])
+            deep = np.concatenate([deep, d > band])
+            result.any_inside = bool(np.any(deep))
     if result.any_inside:
         j = int(np.argmax(np.where(deep, dist, -1.0)))
         result.depth = float(dist[j])
