@@ -170,7 +170,7 @@ def _mesh_collide(a: TriangleMesh, b: TriangleMesh, tolerances: Tolerances, max_
             depth, wa, wb = inside_ab.depth, inside_ab.point_in, inside_ab.point_surface
         if inside_ba is not None and inside_ba.depth > depth:
             depth, wa, wb = inside_ba.depth, inside_ba.point_surface, inside_ba.point_in
-        part_depth = _convex_part_depth(a, b, tolerances)
+        part_depth = _convex_part_depth(sa, sb, tolerances)
         if part_depth is not None and part_depth[0] > depth:
             depth, wa, wb = part_depth[0], part_depth[1] - origin, part_depth[2] - origin
         if wa is None:
@@ -469,34 +469,46 @@ def _clipped_centroids(X, Y):
     return np.concatenate([tip, quad])
 
 
-def _convex_part_depth(a: TriangleMesh, b: TriangleMesh, tolerances):
-    """Deepest EPA depth among intersecting pairs of exactly convex loose parts (world points), or None."""
-    pa, pb = a._local.parts, b._local.parts
+def _part_boxes(side: _Side, ids):
+    """Pair-frame boxes (lo, hi) of the loose parts `ids` of one side."""
+    parts = side.local.parts
+    corners = side.vertices[side.local.triangles]
+    lo = np.full((parts.count, 3), np.inf)
+    hi = np.full((parts.count, 3), -np.inf)
+    for axis in range(3):
+        np.minimum.at(lo[:, axis], parts.label, corners[:, :, axis].min(axis=1))
+        np.maximum.at(hi[:, axis], parts.label, corners[:, :, axis].max(axis=1))
+    return lo[ids], hi[ids]
+
+
+def _convex_part_depth(sa: _Side, sb: _Side, tolerances):
+    """Deepest EPA depth among intersecting pairs of exactly convex loose parts (world points), or None.
+
+    Candidates are the pairs of convex parts whose boxes overlap, largest overlap first, at most
+    MAX_CONVEX_PAIRS of them."""
+    pa, pb = sa.local.parts, sb.local.parts
     conv_a = np.flatnonzero(pa.convex)
     conv_b = np.flatnonzero(pb.convex)
-    if conv_a.size == 0 or conv_b.size == 0:
+    if conv_a.size == 0 or conv_b.size == 0 or conv_a.size * conv_b.size > 4_000_000:
         return None
+    lo_a, hi_a = _part_boxes(sa, conv_a)
+    lo_b, hi_b = _part_boxes(sb, conv_b)
+    overlap = np.minimum(hi_a[:, None], hi_b[None]) - np.maximum(lo_a[:, None], lo_b[None])  # (na, nb, 3)
+    meets = np.all(overlap >= 0.0, axis=2)
+    ia, ib = np.nonzero(meets)
+    if ia.size == 0:
+        return None
+    size = np.prod(np.maximum(overlap[ia, ib], 0.0), axis=1) + np.linalg.norm(overlap[ia, ib], axis=1)
+    first = np.argsort(-size, kind="stable")[:MAX_CONVEX_PAIRS]
     from ..query import collide as convex_collide
 
-    def part_clouds(mesh, parts, ids):
-        clouds, boxes = [], []
-        for k in ids:
-            verts = mesh.vertices[np.unique(mesh.triangles[parts.label == k])]
-            cloud = PointCloud(verts, mesh.transform)
-            clouds.append(cloud)
-            boxes.append(cloud.bounds())
-        return clouds, boxes
+    def cloud(side, parts, k):
+        mesh = side.mesh
+        return PointCloud(mesh.vertices[np.unique(mesh.triangles[parts.label == k])], mesh.transform)
 
-    ca, ba = part_clouds(a, pa, conv_a[:MAX_CONVEX_PAIRS])
-    cb, bb = part_clouds(b, pb, conv_b[:MAX_CONVEX_PAIRS])
     best = None
-    checked = 0
-    for i, (lo_i, hi_i) in enumerate(ba):
-        for j, (lo_j, hi_j) in enumerate(bb):
-            if np.any(lo_i > hi_j) or np.any(lo_j > hi_i) or checked >= MAX_CONVEX_PAIRS:
-                continue
-            checked += 1
-            c = convex_collide(ca[i], cb[j], tolerances)
-            if c.status is Status.INTERSECTING and (best is None or c.depth > best[0]):
-                best = (c.depth, np.array(c.point_a), np.array(c.point_b))
+    for i, j in zip(ia[first], ib[first]):
+        c = convex_collide(cloud(sa, pa, conv_a[i]), cloud(sb, pb, conv_b[j]), tolerances)
+        if c.status is Status.INTERSECTING and (best is None or c.depth > best[0]):
+            best = (c.depth, np.array(c.point_a), np.array(c.point_b))
     return best

@@ -165,3 +165,14 @@ def test_l_shapes_face_to_face_touch():
     flipped_l = (l_shape()[0] * [1, 1, -1], l_shape()[1][:, ::-1])  # the mirror image below z = 0
     c = core.collide(mesh(l_shape()), mesh(flipped_l))
     assert c.status is Status.TOUCHING and c.intersection.shape[0] == 0
+
+
+def test_convex_parts_give_their_epa_depth():
+    # A: two boxes as one mesh; B: a box sunk 0.4 into the second one from above.  No vertex of B is deeper in A
+    # than 0.4 and the parts' EPA depth is exactly 0.4 (move B up by 0.4).
+    a = join(box(), translate(box(), [3.0, 0.0, 0.0]))
+    b = box([3.2, 0.2, 0.6], [3.8, 0.8, 1.6])
+    c = core.collide(mesh(a), mesh(b))
+    assert c.status is Status.INTERSECTING
+    assert abs(c.depth - 0.4) < 1e-9
+    assert np.allclose(c.normal, [0, 0, 1], atol=1e-9)
