@@ -33,7 +33,7 @@ from ..tolerances import DEFAULT_TOLERANCES, Tolerances
 from .bvh import WorldBVH, box_lower_bound, pair_lower_bound
 from .points import closest_points, winding_numbers
 from .trimesh import TriangleMesh
-from .tritri import _cross, crossing, triangle_triangle
+from .tritri import _cross, crossing, separation_bound, triangle_triangle
 
 __all__ = ["collide_meshes"]
 
@@ -289,6 +289,14 @@ def _best_distance(A, B, found, band, prune):
             found.exact_lb = float(lbs[start])  # budget spent: the rest is certified no closer than this
             break
         sel = order[start:start + chunk]
+        if start > 0:
+            # screen with the separating-axis bound: only pairs that may still beat the best (or touch) go on
+            screen = separation_bound(A[sel], B[sel])
+            sel = sel[(screen <= band) | (screen <= best - prune)]
+            if sel.size == 0:
+                start += chunk
+                chunk *= 2
+                continue
         d, xa, xb = triangle_triangle(A[sel], B[sel])
         j = int(np.argmin(d))
         if d[j] < best:

@@ -137,6 +137,29 @@ def triangle_triangle(A, B):
     return np.sqrt(d2[best, np.arange(k)]), on_a[rows], on_b[rows]
 
 
+def separation_bound(A, B):
+    """A lower bound of the distance of k triangle pairs: the largest gap between their projections on the
+    two normals and the nine edge-edge cross products (separating axes).  It equals the distance whenever the
+    closest points are a vertex and a face interior or two edge interiors; about five times cheaper than
+    `triangle_triangle`, it screens candidates before the exact kernel.  0 for pairs that overlap on every axis."""
+    k = A.shape[0]
+    best = np.zeros(k)
+    ea = [A[:, 1] - A[:, 0], A[:, 2] - A[:, 1], A[:, 0] - A[:, 2]]
+    eb = [B[:, 1] - B[:, 0], B[:, 2] - B[:, 1], B[:, 0] - B[:, 2]]
+    axes = [_cross(ea[0], -ea[2]), _cross(eb[0], -eb[2])] + [_cross(u, v) for u in ea for v in eb]
+    for w in axes:
+        length = np.sqrt(_dot(w, w))
+        ok = length > 0.0
+        w = w / np.where(ok, length, 1.0)[:, None]
+        pa = [_dot(A[:, i], w) for i in range(3)]
+        pb = [_dot(B[:, i], w) for i in range(3)]
+        lo_a, hi_a = np.minimum(np.minimum(pa[0], pa[1]), pa[2]), np.maximum(np.maximum(pa[0], pa[1]), pa[2])
+        lo_b, hi_b = np.minimum(np.minimum(pb[0], pb[1]), pb[2]), np.maximum(np.maximum(pb[0], pb[1]), pb[2])
+        gap = np.maximum(lo_b - hi_a, lo_a - hi_b)
+        best = np.maximum(best, np.where(ok, gap, 0.0))
+    return best
+
+
 def _pierce(p, q, T):
     """Where segments pq meet the plane of triangles T (when their ends are on both sides), and the closest
     point of T to it; rows without a meeting point give (p, closest point of T to p): a real pair of points."""

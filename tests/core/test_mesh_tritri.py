@@ -86,3 +86,15 @@ def test_parallel_segments():
                              np.array([[1.0, 1, 0]]), np.array([[3.0, 1, 0]]))
     assert abs(np.linalg.norm(x1 - x2) - 1.0) < 1e-15
     assert 1.0 - 1e-15 <= x1[0, 0] <= 2.0 + 1e-15
+
+
+def test_separation_bound_is_a_lower_bound_and_exact_for_vertex_face():
+    from core.mesh.tritri import separation_bound
+    rng = np.random.default_rng(7)
+    A = rng.normal(size=(2000, 3, 3))
+    B = rng.normal(size=(2000, 3, 3)) + rng.normal(scale=2.0, size=(2000, 1, 3))
+    d, _, _ = triangle_triangle(A, B)
+    bound = separation_bound(A, B)
+    assert np.all(bound <= d + 1e-12)
+    above = one([[0.2, 0.2, 0.5], [1.0, 1.0, 2.0], [0.3, 0.9, 3.0]])
+    assert abs(separation_bound(one(UNIT), above)[0] - 0.5) < 1e-15
