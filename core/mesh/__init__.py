@@ -6,7 +6,8 @@ conventions (core/contact.py), exact for the triangles:
 
 - SEPARATED: `distance` is the minimum distance between the two surfaces (to `PRUNE` x scale, see
   core/mesh/query.py), `point_a` on A's surface and `point_b` on B's are closest points,
-  `normal = (point_b - point_a) / distance`;
+  `normal = (point_b - point_a) / distance`; `gap` is 0 unless a work cap was reached (then the exact distance
+  lies in [distance - gap, distance], `converged` is False and `iteration_cap_hit` True);
 - TOUCHING: the surfaces come within the touching band without crossing and neither holds the other.  Coplanar
   overlapping triangles touch (distance 0); they never cross;
 - INTERSECTING: the surfaces cross (`intersection` holds the crossing curve as world segments), or a closed mesh
@@ -27,6 +28,8 @@ largest of:
    number puts inside it (so identical or coplanar-coincident solids get a positive depth);
 2. the convex engine's EPA depth of the deepest intersecting pair of exactly convex loose parts (closed parts
    that pass the convexity test of core/mesh/parts.py).
+`gap` = the convex hulls' depth minus this depth: the shortest separating translation lies in
+[depth, depth + gap] (moving B by the hulls' depth separates the hulls, hence the meshes).
 `point_a` and `point_b` are the witness of that bound: for (1) with a point p of A inside B, point_a = p (on
 A's surface or, for the points behind a contact, inside A) and point_b = the closest point of B's surface (point_a - point_b = depth * normal); the mirror for a point of B
 inside A; for (2) the convex engine's witness points.  The depth is 0 only when no point strictly inside is

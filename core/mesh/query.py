@@ -81,6 +81,10 @@ def _unit_or(v, fallback):
 
 
 def collide_meshes(a, b, tolerances: Tolerances = DEFAULT_TOLERANCES, max_distance=None) -> Contact:
+    """`core.collide` for two TriangleMeshes (see core/mesh/__init__.py for the meaning of every field).
+
+    max_distance: when given, the query may stop as soon as the meshes are proven farther apart than that
+    (`beyond_max_distance`, `distance` then a certified lower bound).  ValueError on bad arguments."""
     if not isinstance(tolerances, Tolerances):
         raise ValueError(f"tolerances must be a core.Tolerances, got {type(tolerances).__name__}")
     for value, name in ((a, "a"), (b, "b")):
@@ -111,7 +115,6 @@ def collide_meshes(a, b, tolerances: Tolerances = DEFAULT_TOLERANCES, max_distan
 
 
 def _mesh_collide(a: TriangleMesh, b: TriangleMesh, tolerances: Tolerances, max_distance) -> Contact:
-
     lo_a, hi_a = a.bounds()
     lo_b, hi_b = b.bounds()
     scale = max(float(np.linalg.norm(hi_a - lo_a)), float(np.linalg.norm(hi_b - lo_b)))
@@ -143,9 +146,7 @@ def _mesh_collide(a: TriangleMesh, b: TriangleMesh, tolerances: Tolerances, max_
         touching_pairs = crossing_pairs
     else:
         d_min, pa, pb, touching_pairs = _best_distance(A, B, found, band, PRUNE * scale)
-    lower = min(d_min, found.dropped_lb)
-
-    lower = min(lower, found.exact_lb)
+    lower = min(d_min, found.dropped_lb, found.exact_lb)  # certified lower bound of the distance
 
     # inside / outside: only closed meshes have an inside, and only when the boxes overlap can anything be in it
     boxes_meet = bool(np.all(lo_a <= hi_b + band) and np.all(lo_b <= hi_a + band))
@@ -178,9 +179,15 @@ def _mesh_collide(a: TriangleMesh, b: TriangleMesh, tolerances: Tolerances, max_
             normal = fallback_normal
         else:
             normal = _unit_or(wa - wb, fallback_normal)
+        # The hulls' depth bounds the true separating translation from above: gap = hull depth - depth
+        # certifies the interval [depth, depth + gap] (rounding can only put the bound a few ulps above it).
+        from ..query import collide as convex_collide
+        hull = convex_collide(PointCloud(a.vertices[a._local.used], a.transform),
+                              PointCloud(b.vertices[b._local.used], b.transform), tolerances)
+        hull_depth = max(0.0, -hull.distance)
         return Contact(status=Status.INTERSECTING, distance=-depth + 0.0, normal=normal, point_a=wa + origin,
                        point_b=wb + origin, containment=contained, intersection=segments + origin,
-                       converged=True, gap=0.0, fallback_used=depth == 0.0, **common)
+                       converged=True, gap=max(0.0, hull_depth - depth), fallback_used=depth == 0.0, **common)
 
     gap = max(0.0, d_min - lower)
     if d_min <= band:

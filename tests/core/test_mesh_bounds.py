@@ -56,3 +56,11 @@ def test_max_distance_beyond():
     assert 5.0 < early.distance <= exact.distance
     near = core.collide(mesh(l_shape()), mesh(far), max_distance=100.0)
     assert not near.beyond_max_distance and near.distance == exact.distance
+
+
+def test_intersecting_gap_brackets_the_depth_with_the_hulls_depth():
+    a, b = l_shape(), translate(l_shape(), [0.5, 0.5, 0.0])
+    c = core.collide(mesh(a), mesh(b))
+    hull = core.collide(a[0], b[0])
+    assert c.status is Status.INTERSECTING
+    assert abs((c.depth + c.gap) - hull.depth) <= 1e-12 * c.scale
