@@ -76,3 +76,41 @@ def translate(mesh, offset):
 def mesh(pair, transform=None):
     import core
     return core.TriangleMesh(pair[0], pair[1], transform)
+
+
+def revolve(profile, n=24):
+    """A closed surface of revolution about z from a closed (r, z) polygon listed counter-clockwise in the
+    (r, z) half-plane; profile points with r = 0 become poles."""
+    profile = np.asarray(profile, float)
+    angles = np.linspace(0.0, 2.0 * np.pi, n, endpoint=False)
+    verts, index = [], {}
+    for i, (r, z) in enumerate(profile):
+        if r == 0.0:
+            index[i] = [len(verts)] * n
+            verts.append([0.0, 0.0, z])
+        else:
+            index[i] = list(range(len(verts), len(verts) + n))
+            verts += [[r * np.cos(a), r * np.sin(a), z] for a in angles]
+    tris = []
+    k = len(profile)
+    for i in range(k):
+        j = (i + 1) % k
+        for s in range(n):
+            s1 = (s + 1) % n
+            p, q, r_, u = index[i][s], index[i][s1], index[j][s1], index[j][s]
+            # the profile runs counter-clockwise in (r, z): this winding makes the faces point outwards
+            for tri in ((p, q, r_), (p, r_, u)):
+                if len(set(tri)) == 3:
+                    tris.append(tri)
+    return np.array(verts), np.array(tris)
+
+
+def cup(n=24):
+    """A cup: outer radius 1, inner radius 0.8, floor 0.2 thick, height 1.5 (a solid of revolution)."""
+    return revolve([(0.0, 0.0), (1.0, 0.0), (1.0, 1.5), (0.8, 1.5), (0.8, 0.2), (0.0, 0.2)], n)
+
+
+def ball(radius=0.5, n=24, m=12):
+    profile = [(0.0, -radius)] + [(radius * np.sin(t), -radius * np.cos(t)) for t in np.linspace(0, np.pi, m + 1)[1:-1]] \
+        + [(0.0, radius)]
+    return revolve(profile, n)
