@@ -156,6 +156,16 @@ def _mesh_collide(a: TriangleMesh, b: TriangleMesh, tolerances: Tolerances, max_
     inside_ba = _inside(sb, sa, found, crossing_pairs, touching_pairs, B, A, band, scale, swap=True,
                         containment=not crossed) if sa.closed and boxes_meet else None
 
+    if crossed:
+        # Crossing segments where one closed mesh only touches the other's surface from inside (a box resting
+        # on the inner floor of a bigger box) are contact lines, not crossings: when no point of X stepped off
+        # them lies strictly outside Y and every loose part of X is inside Y, X is contained.
+        for inside, sx, sy in ((inside_ab, sa, sb), (inside_ba, sb, sa)):
+            if inside is not None and not inside.leaves and _parts_inside(sx, sy, band, scale):
+                inside.all_parts_inside = True
+                crossed = False
+                segments = segments[:0]
+                break
     contained = None
     deep_a = inside_ab is not None and inside_ab.any_inside
     deep_b = inside_ba is not None and inside_ba.any_inside
@@ -330,6 +340,7 @@ def _touch_normal(sa, sb, found, pairs, pa, pb, fallback):
 # ------------------------------------------------------------------------------------------------ inside
 
 class _Inside:
+    leaves = True
     any_inside = False
     all_parts_inside = False
     depth = 0.0
@@ -345,14 +356,8 @@ def _inside(sx: _Side, sy: _Side, found, crossing_pairs, touching_pairs, X, Y, b
     tris = sx.local.triangles
     verts = sx.vertices
     if containment:
-        # the three corners of the first triangle of every loose part
-        parts = sx.local.parts
-        part_count = parts.count
-        order = np.argsort(parts.label, kind="stable")
-        starts = np.concatenate([[0], np.cumsum(parts.triangle_count)[:-1]])
-        first_tri = order[starts]
-        rep_points = np.concatenate([verts[tris[first_tri, i]] for i in range(3)])
-        rep_part = np.tile(np.arange(part_count), 3)
+        part_count = sx.local.parts.count
+        rep_points, rep_part = _part_points(sx)
     else:
         part_count = 0
         rep_points = np.zeros((0, 3))
@@ -372,9 +377,15 @@ def _inside(sx: _Side, sy: _Side, found, crossing_pairs, touching_pairs, X, Y, b
         probes.append(_clipped_centroids(X[pick], Y[pick]))
         pick = crossing_pairs[:: max(1, crossing_pairs.size // (MAX_PROBES // 8))]
         probes.append(_steps_off_the_curve(X[pick], Y[pick], band))
+    stepped_from = sum(p.shape[0] for p in probes[:-1]) if crossing_pairs.size else None
     points = np.concatenate(probes)
     winding = winding_numbers(points, sy.world, scale)
     inside = winding != 0
+    if stepped_from is not None:
+        # Does X really leave Y where they meet?  Some point stepped off the curve strictly outside Y says so;
+        # if none is, X only touches Y's surface from inside there (see _mesh_collide).
+        out = np.flatnonzero(~inside[stepped_from:]) + stepped_from
+        result.leaves = bool(out.size) and bool(np.any(closest_points(points[out], sy.world)[0] > band))
     dist = np.zeros(points.shape[0])
     surface = np.zeros((points.shape[0], 3))
     if np.any(inside):
@@ -420,6 +431,29 @@ def _inside(sx: _Side, sy: _Side, found, crossing_pairs, touching_pairs, X, Y, b
         result.point_in = points[j]
         result.point_surface = surface[j]
     return result
+
+
+def _part_points(side: _Side):
+    """Representative points of every loose part: the corners of its first, middle and last triangle (so a part
+    with a face lying on the other surface still has corners off it).  Returns (points, part of each point)."""
+    parts = side.local.parts
+    tris = side.local.triangles
+    order = np.argsort(parts.label, kind="stable")
+    starts = np.concatenate([[0], np.cumsum(parts.triangle_count)[:-1]])
+    picks = [order[starts], order[starts + parts.triangle_count // 2], order[starts + parts.triangle_count - 1]]
+    points = np.concatenate([side.vertices[tris[t, i]] for t in picks for i in range(3)])
+    return points, np.tile(np.arange(parts.count), 9)
+
+
+def _parts_inside(sx: _Side, sy: _Side, band, scale) -> bool:
+    """Every loose part of X has a corner strictly inside closed Y and none strictly outside it."""
+    parts = sx.local.parts
+    points, part = _part_points(sx)
+    off = closest_points(points, sy.world)[0] > band
+    inside = winding_numbers(points, sy.world, scale) != 0
+    strictly_in = np.bincount(part[off & inside], minlength=parts.count) > 0
+    strictly_out = np.bincount(part[off & ~inside], minlength=parts.count) > 0
+    return bool(np.all(strictly_in & ~strictly_out))
 
 
 def _steps_behind(X, scale):

@@ -176,3 +176,14 @@ def test_convex_parts_give_their_epa_depth():
     assert c.status is Status.INTERSECTING
     assert abs(c.depth - 0.4) < 1e-9
     assert np.allclose(c.normal, [0, 0, 1], atol=1e-9)
+
+
+@pytest.mark.parametrize("path", [0, 1])
+def test_box_resting_on_the_inner_floor_of_a_bigger_box_is_contained(path):
+    # the small box's walls meet the big box's floor along lines from inside: contact, not crossing
+    small = box([0.25, 0.25, 0.0], [0.75, 0.75, 0.5])
+    c = both_paths(small, box())[path]
+    assert c.status is Status.INTERSECTING
+    assert c.containment is Containment.A_INSIDE_B and c.intersection.shape[0] == 0
+    corner = both_paths(box([0.0] * 3, [0.5] * 3), box())[path]
+    assert corner.containment is Containment.A_INSIDE_B and corner.intersection.shape[0] == 0
