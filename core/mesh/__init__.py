@@ -12,7 +12,8 @@ conventions (core/contact.py), exact for the triangles:
   overlapping triangles touch (distance 0); they never cross;
 - INTERSECTING: the surfaces cross (`intersection` holds the crossing curve as world segments), or a closed mesh
   holds a loose part of the other (`containment` says A_INSIDE_B / B_INSIDE_A when one lies wholly inside the
-  other with no crossing).  Only closed meshes have an inside (`open_a` / `open_b` flag the others); an open
+  other with no crossing; a closed mesh that touches the other's surface from inside, like a box resting on the
+  inner floor of a bigger box, is contained: its contact lines are not crossings).  Only closed meshes have an inside (`open_a` / `open_b` flag the others); an open
   surface never contains anything.
 
 What depth means for non-convex meshes.  `distance = -depth`, where depth is a *lower bound* of the shortest

@@ -353,7 +353,6 @@ def _inside(sx: _Side, sy: _Side, found, crossing_pairs, touching_pairs, X, Y, b
     """Points of mesh X inside closed mesh Y: part representatives (only when `containment` is asked), a vertex
     sample, points near the contact."""
     result = _Inside()
-    tris = sx.local.triangles
     verts = sx.vertices
     if containment:
         part_count = sx.local.parts.count
