@@ -112,36 +112,40 @@ class LocalBVH:
         lo_n, hi_n = np.minimum(cn, 0.0), np.maximum(cn, 0.0)
         centre = (a + (0.5 * (lo_u + hi_u))[:, None] * u + (0.5 * (lo_v + hi_v))[:, None] * v
                   + (0.5 * (lo_n + hi_n))[:, None] * n)
-        halves = [(0.5 * (hi_u - lo_u))[:, None] * u, (0.5 * (hi_v - lo_v))[:, None] * v,
-                  (0.5 * (hi_n - lo_n))[:, None] * n]
+        lengths = np.stack([0.5 * (hi_u - lo_u), 0.5 * (hi_v - lo_v), 0.5 * (hi_n - lo_n)], axis=1)
         centres = [centre]
-        half_levels = [halves]
+        length_levels = [lengths]
         axes_levels = [(u, v, n)]
         first = [np.arange(m)]
 
         for level in range(1, len(sizes)):
             cl, cr = _pairs(centres[-1])
-            split = [_pairs(h) for h in half_levels[-1]]
-            hl, hr = [p[0] for p in split], [p[1] for p in split]
+            ll, lr = _pairs(length_levels[-1])
             fl, _ = _pairs(first[-1])
-            axes = [_pairs(ax)[0] for ax in axes_levels[-1]]  # the parent takes its left child's frame
+            split = [_pairs(ax) for ax in axes_levels[-1]]
+            axes = [p[0] for p in split]  # the parent takes its left child's frame ...
+            right_axes = [p[1] for p in split]
             centre = np.zeros_like(cl)
-            halves = []
-            for axis in axes:
-                # the children's boxes along this axis: centre . axis +- sum_j |half_j . axis|
-                pl, sl = _dot(cl, axis), _extent(hl, axis)
-                pr, sr = _dot(cr, axis), _extent(hr, axis)
+            lengths = np.empty_like(ll)
+            for i, axis in enumerate(axes):
+                # ... in which the left box is [c.axis - l_i, c.axis + l_i]; the right box spans
+                # c.axis +- sum_j |axis . right_axis_j| l_j
+                pl, sl = _dot(cl, axis), ll[:, i]
+                pr = _dot(cr, axis)
+                sr = (np.abs(_dot(axis, right_axes[0])) * lr[:, 0] + np.abs(_dot(axis, right_axes[1])) * lr[:, 1]
+                      + np.abs(_dot(axis, right_axes[2])) * lr[:, 2])
                 lo = np.minimum(pl - sl, pr - sr)
                 hi = np.maximum(pl + sl, pr + sr)
                 centre += (0.5 * (lo + hi))[:, None] * axis
-                halves.append((0.5 * (hi - lo))[:, None] * axis)
+                lengths[:, i] = 0.5 * (hi - lo)
             centres.append(centre)
-            half_levels.append(halves)
+            length_levels.append(lengths)
             axes_levels.append(axes)
             first.append(fl)
         self.centre = np.concatenate(centres)
+        all_lengths = np.concatenate(length_levels)
         # three (nodes, 3) arrays: the half-axis vectors of every box
-        self.half = [np.concatenate([h[i] for h in half_levels]) for i in range(3)]
+        self.half = [all_lengths[:, i:i + 1] * np.concatenate([ax[i] for ax in axes_levels]) for i in range(3)]
         self.normal = np.concatenate([ax[2] for ax in axes_levels])  # unit normal axis of each box
         self.first_leaf = np.concatenate(first)
 
