@@ -127,7 +127,11 @@ def collide(a, b, tolerances: Tolerances = DEFAULT_TOLERANCES, max_distance=None
 def intersects(a, b, tolerances: Tolerances = DEFAULT_TOLERANCES) -> bool:
     """True when the shapes share a point within the touching band (status TOUCHING or INTERSECTING).
 
-    The boolean GJK: it stops as soon as a separating plane farther than the band is found."""
+    The boolean GJK: it stops as soon as a separating plane farther than the band is found.
+    TriangleMeshes go through the mesh query (core/mesh/query.py)."""
+    from .mesh import TriangleMesh, collide_meshes
+    if isinstance(a, TriangleMesh) or isinstance(b, TriangleMesh):
+        return collide_meshes(a, b, tolerances).status is not Status.SEPARATED
     pair = _Pair(a, b, tolerances)
     result = pair.run_gjk(stop_above=pair.radius + pair.touching)
     if result.outcome is GJKOutcome.EARLY_SEPARATED:

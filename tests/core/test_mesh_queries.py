@@ -187,3 +187,10 @@ def test_box_resting_on_the_inner_floor_of_a_bigger_box_is_contained(path):
     assert c.containment is Containment.A_INSIDE_B and c.intersection.shape[0] == 0
     corner = both_paths(box([0.0] * 3, [0.5] * 3), box())[path]
     assert corner.containment is Containment.A_INSIDE_B and corner.intersection.shape[0] == 0
+
+
+def test_intersects_and_distance_take_meshes():
+    assert core.intersects(mesh(box()), mesh(translate(box(), [0.5, 0, 0])))
+    assert core.intersects(mesh(box()), mesh(translate(box(), [1.0, 0, 0])))  # touching counts
+    assert not core.intersects(mesh(l_shape()), mesh(box([1.25, 1.25, 0.0], [2.0, 2.0, 1.0])))
+    assert abs(core.distance(mesh(l_shape()), mesh(box([1.25, 1.25, 0.0], [2.0, 2.0, 1.0]))) - 0.25) < 1e-12
