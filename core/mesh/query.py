@@ -2,23 +2,26 @@
 
 Steps:
 1. Both meshes one closed convex part each: the convex engine answers, on their vertices (exactly as
-   `core.collide` on two vertex arrays would).
+   `core.collide` on two vertex arrays would); when they intersect, steps 2-5 add the crossing curve and the
+   containment.
 2. Pair frame (origin = centre of A's world box), scale = the larger world box diagonal, touching band.
 3. Simultaneous descent of both hierarchies, level by level.  A pair of nodes is kept while its lower bound
    (`bvh.pair_lower_bound`) is within the touching band (it may hold a crossing or a contact) or below the best
    upper bound minus `PRUNE` x scale (it may hold a closer pair).  Upper bounds come from a surface point of each
    node and from the exact distance of the first triangles of the most promising pairs.
 4. Leaves: the pairs within the band go through the crossing test (segments of the crossing curve); if nothing
-   crosses, the exact triangle-triangle distance runs best-first over the candidates until the next lower bound
-   exceeds the best distance found.
-5. Inside/outside (closed meshes only, winding numbers): a point of every loose part, a sample of vertices and
-   points next to the contact are tested against the other mesh.
-6. Status, containment, depth (see `core/mesh/__init__.py` for what depth means).
+   crosses, the exact triangle-triangle distance runs best-first over the candidates (screened by a
+   separating-axis bound) until the next lower bound exceeds the best distance found.
+5. Inside/outside (closed meshes only, winding numbers, only when the world boxes meet): corners of every loose
+   part, a sample of vertices and points next to the contact are tested against the other mesh.
+6. Status, containment, depth (see `core/mesh/__init__.py` for what depth means); for an intersecting pair
+   `gap` = the convex hulls' depth minus the depth.
 
-If a near-tie keeps more than `MAX_PAIRS` node pairs alive, the farthest ones (by lower bound) are dropped and
-their smallest lower bound is kept: the answer is then the best distance found with its real closest points, and
-`gap` = that distance minus the certified lower bound (a certified interval instead of a silent approximation;
-`converged` is False).
+Work caps: if a near-tie keeps more than `MAX_PAIRS` node pairs alive at a level, the farthest ones (by lower
+bound) are dropped and their smallest lower bound is kept; past `MAX_EXACT` leaf candidates the best-first stage
+stops the same way.  The answer is then the best distance found with its real closest points, and `gap` = that
+distance minus the certified lower bound (a certified interval instead of a silent approximation; `converged`
+False, `iteration_cap_hit` True).
 """
 from __future__ import annotations
 
@@ -45,15 +48,16 @@ MAX_PAIRS = 300_000
 """Cap on live node pairs per level (memory and time budget); see the module docstring."""
 
 MAX_EXACT = 100_000
-"""Cap on exact triangle-triangle distances in the best-first stage; beyond it the answer is the certified
-interval [smallest lower bound left, best distance found] (`gap` is its width, `converged` False)."""
+"""Cap on leaf candidates taken by the best-first stage; beyond it the answer is the certified interval
+[smallest lower bound left, best distance found] (`gap` is its width, `converged` False)."""
 
 TOP_K = 64
 """Most promising pairs per level whose first triangles get an exact distance (a tight upper bound early)."""
 
 MAX_PROBES = 128
-"""Cap on contact pairs that give probe points for inside/outside per side (beyond the corners of every loose
-part and a sample of 64 vertices); the stepped probes use a quarter of it."""
+"""Scale of the probe budget per side (beyond the corners of every loose part and a sample of 64 vertices):
+corners and centroids of MAX_PROBES / 4 contact pairs, clipped centroids of MAX_PROBES / 2 crossing pairs, and
+points stepped off the curve for MAX_PROBES / 8 crossing pairs."""
 
 MAX_DEPTH_POINTS = 256
 """Cap on inside points whose distance to the other surface is measured for the depth."""
@@ -72,7 +76,6 @@ class _Side:
         self.vertices = mesh.world_vertices(origin)
         self.world = WorldBVH(self.local.bvh, self.vertices, mesh._linear, self.offset)
         self.closed = bool(self.local.closed)
-        self.order = self.local.bvh.order  # leaf index -> triangle index
 
 
 def _unit_or(v, fallback):
