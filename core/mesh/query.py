@@ -437,14 +437,17 @@ def _inside(sx: _Side, sy: _Side, found, crossing_pairs, touching_pairs, X, Y, b
 
 def _part_points(side: _Side):
     """Representative points of every loose part: the corners of its first, middle and last triangle (so a part
-    with a face lying on the other surface still has corners off it).  Returns (points, part of each point)."""
+    with a face lying on the other surface still has corners off it; only the first triangle's beyond 1000
+    parts, to bound the work).  Returns (points, part of each point)."""
     parts = side.local.parts
     tris = side.local.triangles
     order = np.argsort(parts.label, kind="stable")
     starts = np.concatenate([[0], np.cumsum(parts.triangle_count)[:-1]])
-    picks = [order[starts], order[starts + parts.triangle_count // 2], order[starts + parts.triangle_count - 1]]
+    picks = [order[starts]]
+    if parts.count <= 1000:
+        picks += [order[starts + parts.triangle_count // 2], order[starts + parts.triangle_count - 1]]
     points = np.concatenate([side.vertices[tris[t, i]] for t in picks for i in range(3)])
-    return points, np.tile(np.arange(parts.count), 9)
+    return points, np.tile(np.arange(parts.count), 3 * len(picks))
 
 
 def _parts_inside(sx: _Side, sy: _Side, band, scale) -> bool:
