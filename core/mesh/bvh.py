@@ -1,7 +1,7 @@
 """A bounding volume hierarchy in flat numpy arrays, built and traversed level by level (no loop per node).
 
 Build (local coordinates, once per mesh, shared by `TriangleMesh.moved`):
-- triangles are sorted by the Morton code of their centroids; level 0 holds one leaf per triangle in that order,
+- triangles are sorted along a Hilbert curve through their centroids; level 0 holds one leaf per triangle in that order,
   and node i of level l+1 has the children 2i and 2i+1 of level l (the last node of a level may have one child),
   so node i of level l covers the sorted triangles [i * 2**l, (i + 1) * 2**l);
 - every node has an oriented box (centre + three half-axis vectors): a leaf's axes are its triangle's first
@@ -51,14 +51,40 @@ def _spread_bits(x: np.ndarray) -> np.ndarray:
     return x
 
 
-def _morton(points: np.ndarray) -> np.ndarray:
-    """30-bit Morton codes of points quantised on a 1024^3 grid over their bounding box."""
+def _hilbert(points: np.ndarray) -> np.ndarray:
+    """30-bit Hilbert-curve keys of points quantised on a 1024^3 grid over their bounding box.
+
+    Consecutive cells along a Hilbert curve are always face neighbours (a Morton order jumps), so runs of
+    consecutive triangles, which become the nodes of the hierarchy, stay compact.  The grid coordinates are
+    turned into the curve's transposed index (Skilling's bitwise method: per bit level, invert or exchange the
+    lower bits, then a Gray decode), whose bits are then interleaved."""
     lo = points.min(axis=0)
     extent = float((points.max(axis=0) - lo).max())
     if not extent > 0.0:
         return np.zeros(points.shape[0], np.uint64)
     q = np.minimum(((points - lo) * (1023.0 / extent)).astype(np.int64), 1023).astype(np.uint64)
-    return _spread_bits(q[:, 0]) | (_spread_bits(q[:, 1]) << np.uint64(1)) | (_spread_bits(q[:, 2]) << np.uint64(2))
+    x = [q[:, 0], q[:, 1], q[:, 2]]
+    level = 1 << 9
+    while level > 1:
+        low = np.uint64(level - 1)
+        bit = np.uint64(level)
+        x[0] = np.where((x[0] & bit) != 0, x[0] ^ low, x[0])
+        for i in (1, 2):
+            set_ = (x[i] & bit) != 0
+            swap = (x[0] ^ x[i]) & low
+            x0 = np.where(set_, x[0] ^ low, x[0] ^ swap)
+            x[i] = np.where(set_, x[i], x[i] ^ swap)
+            x[0] = x0
+        level >>= 1
+    x[1] = x[1] ^ x[0]
+    x[2] = x[2] ^ x[1]
+    flip = np.zeros_like(x[0])
+    level = 1 << 9
+    while level > 1:
+        flip = np.where((x[2] & np.uint64(level)) != 0, flip ^ np.uint64(level - 1), flip)
+        level >>= 1
+    x = [xi ^ flip for xi in x]
+    return (_spread_bits(x[0]) << np.uint64(2)) | (_spread_bits(x[1]) << np.uint64(1)) | _spread_bits(x[2])
 
 
 def _pairs(array):
@@ -80,7 +106,7 @@ class LocalBVH:
         hi = np.maximum(np.maximum(a0.max(axis=0), b0.max(axis=0)), c0.max(axis=0))
         self.origin = 0.5 * (lo + hi)
         a0, b0, c0 = a0 - self.origin, b0 - self.origin, c0 - self.origin
-        order = np.argsort(_morton((a0 + b0 + c0) / 3.0), kind="stable")
+        order = np.argsort(_hilbert((a0 + b0 + c0) / 3.0), kind="stable")
         self.order = order
         self.leaf_triangles = triangles[order]
         a, b, c = a0[order], b0[order], c0[order]
