@@ -1,9 +1,12 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""Collision Inspector: exact collision, penetration depth and clearance between two selected objects.
+"""Collision Inspector: exact collision, penetration depth and clearance between objects.
 
 Blender 4.2+ loads this folder as an extension (`blender_manifest.toml`, module `bl_ext.<repo>.collision_inspector`);
 Blender 3.4+ can load the same folder as a legacy add-on through `bl_info`.  Nothing heavy is imported at module
 level: the test-suite may import this file as a plain package under any folder name, without Blender.
+
+Layers, data flowing one way: `core` (the engine, pure) -> `results` (records and their words, pure) ->
+`operators` (everything that touches Blender data) -> `panels` (sidebar and overlay, read only).
 """
 
 bl_info = {
@@ -18,27 +21,14 @@ bl_info = {
 
 
 def register():
-    import bpy
-
     from . import operators, panels
-    from .operators import state
 
     operators.register()
     panels.register()
-    bpy.types.WindowManager.collision_inspector = bpy.props.PointerProperty(type=state.CollisionInspectorState)
-    state.add_handlers()
 
 
 def unregister():
-    import bpy
-
     from . import operators, panels
-    from .operators import state
 
-    state.remove_handlers()
-    try:
-        del bpy.types.WindowManager.collision_inspector
-    except AttributeError:
-        pass
     panels.unregister()
     operators.unregister()

@@ -106,8 +106,8 @@ def run(zip_path: Path, vertices: int, repeats: int) -> int:
     if result != {"FINISHED"}:
         print(f"RESULT error: installing {zip_path.name} returned {result}")
         return 1
-    state = sys.modules.get("bl_ext.user_default.collision_inspector.operators.state")
-    if state is None:
+    store = sys.modules.get("bl_ext.user_default.collision_inspector.operators.store")
+    if store is None:
         print("RESULT error: the extension did not register (no bl_ext.user_default.collision_inspector)")
         return 1
 
@@ -139,7 +139,7 @@ def run(zip_path: Path, vertices: int, repeats: int) -> int:
                 if done != {"FINISHED"}:
                     print(f"RESULT error: bpy.ops.collision.check() returned {done} on {family} {relation}")
                     return 1
-                record = state.last_record()
+                record = store.active_record()
                 reads.append(record.read_ms / 1e3)
                 cores.append(record.time_ms / 1e3)
             contact = record.contact

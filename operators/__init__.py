@@ -1,31 +1,45 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""The add-on's operators and the storage of their result.
+"""Everything that touches Blender data.  Imports `core` and `results`, never `panels`.
 
-- `reading`: depsgraph-evaluated objects -> numpy arrays (local float32 vertices + float64 matrix_world);
-- `state`: the result storage (WindowManager property group for scripts/UI, float64 record on the Python side),
-  change listeners and the stale-marking depsgraph handler;
-- `check`: `collision.check`, `collision.clear`, `collision.select_object`, `collision.copy_result`.
+- `props`: the PropertyGroups (the WindowManager mirror of the results, the overlay toggles);
+- `store`: the one writer of results (Python records + mirror) and its listeners;
+- `handlers`: stale marking and file loads;
+- `reading`: evaluated objects -> numpy arrays;
+- `checking`: `check_pair`, the one pipeline every operator calls;
+- `check`: the pair operators (check, clear, select A/B, copy).
 
 Submodules import bpy, so they are imported inside `register()` only.
 """
 
 
 def _classes():
-    from . import check, state
+    from . import check, props
 
-    return state.CLASSES + check.CLASSES
+    return props.CLASSES + check.CLASSES
 
 
 def register():
     import bpy
 
+    from ..results import text
+    from . import handlers, props
+
     for cls in _classes():
         bpy.utils.register_class(cls)
+    props.register_properties()
+    handlers.add()
+    text.use_blender_units(bpy.utils.units.to_string)
 
 
 def unregister():
     import bpy
 
+    from ..results import text
+    from . import handlers, props
+
+    text.use_blender_units(None)
+    handlers.remove()
+    props.unregister_properties()
     for cls in reversed(_classes()):
         if getattr(cls, "is_registered", True):
             bpy.utils.unregister_class(cls)

@@ -4,7 +4,8 @@
 What a check sees is the *evaluated* object: modifiers, shape keys, geometry nodes, curve bevels, text glyphs
 and metaball surfaces, exactly as the viewport shows them.  Vertices stay in the object's local frame
 (float32, as Blender stores them) and `matrix_world` becomes a float64 4x4; the core applies the matrix in
-float64 around a pair-local origin, so objects far from the world origin keep their precision.
+float64 around a pair-local origin, so objects far from the world origin keep their precision.  Triangles come
+from `loop_triangles` (Blender's own triangulation of the faces), read with `foreach_get` like the vertices.
 """
 from __future__ import annotations
 
@@ -33,6 +34,8 @@ class ObjectGeometry:
     """(n, 3) float32 local coordinates of the evaluated mesh."""
     matrix_world: np.ndarray
     """(4, 4) float64 object-to-world matrix (parents and constraints included)."""
+    triangles: np.ndarray | None = None
+    """(m, 3) int32 vertex indices of the evaluated mesh's triangles, when they were asked for."""
 
 
 def _read_positions(mesh, out: np.ndarray) -> None:
@@ -86,8 +89,19 @@ def pair_problem(context) -> str | None:
     return None
 
 
-def read_object(obj, depsgraph) -> ObjectGeometry:
-    """The evaluated local vertices and world matrix of `obj`; GeometryError naming the object if unusable."""
+def _read_triangles(mesh) -> np.ndarray:
+    if hasattr(mesh, "calc_loop_triangles"):
+        mesh.calc_loop_triangles()
+    count = len(mesh.loop_triangles)
+    triangles = np.empty(count * 3, dtype=np.int32)
+    if count:
+        mesh.loop_triangles.foreach_get("vertices", triangles)
+    return triangles.reshape(count, 3)
+
+
+def read_object(obj, depsgraph, triangles: bool = False) -> ObjectGeometry:
+    """The evaluated local vertices (and triangles, if asked) and world matrix of `obj`; GeometryError naming
+    the object if unusable."""
     name = obj.name
     problem = _no_geometry(obj)
     if problem:
@@ -99,11 +113,14 @@ def read_object(obj, depsgraph) -> ObjectGeometry:
         raise GeometryError(f"'{name}' has no geometry ({exc})") from None
     if mesh is None:  # e.g. a curve without splines
         raise GeometryError(f"'{name}' has no vertices")
+    faces = None
     try:
         count = len(mesh.vertices)
         vertices = np.empty(count * 3, dtype=np.float32)
         if count:
             _read_positions(mesh, vertices)
+            if triangles:
+                faces = _read_triangles(mesh)
     finally:
         evaluated.to_mesh_clear()
     if count == 0:
@@ -116,4 +133,7 @@ def read_object(obj, depsgraph) -> ObjectGeometry:
     matrix = np.array(evaluated.matrix_world, dtype=np.float64)
     if not np.isfinite(matrix).all():
         raise GeometryError(f"'{name}' has a world matrix with NaN or infinite values")
-    return ObjectGeometry(name=name, vertices=vertices, matrix_world=matrix)
+    if triangles and faces is not None and len(faces) == 0:
+        raise GeometryError(f"'{name}' has no faces (only vertices or edges): use Hull mode, or give it faces "
+                            f"(e.g. a curve's bevel depth, or a Solidify modifier)")
+    return ObjectGeometry(name=name, vertices=vertices, matrix_world=matrix, triangles=faces)

@@ -6,7 +6,7 @@
    (dist/collision_inspector-<version>.zip; rebuilt first if missing or older than the sources) exactly as a user would.
 2. Build a scene with two pairs: a cube and a UV sphere that intersect; a bevelled box and a cylinder that are
    separated.  Press the real `bpy.ops.collision.check()` on each pair and print the sidebar's readout (the same
-   `readout_lines` function the panel draws).
+   `readout_rows` function the panel draws).
 3. Save the scene to out/demo.blend.
 4. If Debian's Blender and xvfb-run are there and the real-window script exists (tests/gui/launch.py, which runs
    tests/gui/window_check.py under Xvfb), save a screenshot of a real window with the overlay to out/demo.png.
@@ -34,7 +34,7 @@ import bpy  # noqa: E402  (after the isolation above)
 
 def newest_source_mtime() -> float:
     newest = 0.0
-    for entry in ("__init__.py", "blender_manifest.toml", "core", "operators", "panels"):
+    for entry in ("__init__.py", "blender_manifest.toml", "core", "results", "operators", "panels"):
         path = os.path.join(ROOT, entry)
         for folder, _dirs, files in os.walk(path) if os.path.isdir(path) else [(ROOT, [], [entry])]:
             for name in files:
@@ -94,13 +94,13 @@ def build_scene():
 def print_readout(module: str, title: str) -> None:
     import importlib
 
-    state = importlib.import_module(f"{module}.operators.state")
-    readout = importlib.import_module(f"{module}.panels.readout")
-    lines = readout.readout_lines(state.current_view(), bpy.context.scene.unit_settings)
-    width = max(len(label) for label, _ in lines)
+    store = importlib.import_module(f"{module}.operators.store")
+    text = importlib.import_module(f"{module}.results.text")
+    rows = text.readout_rows(store.active_record(), bpy.context.scene.unit_settings)
+    width = max(len(row.label) for row in rows)
     print(f"\n== {title}")
-    for label, value in lines:
-        print(f"   {label:<{width}}  {value}")
+    for row in rows:
+        print(f"   {row.label:<{width}}  {row.value}")
 
 
 def screenshot(path: str) -> int:

@@ -22,7 +22,7 @@ import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 ADDON_ID = "collision_inspector"
-ADDON_SOURCES = ("__init__.py", "blender_manifest.toml", "core", "operators", "panels")
+ADDON_SOURCES = ("__init__.py", "blender_manifest.toml", "core", "results", "operators", "panels")
 
 if "bpy" not in sys.modules:
     _TMP = tempfile.mkdtemp(prefix="ci_blender_tests_")
@@ -129,10 +129,13 @@ def addon_modules(addon):
     import importlib
 
     class Modules:
-        state = importlib.import_module(f"{addon}.operators.state")
+        store = importlib.import_module(f"{addon}.operators.store")
+        props = importlib.import_module(f"{addon}.operators.props")
         reading = importlib.import_module(f"{addon}.operators.reading")
+        checking = importlib.import_module(f"{addon}.operators.checking")
         overlay = importlib.import_module(f"{addon}.panels.overlay")
-        readout = importlib.import_module(f"{addon}.panels.readout")
+        text = importlib.import_module(f"{addon}.results.text")
+        record = importlib.import_module(f"{addon}.results.record")
         core = importlib.import_module(f"{addon}.core")
 
     return Modules

@@ -47,7 +47,7 @@ def test_million_vertex_pair_under_two_seconds(addon_modules, gap):
         elapsed = min(elapsed, time.perf_counter() - start)
         if elapsed < BUDGET_S:
             break
-    record = addon_modules.state.last_record()
+    record = addon_modules.store.active_record()
     print(f"\n1M+1M vertices, gap {gap}: {elapsed * 1e3:.0f} ms end to end "
           f"(read {record.read_ms:.0f} ms, query {record.time_ms:.0f} ms, "
           f"GJK {record.contact.gjk_iterations}, EPA {record.contact.epa_iterations})")

@@ -419,13 +419,13 @@ class Run:
 
     def press(self, then):
         """Press Check, then run the step `then` once the press has been handled."""
-        state = sys.modules[f"{ADDON}.operators.state"]
+        store = sys.modules[f"{ADDON}.operators.store"]
         if self.button is None:
             press_check(self.ui)
             self.report.setdefault("check_pressed_by", []).append("override")
             self.steps.insert(0, then)
             return
-        self.record_before = state.last_record()
+        self.record_before = store.active_record()
         self.confirm_tries = 0
         x, y = self.button
         win = self.ui.window
@@ -439,8 +439,8 @@ class Run:
 
     def confirm_click(self):
         """The click ran the check: the add-on holds a new record (retried for a few ticks)."""
-        state = sys.modules[f"{ADDON}.operators.state"]
-        record = state.last_record()
+        store = sys.modules[f"{ADDON}.operators.store"]
+        record = store.active_record()
         if record is not None and record is not self.record_before:
             self.report.setdefault("check_pressed_by", []).append("click")
             return

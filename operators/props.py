@@ -1,0 +1,124 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""The add-on's Blender properties.
+
+- `CollisionResult`: the mirror of one `results.record.CheckRecord` for scripts and the UI.  Write-only from the
+  add-on's side: `store` fills it with one loop over `results.record.mirror_fields`, nothing reads it back.
+  Blender keeps these floats as float32; the exact float64 record lives on the Python side (`store`).
+- `CollisionInspectorState` on the WindowManager (transient, never saved): `result` (the active record),
+  `results` (every record of the last check, worst first) with `active_index`, and the overlay toggles.
+
+Objects are remembered by name plus an identity number, not by ID pointer: a PointerProperty on the WindowManager
+is not cleared when the object is deleted (measured in bpy 5.0: it dangles).
+"""
+from __future__ import annotations
+
+import bpy
+from bpy.props import (BoolProperty, CollectionProperty, EnumProperty, FloatProperty, FloatVectorProperty,
+                       IntProperty, PointerProperty, StringProperty)
+
+STATUS_ITEMS = (
+    ("NONE", "None", "No check has been run (or the result was cleared)"),
+    ("SEPARATED", "Separated", "A gap separates the objects: distance and closest points"),
+    ("TOUCHING", "Touching", "The objects touch within the touching tolerance"),
+    ("INTERSECTING", "Intersecting", "The objects overlap: penetration depth, normal and witness points"),
+)
+MODE_ITEMS = (
+    ("EXACT", "Exact", "The meshes themselves: triangles, and inside/outside for closed meshes"),
+    ("HULL", "Hull", "Each object as its convex hull (fast; a hollow or concave object counts as filled)"),
+    ("LOOSE_PARTS", "Loose Parts", "Each loose part of a mesh as its own convex hull; the worst pair of parts"),
+)
+CONTAINMENT_ITEMS = (
+    ("NONE", "None", "Neither object lies wholly inside the other"),
+    ("A_INSIDE_B", "A inside B", "A lies wholly inside the closed mesh B, no surfaces cross"),
+    ("B_INSIDE_A", "B inside A", "B lies wholly inside the closed mesh A, no surfaces cross"),
+)
+
+
+def _on_display_change(_self, _context):
+    from . import store  # noqa: PLC0415  (store imports this module)
+
+    store.notify()
+
+
+def _on_active_index(self, context):
+    from . import store  # noqa: PLC0415
+
+    store.activate(context.window_manager, self.active_index)
+
+
+class CollisionResult(bpy.types.PropertyGroup):
+    """One check's result, for scripts: `bpy.context.window_manager.collision_inspector.result`."""
+
+    status: EnumProperty(name="Status", items=STATUS_ITEMS, default="NONE")
+    distance: FloatProperty(
+        name="Distance", subtype="DISTANCE", unit="LENGTH", precision=6,
+        description="Signed distance in scene units: > 0 separated, < 0 intersecting (depth = -distance)")
+    depth: FloatProperty(
+        name="Depth", subtype="DISTANCE", unit="LENGTH", precision=6, min=0.0,
+        description="Penetration depth (0 unless intersecting)")
+    normal: FloatVectorProperty(
+        name="Normal", size=3, subtype="DIRECTION",
+        description="Unit vector from A towards B; intersecting: moving B by depth * normal makes them touch")
+    point_a: FloatVectorProperty(
+        name="Point on A", size=3, subtype="TRANSLATION", unit="LENGTH",
+        description="World point on A: closest point when separated, witness (deepest) point when intersecting")
+    point_b: FloatVectorProperty(
+        name="Point on B", size=3, subtype="TRANSLATION", unit="LENGTH",
+        description="World point on B: closest point when separated, witness (deepest) point when intersecting")
+    object_a: StringProperty(name="Object A", description="Name of object A (the active object at check time)")
+    object_b: StringProperty(name="Object B", description="Name of object B (the other selected object)")
+    mode: EnumProperty(name="Mode", items=MODE_ITEMS, default="HULL", description="What the check compared")
+    containment: EnumProperty(name="Containment", items=CONTAINMENT_ITEMS, default="NONE")
+    open_a: BoolProperty(name="A Is Open", description="A is not closed: nothing can be inside it")
+    open_b: BoolProperty(name="B Is Open", description="B is not closed: nothing can be inside it")
+    gjk_iterations: IntProperty(name="GJK Iterations", min=0)
+    epa_iterations: IntProperty(name="EPA Iterations", min=0)
+    time_ms: FloatProperty(name="Time (ms)", min=0.0, description="Time spent in the collision query")
+    read_ms: FloatProperty(name="Read Time (ms)", min=0.0, description="Time spent reading the evaluated meshes")
+    converged: BoolProperty(name="Converged", default=True,
+                            description="Every stage met its tolerance: the distance is certified")
+    fallback_used: BoolProperty(name="Fallback Used",
+                                description="A degenerate configuration was resolved by a fallback")
+    iteration_cap_hit: BoolProperty(name="Iteration Cap Hit")
+    gap: FloatProperty(name="Accuracy", unit="LENGTH", precision=9, min=0.0,
+                       description="Certified bound on the distance's error")
+    is_stale: BoolProperty(name="Stale", description="Object A or B changed after the check")
+    within_clearance: BoolProperty(name="Within Clearance",
+                                   description="Separated, but by less than the scene's clearance")
+    scale: FloatProperty(name="Scale", unit="LENGTH", description="Size of the pair (largest bounding-box diagonal)")
+    touching_tolerance: FloatProperty(name="Touching Tolerance", unit="LENGTH", precision=9)
+
+
+class CollisionInspectorState(bpy.types.PropertyGroup):
+    """Transient add-on state on the WindowManager: the results and the overlay settings."""
+
+    result: PointerProperty(type=CollisionResult)
+    results: CollectionProperty(type=CollisionResult)
+    active_index: IntProperty(name="Active Result", default=-1, min=-1, update=_on_active_index)
+    show_overlay: BoolProperty(
+        name="Show Overlay", default=True, update=_on_display_change,
+        description="Draw the normal, witness or closest points and the distance in the 3D viewport")
+    draw_through: BoolProperty(
+        name="Draw Through Geometry", default=True, update=_on_display_change,
+        description="Draw the overlay on top of the objects (X-ray) instead of hiding it behind them")
+
+
+CLASSES = (CollisionResult, CollisionInspectorState)
+
+
+def register_properties() -> None:
+    bpy.types.WindowManager.collision_inspector = PointerProperty(type=CollisionInspectorState)
+
+
+def unregister_properties() -> None:
+    for owner in (bpy.types.WindowManager,):
+        try:
+            del owner.collision_inspector
+        except AttributeError:
+            pass
+
+
+def state(wm=None):
+    """The WindowManager's group, or None when the add-on is not (fully) registered."""
+    wm = wm if wm is not None else bpy.context.window_manager
+    return getattr(wm, "collision_inspector", None)
