@@ -13,6 +13,7 @@ import bpy
 from bpy.props import EnumProperty
 
 from ..results import text
+from ..results.record import Mode
 from . import props, store
 from .checking import CheckSettings, check_pair
 from .reading import GeometryError, SelectionError, pair_problem, pick_pair
@@ -28,7 +29,10 @@ def _poll_has_result(cls, context) -> bool:
 
 def check_settings(context) -> CheckSettings:
     """The scene's settings for a check (defaults when the scene has none)."""
-    return CheckSettings()
+    group = props.settings(context.scene) if context.scene is not None else None
+    if group is None:
+        return CheckSettings()
+    return CheckSettings(mode=Mode[group.mode])
 
 
 def run_check(operator, context, obj_a, obj_b, settings: CheckSettings):

@@ -6,6 +6,8 @@
   Blender keeps these floats as float32; the exact float64 record lives on the Python side (`store`).
 - `CollisionInspectorState` on the WindowManager (transient, never saved): `result` (the active record),
   `results` (every record of the last check, worst first) with `active_index`, and the overlay toggles.
+- `CollisionInspectorSettings` on the Scene (saved in the .blend): how to check (mode, groups, clearance,
+  touching, live).
 
 Objects are remembered by name plus an identity number, not by ID pointer: a PointerProperty on the WindowManager
 is not cleared when the object is deleted (measured in bpy 5.0: it dangles).
@@ -103,19 +105,52 @@ class CollisionInspectorState(bpy.types.PropertyGroup):
         description="Draw the overlay on top of the objects (X-ray) instead of hiding it behind them")
 
 
-CLASSES = (CollisionResult, CollisionInspectorState)
+def _on_live(self, context):
+    from . import live  # noqa: PLC0415
+
+    live.set_enabled(context, self.live)
+
+
+class CollisionInspectorSettings(bpy.types.PropertyGroup):
+    """How to check, saved with the scene: `bpy.context.scene.collision_inspector`."""
+
+    mode: EnumProperty(name="Mode", items=MODE_ITEMS, default="HULL",
+                       description="What to compare: the meshes themselves, their convex hulls, or the hulls of "
+                                   "their loose parts")
+    group_a: PointerProperty(name="Group A", type=bpy.types.Collection,
+                             description="Scene check: every object of this collection (and its children)")
+    group_b: PointerProperty(name="Group B", type=bpy.types.Collection,
+                             description="Scene check: checked against every object of Group A; empty: every pair "
+                                         "within Group A")
+    clearance: FloatProperty(name="Clearance", subtype="DISTANCE", unit="LENGTH", min=0.0, default=0.0,
+                             precision=4,
+                             description="Scene check: also list pairs separated by less than this distance")
+    ignore_touching: BoolProperty(name="Ignore Touching", default=False,
+                                  description="Scene check: leave out pairs that only touch")
+    live: BoolProperty(name="Live", default=False, update=_on_live,
+                       description="Re-check the shown pair (and the results list) whenever its objects change")
+
+
+CLASSES = (CollisionResult, CollisionInspectorState, CollisionInspectorSettings)
 
 
 def register_properties() -> None:
     bpy.types.WindowManager.collision_inspector = PointerProperty(type=CollisionInspectorState)
+    bpy.types.Scene.collision_inspector = PointerProperty(type=CollisionInspectorSettings)
 
 
 def unregister_properties() -> None:
-    for owner in (bpy.types.WindowManager,):
+    for owner in (bpy.types.Scene, bpy.types.WindowManager):
         try:
             del owner.collision_inspector
         except AttributeError:
             pass
+
+
+def settings(scene=None):
+    """The Scene's settings group, or None when the add-on is not (fully) registered."""
+    scene = scene if scene is not None else bpy.context.scene
+    return getattr(scene, "collision_inspector", None)
 
 
 def state(wm=None):

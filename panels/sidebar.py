@@ -45,6 +45,10 @@ class VIEW3D_PT_collision_inspector(bpy.types.Panel):
             layout.label(text="Collision Inspector is not registered", icon="ERROR")
             return
 
+        settings = props.settings(context.scene) if context.scene is not None else None
+        if settings is not None:
+            layout.prop(settings, "mode", expand=True)
+
         row = layout.row(align=True)
         row.scale_y = 1.3
         row.operator("collision.check", text="Check", icon="PLAY")
