@@ -47,7 +47,7 @@ class VIEW3D_PT_collision_inspector(bpy.types.Panel):
 
         settings = props.settings(context.scene) if context.scene is not None else None
         if settings is not None:
-            layout.prop(settings, "mode", expand=True)
+            layout.prop(settings, "mode", text="Mode")
 
         row = layout.row(align=True)
         row.scale_y = 1.3
