@@ -18,7 +18,8 @@ is out of date, and how to install it.  Used by the headless tests (tests/blende
   removed).
 - `install()`: Blender 4.2+ installs the zip with `bpy.ops.extensions.package_install_files` into the isolated
   "user_default" repository and enables it; an older Blender (Debian's 3.4 running tests/run_in_blender.py) has no
-  extensions, so the source folder is enabled as a legacy add-on through a symlink.  Returns the module name.
+  extensions, so the source folder is enabled as a legacy add-on through a symlink in the isolated user scripts
+  folder (`enable_legacy()`, also used by the real-window check).  Returns the module name.
 
 This file lives in scripts/, which the manifest keeps out of the zip.  Standard library only.
 """
@@ -201,29 +202,47 @@ def ensure_zip() -> str:
 
 # --- installing --------------------------------------------------------------------------------------------
 
-def _enable_legacy() -> str:
-    """Blender < 4.2: link the source folder into the isolated folder as `<id>` and enable it as an add-on."""
-    import addon_utils  # noqa: PLC0415  (Blender's module, only inside Blender)
+def _raise(exc: BaseException) -> None:
+    raise exc
 
+
+def enable_legacy(root: str = ROOT) -> str:
+    """Blender < 4.2: enable the folder `root` as the legacy add-on `<id>` (a symlink in the isolated user scripts
+    folder); return the module name.  Also what the real-window check (tests/gui/window_check.py) does in 3.4."""
+    import addon_utils  # noqa: PLC0415  (Blender's module, only inside Blender)
+    import bpy  # noqa: PLC0415
+
+    _refuse_real_profile()
     name = addon_id()
-    addons = os.path.join(isolate(), "addons")
-    os.makedirs(addons, exist_ok=True)
+    addons = bpy.utils.user_resource("SCRIPTS", path="addons", create=True)
     link = os.path.join(addons, name)
-    if not os.path.lexists(link):
-        os.symlink(ROOT, link, target_is_directory=True)
+    if os.path.lexists(link):
+        os.remove(link)
+    os.symlink(os.path.abspath(root), link, target_is_directory=True)
     if addons not in sys.path:
-        sys.path.insert(0, addons)
-    addon_utils.enable(name, default_set=True)
+        sys.path.append(addons)
+    addon_utils.modules_refresh()
+    try:
+        addon_utils.enable(name, default_set=True, handle_error=_raise)
+    except Exception as exc:  # noqa: BLE001  (whatever the add-on's register() raised)
+        raise BlenderEnvError(f"enabling {root} as the add-on {name} failed: {exc!r}") from exc
+    if not addon_utils.check(name)[1]:
+        raise BlenderEnvError(f"the add-on {name} (from {root}) did not enable")
     return name
+
+
+def _refuse_real_profile() -> None:
+    if not os.environ.get("BLENDER_USER_RESOURCES"):
+        raise BlenderEnvError("BLENDER_USER_RESOURCES is not set: refusing to install into the real user profile "
+                              "(call blender_env.isolate() before importing bpy, or run through tests/gui/launch.py "
+                              "or tests/run_in_blender.py)")
 
 
 def install() -> str:
     """Install and enable the add-on in the running (isolated) Blender; return its module name."""
     import bpy  # noqa: PLC0415
 
-    if not os.environ.get("BLENDER_USER_RESOURCES"):
-        raise BlenderEnvError("BLENDER_USER_RESOURCES is not set: refusing to install into the real user profile "
-                              "(call blender_env.isolate() before importing bpy)")
+    _refuse_real_profile()
     if bpy.app.version >= EXTENSIONS_SINCE:
         path = ensure_zip()
         done = bpy.ops.extensions.package_install_files(filepath=path, repo=REPO, enable_on_install=True)
@@ -231,7 +250,7 @@ def install() -> str:
             raise BlenderEnvError(f"installing {path} returned {done}")
         module = f"bl_ext.{REPO}.{addon_id()}"
     else:
-        module = _enable_legacy()
+        module = enable_legacy()
     if module not in sys.modules:
         raise BlenderEnvError(f"{module} is not loaded after enabling it")
     return module

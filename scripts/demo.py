@@ -24,6 +24,7 @@ import importlib.util
 import os
 import shutil
 import sys
+import traceback
 
 import blender_env  # scripts/blender_env.py (this script's folder is first on sys.path)
 
@@ -180,7 +181,7 @@ def main() -> int:
                 lines = check_and_save(blend)
         except Exception as exc:  # noqa: BLE001  (any failure: say it, show the log)
             with open(LOG, "a", encoding="utf-8") as again:
-                again.write(f"\nFAILED: {exc!r}\n")
+                again.write("\n" + traceback.format_exc())
             print_log_tail(f"the demo failed ({exc})")
             return 1
     print("\n".join(lines))
