@@ -53,6 +53,8 @@ class VIEW3D_PT_collision_inspector(bpy.types.Panel):
         row.scale_y = 1.3
         row.operator("collision.check", text="Check", icon="PLAY")
         row.operator("collision.clear", text="Clear", icon="X")
+        if settings is not None:
+            row.prop(settings, "live", text="Live", toggle=True, icon="REC")
 
         selected = len(context.selected_objects or ())
         if selected != 2:
