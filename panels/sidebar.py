@@ -8,6 +8,7 @@ import bpy
 from ..operators import props, store
 from ..results.status import style
 from ..results.text import RowKind, readout_rows
+from . import motion
 
 
 def draw_rows(layout, rows, status) -> None:
@@ -83,7 +84,7 @@ def menu_func(self, _context):
     self.layout.operator("collision.check", icon="PLAY")
 
 
-CLASSES = (VIEW3D_PT_collision_inspector,)
+CLASSES = (VIEW3D_PT_collision_inspector,) + motion.CLASSES  # the sub-panel after its parent
 
 
 def register():
