@@ -104,15 +104,17 @@ def on_load_post(*_args):
 
     store.clear()
     reading.GEOMETRY_CACHE.clear()
-    live.resume_from_file()
+    live.sync_with_scene()
 
 
 @persistent
 def on_undo_redo(*_args):
-    """Undo and redo reload the data: cached geometry may no longer be what the objects hold."""
-    from . import reading  # noqa: PLC0415
+    """Undo and redo reload the data: cached geometry may no longer be what the objects hold, and the scene's Live
+    toggle may have changed without its update callback."""
+    from . import live, reading  # noqa: PLC0415
 
     reading.GEOMETRY_CACHE.clear()
+    live.sync_with_scene()
 
 
 def add_depsgraph_listener(listener) -> None:

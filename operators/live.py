@@ -88,12 +88,16 @@ def shutdown() -> None:
     disable()
 
 
-def resume_from_file() -> None:
-    """After a file load: on again if the loaded scene was saved with Live on."""
+def sync_with_scene() -> None:
+    """Match the scene's `live` property where its update callback does not run: after a file load (on again if
+    the file was saved with Live on) and after undo or redo (which can flip the property back)."""
     scene = getattr(bpy.context, "scene", None)
     group = props.settings(scene) if scene is not None else None
-    if group is not None and group.live:
+    wanted = group is not None and bool(group.live)
+    if wanted and not _enabled:
         enable()
+    elif not wanted and _enabled:
+        disable()
 
 
 def _watched() -> set:

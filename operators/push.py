@@ -53,7 +53,8 @@ def location_problem(obj) -> str | None:
         enabled = constraint.enabled if hasattr(constraint, "enabled") else not constraint.mute
         if enabled and constraint.influence > 0.0 and constraint.type not in _LOCATION_FREE_CONSTRAINTS:
             kind = constraint.type.replace("_", " ").title()
-            return f"'{obj.name}' has a '{constraint.name}' constraint ({kind}) that moves it: disable or apply it first"
+            return (f"'{obj.name}' has a '{constraint.name}' constraint ({kind}) that moves it: "
+                    f"disable or apply it first")
     return None
 
 

@@ -413,7 +413,8 @@ def _summary_line(sweep: SweepRecord) -> str:
         return f"{head}'{sweep.object_a}' and '{sweep.object_b}' never meet{closest}"
     deepest = "" if sweep.deepest_frame is None else (
         f", deepest {sweep.deepest_depth:.6g} at frame {sweep.deepest_frame:.3f}")
-    return f"{head}'{sweep.object_a}' and '{sweep.object_b}' first meet at frame {sweep.first_contact_frame:.3f}{deepest}"
+    pair = f"'{sweep.object_a}' and '{sweep.object_b}'"
+    return f"{head}{pair} first meet at frame {sweep.first_contact_frame:.3f}{deepest}"
 
 
 class COLLISION_OT_jump_to_frame(bpy.types.Operator):

@@ -193,3 +193,15 @@ def test_large_exact_pair_previews_while_dragging(live, pair, addon_modules, mon
     shown = store.active_record()
     assert not shown.preview and shown.mode is Mode.EXACT
     np.testing.assert_allclose(shown.distance, 0.5, atol=1e-6)
+
+
+def test_undo_of_the_toggle_stops_live(live, pair):
+    """Undo flips the property back without its update callback: the undo handler brings live mode in line."""
+    bpy.ops.ed.undo_push(message="before live")
+    bpy.context.scene.collision_inspector.live = True
+    bpy.ops.ed.undo_push(message="live on")
+    assert live.is_enabled()
+    bpy.ops.ed.undo()
+    assert not bpy.context.scene.collision_inspector.live
+    assert not live.is_enabled()
+    assert live._on_changed not in live.handlers._extra_depsgraph_listeners
