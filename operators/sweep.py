@@ -8,17 +8,21 @@ object that only moves is read once) on the scene evaluated at that time (`scene
 2. **Intervals.** Between two neighbouring evaluated times t0 < t1:
    - the state changes (SEPARATED on one side, TOUCHING or INTERSECTING on the other): bisect until the two
      states are less than `FRAME_TOLERANCE / 4` apart; the transition time is their middle;
-   - both SEPARATED: a contact may still hide between them (a thin wall crossed in one step).  It cannot when
-     the *swept boxes* (for each object, the box around its world boxes at t0 and t1) do not overlap, nor when
-     conservative advancement rules it out: with m the largest displacement between t0 and t1 of a corner of an
-     object's local bounding box, summed over A and B, and scaled by `ARC_FACTOR`, every point moves at most m
-     over the interval, so the distance stays >= (d0 + d1 - m) / 2 > 0 when d0 + d1 > m.  Otherwise the middle is
+   - both SEPARATED: a contact may still hide between them (a thin wall crossed in one step).  For each object a
+     bound L on how far any of its points travels between t0 and t1 is taken (`_path_bound`: the larger of
+     `ARC_FACTOR` x the largest displacement of a corner of its local bounding box, and the displacement of its
+     origin + the rotation angle between the two poses x the largest corner radius).  A point that travels at
+     most L stays within L/2 of where it was at t0 or at t1, so no contact is possible when the *swept boxes*
+     (each object's box around its two world boxes, padded by L/2) do not overlap; nor when conservative
+     advancement rules it out: the distance changes at most by L_A + L_B over the interval, at a constant rate,
+     so it stays >= (d0 + d1 - L_A - L_B) / 2 > 0 when d0 + d1 > L_A + L_B.  Otherwise the middle time is
      evaluated and both halves are examined again, down to `FRAME_TOLERANCE` (at most `MAX_REFINEMENTS`
      evaluations per sweep; `extra["refinement_capped"]` says when that cap was hit).
-   The bound holds when each object's points move at constant speed along their path between the two times
-   (true for linear keyframes; `ARC_FACTOR` = pi/2 covers uniform rotation of up to half a turn per step, as an
-   arc is at most pi/2 times its chord).  Deformation between two samples (modifiers, shape keys) is only seen
-   through the samples themselves.
+   The rule assumes each point moves at a constant speed along its path between two evaluated times: true for
+   linear keyframes; `ARC_FACTOR` = pi/2 covers a uniform rotation of up to half a turn per step (an arc is at
+   most pi/2 times its chord), the angle term covers rolling (a rotation undone by a translation).  Curved
+   F-curves are followed better as the intervals shrink.  Deformation between two samples (modifiers, shape
+   keys) is only seen through the samples themselves.
 3. **Summary.** First contact: the first SEPARATED -> contact transition (or `frame_start` when the pair already
    touches there).  Deepest: the sample with the smallest signed distance among the intersecting ones, then a
    golden-section search in its neighbouring intervals; closest: when the pair never meets, the same on the
@@ -62,6 +66,9 @@ class Evaluated:
     corners_a: np.ndarray
     """(8, 3) world positions of the corners of A's local bounding box."""
     corners_b: np.ndarray
+    matrix_a: np.ndarray
+    """(4, 4) world matrices at this time."""
+    matrix_b: np.ndarray
 
     @property
     def in_contact(self) -> bool:
@@ -87,14 +94,35 @@ def _world_corners(entry) -> np.ndarray:
     return (_local_corners(entry) @ entry.geometry.matrix_world.T)[:, :3]
 
 
+def _rotation_angle(m0: np.ndarray, m1: np.ndarray) -> float:
+    """Angle (radians) of the rotation between the rotation parts of two 4x4 matrices (scale and shear removed)."""
+    def orthonormal(m):
+        u, _, vt = np.linalg.svd(m[:3, :3])
+        return u @ vt
+
+    relative = orthonormal(m1) @ orthonormal(m0).T
+    return math.acos(min(1.0, max(-1.0, (float(np.trace(relative)) - 1.0) / 2.0)))
+
+
+def _path_bound(c0: np.ndarray, c1: np.ndarray, m0: np.ndarray, m1: np.ndarray) -> float:
+    """How far any point of an object may travel between two poses (see the module docstring)."""
+    chord = float(np.linalg.norm(c1 - c0, axis=1).max())
+    if chord == 0.0:
+        return 0.0
+    radius = max(float(np.linalg.norm(c0 - m0[:3, 3], axis=1).max()),
+                 float(np.linalg.norm(c1 - m1[:3, 3], axis=1).max()))
+    swing = float(np.linalg.norm(m1[:3, 3] - m0[:3, 3])) + _rotation_angle(m0, m1) * radius
+    return max(ARC_FACTOR * chord, swing)
+
+
 def _boxes_overlap(first: tuple, second: tuple) -> bool:
     (lo_a, hi_a), (lo_b, hi_b) = first, second
     return bool(np.all(lo_a <= hi_b) and np.all(lo_b <= hi_a))
 
 
-def _swept_box(c0: np.ndarray, c1: np.ndarray) -> tuple:
+def _swept_box(c0: np.ndarray, c1: np.ndarray, pad: float) -> tuple:
     both = np.vstack((c0, c1))
-    return both.min(axis=0), both.max(axis=0)
+    return both.min(axis=0) - pad, both.max(axis=0) + pad
 
 
 class Sweeper:
@@ -133,7 +161,8 @@ class Sweeper:
         record = check_pair(self.obj_a, self.obj_b, depsgraph, self.settings, cache=self.cache)
         entry_a = self.cache.entry(store.object_identity(self.obj_a))
         entry_b = self.cache.entry(store.object_identity(self.obj_b))
-        state = Evaluated(frame, record, _world_corners(entry_a), _world_corners(entry_b))
+        state = Evaluated(frame, record, _world_corners(entry_a), _world_corners(entry_b),
+                          entry_a.geometry.matrix_world, entry_b.geometry.matrix_world)
         self.evaluated[frame] = state
         return state
 
@@ -157,13 +186,15 @@ class Sweeper:
 
     def _may_meet(self, s0: Evaluated, s1: Evaluated) -> bool:
         """False when no contact can hide between two separated states (swept boxes, conservative advancement)."""
-        swept_a = _swept_box(s0.corners_a, s1.corners_a)
-        swept_b = _swept_box(s0.corners_b, s1.corners_b)
+        travel_a = _path_bound(s0.corners_a, s1.corners_a, s0.matrix_a, s1.matrix_a)
+        travel_b = _path_bound(s0.corners_b, s1.corners_b, s0.matrix_b, s1.matrix_b)
+        if travel_a == 0.0 and travel_b == 0.0:
+            return False  # neither moved: the distance is the same all along
+        swept_a = _swept_box(s0.corners_a, s1.corners_a, 0.5 * travel_a)
+        swept_b = _swept_box(s0.corners_b, s1.corners_b, 0.5 * travel_b)
         if not _boxes_overlap(swept_a, swept_b):
             return False
-        motion = (np.linalg.norm(s1.corners_a - s0.corners_a, axis=1).max()
-                  + np.linalg.norm(s1.corners_b - s0.corners_b, axis=1).max())
-        return s0.distance + s1.distance <= ARC_FACTOR * motion
+        return s0.distance + s1.distance <= travel_a + travel_b
 
     def refine(self, s0: Evaluated, s1: Evaluated) -> None:
         """Examine the interval between two evaluated times (see the module docstring)."""

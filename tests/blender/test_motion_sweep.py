@@ -176,3 +176,18 @@ def test_sweep_of_the_shown_pair(addon_modules):
     select_pair(a, c)
     bpy.ops.collision.sweep(frame_start=1, frame_end=3)
     assert addon_modules.store.sweep_record().object_b == "B"
+
+
+def test_half_turn_between_two_frames(addon_modules):
+    """The rod turns half a turn between frames 1 and 2: it lies along x on both, so both sampled frames and the
+    plain boxes around them miss the cube above it; the travel bound pads the boxes and the contact is found."""
+    rod = box("Rod", (2.0, 0.1, 0.1))
+    target = cube("Target", 0.25, location=(0.0, 1.5, 0.0))
+    key(rod, "rotation_euler", 1, (0.0, 0.0, 0.0))
+    key(rod, "rotation_euler", 2, (0.0, 0.0, math.pi))
+    sweep_of(target, rod, frame_start=1, frame_end=2)
+    record = addon_modules.store.sweep_record()
+    assert all(s.status.name == "SEPARATED" for s in record.samples if s.frame in (1.0, 2.0))
+    expected = 1 + rod_contact_angle(0.25, 1.5, 0.1) / math.pi
+    assert record.first_contact_frame is not None
+    assert abs(record.first_contact_frame - expected) <= FRAME_TOL
