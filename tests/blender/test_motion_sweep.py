@@ -191,3 +191,64 @@ def test_half_turn_between_two_frames(addon_modules):
     expected = 1 + rod_contact_angle(0.25, 1.5, 0.1) / math.pi
     assert record.first_contact_frame is not None
     assert abs(record.first_contact_frame - expected) <= FRAME_TOL
+
+
+class FakeSweepOperator:
+    """Stands in for the operator instance to drive its modal() headless (no window, so no real modal run):
+    the properties, report() and the attributes modal() keeps."""
+
+    def __init__(self, **values):
+        self.reports = []
+        self._set = set(values)
+        self.frame_start, self.frame_end, self.frame_step = 0, 0, 1
+        self.__dict__.update(values)
+        self.properties = self
+        self._timer = None
+
+    def is_property_set(self, name):
+        return name in self._set
+
+    def report(self, kind, message):
+        self.reports.append((set(kind), message))
+
+
+def drive_modal(operator, events):
+    cls = bpy.types.COLLISION_OT_sweep
+    for name in ("_prepare", "_finish", "_fail", "_end_modal"):
+        setattr(operator, name, getattr(cls, name).__get__(operator))
+    assert operator._prepare(bpy.context)
+    for event_type in events:
+        returned = cls.modal(operator, bpy.context, type("Event", (), {"type": event_type})())
+        if returned not in ({"RUNNING_MODAL"}, {"PASS_THROUGH"}):
+            return returned
+    return returned
+
+
+def moving_pair():
+    a, b = cube("A", 1.0), cube("B", 1.0)
+    key(b, "location", 1, (10.0, 0.0, 0.0))
+    key(b, "location", 31, (10.0 - 0.7 * 30, 0.0, 0.0))
+    select_pair(a, b)
+    bpy.context.scene.frame_set(7)
+    return a, b
+
+
+def test_modal_run_matches_execute(addon_modules):
+    moving_pair()
+    operator = FakeSweepOperator(frame_start=1, frame_end=30)
+    assert drive_modal(operator, ["MOUSEMOVE"] + ["TIMER"] * 10_000) == {"FINISHED"}
+    record = addon_modules.store.sweep_record()
+    assert not record.cancelled
+    assert abs(record.first_contact_frame - (1 + 8 / 0.7)) <= FRAME_TOL
+    assert bpy.context.scene.frame_current == 7
+
+
+def test_esc_stops_keeps_what_was_found_and_restores_the_frame(addon_modules):
+    moving_pair()
+    operator = FakeSweepOperator(frame_start=1, frame_end=30)
+    assert drive_modal(operator, ["TIMER", "ESC"]) == {"CANCELLED"}
+    record = addon_modules.store.sweep_record()
+    assert record.cancelled and len(record.samples) >= 1
+    assert bpy.context.window_manager.collision_inspector.sweep.cancelled
+    assert bpy.context.scene.frame_current == 7 and bpy.context.scene.frame_subframe == 0.0
+    assert any("stopped early" in message for _, message in operator.reports)
