@@ -205,3 +205,24 @@ def test_undo_of_the_toggle_stops_live(live, pair):
     assert not bpy.context.scene.collision_inspector.live
     assert not live.is_enabled()
     assert live._on_changed not in live.handlers._extra_depsgraph_listeners
+
+
+def test_deleted_object_leaves_the_record_stale(live, pair, addon_modules):
+    a, b = pair
+    bpy.context.scene.collision_inspector.live = True
+    b.location.x = 2.5
+    bpy.context.view_layer.update()
+    bpy.data.objects.remove(b)
+    bpy.context.view_layer.update()
+    assert live.tick() is None  # no crash, nothing to re-check
+    assert addon_modules.store.active_record().is_stale
+    a.location.x = 0.5
+    bpy.context.view_layer.update()
+    live.tick()
+    assert addon_modules.store.active_record().is_stale
+
+
+def test_sidebar_has_the_live_toggle():
+    from tests.blender.test_panel_readout import draw_panel
+
+    assert ("prop", "live") in draw_panel()

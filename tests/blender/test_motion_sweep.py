@@ -73,22 +73,21 @@ def test_linear_pass_through(addon_modules):
 
 
 def test_sphere_rolls_past_without_touching(addon_modules):
-    """The sphere's pole points at A's top face (y = 1) and it spins about that axis while moving along x on a
-    V-shaped path whose lowest point (centre y = 2.3, x = 0.3) is at frame 10.5: closest distance 2.3 - 1 - 1."""
+    """The ball (radius 1) rolls along x (turning about z by -dx / r) on a V-shaped path whose lowest point,
+    centre (0.3, 2.3), is at frame 10.5, where its pole vertex points straight down at A's top face (y = 1).  Its
+    lowest point is never below centre - 1, and only reaches it there: closest distance 2.3 - 1 - 1 at 10.5."""
     a = cube("A", 1.0)
     b = uv_sphere("Ball", radius=1.0, segments=32, rings=16)
     b.rotation_mode = "XYZ"
-    key(b, "location", 1, (-5.4, 4.0, 0.0))
-    key(b, "location", 10.5, (0.3, 2.3, 0.0))
-    key(b, "location", 20, (6.0, 4.0, 0.0))
-    key(b, "rotation_euler", 1, (math.pi / 2, 0.0, 0.0))
-    key(b, "rotation_euler", 20, (math.pi / 2, 4 * math.pi, 0.0))
+    for frame, x, y in ((1, -5.4, 4.0), (10.5, 0.3, 2.3), (20, 6.0, 4.0)):
+        key(b, "location", frame, (x, y, 0.0))
+        key(b, "rotation_euler", frame, (math.pi / 2, 0.0, -(x - 0.3)))  # rolling; pole down at x = 0.3
     mirror = sweep_of(a, b, frame_start=1, frame_end=20)
     record = addon_modules.store.sweep_record()
     assert record.first_contact_frame is None and not mirror.meets and record.deepest_frame is None
     assert abs(record.closest_frame - 10.5) <= FRAME_TOL
     np.testing.assert_allclose(record.closest_distance, 0.3, atol=1e-5)
-    assert all(s.status.name == "SEPARATED" for s in record.samples)
+    assert all(s.status.name == "SEPARATED" and s.distance >= 0.3 - 1e-6 for s in record.samples)
 
 
 def rod_contact_angle(h, centre_y, half_width):
