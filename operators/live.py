@@ -126,12 +126,13 @@ def _is_large(record) -> bool:
 def recheck(now: float | None = None) -> int:
     """Re-check every record whose A or B was marked (and, once changes settled, every previewed record);
     the number of records re-checked.  The timer's work, callable directly (tests, the bench)."""
+    # Evaluate first: updates still waiting are reported (and marked) now, and are part of this round.
+    depsgraph = bpy.context.evaluated_depsgraph_get()
     now = time.perf_counter() if now is None else now
     settled = now - _last_change >= SETTLE
     marked = set(_pending)
     _pending.clear()
     wm = bpy.context.window_manager
-    depsgraph = None
     done = 0
     for index, record in enumerate(store.records()):
         touched = record.identity_a in marked or record.identity_b in marked
@@ -144,8 +145,6 @@ def recheck(now: float | None = None) -> int:
         obj_b = store.resolve_object("B", record)
         if obj_a is None or obj_b is None:
             continue  # deleted: the record stays stale
-        if depsgraph is None:
-            depsgraph = bpy.context.evaluated_depsgraph_get()
         settings = CheckSettings(mode=Mode.HULL if preview else wanted, clearance=record.clearance)
         try:
             new = check_pair(obj_a, obj_b, depsgraph, settings, cache=reading.GEOMETRY_CACHE)

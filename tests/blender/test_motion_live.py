@@ -226,3 +226,15 @@ def test_sidebar_has_the_live_toggle():
     from tests.blender.test_panel_readout import draw_panel
 
     assert ("prop", "live") in draw_panel()
+
+
+def test_changes_not_yet_evaluated_are_part_of_the_round(live, pair):
+    """A move the depsgraph has not evaluated yet is seen by the re-check, and leaves nothing pending."""
+    a, b = pair
+    bpy.context.scene.collision_inspector.live = True
+    b.location.x = 2.5
+    bpy.context.view_layer.update()
+    b.location.x = 2.75  # not evaluated before the timer runs
+    assert live.tick() is None
+    assert not live.pending()
+    np.testing.assert_allclose(result().distance, 0.75, atol=1e-6)
