@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import time
 import traceback
+from dataclasses import replace
 
 import bpy
 
@@ -152,18 +153,12 @@ def recheck(now: float | None = None) -> int:
             continue
         if preview:
             _wanted[key] = wanted
-            new = _as_preview(new)
+            new = replace(new, preview=True)
         else:
             _wanted.pop(key, None)
         store.replace_record(wm, index, new)
         done += 1
     return done
-
-
-def _as_preview(record):
-    from dataclasses import replace  # noqa: PLC0415
-
-    return replace(record, preview=True)
 
 
 def tick():
