@@ -28,6 +28,10 @@ object that only moves is read once) on the scene evaluated at that time (`scene
    golden-section search in its neighbouring intervals; closest: when the pair never meets, the same on the
    separated samples; when it does, the first contact frame with distance 0.
 
+`all_pairs=True` sweeps every pair of the results list (`SweepRun`): the pair that meets first (else comes
+closest) is the sweep shown, and every pair's summary is in its `extra["pairs"]`; with `leave_out_overlapping`
+(the default) a pair that intersects on every sampled frame is not picked as the one shown.
+
 The scene's frame (and subframe) is restored afterwards, also after Esc or an error.  With a window the operator
 runs modally from a timer (progress in the status bar, Esc stops it and keeps what was found so far, marked
 `cancelled`); headless, `execute` runs straight through.
@@ -36,12 +40,12 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 import bpy
-from bpy.props import FloatProperty, IntProperty
+from bpy.props import BoolProperty, FloatProperty, IntProperty
 
 from ..core import Status
 from ..results.record import CheckRecord, SweepRecord, SweepSample
@@ -305,6 +309,66 @@ class Sweeper:
                    "mode": self.settings.mode.name})
 
 
+def _always_overlapping(sweep: SweepRecord) -> bool:
+    """Every sampled frame INTERSECTING (a finished sweep only)."""
+    sampled = set(sweep.extra.get("sampled_frames", ()))
+    statuses = [s.status for s in sweep.samples if s.frame in sampled]
+    return not sweep.cancelled and bool(statuses) and all(status is Status.INTERSECTING for status in statuses)
+
+
+def _pair_summary(sweep: SweepRecord, left_out: bool) -> dict:
+    return {"object_a": sweep.object_a, "object_b": sweep.object_b,
+            "first_contact_frame": sweep.first_contact_frame, "deepest_frame": sweep.deepest_frame,
+            "deepest_depth": sweep.deepest_depth, "closest_frame": sweep.closest_frame,
+            "closest_distance": sweep.closest_distance, "always_overlapping": _always_overlapping(sweep),
+            "left_out": left_out, "cancelled": sweep.cancelled}
+
+
+def _meeting_order(first_contact_frame, closest_distance) -> tuple:
+    """Pairs that meet, earliest first, then the others, closest first."""
+    if first_contact_frame is not None:
+        return (0, first_contact_frame, 0.0)
+    return (1, 0.0, closest_distance)
+
+
+class SweepRun:
+    """One sweep per pair, one after the other (a single pair, or every pair of the results list)."""
+
+    def __init__(self, sweepers: list, leave_out_overlapping: bool = False):
+        self.sweepers = sweepers
+        self.leave_out_overlapping = leave_out_overlapping
+
+    def steps(self):
+        count = len(self.sweepers)
+        for i, sweeper in enumerate(self.sweepers):
+            for done in sweeper.steps():
+                yield (i + done) / count
+
+    def cancel(self) -> None:
+        for sweeper in self.sweepers:
+            sweeper.cancelled = True
+
+    def record(self) -> SweepRecord:
+        """The one sweep shown: the only pair's, or (several pairs) the pair that meets first (else comes
+        closest), with every pair's summary in `extra["pairs"]` (earliest first contact first, then the
+        closest; pairs that overlap on every sampled frame are left out of the choice when asked, and listed
+        with `left_out`)."""
+        records = [sweeper.record() for sweeper in self.sweepers]
+        if len(records) == 1:
+            return records[0]
+        left_out = [self.leave_out_overlapping and _always_overlapping(r) for r in records]
+        candidates = [r for r, out in zip(records, left_out) if not out and not r.cancelled] or records
+
+        shown = min(candidates, key=lambda r: _meeting_order(r.first_contact_frame, r.closest_distance))
+        pairs = sorted((_pair_summary(r, out) for r, out in zip(records, left_out)),
+                       key=lambda p: (p["left_out"],) + _meeting_order(p["first_contact_frame"],
+                                                                        p["closest_distance"]))
+        extra = dict(shown.extra)
+        extra["pairs"] = tuple(pairs)
+        extra["left_out"] = sum(left_out)
+        return replace(shown, extra=extra, cancelled=any(r.cancelled for r in records))
+
+
 def sweep_pair(scene, obj_a, obj_b, settings: CheckSettings, frame_start: int, frame_end: int,
                frame_step: int = 1) -> SweepRecord:
     """Run a whole sweep (no UI) and restore the scene's frame; the record."""
@@ -328,6 +392,21 @@ def sweep_pair_objects(context):
     return pick_pair(context)
 
 
+def listed_pairs() -> list:
+    """(A, B) of every record of the results list whose objects still exist, each pair once."""
+    pairs, seen = [], set()
+    for record in store.records():
+        key = (record.identity_a, record.identity_b)
+        obj_a, obj_b = store.resolve_object("A", record), store.resolve_object("B", record)
+        if obj_a is None or obj_b is None or key in seen:
+            continue
+        seen.add(key)
+        pairs.append((obj_a, obj_b))
+    if not pairs:
+        raise SelectionError("Every Listed Pair needs a results list: run a check first")
+    return pairs
+
+
 class COLLISION_OT_sweep(bpy.types.Operator):
     """Check the shown pair (or the selected one) on every frame of a range: first contact to a thousandth of a \
 frame, the deepest and the closest frame"""
@@ -339,6 +418,12 @@ frame, the deepest and the closest frame"""
     frame_start: IntProperty(name="Start", description="First frame (default: the scene's start frame)")
     frame_end: IntProperty(name="End", description="Last frame (default: the scene's end frame)")
     frame_step: IntProperty(name="Step", default=1, min=1, description="Check every this many frames")
+    all_pairs: BoolProperty(name="Every Listed Pair", default=False,
+                            description="Sweep every pair of the results list, not only the shown one")
+    leave_out_overlapping: BoolProperty(
+        name="Leave Out Always Overlapping", default=True,
+        description="Every Listed Pair: do not pick a pair that intersects on every frame (e.g. parts built into "
+                    "each other) as the one shown")
 
     _timer = None
     _sweeper = None
@@ -359,9 +444,11 @@ frame, the deepest and the closest frame"""
         if not self.properties.is_property_set("frame_end"):
             self.frame_end = scene.frame_end
         try:
-            obj_a, obj_b = sweep_pair_objects(context)
-            self._sweeper = Sweeper(scene, obj_a, obj_b, check_settings(context), self.frame_start,
-                                    self.frame_end, self.frame_step)
+            pairs = listed_pairs() if self.all_pairs else [sweep_pair_objects(context)]
+            settings = check_settings(context)
+            self._sweeper = SweepRun([Sweeper(scene, a, b, settings, self.frame_start, self.frame_end,
+                                              self.frame_step) for a, b in pairs],
+                                     leave_out_overlapping=self.leave_out_overlapping)
         except (SelectionError, ValueError) as exc:
             self.report({"ERROR"}, str(exc))
             return False
@@ -372,7 +459,8 @@ frame, the deepest and the closest frame"""
     def _finish(self, context, cancelled: bool = False):
         frame, subframe = self._restore
         context.scene.frame_set(frame, subframe=subframe)
-        self._sweeper.cancelled = cancelled
+        if cancelled:
+            self._sweeper.cancel()
         sweep = self._sweeper.record()
         store.set_sweep(context.window_manager, sweep)
         self.report({"WARNING"} if cancelled else {"INFO"}, _summary_line(sweep))
@@ -438,6 +526,10 @@ frame, the deepest and the closest frame"""
 
 def _summary_line(sweep: SweepRecord) -> str:
     head = "Sweep stopped early: " if sweep.cancelled else ""
+    pairs = sweep.extra.get("pairs")
+    if pairs:
+        meeting = sum(1 for p in pairs if p["first_contact_frame"] is not None)
+        head += f"{len(pairs)} pairs, {meeting} meet; shown: "
     if sweep.first_contact_frame is None:
         closest = "" if sweep.closest_frame is None else (
             f", closest {sweep.closest_distance:.6g} at frame {sweep.closest_frame:.3f}")

@@ -9,7 +9,7 @@ import math
 import bpy
 
 from ..operators import props, store
-from ..results.motion import sweep_rows, sweep_table
+from ..results.motion import pair_rows, sweep_rows, sweep_table
 from ..results.status import style
 from ..results.text import format_length
 
@@ -52,6 +52,9 @@ class VIEW3D_PT_collision_inspector_motion(bpy.types.Panel):
         op = layout.operator("collision.sweep", text=f"Sweep Frames {scene.frame_start}-{scene.frame_end}",
                              icon="TIME")
         op.frame_start, op.frame_end = scene.frame_start, scene.frame_end
+        if len(store.records()) > 1:
+            op = layout.operator("collision.sweep", text="Sweep Every Listed Pair", icon="TIME")
+            op.frame_start, op.frame_end, op.all_pairs = scene.frame_start, scene.frame_end, True
 
         sweep = store.sweep_record()
         if sweep is None:
@@ -70,6 +73,17 @@ class VIEW3D_PT_collision_inspector_motion(bpy.types.Panel):
             frame = jumps.get(row_data.label)
             if frame is not None:
                 _jump(line, frame)
+
+        listed = pair_rows(sweep, units)
+        if listed:
+            col = layout.box().column(align=True)
+            for names, words, frame in listed:
+                line = col.row(align=True)
+                split = line.split(factor=0.45)
+                split.label(text=names)
+                split.label(text=words)
+                if frame is not None:
+                    _jump(line, frame)
 
         table = sweep_table(sweep)
         if not table:

@@ -8,7 +8,7 @@ import math
 from .record import SweepRecord
 from .text import Row, RowKind, format_length
 
-__all__ = ["sweep_mirror_fields", "sweep_rows", "sweep_table", "MAX_TABLE_ROWS"]
+__all__ = ["sweep_mirror_fields", "sweep_rows", "sweep_table", "pair_rows", "MAX_TABLE_ROWS"]
 
 MAX_TABLE_ROWS = 40
 """At most this many per-frame rows in the sidebar's table (evenly thinned, key frames always kept)."""
@@ -81,3 +81,27 @@ def sweep_table(sweep: SweepRecord | None, max_rows: int = MAX_TABLE_ROWS) -> li
     stride = max(1, math.ceil(len(samples) / max(1, max_rows - len(keep))))
     keep.update(range(0, len(samples), stride))
     return [(samples[i].frame, samples[i].status, samples[i].distance) for i in sorted(keep)]
+
+
+def pair_rows(sweep: SweepRecord | None, unit_settings=None) -> list:
+    """Every-listed-pair sweeps: (pair words, what happened, frame to jump to or None), in `extra["pairs"]` order."""
+    if sweep is None:
+        return []
+    rows = []
+    for pair in sweep.extra.get("pairs", ()):
+        names = f"{pair['object_a']} / {pair['object_b']}"
+        if pair.get("cancelled"):
+            rows.append((names, "not finished", None))
+        elif pair["always_overlapping"]:
+            words = "overlap on every frame" + (" (left out)" if pair["left_out"] else "")
+            rows.append((names, words, pair["deepest_frame"]))
+        elif pair["first_contact_frame"] is not None:
+            rows.append((names, f"meet at frame {_frame_words(pair['first_contact_frame'])}",
+                         pair["first_contact_frame"]))
+        else:
+            closest = pair["closest_distance"]
+            words = "never meet" if pair["closest_frame"] is None else (
+                f"never meet, closest {format_length(closest, unit_settings)}")
+            rows.append((names, words, pair["closest_frame"]))
+    return rows
+

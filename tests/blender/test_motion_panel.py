@@ -70,3 +70,17 @@ def test_sweep_rows_and_jumps(addon_modules):
     for frame in range(1, 12):  # 11 sampled frames: all in the table, each with its jump button
         assert float(frame) in jumps
         assert any(entry[0] == "label" and entry[1] == f"{frame:g}" for entry in log)
+
+
+def test_every_listed_pair_rows(addon_modules):
+    store, checking = addon_modules.store, addon_modules.checking
+    a, b, c = cube("A", 1.0), cube("B", 1.0, location=(3.0, 0.0, 0.0)), cube("C", 1.0, location=(0.0, 5.0, 0.0))
+    depsgraph = bpy.context.evaluated_depsgraph_get()
+    store.set_records(bpy.context.window_manager, [checking.check_pair(a, b, depsgraph),
+                                                   checking.check_pair(a, c, depsgraph)], 0)
+    log = draw_motion_panel()
+    assert any(e[0] == "operator" and e[2] == "Sweep Every Listed Pair" and e[3].all_pairs for e in log)
+    assert bpy.ops.collision.sweep(frame_start=1, frame_end=3, all_pairs=True) == {"FINISHED"}
+    log = draw_motion_panel()
+    labels = [entry[1] for entry in log if entry[0] == "label"]
+    assert "A / B" in labels and "A / C" in labels

@@ -200,6 +200,7 @@ class FakeSweepOperator:
         self.reports = []
         self._set = set(values)
         self.frame_start, self.frame_end, self.frame_step = 0, 0, 1
+        self.all_pairs, self.leave_out_overlapping = False, True
         self.__dict__.update(values)
         self.properties = self
         self._timer = None
@@ -251,3 +252,42 @@ def test_esc_stops_keeps_what_was_found_and_restores_the_frame(addon_modules):
     assert bpy.context.window_manager.collision_inspector.sweep.cancelled
     assert bpy.context.scene.frame_current == 7 and bpy.context.scene.frame_subframe == 0.0
     assert any("stopped early" in message for _, message in operator.reports)
+
+
+def test_every_listed_pair(addon_modules):
+    """Three records (what a scene check stores): B meets A at frame 1 + 8/0.7, C never meets A (closest 1 at
+    frames 4 to 8), D is built into A (overlaps on every frame: left out of the choice, listed as such)."""
+    store, checking = addon_modules.store, addon_modules.checking
+    a, b = cube("A", 1.0), cube("B", 1.0)
+    key(b, "location", 1, (10.0, 0.0, 0.0))
+    key(b, "location", 31, (10.0 - 0.7 * 30, 0.0, 0.0))
+    c = cube("C", 1.0)
+    key(c, "location", 1, (-5.0, 3.0, 0.0))
+    key(c, "location", 11, (5.0, 3.0, 0.0))
+    d = cube("D", 0.5, location=(0.5, 0.0, 0.0))
+    depsgraph = bpy.context.evaluated_depsgraph_get()
+    store.set_records(bpy.context.window_manager,
+                      [checking.check_pair(a, d, depsgraph), checking.check_pair(a, b, depsgraph),
+                       checking.check_pair(a, c, depsgraph)], 0)
+    assert bpy.ops.collision.sweep(frame_start=1, frame_end=20, all_pairs=True) == {"FINISHED"}
+    shown = store.sweep_record()
+    assert shown.object_b == "B"  # meets first; D (always overlapping) is left out of the choice
+    assert abs(shown.first_contact_frame - (1 + 8 / 0.7)) <= FRAME_TOL
+    pairs = {p["object_b"]: p for p in shown.extra["pairs"]}
+    assert pairs["D"]["always_overlapping"] and pairs["D"]["left_out"]
+    assert pairs["C"]["first_contact_frame"] is None
+    assert 4.0 <= pairs["C"]["closest_frame"] <= 8.0  # face to face (distance 1) while |x| <= 2
+    assert abs(pairs["C"]["closest_distance"] - 1.0) < 1e-6
+    assert [p["object_b"] for p in shown.extra["pairs"]] == ["B", "C", "D"]
+    rows = addon_modules.store.sweep_record().extra["pairs"]
+    assert len(rows) == 3
+    assert bpy.ops.collision.sweep(frame_start=1, frame_end=20, all_pairs=True,
+                                   leave_out_overlapping=False) == {"FINISHED"}
+    assert store.sweep_record().object_b == "D"  # overlapping from frame 1: meets first
+
+
+def test_every_listed_pair_needs_a_list():
+    a, b = cube("A", 1.0), cube("B", 1.0, location=(3.0, 0.0, 0.0))
+    select_pair(a, b)
+    with pytest.raises(RuntimeError, match="results list"):
+        bpy.ops.collision.sweep(frame_start=1, frame_end=3, all_pairs=True)

@@ -58,3 +58,25 @@ def test_table_keeps_sampled_frames_and_changes():
     assert len(frames) <= 20 + 3
     assert frames[0] == 1.0 and frames[-1] == 100.0 and 57.0 in frames  # the change of state is kept
     assert frames == sorted(frames)
+
+
+def test_pair_rows():
+    base = sweep(contact_at=40.0)
+    pairs = (
+        {"object_a": "A", "object_b": "B", "first_contact_frame": 39.75, "deepest_frame": 41.0, "deepest_depth": 0.5,
+         "closest_frame": 39.75, "closest_distance": 0.0, "always_overlapping": False, "left_out": False,
+         "cancelled": False},
+        {"object_a": "A", "object_b": "C", "first_contact_frame": None, "deepest_frame": None, "deepest_depth": 0.0,
+         "closest_frame": 6.0, "closest_distance": 1.0, "always_overlapping": False, "left_out": False,
+         "cancelled": False},
+        {"object_a": "A", "object_b": "D", "first_contact_frame": 1.0, "deepest_frame": 3.0, "deepest_depth": 0.5,
+         "closest_frame": 1.0, "closest_distance": 0.0, "always_overlapping": True, "left_out": True,
+         "cancelled": False},
+    )
+    listed = record.SweepRecord(object_a="A", object_b="B", samples=base.samples,
+                                first_contact_frame=39.75, extra=dict(base.extra, pairs=pairs))
+    rows = motion.pair_rows(listed)
+    assert rows[0] == ("A / B", "meet at frame 39.750", 39.75)
+    assert rows[1][0] == "A / C" and rows[1][1].startswith("never meet, closest") and rows[1][2] == 6.0
+    assert rows[2] == ("A / D", "overlap on every frame (left out)", 3.0)
+    assert motion.pair_rows(base) == [] and motion.pair_rows(None) == []
