@@ -128,11 +128,21 @@ class CacheEntry:
     """Anything built from the local arrays alone, e.g. `checking`'s shapes by mode."""
 
 
-class GeometryCache:
-    """Local vertices (and triangles) by object identity; see the module docstring for when entries go."""
+def _size(geometry: ObjectGeometry) -> int:
+    """Vertices plus triangles held: what bounds the cache's memory (12 bytes each)."""
+    return len(geometry.vertices) + (0 if geometry.triangles is None else len(geometry.triangles))
 
-    def __init__(self):
-        self._entries: dict[int, CacheEntry] = {}
+
+class GeometryCache:
+    """Local vertices (and triangles) by object identity; see the module docstring for when entries go.
+
+    At most `max_size` vertices + triangles are kept (about 12 bytes each): past that the least recently used
+    entries go first, so a scene check over a huge scene does not keep a second copy of all of it."""
+
+    def __init__(self, max_size: int = 50_000_000):
+        self._entries: dict[int, CacheEntry] = {}  # insertion order = least recently used first
+        self.max_size = max_size
+        self._held = 0
         self.reads = 0
         """Full reads made through this cache (a test and the bench count them)."""
 
@@ -147,10 +157,13 @@ class GeometryCache:
 
     def invalidate(self, identities) -> None:
         for identity in identities:
-            self._entries.pop(identity, None)
+            entry = self._entries.pop(identity, None)
+            if entry is not None:
+                self._held -= _size(entry.geometry)
 
     def clear(self) -> None:
         self._entries.clear()
+        self._held = 0
 
     def on_changes(self, _changed: set, reshaped: set) -> None:
         """`handlers` change listener: drop the objects whose geometry changed; moved ones keep their arrays."""
@@ -166,6 +179,7 @@ class GeometryCache:
         key = _dependency_key(obj)
         entry = self._entries.get(identity)
         if entry is not None and entry.key == key and (not triangles or entry.geometry.triangles is not None):
+            self._entries[identity] = self._entries.pop(identity)  # most recently used: to the end
             matrix = _read_matrix(obj.evaluated_get(depsgraph), obj.name)
             if not np.array_equal(matrix, entry.geometry.matrix_world):
                 entry.geometry = replace(entry.geometry, name=obj.name, matrix_world=matrix)
@@ -174,7 +188,11 @@ class GeometryCache:
             return entry
         geometry = read_object(obj, depsgraph, triangles=triangles)
         self.reads += 1
+        self.invalidate((identity,))
         entry = self._entries[identity] = CacheEntry(key=key, geometry=geometry)
+        self._held += _size(geometry)
+        while self._held > self.max_size and len(self._entries) > 1:
+            self.invalidate((next(iter(self._entries)),))
         return entry
 
 

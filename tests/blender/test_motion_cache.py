@@ -87,3 +87,19 @@ def test_cache_follows_animation_frames(addon_modules, cache):
     np.testing.assert_allclose(cached_check(addon_modules, a, b, cache).distance, 1.0, atol=1e-6)
     scene.frame_set(11)
     assert cached_check(addon_modules, a, b, cache).distance < 0.75
+
+
+def test_least_recently_used_entries_go_past_the_size_cap(addon_modules, cache, monkeypatch):
+    """Each cube holds 8 vertices: with room for 16, reading a third object drops the least recently used."""
+    monkeypatch.setattr(cache, "max_size", 16)
+    a, b, c = cube("A", 1.0), cube("B", 1.0, location=(3.0, 0.0, 0.0)), cube("C", 1.0, location=(0.0, 3.0, 0.0))
+    identity = addon_modules.store.object_identity
+    cached_check(addon_modules, a, b, cache)
+    cached_check(addon_modules, a, b, cache)  # A then B used again: B is the most recent
+    assert cache.reads == 2
+    record = cached_check(addon_modules, b, c, cache)
+    np.testing.assert_allclose(record.distance, np.sqrt(2.0), atol=1e-12)  # gaps of 1 along x and along y
+    assert identity(a) not in cache and identity(b) in cache and identity(c) in cache
+    assert cache.reads == 3
+    np.testing.assert_allclose(cached_check(addon_modules, a, c, cache).distance, 1.0, atol=1e-12)
+    assert cache.reads == 4 and len(cache) == 2
