@@ -14,7 +14,8 @@ reads only `matrix_world`.  An entry is dropped when
   modifiers, shape keys, deformation, also on frame changes), not when it only moved;
 - what it was read from is no longer what the object uses (`_dependency_key`: the data block, the object type,
   edit mode, the modifier stack's names/types/visibility);
-- undo, redo or a file load (handlers clear the whole cache), or `invalidate`/`clear` is called.
+- undo, redo or a file load (handlers clear the whole cache), or `invalidate`/`clear` is called;
+- the cache holds more than `max_size` vertices + triangles (least recently used first).
 Next to the arrays an entry holds what `checking` prepared from them (`prepared`, by mode), placed with the current
 matrix through `Shape.moved`.
 """
