@@ -21,7 +21,9 @@ from bpy.app.handlers import persistent
 from . import props, store
 
 _extra_depsgraph_listeners: list = []
-"""Functions called with the set of changed object identities after each depsgraph update (live mode)."""
+"""Functions called with the set of changed object identities after each depsgraph update (live mode).  One may
+return the identities it will re-check itself: their records are then not marked stale meanwhile (no flicker of
+the stale warning while live mode follows a drag)."""
 _change_listeners: list = []
 """Functions called with (changed identities, identities whose geometry changed) after each update or frame change."""
 
@@ -67,10 +69,12 @@ def on_depsgraph_update_post(scene, depsgraph):
     if not changed:
         return
     _tell_change_listeners(changed, reshaped)
+    claimed = set()
     for listener in list(_extra_depsgraph_listeners):
-        listener(changed)
-    if changed & watched:
-        store.mark_stale(None, changed & watched)
+        claimed |= listener(changed) or set()
+    stale = (changed & watched) - claimed
+    if stale:
+        store.mark_stale(None, stale)
 
 
 @persistent

@@ -4,7 +4,9 @@
 While `scene.collision_inspector.live` is on:
 1. `handlers` tells `_on_changed` which objects moved or changed shape (depsgraph updates: moves, edits,
    modifiers, an interactive transform drag; frame changes: playback).  It only *marks* them and makes sure a
-   timer is registered; nothing is computed inside a handler.
+   timer is registered; nothing is computed inside a handler.  Their records are not marked stale meanwhile
+   (the re-check follows within `INTERVAL`), so the readout does not flicker during a drag; a record whose
+   object was deleted or can no longer be checked is marked stale by the re-check.
 2. The timer (`tick`, `bpy.app.timers`) runs `INTERVAL` seconds after the first mark, so a burst of updates (a
    drag sends one per mouse move) costs at most one re-check per interval.  Every record whose A or B was marked
    goes through the one pipeline (`checking.check_pair`, with `reading.GEOMETRY_CACHE`, so an object that only
@@ -105,11 +107,13 @@ def _watched() -> set:
     return {uid for record in store.records() for uid in (record.identity_a, record.identity_b) if uid}
 
 
-def _on_changed(changed: set) -> None:
-    """Depsgraph / frame-change listener: mark, never compute."""
+def _on_changed(changed: set) -> set:
+    """Depsgraph / frame-change listener: mark, never compute; the identities live mode will re-check (the
+    handler then does not mark their records stale in between)."""
     hit = changed & _watched()
     if hit:
         _mark(hit)
+    return hit
 
 
 def _mark(identities) -> None:
@@ -144,12 +148,14 @@ def recheck(now: float | None = None) -> int:
         preview = wanted is not Mode.HULL and not settled and (record.preview or _is_large(record))
         obj_a = store.resolve_object("A", record)
         obj_b = store.resolve_object("B", record)
-        if obj_a is None or obj_b is None:
-            continue  # deleted: the record stays stale
+        if obj_a is None or obj_b is None:  # deleted: the record is stale for good
+            store.mark_stale(wm, {record.identity_a, record.identity_b})
+            continue
         settings = CheckSettings(mode=Mode.HULL if preview else wanted, clearance=record.clearance)
         try:
             new = check_pair(obj_a, obj_b, depsgraph, settings, cache=reading.GEOMETRY_CACHE)
-        except ValueError:  # GeometryError included: the object can no longer be checked; it stays stale
+        except ValueError:  # GeometryError included: the object can no longer be checked; the record is stale
+            store.mark_stale(wm, {record.identity_a, record.identity_b})
             continue
         if preview:
             _wanted[key] = wanted

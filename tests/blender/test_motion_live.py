@@ -37,14 +37,17 @@ def pair():
     return a, b
 
 
-def test_moving_b_is_followed(live, pair):
+def test_moving_b_is_followed(live, pair, addon_modules):
     a, b = pair
     bpy.context.scene.collision_inspector.live = True
     assert live.is_enabled()
+    before = addon_modules.store.active_record()
     b.location.x = 2.5
     bpy.context.view_layer.update()  # the depsgraph handler marks, and registers the timer
     assert bpy.app.timers.is_registered(live.tick)
-    assert result().is_stale  # nothing computed in the handler
+    assert addon_modules.store.active_record() is before  # nothing computed in the handler
+    assert addon_modules.store.object_identity(b) in live.pending()
+    assert not result().is_stale  # live re-checks it: no stale flicker meanwhile
     assert live.tick() is None  # the timer's call: re-checks, nothing left to do
     assert not result().is_stale
     np.testing.assert_allclose(result().distance, 0.5, atol=1e-6)
@@ -238,3 +241,13 @@ def test_changes_not_yet_evaluated_are_part_of_the_round(live, pair):
     assert live.tick() is None
     assert not live.pending()
     np.testing.assert_allclose(result().distance, 0.75, atol=1e-6)
+
+
+def test_object_that_can_no_longer_be_checked_goes_stale(live, pair, addon_modules):
+    a, b = pair
+    bpy.context.scene.collision_inspector.live = True
+    b.data = bpy.data.meshes.new("Empty")  # no vertices: GeometryError in the re-check
+    bpy.context.view_layer.update()
+    assert live.tick() is None
+    assert addon_modules.store.active_record().is_stale
+    assert result().is_stale
