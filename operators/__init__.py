@@ -6,16 +6,17 @@
 - `handlers`: stale marking and file loads;
 - `reading`: evaluated objects -> numpy arrays;
 - `checking`: `check_pair`, the one pipeline every operator calls;
-- `check`: the pair operators (check, clear, select A/B, copy).
+- `check`: the pair operators (check, clear, select A/B, copy);
+- `live`: live re-checking; `sweep`: a pair over a frame range; `push`: Push Apart and Move to Contact.
 
 Submodules import bpy, so they are imported inside `register()` only.
 """
 
 
 def _classes():
-    from . import check, props
+    from . import check, props, push, sweep
 
-    return props.CLASSES + check.CLASSES
+    return props.CLASSES + check.CLASSES + sweep.CLASSES + push.CLASSES
 
 
 def register():

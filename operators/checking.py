@@ -6,11 +6,17 @@ mode asks for, asks the core, and returns the exact record (with timings).  Ever
 check, the scene check, the sweep, the live re-check, Push Apart's confirmation) calls it; none of them reads
 geometry or calls `core.collide` on its own.  It raises `reading.GeometryError` (the message names the object) for
 objects it cannot check, `ValueError` for numbers the core refuses; it never touches the scene.
+
+With `cache=` (a `reading.GeometryCache`, normally `reading.GEOMETRY_CACHE`) an object whose geometry did not
+change since the last check is not read again, and its prepared shape is reused, placed with the new
+`matrix_world` by `Shape.moved` (no new validation or copy of the vertices).  Without it every check reads afresh.
 """
 from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+
+import numpy as np
 
 from ..core import PointCloud, collide
 from ..results.record import CheckRecord, Mode
@@ -40,14 +46,31 @@ def shapes_for(geometry, mode: Mode):
     return _hull(geometry)
 
 
-def check_pair(obj_a, obj_b, depsgraph, settings: CheckSettings = CheckSettings()) -> CheckRecord:
-    """Check A against B as the viewport shows them; the exact record of what was found."""
+def _geometry_and_shape(obj, depsgraph, mode: Mode, cache):
+    need_triangles = mode is not Mode.HULL
+    if cache is None:
+        geometry = read_object(obj, depsgraph, triangles=need_triangles)
+        return geometry, shapes_for(geometry, mode)
+    entry = cache.read(obj, depsgraph, need_triangles)
+    geometry = entry.geometry
+    placed = entry.prepared.get(mode)
+    if placed is None or not hasattr(placed[1], "moved"):
+        shape = shapes_for(geometry, mode)
+    elif np.array_equal(placed[0], geometry.matrix_world):
+        shape = placed[1]
+    else:
+        shape = placed[1].moved(geometry.matrix_world)
+    entry.prepared[mode] = (geometry.matrix_world, shape)
+    return geometry, shape
+
+
+def check_pair(obj_a, obj_b, depsgraph, settings: CheckSettings = CheckSettings(), cache=None) -> CheckRecord:
+    """Check A against B as the viewport shows them; the exact record of what was found.
+
+    cache: a `reading.GeometryCache` to reuse unchanged geometry from (None: read both objects afresh)."""
     started = time.perf_counter()
-    need_triangles = settings.mode is not Mode.HULL
-    geometry_a = read_object(obj_a, depsgraph, triangles=need_triangles)
-    geometry_b = read_object(obj_b, depsgraph, triangles=need_triangles)
-    shape_a = shapes_for(geometry_a, settings.mode)
-    shape_b = shapes_for(geometry_b, settings.mode)
+    geometry_a, shape_a = _geometry_and_shape(obj_a, depsgraph, settings.mode, cache)
+    geometry_b, shape_b = _geometry_and_shape(obj_b, depsgraph, settings.mode, cache)
     read_done = time.perf_counter()
     contact = collide(shape_a, shape_b)
     query_done = time.perf_counter()

@@ -91,6 +91,38 @@ class CollisionResult(bpy.types.PropertyGroup):
     touching_tolerance: FloatProperty(name="Touching Tolerance", unit="LENGTH", precision=9)
 
 
+class CollisionSweepSample(bpy.types.PropertyGroup):
+    """One evaluated (sub-)frame of a sweep."""
+
+    frame: FloatProperty(name="Frame")
+    status: EnumProperty(name="Status", items=STATUS_ITEMS, default="NONE")
+    distance: FloatProperty(name="Distance", subtype="DISTANCE", unit="LENGTH", precision=6,
+                            description="Signed distance at this frame: > 0 separated, < 0 intersecting")
+
+
+class CollisionSweep(bpy.types.PropertyGroup):
+    """The last sweep (`collision.sweep`), for scripts: `bpy.context.window_manager.collision_inspector.sweep`.
+    Written by `store.set_sweep` only; the exact record is `store.sweep_record()`."""
+
+    has_result: BoolProperty(name="Has Result", description="A sweep has been run")
+    object_a: StringProperty(name="Object A")
+    object_b: StringProperty(name="Object B")
+    meets: BoolProperty(name="Meets", description="A and B touch or intersect at some time of the range")
+    first_contact_frame: FloatProperty(name="First Contact Frame", precision=4,
+                                       description="Earliest (sub-)frame at which they touch (valid when Meets)")
+    has_deepest: BoolProperty(name="Has Deepest", description="They intersect at some time of the range")
+    deepest_frame: FloatProperty(name="Deepest Frame", precision=4)
+    deepest_depth: FloatProperty(name="Deepest Depth", subtype="DISTANCE", unit="LENGTH", precision=6, min=0.0)
+    closest_frame: FloatProperty(name="Closest Frame", precision=4,
+                                 description="Frame of the smallest distance (the first contact when they meet)")
+    closest_distance: FloatProperty(name="Closest Distance", subtype="DISTANCE", unit="LENGTH", precision=6)
+    frame_start: IntProperty(name="Start")
+    frame_end: IntProperty(name="End")
+    cancelled: BoolProperty(name="Cancelled", description="Stopped with Esc: partial result")
+    evaluations: IntProperty(name="Evaluations", description="Times the pair was checked (samples + refinement)")
+    samples: CollectionProperty(type=CollisionSweepSample)
+
+
 class CollisionInspectorState(bpy.types.PropertyGroup):
     """Transient add-on state on the WindowManager: the results and the overlay settings."""
 
@@ -103,6 +135,7 @@ class CollisionInspectorState(bpy.types.PropertyGroup):
     draw_through: BoolProperty(
         name="Draw Through Geometry", default=True, update=_on_display_change,
         description="Draw the overlay on top of the objects (X-ray) instead of hiding it behind them")
+    sweep: PointerProperty(type=CollisionSweep)
 
 
 def _on_live(self, context):
@@ -131,7 +164,8 @@ class CollisionInspectorSettings(bpy.types.PropertyGroup):
                        description="Re-check the shown pair (and the results list) whenever its objects change")
 
 
-CLASSES = (CollisionResult, CollisionInspectorState, CollisionInspectorSettings)
+CLASSES = (CollisionResult, CollisionSweepSample, CollisionSweep, CollisionInspectorState,
+           CollisionInspectorSettings)
 
 
 def register_properties() -> None:

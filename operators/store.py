@@ -15,6 +15,7 @@ from typing import Callable
 
 import bpy
 
+from ..results.motion import sweep_mirror_fields
 from ..results.record import CheckRecord, ResultsView, SweepRecord, mirror_fields
 from . import props
 
@@ -145,9 +146,24 @@ def mark_stale(wm, identities: set) -> bool:
     return changed
 
 
+def _write_sweep_mirror(wm) -> None:
+    group = props.state(wm)
+    mirror = getattr(group, "sweep", None) if group is not None else None
+    if mirror is None:
+        return
+    for name, value in sweep_mirror_fields(_sweep).items():
+        setattr(mirror, name, value)
+    mirror.samples.clear()
+    for sample in (_sweep.samples if _sweep is not None else ()):
+        item = mirror.samples.add()
+        item.frame, item.status, item.distance = sample.frame, sample.status.name, sample.distance
+
+
 def set_sweep(wm, sweep: SweepRecord | None) -> None:
+    """Make `sweep` the shown sweep (None: none) and mirror it at `wm.collision_inspector.sweep`."""
     global _sweep
     _sweep = sweep
+    _write_sweep_mirror(wm)
     notify(wm)
 
 
@@ -156,6 +172,7 @@ def clear(wm=None) -> None:
     global _records, _active, _sweep
     _records, _active, _sweep = [], -1, None
     _write_mirror(wm)
+    _write_sweep_mirror(wm)
     notify(wm)
 
 

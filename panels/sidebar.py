@@ -8,6 +8,7 @@ import bpy
 from ..operators import props, store
 from ..results.status import style
 from ..results.text import RowKind, readout_rows
+from . import motion
 
 
 def draw_rows(layout, rows, status) -> None:
@@ -53,6 +54,8 @@ class VIEW3D_PT_collision_inspector(bpy.types.Panel):
         row.scale_y = 1.3
         row.operator("collision.check", text="Check", icon="PLAY")
         row.operator("collision.clear", text="Clear", icon="X")
+        if settings is not None:
+            row.prop(settings, "live", text="Live", toggle=True, icon="REC")
 
         selected = len(context.selected_objects or ())
         if selected != 2:
@@ -81,7 +84,7 @@ def menu_func(self, _context):
     self.layout.operator("collision.check", icon="PLAY")
 
 
-CLASSES = (VIEW3D_PT_collision_inspector,)
+CLASSES = (VIEW3D_PT_collision_inspector,) + motion.CLASSES  # the sub-panel after its parent
 
 
 def register():
