@@ -124,16 +124,14 @@ class ShapeBatch:
                 self.interval_lo[k, a] = float(u @ shape.support(-u))
         # Padded vertex block for the centre-to-centre axis: shapes with at most _VERTEX_CAP vertices.
         self.row = np.full(n, -1)
-        small = [k for k in polytope if len(vertices[k]) <= _VERTEX_CAP]
+        small = [r for r, k in enumerate(polytope) if len(vertices[k]) <= _VERTEX_CAP]
         if small:
-            width = max(len(vertices[k]) for k in small)
-            block = np.empty((len(small), width, 3))
-            for r, k in enumerate(small):
-                v = vertices[k]
-                block[r, :len(v)] = v
-                block[r, len(v):] = v[0]  # repeats change no max or min
-                self.row[k] = r
-            self.block = block
+            small = np.array(small)
+            width = int(counts[small].max())
+            # Row r holds shape r's vertices, padded by repeating its last one (repeats change no max or min).
+            take = starts[small][:, None] + np.minimum(np.arange(width)[None, :], counts[small][:, None] - 1)
+            self.block = stacked[take]
+            self.row[np.array(polytope)[small]] = np.arange(len(small))
         else:
             self.block = np.zeros((0, 1, 3))
 
@@ -200,6 +198,8 @@ class ShapeBatch:
 
     def candidates(self, pairs, clearance: float = 0.0, tolerances: Tolerances = DEFAULT_TOLERANCES):
         """Boolean mask over `pairs`: False where the prefilter proves the pair farther than clearance."""
+        if not isinstance(tolerances, Tolerances):
+            raise ValueError(f"tolerances must be a core.Tolerances, got {type(tolerances).__name__}")
         pairs = self._pairs(pairs)
         clearance = _as_clearance(clearance)
         i, j = pairs[:, 0], pairs[:, 1]
