@@ -6,7 +6,7 @@
 `collide_many` returns, in the order of `pairs`, every pair (i, j) whose answer `core.collide(shapes[i],
 shapes[j])` is INTERSECTING or TOUCHING, or SEPARATED with a certified lower bound on the distance
 (`distance - gap`) <= clearance.  A pair exactly at the clearance is included; a pair farther than the clearance
-by more than GJK's gap tolerance (Tolerances.gjk_gap x scale) never is.  The Contact is the one `core.collide`
+by more than GJK's gap tolerance (Tolerances.gjk_gap x scale, when GJK converges) never is.  The Contact is the one `core.collide`
 gives for the pair (same status, distance within its gap, same conventions: A = shapes[i], B = shapes[j]).
 
 How:
@@ -17,8 +17,9 @@ How:
    vertex axes and 6 more face axes of an icosahedron, whose other 4 face axes are the body diagonals, and 24
    directions of a Fibonacci lattice on the hemisphere).  On the bench scene (bench/scene.py) 25 axes cleared
    63 % of the broad-phase pairs, 49 cleared 68 %, 97 cleared 71 %, of the 76 % that are farther than the
-   clearance.  Curved cores (cylinders, cones, ellipsoids) take their intervals
-   from support queries, and a bounding sphere stands in for their vertices.
+   clearance.  Curved cores (cylinders, cones, ellipsoids) take their intervals from support queries, and a
+   bounding sphere stands in for their vertices on the centre-to-centre axis (as for clouds above
+   `_VERTEX_CAP` vertices).
 2. For each pair, every axis u gives a certified lower bound on the distance: the gap between the two intervals.
    The prefilter (`candidates`) takes the largest gap over the fixed axes, vectorised over the pairs; a pair whose
    bound exceeds clearance + touching band + a rounding allowance is out: its true distance is larger, so
