@@ -6,8 +6,9 @@
 `collide_many` returns, in the order of `pairs`, every pair (i, j) whose answer `core.collide(shapes[i],
 shapes[j])` is INTERSECTING or TOUCHING, or SEPARATED with a certified lower bound on the distance
 (`distance - gap`) <= clearance.  A pair exactly at the clearance is included; a pair farther than the clearance
-by more than GJK's gap tolerance (Tolerances.gjk_gap x scale, when GJK converges) never is.  The Contact is the one `core.collide`
-gives for the pair (same status, distance within its gap, same conventions: A = shapes[i], B = shapes[j]).
+by more than GJK's gap tolerance (Tolerances.gjk_gap x scale, when GJK converges) never is.  The Contact is the
+one `core.collide` gives for the pair (same status, distance within its gap, same conventions: A = shapes[i],
+B = shapes[j]).
 
 How:
 1. `ShapeBatch` validates the shapes once and keeps, per shape: its world AABB (hence the pair's scale and
