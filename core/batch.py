@@ -65,7 +65,7 @@ def _fixed_axes() -> np.ndarray:
 AXES = _fixed_axes()
 """The fixed unit directions of the prefilter (one of each antipodal pair), shape (49, 3)."""
 
-_VERTEX_CAP = 1024
+_VERTEX_CAP = 256
 """Shapes with more core vertices than this use their bounding sphere on the centre-to-centre axis (keeps the
 padded per-pair vertex arrays small); the fixed axes still use every vertex."""
 _CHUNK = 4096
@@ -124,18 +124,26 @@ class ShapeBatch:
             for a, u in enumerate(AXES):
                 self.interval_hi[k, a] = float(u @ shape.support(u))
                 self.interval_lo[k, a] = float(u @ shape.support(-u))
-        # Padded vertex block for the centre-to-centre axis: shapes with at most _VERTEX_CAP vertices.
-        self.row = np.full(n, -1)
-        small = [r for r, k in enumerate(polytope) if len(vertices[k]) <= _VERTEX_CAP]
-        if small:
-            small = np.array(small)
-            width = int(counts[small].max())
-            # Row r holds shape r's vertices, padded by repeating its last one (repeats change no max or min).
-            take = starts[small][:, None] + np.minimum(np.arange(width)[None, :], counts[small][:, None] - 1)
-            self.block = stacked[take]
-            self.row[np.array(polytope)[small]] = np.arange(len(small))
-        else:
-            self.block = np.zeros((0, 1, 3))
+        # The padded vertex block of the centre-to-centre axis is built on first use (`lower_bounds` only).
+        self._stacked = (np.array(polytope, dtype=np.int64), stacked, starts, counts) if polytope else None
+        self._block = None
+
+    def _vertex_block(self):
+        """(row per shape or -1, block): row r of the (rows, width, 3) block holds the world vertices of a shape
+        with at most _VERTEX_CAP of them, padded by repeating its last one (repeats change no max or min)."""
+        if self._block is None:
+            row = np.full(len(self.shapes), -1)
+            block = np.zeros((0, 1, 3))
+            if self._stacked is not None:
+                polytope, stacked, starts, counts = self._stacked
+                small = np.flatnonzero(counts <= _VERTEX_CAP)
+                if len(small):
+                    width = int(counts[small].max())
+                    take = starts[small][:, None] + np.minimum(np.arange(width)[None, :], counts[small][:, None] - 1)
+                    block = stacked[take]
+                    row[polytope[small]] = np.arange(len(small))
+            self._block = (row, block)
+        return self._block
 
     @staticmethod
     def _world_vertices(shape: Shape):
@@ -186,13 +194,14 @@ class ShapeBatch:
         along_j = (u * self.centre[j]).sum(axis=1)
         # Bounding spheres first (every shape has one), then the vertices where both have a block row.
         out[ok] = (along_j - self.radius[j] - along_i - self.radius[i])[ok]
-        exact = ok & (self.row[i] >= 0) & (self.row[j] >= 0)
+        row, block = self._vertex_block()
+        exact = ok & (row[i] >= 0) & (row[j] >= 0)
         where = np.flatnonzero(exact)
         for start in range(0, len(where), _CHUNK):
             sel = where[start:start + _CHUNK]
             d = u[sel]
-            va = self.block[self.row[i[sel]]]
-            vb = self.block[self.row[j[sel]]]
+            va = block[row[i[sel]]]
+            vb = block[row[j[sel]]]
             top_a = np.matmul(va, d[:, :, None])[:, :, 0].max(axis=1) + self.sweep[i[sel]]
             low_b = np.matmul(vb, d[:, :, None])[:, :, 0].min(axis=1) - self.sweep[j[sel]]
             out[sel] = np.maximum(out[sel], low_b - top_a)

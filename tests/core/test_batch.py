@@ -149,7 +149,8 @@ def test_lower_bounds_of_large_clouds_and_margins_are_certified():
     shapes = [core.PointCloud(rng.normal(size=(int(rng.choice([3, 40, 2000])), 3)), pose(rng, 6.0, 0.0),
                               margin=float(rng.choice([0.0, 0.2]))) for _ in range(14)]
     batch = core.ShapeBatch(shapes)
-    assert (batch.row < 0).any() and (batch.row >= 0).any()
+    row, _ = batch._vertex_block()
+    assert (row < 0).any() and (row >= 0).any()
     i, j = np.triu_indices(len(shapes), 1)
     pairs = np.stack([i, j], axis=1)
     bounds = batch.lower_bounds(pairs)
