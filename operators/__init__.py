@@ -13,9 +13,9 @@ Submodules import bpy, so they are imported inside `register()` only.
 
 
 def _classes():
-    from . import check, props
+    from . import check, props, scene_ops
 
-    return props.CLASSES + check.CLASSES
+    return props.CLASSES + check.CLASSES + scene_ops.CLASSES
 
 
 def register():

@@ -1,6 +1,11 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """Application handlers: mark results stale when their objects change, forget them when a file is loaded.
 
+Moves and shape changes come as transform/geometry updates of the object.  Renames and deletions do not: a rename
+is an object update without either flag, a deletion an update of the scene and its collections.  For those the
+handler compares the watched objects' names with the names they had when the records last changed (`_names`,
+refreshed by a store listener) and marks the records of every object renamed or gone.
+
 Both are @persistent: Blender drops non-persistent handlers on every file load, which would silently end stale
 detection after File > Open.  `add()` is called by register() and `remove()` by unregister().  Handlers only mark;
 nothing is computed inside a depsgraph handler.
@@ -27,6 +32,42 @@ def _changed_identities(depsgraph) -> set:
     return changed
 
 
+_names: dict = {}
+"""identity -> name of every object the records watch, as of the last change of the records."""
+
+
+def _remember_names(_view=None) -> None:
+    """Store listener: note the watched objects' current names."""
+    watched = _watched()
+    _names.clear()
+    if not watched:
+        return
+    for obj in bpy.data.objects:
+        uid = store.object_identity(obj)
+        if uid in watched:
+            _names[uid] = obj.name
+
+
+def _renamed_or_deleted() -> set:
+    """Identities of watched objects whose name changed or that no longer exist."""
+    current = {}
+    for obj in bpy.data.objects:
+        uid = store.object_identity(obj)
+        if uid in _names:
+            current[uid] = obj.name
+    return {uid for uid, name in _names.items() if current.get(uid) != name}
+
+
+def _structural(depsgraph) -> bool:
+    """True when an update may be a rename or a deletion (anything but object moves and shape changes)."""
+    for update in depsgraph.updates:
+        if not isinstance(update.id, bpy.types.Object):
+            return True
+        if not (update.is_updated_transform or update.is_updated_geometry):
+            return True
+    return False
+
+
 def _watched() -> set:
     watched = set()
     for record in store.records():
@@ -42,6 +83,10 @@ def on_depsgraph_update_post(scene, depsgraph):
     watched = _watched()
     if not watched and not _extra_depsgraph_listeners:
         return
+    if watched and _names and _structural(depsgraph):
+        gone = _renamed_or_deleted() & watched
+        if gone:
+            store.mark_stale(None, gone)
     changed = _changed_identities(depsgraph)
     if not changed:
         return
@@ -72,6 +117,7 @@ def add() -> None:
         bpy.app.handlers.depsgraph_update_post.append(on_depsgraph_update_post)
     if on_load_post not in bpy.app.handlers.load_post:
         bpy.app.handlers.load_post.append(on_load_post)
+    store.subscribe(_remember_names)
 
 
 def remove() -> None:
@@ -80,4 +126,6 @@ def remove() -> None:
     while on_load_post in bpy.app.handlers.load_post:
         bpy.app.handlers.load_post.remove(on_load_post)
     _extra_depsgraph_listeners.clear()
+    store.unsubscribe(_remember_names)
+    _names.clear()
     store.forget()

@@ -8,18 +8,20 @@ overlay (`overlay`: pure draw data + a thin GPU layer).  The words come from `re
 
 def register():
     from ..operators import store
-    from . import overlay, sidebar
+    from . import overlay, results_list, sidebar
 
     sidebar.register()
+    results_list.register()
     store.subscribe(overlay.refresh)
     overlay.refresh(store.view())
 
 
 def unregister():
     from ..operators import store
-    from . import overlay, sidebar
+    from . import overlay, results_list, sidebar
 
     store.unsubscribe(overlay.refresh)
     overlay.disable()
     overlay.set_draw_data(overlay.DrawData())
+    results_list.unregister()
     sidebar.unregister()
