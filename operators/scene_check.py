@@ -91,8 +91,12 @@ def _instance_name(instancer_name: str, source_name: str, several: bool) -> str:
 def gather(context, scope: str, settings=None, mode: Mode = Mode.HULL, depsgraph=None) -> Gathered:
     """The entries of the scope, each object read once; objects without geometry are listed in `skipped`."""
     started = time.perf_counter()
-    objects_a, objects_b = scope_objects(context, scope, settings)
+    # The evaluated depsgraph first: it also brings the view layer's visibility flags up to date (objects made by
+    # a script a moment ago would otherwise read as invisible).
+    if context.view_layer is None:
+        raise ScopeError("Needs a scene with a view layer")
     depsgraph = depsgraph if depsgraph is not None else context.evaluated_depsgraph_get()
+    objects_a, objects_b = scope_objects(context, scope, settings)
     need_triangles = mode is not Mode.HULL
     owners: dict[int, list] = {}  # identity -> [object, in_a, in_b]
     for obj in objects_a:

@@ -47,6 +47,21 @@ def _publish(operator, context, run: scene_check.SceneRun, scope: str) -> None:
     operator.report({"INFO"}, run.summary())
 
 
+def start_run(operator, context, scope: str):
+    """Gather the scope and its candidate pairs; None (and a report saying why) when there is nothing to check.
+    Nothing in the store changes then."""
+    try:
+        run = scene_check.start(context, scope, props.settings(context.scene))
+    except scene_check.ScopeError as exc:
+        operator.report({"ERROR"}, str(exc))
+        return None
+    message = scene_check.too_few(run, scope)
+    if message:
+        operator.report({"WARNING"}, message)
+        return None
+    return run
+
+
 class COLLISION_OT_check_all(bpy.types.Operator):
     """Check every pair of objects in the scope: list each pair that intersects, touches or is closer than the \
 clearance, worst first"""
@@ -70,20 +85,8 @@ clearance, worst first"""
             return False
         return True
 
-    def _start(self, context):
-        try:
-            run = scene_check.start(context, self.scope, props.settings(context.scene))
-        except scene_check.ScopeError as exc:
-            self.report({"ERROR"}, str(exc))
-            return None
-        message = scene_check.too_few(run, self.scope)
-        if message:
-            self.report({"WARNING"}, message)
-            return None
-        return run
-
     def execute(self, context):
-        run = self._start(context)
+        run = start_run(self, context, self.scope)
         if run is None:
             return {"CANCELLED"}
         wm = context.window_manager
@@ -98,7 +101,7 @@ clearance, worst first"""
     def invoke(self, context, event):
         if context.window is None:
             return self.execute(context)
-        run = self._start(context)
+        run = start_run(self, context, self.scope)
         if run is None:
             return {"CANCELLED"}
         self._run = run
