@@ -5,7 +5,8 @@
    evaluated object, and one per instance of an instanced collection (named after its instancer).  Each object's
    geometry is read once (`reading.read_object`) and its core shape built once (`checking.shapes_for`); the
    instances of one object share its geometry and differ by their world matrix.
-2. `candidate_pairs` keeps the pairs whose world bounding boxes, grown by the clearance, overlap (the broad phase).
+2. `candidate_pairs` keeps the pairs whose world bounding boxes come within the clearance (the broad phase,
+   `core.candidate_pairs`).
 3. `SceneRun.step` checks a slice of those pairs through `checking.check_geometry` (the pipeline `check_pair` is
    made of) and keeps the pairs `results.scene.is_listed` accepts; `SceneRun.finish` sorts them worst first.
 The operator runs the steps on a timer when it has a window (progress, Esc cancels and keeps what was found) and
@@ -19,6 +20,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..core import DEFAULT_TOLERANCES
+from ..core import candidate_pairs as core_candidate_pairs
 from ..results.record import CheckRecord, Mode
 from ..results.scene import is_listed, listed, run_summary
 from .checking import CheckSettings, check_geometry, shapes_for
@@ -180,40 +183,25 @@ def world_boxes(entries) -> tuple[np.ndarray, np.ndarray]:
 
 
 def candidate_pairs(lo, hi, clearance: float, in_a, in_b=None) -> np.ndarray:
-    """(k, 2) index pairs (i, j) whose boxes, grown by the clearance, overlap: i in set A; j in set B, or in A
-    when `in_b` is None (then i < j).  Each unordered pair once, never an entry with itself.
+    """(k, 2) index pairs (i, j) whose boxes come within the clearance of each other: i in set A; j in set B, or
+    in A when `in_b` is None (then i < j).  Each unordered pair once, never an entry with itself.
 
-    The one place the broad phase is chosen: today a chunked brute-force overlap test in numpy."""
+    The one place the broad phase is chosen: `core.candidate_pairs` (a numpy grid over the boxes).  The clearance
+    is widened by the engine's touching band (`Tolerances.touching` x the largest diagonal): a pair a hair apart
+    still counts as touching, and its boxes may be that hair apart too."""
     lo = np.asarray(lo, dtype=np.float64)
     hi = np.asarray(hi, dtype=np.float64)
-    n = len(lo)
-    if n < 2:
+    if len(lo) < 2:
         return np.empty((0, 2), dtype=np.int64)
-    # Grown by half the clearance each, plus a relative sliver so a pair touching within the engine's touching
-    # band (1e-9 of the larger diagonal) is never culled by rounding.
-    diagonal = np.linalg.norm(hi - lo, axis=1)
-    grow = (0.5 * clearance + 2e-9 * diagonal)[:, None]
-    glo, ghi = lo - grow, hi + grow
+    band = DEFAULT_TOLERANCES.touching * float(np.linalg.norm(hi - lo, axis=1).max())
     in_a = np.asarray(in_a, dtype=bool)
-    in_b = None if in_b is None else np.asarray(in_b, dtype=bool)
-    rows = np.flatnonzero(in_a)
-    cols = np.flatnonzero(in_a if in_b is None else in_b)
-    found = []
-    chunk = max(1, 4_000_000 // max(1, len(cols)))
-    for start in range(0, len(rows), chunk):
-        i = rows[start:start + chunk]
-        overlap = ((glo[i, None, :] <= ghi[None, cols, :]) & (glo[None, cols, :] <= ghi[i, None, :])).all(axis=2)
-        ii, jj = np.nonzero(overlap)
-        pairs = np.stack([i[ii], cols[jj]], axis=1)
-        found.append(pairs[pairs[:, 0] != pairs[:, 1]])
-    pairs = np.concatenate(found) if found else np.empty((0, 2), dtype=np.int64)
     if in_b is None:
-        pairs = pairs[pairs[:, 0] < pairs[:, 1]]
-    else:  # an entry in both sets: keep the first orientation of each unordered pair
-        key = np.sort(pairs, axis=1)
-        _, first = np.unique(key, axis=0, return_index=True)
-        pairs = pairs[np.sort(first)]
-    return pairs.astype(np.int64, copy=False)
+        return core_candidate_pairs(lo, hi, clearance + band, in_a)
+    in_b = np.asarray(in_b, dtype=bool)
+    pairs = core_candidate_pairs(lo, hi, clearance + band, in_a, in_b)
+    flip = ~(in_a[pairs[:, 0]] & in_b[pairs[:, 1]])  # orient every pair as (A side, B side)
+    pairs[flip] = pairs[flip][:, ::-1]
+    return pairs
 
 
 # --------------------------------------------------------------------------------------------- the run

@@ -43,3 +43,17 @@ def test_clearance_zero_lists_no_separated_pair(addon_modules):
     settings().clearance = 1e-3
     bpy.ops.collision.check_all(scope="VISIBLE")
     assert [r.status.name for r in addon_modules.store.records()] == ["SEPARATED"]
+
+
+def test_broad_phase_keeps_boxes_a_touching_band_apart(addon):
+    """Regression: a pair whose shapes are a hair apart (within the touching band, 1e-9 x the larger diagonal)
+    is TOUCHING, so its boxes, which may be that hair apart too, must still make a candidate at clearance 0."""
+    import importlib
+
+    scene_check = importlib.import_module(f"{addon}.operators.scene_check")
+    lo = np.array([[0.0, 0.0, 0.0], [1.0 + 1e-10, 0.0, 0.0], [1.0 + 1e-6, 0.0, 0.0]])
+    hi = lo + 1.0
+    pairs = scene_check.candidate_pairs(lo, hi, 0.0, [True, True, False], [False, True, True])
+    assert pairs.tolist() == [[0, 1]]  # 1e-10 apart: in the band; 1e-6 apart: out
+    pairs = scene_check.candidate_pairs(lo, hi, 0.0, [False, True, False], [True, False, False])
+    assert pairs.tolist() == [[1, 0]]  # oriented (A side, B side)
