@@ -53,7 +53,7 @@ def test_broad_phase_keeps_boxes_a_touching_band_apart(addon):
     scene_check = importlib.import_module(f"{addon}.operators.scene_check")
     lo = np.array([[0.0, 0.0, 0.0], [1.0 + 1e-10, 0.0, 0.0], [1.0 + 1e-6, 0.0, 0.0]])
     hi = lo + 1.0
-    pairs = scene_check.candidate_pairs(lo, hi, 0.0, [True, True, False], [False, True, True])
+    pairs = scene_check.candidate_pairs(lo, hi, 0.0, [True, False, False], [False, True, True])
     assert pairs.tolist() == [[0, 1]]  # 1e-10 apart: in the band; 1e-6 apart: out
     pairs = scene_check.candidate_pairs(lo, hi, 0.0, [False, True, False], [True, False, False])
     assert pairs.tolist() == [[1, 0]]  # oriented (A side, B side)
