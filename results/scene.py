@@ -30,10 +30,13 @@ def listed(records, ignore_touching: bool = False) -> list[CheckRecord]:
 
 
 def run_summary(found: int, objects: int, pairs_checked: int, pairs_total: int, skipped: int = 0,
-                failed: int = 0, cancelled: bool = False) -> str:
-    """The one line a scene check reports."""
+                failed: int = 0, cancelled: bool = False, box_pairs: int | None = None) -> str:
+    """The one line a scene check reports.  `box_pairs`: pairs whose bounding boxes came within the clearance;
+    `pairs_total` of them needed the exact check, `pairs_checked` got it."""
     clashes = "no clashes" if found == 0 else f"{found} clash{'es' if found != 1 else ''}"
-    text = f"{clashes} among {objects} objects ({pairs_checked} of {pairs_total} candidate pairs checked"
+    boxes = f"{box_pairs} pairs with close boxes, " if box_pairs is not None else ""
+    checked = f"{pairs_checked} of {pairs_total}" if pairs_checked != pairs_total else f"{pairs_total}"
+    text = f"{clashes} among {objects} objects ({boxes}{checked} checked exactly"
     if skipped:
         text += f"; {skipped} without geometry skipped"
     if failed:
