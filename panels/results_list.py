@@ -57,6 +57,8 @@ class COLLISION_UL_results(bpy.types.UIList):
         layout.prop(self, "filter_status", expand=True)
 
     def filter_items(self, _context, data, propname):
+        """Rows whose A or B name holds the filter text and whose status is the chosen one (Blender applies the
+        list's Invert toggle to these flags itself)."""
         items = getattr(data, propname)
         flags = [self.bitflag_filter_item] * len(items)
         pattern = self.filter_name.lower()
@@ -65,8 +67,6 @@ class COLLISION_UL_results(bpy.types.UIList):
             keep = True
             if pattern:
                 keep = pattern in item.object_a.lower() or pattern in item.object_b.lower()
-                if self.use_filter_invert:
-                    keep = not keep
             if keep and wanted != "ALL":
                 keep = item.status == wanted
             if not keep:
