@@ -174,12 +174,21 @@ def gather(context, scope: str, settings=None, mode: Mode = Mode.HULL, depsgraph
 
 # --------------------------------------------------------------------------------------------- broad phase
 
+def _geometry_box(geometry):
+    """World box of the geometry's vertices (for shapes without `bounds()`)."""
+    matrix = geometry.matrix_world
+    world = geometry.vertices.astype(np.float64) @ matrix[:3, :3].T + matrix[:3, 3]
+    return world.min(axis=0), world.max(axis=0)
+
+
 def world_boxes(entries) -> tuple[np.ndarray, np.ndarray]:
-    """(n, 3) lower and upper corners of the entries' world bounding boxes (the core shapes' own bounds)."""
+    """(n, 3) lower and upper corners of the entries' world bounding boxes (the core shapes' own bounds, which
+    every pair query measures too)."""
     lo = np.empty((len(entries), 3))
     hi = np.empty((len(entries), 3))
     for i, entry in enumerate(entries):
-        box_lo, box_hi = entry.shape.bounds()
+        bounds = getattr(entry.shape, "bounds", None)
+        box_lo, box_hi = bounds() if bounds is not None else _geometry_box(entry.geometry)
         lo[i], hi[i] = box_lo, box_hi
     return lo, hi
 
