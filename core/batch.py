@@ -13,13 +13,17 @@ How:
 1. `ShapeBatch` validates the shapes once and keeps, per shape: its world AABB (hence the pair's scale and
    touching band exactly as `core.collide` computes them), its world core vertices (polytope cores: clouds, boxes,
    spheres and capsules under similarity transforms) and its sphere-swept radius, and its projection interval on
-   `AXES`, a fixed set of 25 unit directions (3 coordinate axes, 6 face diagonals, 4 body diagonals, and the 6
-   vertex axes and 6 more face axes of an icosahedron: its other 4 face axes are the body diagonals).  Curved cores (cylinders, cones, ellipsoids) take their intervals
+   `AXES`, a fixed set of 49 unit directions (3 coordinate axes, 6 face diagonals, 4 body diagonals, the 6
+   vertex axes and 6 more face axes of an icosahedron, whose other 4 face axes are the body diagonals, and 24
+   directions of a Fibonacci lattice on the hemisphere).  On the bench scene (bench/scene.py) 25 axes cleared
+   63 % of the broad-phase pairs, 49 cleared 68 %, 97 cleared 71 %, of the 76 % that are farther than the
+   clearance.  Curved cores (cylinders, cones, ellipsoids) take their intervals
    from support queries, and a bounding sphere stands in for their vertices.
-2. For each pair, every axis u gives a certified lower bound on the distance: the gap between the two intervals
-   (`lower_bounds`).  The axes are the fixed ones and the pair's centre-to-centre axis (its intervals from the
-   vertices, vectorised over the pairs).  A pair whose bound exceeds clearance + touching band + a rounding
-   allowance is out: its true distance is larger, so `core.collide` would not list it either.
+2. For each pair, every axis u gives a certified lower bound on the distance: the gap between the two intervals.
+   The prefilter (`candidates`) takes the largest gap over the fixed axes, vectorised over the pairs; a pair whose
+   bound exceeds clearance + touching band + a rounding allowance is out: its true distance is larger, so
+   `core.collide` would not list it either.  `lower_bounds` adds the pair's centre-to-centre axis (intervals
+   from the vertices), which the prefilter leaves out (measured: 0.2 % more pairs cleared for ~10 us a pair).
 3. The rest runs `core.collide(a, b, tolerances, max_distance=clearance)`: a pair proven farther than the
    clearance stops early (beyond_max_distance) and is dropped.
 """
@@ -46,12 +50,18 @@ def _fixed_axes() -> np.ndarray:
     axes += [(0, 1, g), (0, 1, -g), (1, g, 0), (1, -g, 0), (g, 0, 1), (-g, 0, 1)]
     # Icosahedron face axes = dodecahedron vertices: (+-1, +-1, +-1) (already in) and (0, +-1/g, +-g) cyclically.
     axes += [(0, 1 / g, g), (0, 1 / g, -g), (1 / g, g, 0), (1 / g, -g, 0), (g, 0, 1 / g), (-g, 0, 1 / g)]
+    # 24 more, spread evenly over the upper hemisphere (a Fibonacci lattice: golden-angle turns, even z steps).
+    k = np.arange(24) + 0.5
+    z = 1.0 - k / 24.0
+    r = np.sqrt(1.0 - z * z)
+    turn = k * math.pi * (3.0 - math.sqrt(5.0))
+    axes += list(zip(r * np.cos(turn), r * np.sin(turn), z))
     a = np.array(axes, dtype=np.float64)
     return a / np.linalg.norm(a, axis=1)[:, None]
 
 
 AXES = _fixed_axes()
-"""The fixed unit directions of the prefilter (one of each antipodal pair), shape (25, 3)."""
+"""The fixed unit directions of the prefilter (one of each antipodal pair), shape (49, 3)."""
 
 _VERTEX_CAP = 1024
 """Shapes with more core vertices than this use their bounding sphere on the centre-to-centre axis (keeps the
@@ -158,9 +168,12 @@ class ShapeBatch:
         projections); `collide_many` allows for it."""
         pairs = self._pairs(pairs)
         i, j = pairs[:, 0], pairs[:, 1]
-        gaps = np.maximum(self.interval_lo[j] - self.interval_hi[i], self.interval_lo[i] - self.interval_hi[j])
-        bound = gaps.max(axis=1) if len(AXES) else np.full(len(pairs), -np.inf)
+        bound = self._fixed_axes(i, j)
         return np.maximum(bound, self._centre_axis(i, j))
+
+    def _fixed_axes(self, i, j) -> np.ndarray:
+        gaps = np.maximum(self.interval_lo[j] - self.interval_hi[i], self.interval_lo[i] - self.interval_hi[j])
+        return gaps.max(axis=1)
 
     def _centre_axis(self, i, j) -> np.ndarray:
         """The separating-axis gap along each pair's centre-to-centre direction."""
@@ -180,8 +193,8 @@ class ShapeBatch:
             d = u[sel]
             va = self.block[self.row[i[sel]]]
             vb = self.block[self.row[j[sel]]]
-            top_a = np.einsum("pmk,pk->pm", va, d).max(axis=1) + self.sweep[i[sel]]
-            low_b = np.einsum("pmk,pk->pm", vb, d).min(axis=1) - self.sweep[j[sel]]
+            top_a = np.matmul(va, d[:, :, None])[:, :, 0].max(axis=1) + self.sweep[i[sel]]
+            low_b = np.matmul(vb, d[:, :, None])[:, :, 0].min(axis=1) - self.sweep[j[sel]]
             out[sel] = np.maximum(out[sel], low_b - top_a)
         return out
 
@@ -193,7 +206,9 @@ class ShapeBatch:
         scale = np.maximum(self.diagonal[i], self.diagonal[j])
         limit = clearance + tolerances.touching * scale + _ROUNDING * (self.magnitude[i] + self.magnitude[j]
                                                                        + clearance)
-        return ~(self.lower_bounds(pairs) > limit)
+        # The fixed axes only: the centre-to-centre axis (in `lower_bounds`) cleared 0.2 % more pairs on the
+        # bench scenes for ~10 us per pair, more than the GJK runs it saves.
+        return ~(self._fixed_axes(i, j) > limit)
 
 
 def _as_clearance(clearance) -> float:
