@@ -34,7 +34,7 @@ def run_summary(found: int, objects: int, pairs_checked: int, pairs_total: int, 
     """The one line a scene check reports.  `box_pairs`: pairs whose bounding boxes came within the clearance;
     `pairs_total` of them needed the exact check, `pairs_checked` got it."""
     clashes = "no clashes" if found == 0 else f"{found} clash{'es' if found != 1 else ''}"
-    boxes = f"{box_pairs} pairs with close boxes, " if box_pairs is not None else ""
+    boxes = f"{box_pairs} pair{'s' if box_pairs != 1 else ''} with close boxes, " if box_pairs is not None else ""
     checked = f"{pairs_checked} of {pairs_total}" if pairs_checked != pairs_total else f"{pairs_total}"
     text = f"{clashes} among {objects} objects ({boxes}{checked} checked exactly"
     if skipped:

@@ -91,3 +91,46 @@ def test_several_files_run_as_separate_processes(cli, tmp_path):
     assert json.loads((tmp_path / "out-two.json").read_text())["count"] == 1
     assert cli.main(["check", clean, clean, "--jobs", "2"], bpy) == 0
     assert cli.main(["check", clean, str(tmp_path / "nope.blend")], bpy) == 2
+
+
+MAKE_FILE = """
+import bpy, sys
+bpy.ops.wm.read_homefile(use_empty=True)
+for name, x in (("L", 0.0), ("R", float(sys.argv[-1]))):
+    bpy.ops.mesh.primitive_cube_add(size=1.0, location=(x, 0.0, 0.0))
+    bpy.context.active_object.name = name
+bpy.ops.wm.save_as_mainfile(filepath=sys.argv[-2])
+"""
+
+
+@pytest.mark.slow  # eight Blender launches, about 50 s
+def test_runner_in_a_blender_binary(tmp_path):
+    """The per-file runner inside a real Blender binary (the one the several-files path starts when it runs in
+    Blender), on files that Blender saved itself; skipped when no `blender` is on PATH."""
+    import os
+    import shutil
+    import subprocess
+
+    blender = shutil.which("blender")
+    if blender is None:
+        pytest.skip("no blender binary on PATH")
+    make = tmp_path / "make.py"
+    make.write_text(MAKE_FILE)
+    for name, x in (("clash", "0.9"), ("clean", "3.0")):
+        subprocess.run([blender, "-b", "--factory-startup", "--python", str(make), "--", str(tmp_path / f"{name}.blend"),
+                        x], capture_output=True, check=True, timeout=300)
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    runner = os.path.join(root, "operators", "cli_runner.py")
+
+    def run(*args):
+        return subprocess.run([blender, "-b", "--factory-startup", "--python", runner, "--", "check", *args],
+                              capture_output=True, text=True, timeout=300)
+
+    report = tmp_path / "out.json"
+    done = run(str(tmp_path / "clash.blend"), "--report", str(report))
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert json.loads(report.read_text())["results"][0]["status"] == "INTERSECTING"
+    assert run(str(tmp_path / "clean.blend")).returncode == 0
+    assert run(str(tmp_path / "missing.blend")).returncode == 2
+    done = run(str(tmp_path / "clash.blend"), str(tmp_path / "clean.blend"), "--jobs", "2")
+    assert done.returncode == 1 and "clean.blend: No clashes" in done.stdout

@@ -78,3 +78,8 @@ def test_csv_rows_read_back():
     values = dict(zip(rows[0], rows[2]))
     assert values["object_a"] == "Duct" and float(values["distance"]) == 0.375
     assert values["within_clearance"] == "1" and float(values["point_b_z"]) == 3.375
+
+
+def test_summary_line_singular():
+    assert scene.run_summary(1, 2, 1, 1, box_pairs=1) == "1 clash among 2 objects (1 pair with close boxes, 1 checked " \
+                                                         "exactly)"
