@@ -59,6 +59,9 @@ class Gathered:
     """Messages of objects that could not be read (NaN coordinates, ...)."""
     read_ms: float = 0.0
     two_groups: bool = False
+    sources: dict = field(default_factory=dict)
+    """identity of an instanced object -> identities of the instancers whose entries it makes (stale marking:
+    editing the source changes every instance)."""
 
 
 # --------------------------------------------------------------------------------------------- scope
@@ -161,6 +164,7 @@ def gather(context, scope: str, settings=None, mode: Mode = Mode.HULL, depsgraph
             if isinstance(got, GeometryError):
                 continue  # an instanced empty, camera or light: nothing to check
             geometry, shape = got
+            result.sources.setdefault(object_identity(source), set()).add(owner_id)
             name = _instance_name(obj.name, source.name, several)
             placed = dataclasses.replace(geometry, name=name, matrix_world=matrix)
             try:

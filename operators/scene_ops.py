@@ -15,7 +15,7 @@ import bpy
 from bpy.props import EnumProperty, StringProperty
 
 from ..results import report as report_data
-from . import props, scene_check, store
+from . import handlers, props, scene_check, store
 
 SCOPE_ITEMS = props.SCOPE_ITEMS
 STEP_S = 0.08
@@ -23,6 +23,19 @@ STEP_S = 0.08
 
 _last_run: dict = {}
 """How the list in the store was made (scope, mode, clearance, counts, date): the report's header."""
+
+_instance_sources: dict = {}
+"""identity of an instanced object -> identities of its instancers in the last run (see `_on_objects_changed`)."""
+
+
+def _on_objects_changed(changed: set) -> None:
+    """Depsgraph listener: an instanced object changed, so every instance of it did: mark its instancers' rows
+    stale (the rows of an instance carry the instancer's identity)."""
+    owners = set()
+    for uid in changed:
+        owners |= _instance_sources.get(uid, set())
+    if owners:
+        store.mark_stale(None, owners)
 
 
 def last_run() -> dict:
@@ -41,6 +54,10 @@ def _remember(context, run: scene_check.SceneRun, scope: str) -> None:
 def _publish(operator, context, run: scene_check.SceneRun, scope: str) -> None:
     records = run.finish()
     _remember(context, run, scope)
+    _instance_sources.clear()
+    _instance_sources.update(run.gathered.sources)
+    if _instance_sources:
+        handlers.add_depsgraph_listener(_on_objects_changed)
     store.set_records(context.window_manager, records, 0)
     for problem in run.gathered.problems[:5] + run.failed[:5]:
         operator.report({"WARNING"}, problem)

@@ -104,3 +104,36 @@ def test_undo_after_a_run(addon_modules):
         assert store.resolve_object("A", record).name == record.object_a
         assert store.resolve_object("B", record).name == record.object_b
     assert _stale(store)[frozenset(("B0", "B1"))]
+
+
+def test_instance_rows_go_stale_when_the_instancer_or_the_source_changes(addon_modules):
+    """An instance's rows carry its instancer's identity: moving the instancer, moving the instanced object or
+    editing its mesh all change the instance, so all mark the rows stale."""
+    from tests.blender.scene_builders import empty, new_collection
+
+    store = addon_modules.store
+    part = cube("Part", half=0.5)
+    source = new_collection("Src", [part])
+    bpy.context.view_layer.layer_collection.children["Src"].exclude = True
+    instancer = empty("Inst")
+    instancer.instance_type = "COLLECTION"
+    instancer.instance_collection = source
+    cube("Wall", half=0.5, location=(0.8, 0.0, 0.0))
+    bpy.context.view_layer.update()
+
+    def run_and_change(change):
+        bpy.ops.collision.check_all(scope="VISIBLE")
+        assert [(r.object_a, r.object_b, r.is_stale) for r in store.records()] in (
+            [("Inst", "Wall", False)], [("Wall", "Inst", False)])
+        change()
+        bpy.context.view_layer.update()
+        return [r.is_stale for r in store.records()]
+
+    assert run_and_change(lambda: setattr(instancer.location, "y", 0.05)) == [True]
+    assert run_and_change(lambda: setattr(part.location, "y", 0.1)) == [True]
+
+    def edit_mesh():
+        part.data.vertices[0].co.x += 0.1
+        part.data.update()
+
+    assert run_and_change(edit_mesh) == [True]
