@@ -177,3 +177,32 @@ def test_linked_duplicates_are_separate_entries(addon_modules):
     bpy.ops.collision.check_all(scope="VISIBLE")
     expected = reference(addon_modules.core, [a, dup, far])
     assert set(listed(addon_modules.store)) == set(expected) == {frozenset(("Orig", "Dup"))}
+
+
+def test_groups_include_hidden_members_visible_does_not(addon_modules):
+    """Groups name their objects explicitly: a member hidden in the viewport (eye icon) is still checked; the
+    Visible scope leaves it out."""
+    a = _row_of_cubes("A", 3)
+    a[1].hide_set(True)
+    new_collection("GA", a)
+    settings().group_a = bpy.data.collections["GA"]
+    bpy.ops.collision.check_all(scope="GROUPS")
+    assert set(listed(addon_modules.store)) == {frozenset(("A0", "A1")), frozenset(("A1", "A2"))}
+    assert bpy.ops.collision.check_all(scope="VISIBLE") == {"FINISHED"}
+    assert addon_modules.store.records() == ()  # A0 and A2 are 1 apart; A1 is hidden
+
+
+def test_selected_instancer_brings_its_instances(addon_modules):
+    part = cube("Part", half=0.5)
+    source = new_collection("Src", [part])
+    bpy.context.view_layer.layer_collection.children["Src"].exclude = True
+    instancer = empty("Inst", (0.0, 0.0, 0.0))
+    instancer.instance_type = "COLLECTION"
+    instancer.instance_collection = source
+    wall = cube("Wall", half=0.5, location=(0.9, 0.0, 0.0))
+    cube("Other", half=0.5, location=(-0.9, 0.0, 0.0))  # clashes with the instance, but is not selected
+    bpy.context.view_layer.update()
+    for obj in bpy.context.view_layer.objects:
+        obj.select_set(obj in (instancer, wall))
+    bpy.ops.collision.check_all(scope="SELECTED")
+    assert set(listed(addon_modules.store)) == {frozenset(("Inst", "Wall"))}
