@@ -6,8 +6,9 @@
 `collide_many` returns, in the order of `pairs`, every pair (i, j) whose answer `core.collide(shapes[i],
 shapes[j])` is INTERSECTING or TOUCHING, or SEPARATED with a certified lower bound on the distance
 (`distance - gap`) <= clearance.  A pair exactly at the clearance is included; a pair farther than the clearance
-by more than GJK's gap tolerance (Tolerances.gjk_gap x scale) never is.  The Contact is the one `core.collide`
-gives for the pair (same status, distance within its gap, same conventions: A = shapes[i], B = shapes[j]).
+by more than GJK's gap tolerance (Tolerances.gjk_gap x scale, when GJK converges) never is.  The Contact is the
+one `core.collide` gives for the pair (same status, distance within its gap, same conventions: A = shapes[i],
+B = shapes[j]).
 
 How:
 1. `ShapeBatch` validates the shapes once and keeps, per shape: its world AABB (hence the pair's scale and
@@ -17,8 +18,9 @@ How:
    vertex axes and 6 more face axes of an icosahedron, whose other 4 face axes are the body diagonals, and 24
    directions of a Fibonacci lattice on the hemisphere).  On the bench scene (bench/scene.py) 25 axes cleared
    63 % of the broad-phase pairs, 49 cleared 68 %, 97 cleared 71 %, of the 76 % that are farther than the
-   clearance.  Curved cores (cylinders, cones, ellipsoids) take their intervals
-   from support queries, and a bounding sphere stands in for their vertices.
+   clearance.  Curved cores (cylinders, cones, ellipsoids) take their intervals from support queries, and a
+   bounding sphere stands in for their vertices on the centre-to-centre axis (as for clouds above
+   `_VERTEX_CAP` vertices).
 2. For each pair, every axis u gives a certified lower bound on the distance: the gap between the two intervals.
    The prefilter (`candidates`) takes the largest gap over the fixed axes, vectorised over the pairs; a pair whose
    bound exceeds clearance + touching band + a rounding allowance is out: its true distance is larger, so
@@ -124,16 +126,14 @@ class ShapeBatch:
                 self.interval_lo[k, a] = float(u @ shape.support(-u))
         # Padded vertex block for the centre-to-centre axis: shapes with at most _VERTEX_CAP vertices.
         self.row = np.full(n, -1)
-        small = [k for k in polytope if len(vertices[k]) <= _VERTEX_CAP]
+        small = [r for r, k in enumerate(polytope) if len(vertices[k]) <= _VERTEX_CAP]
         if small:
-            width = max(len(vertices[k]) for k in small)
-            block = np.empty((len(small), width, 3))
-            for r, k in enumerate(small):
-                v = vertices[k]
-                block[r, :len(v)] = v
-                block[r, len(v):] = v[0]  # repeats change no max or min
-                self.row[k] = r
-            self.block = block
+            small = np.array(small)
+            width = int(counts[small].max())
+            # Row r holds shape r's vertices, padded by repeating its last one (repeats change no max or min).
+            take = starts[small][:, None] + np.minimum(np.arange(width)[None, :], counts[small][:, None] - 1)
+            self.block = stacked[take]
+            self.row[np.array(polytope)[small]] = np.arange(len(small))
         else:
             self.block = np.zeros((0, 1, 3))
 
@@ -200,6 +200,8 @@ class ShapeBatch:
 
     def candidates(self, pairs, clearance: float = 0.0, tolerances: Tolerances = DEFAULT_TOLERANCES):
         """Boolean mask over `pairs`: False where the prefilter proves the pair farther than clearance."""
+        if not isinstance(tolerances, Tolerances):
+            raise ValueError(f"tolerances must be a core.Tolerances, got {type(tolerances).__name__}")
         pairs = self._pairs(pairs)
         clearance = _as_clearance(clearance)
         i, j = pairs[:, 0], pairs[:, 1]

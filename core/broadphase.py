@@ -19,8 +19,8 @@ How (a uniform grid hashed in numpy):
    the whole scene costs one vectorised comparison, not millions of cells.
 3. Every (cell, box) entry gets a 64-bit cell key: the cell's three integer coordinates packed exactly when they
    fit, else mixed by a multiplicative hash.  Entries are sorted by key; every pair inside a group of equal keys is
-   a candidate.  A pair that shares several cells is made only in its *home* cell (the cell holding the larger of
-   the two lower corners, the first cell both boxes cover), so the pairs are unique before the exact test.
+   a candidate.  A pair that shares several cells is made only in its *home* cell (the cell of the larger of the
+   two lower corners, the first cell both boxes cover), so the pairs are unique before the exact test.
 4. Hash collisions put boxes of different cells in one group: the home-cell rule and the exact test above remove
    every spurious pair, and pairs of a box with itself (two of its cells colliding) are dropped explicitly.
 5. The exact test filters the pairs; they are returned as (i, j) with i < j, sorted, deduplicated.
@@ -88,16 +88,19 @@ def _as_members(ids, n: int, name: str) -> np.ndarray:
 
 
 def _exact_test(lo, hi, i, j, clearance):
-    """The documented candidate test for index arrays i, j (vectorised)."""
-    return (np.all(lo[i] - hi[j] <= clearance, axis=1) & np.all(lo[j] - hi[i] <= clearance, axis=1))
+    """The pairs of index arrays i, j that pass the documented candidate test (one axis at a time, each on the
+    survivors of the previous one: 1-d gathers on shrinking arrays)."""
+    for axis in range(3):
+        low = np.ascontiguousarray(lo[:, axis])
+        high = np.ascontiguousarray(hi[:, axis])
+        keep = (low[i] - high[j] <= clearance) & (low[j] - high[i] <= clearance)
+        i, j = i[keep], j[keep]
+    return i, j
 
 
-def _cell_keys(cells: np.ndarray, base: np.ndarray) -> np.ndarray:
-    """64-bit keys of integer cell coordinates (k, 3): exact packing when every coordinate fits, else a hash."""
-    rel = cells - base
-    if rel.size == 0 or int(rel.max()) < _PACK_LIMIT:
-        return (rel[:, 0] << 40) | (rel[:, 1] << 20) | rel[:, 2]
-    u = rel.astype(np.uint64)
+def _hash_keys(cells: np.ndarray) -> np.ndarray:
+    """64-bit hash keys of integer cell coordinates (k, 3) too large to pack (a multiplicative mix)."""
+    u = cells.astype(np.uint64)
     with np.errstate(over="ignore"):
         h = u[:, 0] * _HASH[0] ^ u[:, 1] * _HASH[1] ^ u[:, 2] * _HASH[2]
         h ^= h >> np.uint64(29)
@@ -109,7 +112,7 @@ def _grid(glo, ghi, ids, big, cell, key_bits=None):
 
     glo, ghi: inflated boxes of the boxes in play; cell: edge length (> 0).  Returns two int arrays (p, q)."""
     origin = glo.min(axis=0)
-    clo = np.floor((glo - origin) / cell).astype(np.int64)
+    clo = np.floor((glo - origin) / cell).astype(np.int64)  # >= 0: origin is the smallest corner
     chi = np.floor((ghi - origin) / cell).astype(np.int64)
     span = chi - clo + 1
     counts = span[:, 0] * span[:, 1] * span[:, 2]
@@ -117,22 +120,29 @@ def _grid(glo, ghi, ids, big, cell, key_bits=None):
     owner = np.repeat(np.arange(len(ids)), counts)
     # The k-th cell of a box, as (dx, dy, dz) offsets from its lower cell.
     local = np.arange(total) - np.repeat(np.cumsum(counts) - counts, counts)
-    sy = span[owner, 1]
-    sz = span[owner, 2]
+    sz = span[:, 2][owner]
     dz = local % sz
-    dy = (local // sz) % sy
-    dx = local // (sz * sy)
-    cells = clo[owner] + np.stack([dx, dy, dz], axis=1)
-    keys = _cell_keys(cells, clo.min(axis=0))
+    local //= sz
+    sy = span[:, 1][owner]
+    dy = local % sy
+    dx = local // sy
+    # Bit k set when the entry's cell is its box's lowest cell on axis k (see the home-cell rule below).
+    lowest = ((dx == 0).astype(np.uint8) | ((dy == 0).astype(np.uint8) << 1) | ((dz == 0).astype(np.uint8) << 2))
+    if int(chi.max()) < _PACK_LIMIT:
+        # Exact packing, 20 bits per axis: the key of a cell is its box's lower-cell key plus the packed offset.
+        base = (clo[:, 0] << 40) | (clo[:, 1] << 20) | clo[:, 2]
+        keys = base[owner] + ((dx << 40) | (dy << 20) | dz)
+    else:
+        keys = _hash_keys(clo[owner] + np.stack([dx, dy, dz], axis=1))
     if key_bits is not None:  # tests force hash collisions with a tiny key space
         keys = keys & ((1 << key_bits) - 1)
     if big is None:
-        order = np.argsort(keys, kind="stable")
+        order = np.argsort(keys)
     else:
         order = np.lexsort((~big[owner], keys))  # big entries first within each cell
     keys = keys[order]
     owner = owner[order]
-    cells = cells[order]
+    lowest = lowest[order]
     position = np.arange(total)
     starts = np.flatnonzero(np.r_[True, keys[1:] != keys[:-1]])
     ends = np.r_[starts[1:], total]
@@ -147,8 +157,9 @@ def _grid(glo, ghi, ids, big, cell, key_bits=None):
     second = first + 1 + (np.arange(k) - np.repeat(np.cumsum(partners) - partners, partners))
     p = owner[first]
     q = owner[second]
-    # Home cell: make the pair only in the first cell both cover, the cell of the larger lower corner.
-    home = np.all(cells[first] == np.maximum(clo[p], clo[q]), axis=1) & (p != q)
+    # Home cell: make the pair only in the first cell both boxes cover, max(lower cell of p, of q) per axis.  A
+    # shared cell C is that cell exactly when, on every axis, C is the lowest cell of p or of q (C is >= both).
+    home = ((lowest[first] | lowest[second]) == 7) & (p != q)
     return p[home], q[home]
 
 
@@ -243,10 +254,10 @@ def candidate_pairs(lo, hi, clearance: float = 0.0, set_a=None, set_b=None, *, _
     p, q = _pairs(sub_lo - pad, sub_hi + pad, ids, None, 0, _key_bits)
     i, j = ids[p], ids[q]
     i, j = np.minimum(i, j), np.maximum(i, j)
-    keep = (i != j) & _exact_test(lo, hi, i, j, clearance)
+    keep = i != j
     if in_b is not None:
         keep &= (in_a[i] & in_b[j]) | (in_b[i] & in_a[j])
-    i, j = i[keep], j[keep]
+    i, j = _exact_test(lo, hi, i[keep], j[keep], clearance)
     packed = np.unique(i * np.int64(n) + j)
     return np.stack([packed // n, packed % n], axis=1).astype(np.int64)
 
@@ -259,5 +270,6 @@ def brute_force_pairs(lo, hi, clearance: float = 0.0, set_a=None, set_b=None) ->
     in_a = np.ones(n, dtype=bool) if set_a is None else _as_members(set_a, n, "set_a")
     in_b = in_a if set_b is None else _as_members(set_b, n, "set_b")
     i, j = np.triu_indices(n, 1)
-    keep = ((in_a[i] & in_b[j]) | (in_b[i] & in_a[j])) & _exact_test(lo, hi, i, j, clearance)
-    return np.stack([i[keep], j[keep]], axis=1).astype(np.int64)
+    keep = (in_a[i] & in_b[j]) | (in_b[i] & in_a[j])
+    i, j = _exact_test(lo, hi, i[keep], j[keep], clearance)
+    return np.stack([i, j], axis=1).astype(np.int64)

@@ -81,8 +81,9 @@ def collide(a, b, tolerances: Tolerances = DEFAULT_TOLERANCES, *, max_distance=N
       soon as its certified lower bound on the distance exceeds max(max_distance, touching tolerance); the answer
       is SEPARATED with `beyond_max_distance=True` and `distance` = that lower bound (> max_distance; the true
       distance is at least that), `point_a`, `point_b`, `normal` the best found so far (`gap` = their distance
-      minus the bound, `converged` False: the distance is a bound, not certified to the gap tolerance).  A pair not proven farther gets the full answer (`beyond_max_distance=False`), even when
-      its distance turns out larger than max_distance.
+      minus the bound; `converged` False: the distance is a bound, not certified to the gap tolerance).  A pair
+      not proven farther gets the full answer (`beyond_max_distance=False`), even when its distance turns out
+      larger than max_distance.
     Raises ValueError on invalid input (empty, wrong shape, NaN/inf, non-numeric, negative max_distance)."""
     limit = _as_max_distance(max_distance)
     pair = _Pair(a, b, tolerances)

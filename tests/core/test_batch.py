@@ -143,6 +143,23 @@ def test_lower_bounds_are_certified_by_the_oracle():
             assert bound <= truth + 1e-12 * (1.0 + abs(truth)), (seed, a, b, bound, truth)
 
 
+def test_lower_bounds_of_large_clouds_and_margins_are_certified():
+    # Clouds above the vertex cap use their bounding sphere on the centre axis; margins widen every interval.
+    rng = np.random.default_rng(4)
+    shapes = [core.PointCloud(rng.normal(size=(int(rng.choice([3, 40, 2000])), 3)), pose(rng, 6.0, 0.0),
+                              margin=float(rng.choice([0.0, 0.2]))) for _ in range(14)]
+    batch = core.ShapeBatch(shapes)
+    assert (batch.row < 0).any() and (batch.row >= 0).any()
+    i, j = np.triu_indices(len(shapes), 1)
+    pairs = np.stack([i, j], axis=1)
+    bounds = batch.lower_bounds(pairs)
+    assert (bounds > 0).any()
+    for (a, b), bound in zip(pairs.tolist(), bounds.tolist()):
+        if bound > 0.0:
+            truth, _ = signed_distance(_spec(shapes[a]), _spec(shapes[b]))
+            assert bound <= truth + 1e-12 * (1.0 + abs(truth)), (a, b, bound, truth)
+
+
 def _spec(shape):
     from tests.core.oracle import ShapeSpec
 
