@@ -39,12 +39,19 @@ def _on_objects_changed(changed: set) -> None:
 
 
 def last_run() -> dict:
+    """How the last scene check ran: scope, mode, clearance, objects, pairs_checked, cancelled, scene, date, and
+    the pairs it listed (to tell whether the store still holds its list)."""
     return dict(_last_run)
 
 
-def _remember(context, run: scene_check.SceneRun, scope: str) -> None:
+def _pairs_of(records) -> tuple:
+    return tuple((r.identity_a, r.identity_b, r.object_a, r.object_b) for r in records)
+
+
+def _remember(context, run: scene_check.SceneRun, scope: str, records) -> None:
     _last_run.clear()
     _last_run.update(
+        pairs=_pairs_of(records),
         scope=scope, mode=run.settings.mode.name, clearance=run.settings.clearance,
         objects=len(run.gathered.entries), pairs_checked=run.position, cancelled=run.cancelled,
         scene=context.scene.name if context.scene else "",
@@ -53,7 +60,7 @@ def _remember(context, run: scene_check.SceneRun, scope: str) -> None:
 
 def _publish(operator, context, run: scene_check.SceneRun, scope: str) -> None:
     records = run.finish()
-    _remember(context, run, scope)
+    _remember(context, run, scope, records)
     _instance_sources.clear()
     _instance_sources.update(run.gathered.sources)
     if _instance_sources:
@@ -227,6 +234,8 @@ def build_report(context) -> dict:
     """The report of the list in the store, with the header of the run that made it."""
     scene = context.scene
     run = last_run()
+    if run.get("pairs") != _pairs_of(store.records()):
+        run = {}  # the list in the store is not the scene check's (a pair check came after it)
     settings = props.settings(scene) if scene is not None else None
     return report_data.report_dict(
         store.records(),

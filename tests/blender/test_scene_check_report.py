@@ -77,3 +77,15 @@ def test_report_of_a_clean_scene_has_no_results(addon_modules, tmp_path):
 def test_report_to_an_unwritable_path_is_a_clear_error(checked, tmp_path):
     with pytest.raises(RuntimeError, match="Cannot write the report"):
         bpy.ops.collision.export_report(filepath=str(tmp_path / "missing" / "dir" / "r.json"))
+
+
+def test_report_after_a_pair_check_does_not_claim_the_scene_check(checked, tmp_path):
+    from tests.blender.scenes import check_pair
+
+    objects = [o for o in bpy.context.view_layer.objects if o.name.startswith("Touch")]
+    assert check_pair(objects[0], objects[1]) == {"FINISHED"}
+    path = tmp_path / "pair.json"
+    bpy.ops.collision.export_report(filepath=str(path))
+    data = json.loads(path.read_text())
+    assert data["count"] == 1 and data["scope"] == "" and data["objects"] is None
+    assert data["clearance"] == settings().clearance  # the scene's setting, not a run's
