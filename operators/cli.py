@@ -136,7 +136,7 @@ def check_file(bpy, path: str, args) -> int:
             records, file=os.path.abspath(path), scene=scene.name, mode=settings.mode,
             clearance=settings.clearance, scope=settings.scope, unit_settings=scene.unit_settings,
             date=datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-            objects=len(run.gathered.entries), pairs_checked=run.position)
+            objects=len(run.gathered.entries), pairs_checked=run.position, skipped=run.gathered.skipped)
         try:
             (report_data.write_csv if fmt == "CSV" else report_data.write_json)(args.report, report)
         except OSError as exc:

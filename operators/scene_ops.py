@@ -54,6 +54,7 @@ def _remember(context, run: scene_check.SceneRun, scope: str, records) -> None:
         pairs=_pairs_of(records),
         scope=scope, mode=run.settings.mode.name, clearance=run.settings.clearance,
         objects=len(run.gathered.entries), pairs_checked=run.position, cancelled=run.cancelled,
+        skipped=list(run.gathered.skipped),
         scene=context.scene.name if context.scene else "",
         date=datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"))
 
@@ -247,7 +248,7 @@ def build_report(context) -> dict:
         scope=run.get("scope", ""),
         unit_settings=scene.unit_settings if scene is not None else None,
         objects=run.get("objects"), pairs_checked=run.get("pairs_checked"),
-        cancelled=run.get("cancelled", False))
+        cancelled=run.get("cancelled", False), skipped=run.get("skipped", ()))
 
 
 def write_report(report: dict, filepath: str, fmt: str) -> None:

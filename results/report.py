@@ -54,7 +54,7 @@ def _units(unit_settings) -> dict:
 
 def report_dict(records, *, file: str, scene: str, mode: str, clearance: float, date: str, scope: str = "",
                 unit_settings=None, objects: int | None = None, pairs_checked: int | None = None,
-                cancelled: bool = False) -> dict:
+                cancelled: bool = False, skipped=()) -> dict:
     """The whole report: where and how the check ran, then one entry per listed pair (worst first)."""
     records = list(records)
     return {
@@ -69,6 +69,7 @@ def report_dict(records, *, file: str, scene: str, mode: str, clearance: float, 
         "objects": objects,
         "pairs_checked": pairs_checked,
         "cancelled": bool(cancelled),
+        "skipped": list(skipped),
         "count": len(records),
         "results": [record_dict(r, unit_settings) for r in records],
     }

@@ -72,6 +72,7 @@ def test_report_of_a_clean_scene_has_no_results(addon_modules, tmp_path):
     assert bpy.ops.collision.export_report(filepath=str(path)) == {"FINISHED"}
     report = json.loads(path.read_text(encoding="utf-8"))
     assert report["count"] == 0 and report["results"] == [] and report["objects"] == 2
+    assert report["skipped"] == []
 
 
 def test_report_to_an_unwritable_path_is_a_clear_error(checked, tmp_path):
@@ -89,3 +90,16 @@ def test_report_after_a_pair_check_does_not_claim_the_scene_check(checked, tmp_p
     data = json.loads(path.read_text())
     assert data["count"] == 1 and data["scope"] == "" and data["objects"] is None
     assert data["clearance"] == settings().clearance  # the scene's setting, not a run's
+
+
+def test_report_names_the_skipped_objects(addon_modules, tmp_path):
+    from tests.blender.scene_builders import empty
+    from tests.blender.scenes import cube
+
+    cube("A")
+    cube("B", location=(1.0, 0.0, 0.0))
+    empty("Marker")
+    bpy.ops.collision.check_all(scope="VISIBLE")
+    path = tmp_path / "skipped.json"
+    bpy.ops.collision.export_report(filepath=str(path))
+    assert json.loads(path.read_text())["skipped"] == ["Marker"]
