@@ -127,7 +127,7 @@ def gather(context, scope: str, settings=None, mode: Mode = Mode.HULL, depsgraph
         return cached
 
     # Instances first: which owners instance something, and the world matrix of each instance.
-    instances: dict[int, list] = {}  # owner identity -> [(persistent id, source original, matrix)]
+    instances: dict[int, list] = {}  # owner identity -> [(source original, world matrix)]
     if owners:
         seen = set()
         for instance in depsgraph.object_instances:
@@ -150,6 +150,8 @@ def gather(context, scope: str, settings=None, mode: Mode = Mode.HULL, depsgraph
             got = read(obj)
             if isinstance(got, GeometryError):
                 message = str(got)
+                # Nothing to check (an empty mesh, a curve without splines) is skipped and counted; anything else
+                # (NaN coordinates, no faces in a triangle mode) is a problem the run reports.
                 if "no vertices" in message or "no geometry" in message:
                     result.skipped.append(obj.name)
                 else:
@@ -159,6 +161,7 @@ def gather(context, scope: str, settings=None, mode: Mode = Mode.HULL, depsgraph
         elif not own:
             result.skipped.append(obj.name)
         several = len(own) > 1
+        used: dict[str, int] = {}
         for source, matrix in own:
             got = read(source)
             if isinstance(got, GeometryError):
@@ -166,6 +169,9 @@ def gather(context, scope: str, settings=None, mode: Mode = Mode.HULL, depsgraph
             geometry, shape = got
             result.sources.setdefault(object_identity(source), set()).add(owner_id)
             name = _instance_name(obj.name, source.name, several)
+            used[name] = used.get(name, 0) + 1
+            if used[name] > 1:  # the same object instanced twice by one instancer
+                name = f"{name} #{used[name]}"
             placed = dataclasses.replace(geometry, name=name, matrix_world=matrix)
             try:
                 placed_shape = shape.moved(matrix)

@@ -206,3 +206,25 @@ def test_selected_instancer_brings_its_instances(addon_modules):
         obj.select_set(obj in (instancer, wall))
     bpy.ops.collision.check_all(scope="SELECTED")
     assert set(listed(addon_modules.store)) == {frozenset(("Inst", "Wall"))}
+
+
+def test_an_object_instanced_twice_by_one_instancer_gets_two_names(addon_modules):
+    part = cube("Part", half=0.5)
+    inner = new_collection("Inner", [part])
+    outer = new_collection("Outer")
+    for name, x in (("Sub1", 0.0), ("Sub2", 0.6)):  # two instances of Inner inside Outer, overlapping
+        sub = empty(name, (x, 0.0, 0.0))
+        sub.instance_type = "COLLECTION"
+        sub.instance_collection = inner
+        for owner in list(sub.users_collection):
+            owner.objects.unlink(sub)
+        outer.objects.link(sub)
+    for name in ("Inner", "Outer"):
+        bpy.context.view_layer.layer_collection.children[name].exclude = True
+    top = empty("Top", (10.0, 0.0, 0.0))
+    top.instance_type = "COLLECTION"
+    top.instance_collection = outer
+    bpy.context.view_layer.update()
+    bpy.ops.collision.check_all(scope="VISIBLE")
+    names = {name for key in listed(addon_modules.store) for name in key}
+    assert names == {"Top/Part", "Top/Part #2"}
