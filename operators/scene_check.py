@@ -1,18 +1,18 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """The scene check: every clash among many objects at once.
 
-1. `gather` turns the scope (selected objects, visible objects, or collections A and B) into entries: one per
-   evaluated object, and one per instance of an instanced collection (named after its instancer).  Each object's
-   geometry is read once (`reading.read_object`) and its core shape built once (`checking.shapes_for`); the
-   instances of one object share its geometry and differ by their world matrix.
+1. `Gathering` (or `gather` in one go) turns the scope (selected objects, visible objects, or collections A and
+   B) into entries: one per evaluated object, and one per instance of an instanced collection (named after its
+   instancer).  Each object's geometry is read once (`reading.read_object`) and its core shape built once
+   (`checking.shapes_for`); the instances of one object share its geometry and differ by their world matrix.
 2. `candidate_pairs` keeps the pairs whose world bounding boxes come within the clearance (the broad phase,
    `core.candidate_pairs`).
 3. `prefilter` drops the pairs a vectorised separating-axis test proves farther apart than the clearance
    (`core.ShapeBatch`, all pairs at once).
 4. `SceneRun.step` checks a slice of the rest through `checking.check_geometry` (the pipeline `check_pair` is
    made of) and keeps the pairs `results.scene.is_listed` accepts; `SceneRun.finish` sorts them worst first.
-The operator runs the steps on a timer when it has a window (progress, Esc cancels and keeps what was found) and
-straight through otherwise (background mode, scripts, tests, the command line).
+The operator runs the reading and checking steps on a timer when it has a window (progress, Esc cancels and keeps
+what was found) and straight through otherwise (background mode, scripts, tests, the command line).
 """
 from __future__ import annotations
 
@@ -96,58 +96,75 @@ def _instance_name(instancer_name: str, source_name: str, several: bool) -> str:
     return f"{instancer_name}/{source_name}" if several else instancer_name
 
 
-def gather(context, scope: str, settings=None, mode: Mode = Mode.HULL, depsgraph=None) -> Gathered:
-    """The entries of the scope, each object read once; objects without geometry are listed in `skipped`."""
-    started = time.perf_counter()
-    # The evaluated depsgraph first: it also brings the view layer's visibility flags up to date (objects made by
-    # a script a moment ago would otherwise read as invisible).
-    if context.view_layer is None:
-        raise ScopeError("Needs a scene with a view layer")
-    depsgraph = depsgraph if depsgraph is not None else context.evaluated_depsgraph_get()
-    objects_a, objects_b = scope_objects(context, scope, settings)
-    need_triangles = mode is not Mode.HULL
-    owners: dict[int, list] = {}  # identity -> [object, in_a, in_b]
-    for obj in objects_a:
-        owners.setdefault(object_identity(obj), [obj, False, False])[1] = True
-    for obj in objects_b or ():
-        owners.setdefault(object_identity(obj), [obj, False, False])[2] = True
-    result = Gathered(two_groups=objects_b is not None)
-    geometries: dict[int, object] = {}  # source identity -> (ObjectGeometry, shape) or GeometryError
+class Gathering:
+    """Reading the scope, in slices: `step()` until `done`, then `result` (a `Gathered`) or `run()`.
 
-    def read(source):
+    Construction does the cheap part: the scope's objects and the world matrix of every instance (one walk over
+    `depsgraph.object_instances`).  Each step reads objects: every object once, its instances sharing the read."""
+
+    def __init__(self, context, scope: str, settings=None, mode: Mode = Mode.HULL, depsgraph=None,
+                 check_settings: CheckSettings | None = None, ignore_touching: bool = False):
+        self.started = time.perf_counter()
+        if context.view_layer is None:
+            raise ScopeError("Needs a scene with a view layer")
+        # The evaluated depsgraph first: it also brings the view layer's visibility flags up to date (objects
+        # made by a script a moment ago would otherwise read as invisible).
+        self.depsgraph = depsgraph if depsgraph is not None else context.evaluated_depsgraph_get()
+        objects_a, objects_b = scope_objects(context, scope, settings)
+        self.mode = mode
+        self.check_settings = check_settings if check_settings is not None else CheckSettings(mode=mode)
+        self.ignore_touching = ignore_touching
+        owners: dict[int, list] = {}  # identity -> [object, in_a, in_b]
+        for obj in objects_a:
+            owners.setdefault(object_identity(obj), [obj, False, False])[1] = True
+        for obj in objects_b or ():
+            owners.setdefault(object_identity(obj), [obj, False, False])[2] = True
+        self.owners = list(owners.items())
+        self.position = 0
+        self.result = Gathered(two_groups=objects_b is not None)
+        self._geometries: dict[int, object] = {}  # source identity -> (ObjectGeometry, shape) or GeometryError
+        self._instances: dict[int, list] = {}  # owner identity -> [(source original, world matrix)]
+        if owners:
+            seen = set()
+            for instance in self.depsgraph.object_instances:
+                if not instance.is_instance or instance.parent is None:
+                    continue
+                owner_id = object_identity(instance.parent.original)
+                if owner_id not in owners:
+                    continue
+                key = (owner_id, tuple(instance.persistent_id))
+                if key in seen:
+                    continue
+                seen.add(key)
+                source = instance.instance_object if instance.instance_object is not None else instance.object
+                self._instances.setdefault(owner_id, []).append(
+                    (source.original, np.array(instance.matrix_world, dtype=np.float64)))
+
+    @property
+    def total(self) -> int:
+        return len(self.owners)
+
+    @property
+    def done(self) -> bool:
+        return self.position >= len(self.owners)
+
+    def _read(self, source):
         key = object_identity(source)
-        cached = geometries.get(key)
+        cached = self._geometries.get(key)
         if cached is None:
             try:
-                geometry = read_object(source, depsgraph, triangles=need_triangles)
-                cached = (geometry, shapes_for(geometry, mode))
+                geometry = read_object(source, self.depsgraph, triangles=self.mode is not Mode.HULL)
+                cached = (geometry, shapes_for(geometry, self.mode))
             except GeometryError as exc:
                 cached = exc
-            geometries[key] = cached
+            self._geometries[key] = cached
         return cached
 
-    # Instances first: which owners instance something, and the world matrix of each instance.
-    instances: dict[int, list] = {}  # owner identity -> [(source original, world matrix)]
-    if owners:
-        seen = set()
-        for instance in depsgraph.object_instances:
-            if not instance.is_instance or instance.parent is None:
-                continue
-            owner_id = object_identity(instance.parent.original)
-            if owner_id not in owners:
-                continue
-            key = (owner_id, tuple(instance.persistent_id))
-            if key in seen:
-                continue
-            seen.add(key)
-            source = instance.instance_object if instance.instance_object is not None else instance.object
-            instances.setdefault(owner_id, []).append(
-                (source.original, np.array(instance.matrix_world, dtype=np.float64)))
-
-    for owner_id, (obj, in_a, in_b) in owners.items():
-        own = instances.get(owner_id, [])
+    def _add(self, owner_id: int, obj, in_a: bool, in_b: bool) -> None:
+        result = self.result
+        own = self._instances.get(owner_id, [])
         if obj.type in GEOMETRY_TYPES:
-            got = read(obj)
+            got = self._read(obj)
             if isinstance(got, GeometryError):
                 message = str(got)
                 # Nothing to check (an empty mesh, a curve without splines) is skipped and counted; anything else
@@ -163,7 +180,7 @@ def gather(context, scope: str, settings=None, mode: Mode = Mode.HULL, depsgraph
         several = len(own) > 1
         used: dict[str, int] = {}
         for source, matrix in own:
-            got = read(source)
+            got = self._read(source)
             if isinstance(got, GeometryError):
                 continue  # an instanced empty, camera or light: nothing to check
             geometry, shape = got
@@ -176,10 +193,31 @@ def gather(context, scope: str, settings=None, mode: Mode = Mode.HULL, depsgraph
             try:
                 placed_shape = shape.moved(matrix)
             except (AttributeError, ValueError):
-                placed_shape = shapes_for(placed, mode)
+                placed_shape = shapes_for(placed, self.mode)
             result.entries.append(Entry(name, owner_id, placed, placed_shape, in_a, in_b))
-    result.read_ms = (time.perf_counter() - started) * 1e3
-    return result
+
+    def step(self, budget_s: float | None = None) -> None:
+        """Read objects until `budget_s` seconds have passed (None: all that are left)."""
+        deadline = None if budget_s is None else time.perf_counter() + budget_s
+        while self.position < len(self.owners):
+            owner_id, (obj, in_a, in_b) = self.owners[self.position]
+            self.position += 1
+            self._add(owner_id, obj, in_a, in_b)
+            if deadline is not None and time.perf_counter() >= deadline:
+                break
+        if self.done:
+            self.result.read_ms = (time.perf_counter() - self.started) * 1e3
+
+    def run(self) -> "SceneRun":
+        """The checking run of what was read (the broad phase and the prefilter run here)."""
+        return SceneRun(self.result, self.check_settings, ignore_touching=self.ignore_touching)
+
+
+def gather(context, scope: str, settings=None, mode: Mode = Mode.HULL, depsgraph=None) -> Gathered:
+    """The entries of the scope, each object read once; objects without geometry are listed in `skipped`."""
+    gathering = Gathering(context, scope, settings, mode, depsgraph)
+    gathering.step()
+    return gathering.result
 
 
 # --------------------------------------------------------------------------------------------- broad phase
@@ -306,14 +344,22 @@ class SceneRun:
                            box_pairs=self.broad_pairs)
 
 
-def start(context, scope: str, scene_settings=None, depsgraph=None) -> SceneRun:
-    """Gather the scope and find the candidate pairs; ScopeError when the scope cannot be checked."""
+def begin(context, scope: str, scene_settings=None, depsgraph=None) -> Gathering:
+    """Start reading the scope with the scene's settings (mode, clearance, ignore touching); ScopeError when the
+    scope cannot be checked."""
     mode = Mode[scene_settings.mode] if scene_settings is not None else Mode.HULL
     clearance = float(scene_settings.clearance) if scene_settings is not None else 0.0
     ignore = bool(scene_settings.ignore_touching) if scene_settings is not None else False
-    gathered = gather(context, scope, scene_settings, mode, depsgraph)
     settings = CheckSettings(mode=mode, clearance=clearance, stop_beyond_clearance=True)
-    return SceneRun(gathered, settings, ignore_touching=ignore)
+    return Gathering(context, scope, scene_settings, mode, depsgraph, check_settings=settings,
+                     ignore_touching=ignore)
+
+
+def start(context, scope: str, scene_settings=None, depsgraph=None) -> SceneRun:
+    """Read the scope and find the candidate pairs in one go; ScopeError when the scope cannot be checked."""
+    gathering = begin(context, scope, scene_settings, depsgraph)
+    gathering.step()
+    return gathering.run()
 
 
 def too_few(run: SceneRun, scope: str) -> str | None:

@@ -19,7 +19,11 @@ from . import handlers, props, scene_check, store
 
 SCOPE_ITEMS = props.SCOPE_ITEMS
 STEP_S = 0.08
-"""Time spent checking pairs per timer tick of the interactive run (the rest goes to redrawing)."""
+"""Time spent reading objects or checking pairs per timer tick of the interactive run (the rest goes to
+redrawing)."""
+PROGRESS_STEPS = 1000
+READ_SHARE = 0.3
+"""The share of the progress bar given to reading the objects (the checks get the rest)."""
 
 _last_run: dict = {}
 """How the list in the store was made (scope, mode, clearance, counts, date): the report's header."""
@@ -72,19 +76,33 @@ def _publish(operator, context, run: scene_check.SceneRun, scope: str) -> None:
     operator.report({"INFO"}, run.summary())
 
 
-def start_run(operator, context, scope: str):
-    """Gather the scope and its candidate pairs; None (and a report saying why) when there is nothing to check.
-    Nothing in the store changes then."""
+def begin_run(operator, context, scope: str):
+    """Start reading the scope; None (and an ERROR report) when it cannot be checked."""
     try:
-        run = scene_check.start(context, scope, props.settings(context.scene))
+        return scene_check.begin(context, scope, props.settings(context.scene))
     except scene_check.ScopeError as exc:
         operator.report({"ERROR"}, str(exc))
         return None
+
+
+def ready_run(operator, gathering, scope: str):
+    """The checking run once everything is read; None (and a WARNING report) when there is nothing to check.
+    Nothing in the store changes then."""
+    run = gathering.run()
     message = scene_check.too_few(run, scope)
     if message:
         operator.report({"WARNING"}, message)
         return None
     return run
+
+
+def start_run(operator, context, scope: str):
+    """Read the scope and find its candidate pairs in one go (see `begin_run`, `ready_run`)."""
+    gathering = begin_run(operator, context, scope)
+    if gathering is None:
+        return None
+    gathering.step()
+    return ready_run(operator, gathering, scope)
 
 
 class COLLISION_OT_check_all(bpy.types.Operator):
@@ -98,6 +116,7 @@ clearance, worst first"""
     scope: EnumProperty(name="Scope", items=SCOPE_ITEMS, default="VISIBLE")
 
     _run = None
+    _gathering = None
     _timer = None
 
     @classmethod
@@ -126,25 +145,33 @@ clearance, worst first"""
     def invoke(self, context, event):
         if context.window is None:
             return self.execute(context)
-        run = start_run(self, context, self.scope)
-        if run is None:
+        gathering = begin_run(self, context, self.scope)
+        if gathering is None:
             return {"CANCELLED"}
-        self._run = run
+        self._gathering, self._run = gathering, None
         wm = context.window_manager
-        wm.progress_begin(0, max(1, run.total))
+        wm.progress_begin(0, PROGRESS_STEPS)
         self._timer = wm.event_timer_add(0.01, window=context.window)
         wm.modal_handler_add(self)
         self._status(context)
         return {"RUNNING_MODAL"}
 
     def _status(self, context):
-        run = self._run
+        """The count in the status bar and the progress bar: reading is the first READ_SHARE of it."""
+        run, gathering = self._run, self._gathering
+        if run is None:
+            text = f"Collision check: reading {gathering.position} / {gathering.total} objects (Esc to cancel)"
+            done = READ_SHARE * gathering.position / max(1, gathering.total)
+        else:
+            text = (f"Collision check: {run.position} / {run.total} pairs, {len(run.found)} found "
+                    f"(Esc to cancel)")
+            done = READ_SHARE + (1.0 - READ_SHARE) * run.position / max(1, run.total)
+        context.window_manager.progress_update(int(done * PROGRESS_STEPS))
         workspace = getattr(context, "workspace", None)
         if workspace is not None:
-            workspace.status_text_set(
-                f"Collision check: {run.position} / {run.total} pairs, {len(run.found)} found (Esc to cancel)")
+            workspace.status_text_set(text)
 
-    def _end(self, context):
+    def _end(self, context, publish: bool = True):
         wm = context.window_manager
         if self._timer is not None:
             wm.event_timer_remove(self._timer)
@@ -153,22 +180,34 @@ clearance, worst first"""
         workspace = getattr(context, "workspace", None)
         if workspace is not None:
             workspace.status_text_set(None)
-        _publish(self, context, self._run, self.scope)
-        self._run = None
+        if publish:
+            _publish(self, context, self._run, self.scope)
+        self._run = self._gathering = None
 
     def modal(self, context, event):
         run = self._run
         if event.type == "ESC":
-            run.cancelled = True
-            self._end(context)
+            if run is None:  # still reading: nothing found yet, the list stays as it was
+                self._end(context, publish=False)
+                self.report({"INFO"}, "Collision check cancelled while reading the objects: nothing changed")
+            else:
+                run.cancelled = True
+                self._end(context)
             return {"CANCELLED"}
         if event.type == "TIMER":
-            run.step(STEP_S)
-            context.window_manager.progress_update(run.position)
+            if run is None:
+                self._gathering.step(STEP_S)
+                if self._gathering.done:
+                    self._run = ready_run(self, self._gathering, self.scope)
+                    if self._run is None:
+                        self._end(context, publish=False)
+                        return {"CANCELLED"}
+            else:
+                run.step(STEP_S)
+                if run.done:
+                    self._end(context)
+                    return {"FINISHED"}
             self._status(context)
-            if run.done:
-                self._end(context)
-                return {"FINISHED"}
             return {"RUNNING_MODAL"}
         if event.type in {"MIDDLEMOUSE", "WHEELUPMOUSE", "WHEELDOWNMOUSE", "TRACKPADPAN", "TRACKPADZOOM"}:
             return {"PASS_THROUGH"}  # the view can be moved while the check runs; the scene cannot be edited

@@ -17,8 +17,13 @@ def _fake_operator(scene_ops):
     fake = type("FakeCheckAll", (), methods)()
     fake.scope, fake._timer, fake.reports = "VISIBLE", None, []
     fake.report = lambda kind, message: fake.reports.append((set(kind), message))
-    fake._run = scene_ops.start_run(fake, bpy.context, "VISIBLE")
+    fake._gathering = scene_ops.begin_run(fake, bpy.context, "VISIBLE")  # what invoke() starts with
+    fake._run = None
     return fake
+
+
+def _tick(fake):
+    return fake.modal(bpy.context, SimpleNamespace(type="TIMER"))
 
 
 @pytest.fixture
@@ -33,10 +38,16 @@ def test_modal_run_in_slices_equals_a_straight_run(addon_modules, scene_ops, mon
     addon_modules.store.clear()
     monkeypatch.setattr(scene_ops, "STEP_S", 0.0)  # one pair per tick
     fake = _fake_operator(scene_ops)
+    objects = fake._gathering.total
+    read_ticks = 0
+    while fake._run is None:  # one object per tick, then the run is made
+        read_ticks += 1
+        assert _tick(fake) == {"RUNNING_MODAL"}
+    assert read_ticks == objects > 2
     total, ticks = fake._run.total, 0
     while True:
         ticks += 1
-        returned = fake.modal(bpy.context, SimpleNamespace(type="TIMER"))
+        returned = _tick(fake)
         if returned != {"RUNNING_MODAL"}:
             break
     assert returned == {"FINISHED"} and ticks == total > 1
@@ -47,9 +58,11 @@ def test_esc_cancels_and_keeps_what_was_found(addon_modules, scene_ops, monkeypa
     random_scene(12)
     monkeypatch.setattr(scene_ops, "STEP_S", 0.0)
     fake = _fake_operator(scene_ops)
+    while fake._run is None:
+        assert _tick(fake) == {"RUNNING_MODAL"}
     run = fake._run
     while len(run.found) < 2:
-        assert fake.modal(bpy.context, SimpleNamespace(type="TIMER")) == {"RUNNING_MODAL"}
+        assert _tick(fake) == {"RUNNING_MODAL"}
     assert fake.modal(bpy.context, SimpleNamespace(type="LEFTMOUSE")) == {"RUNNING_MODAL"}  # scene edits blocked
     checked = run.position
     assert fake.modal(bpy.context, SimpleNamespace(type="ESC")) == {"CANCELLED"}
@@ -99,3 +112,27 @@ def test_scene_panel_and_list_are_registered():
     assert bpy.types.VIEW3D_PT_collision_scene_check.bl_parent_id == "VIEW3D_PT_collision_inspector"
     assert hasattr(bpy.types, "COLLISION_UL_results")
     assert bpy.context.scene.collision_inspector.scope == "VISIBLE"
+
+
+def test_esc_while_reading_changes_nothing(addon_modules, scene_ops, monkeypatch):
+    random_scene(15)
+    bpy.ops.collision.check_all(scope="VISIBLE")
+    before = addon_modules.store.records()
+    monkeypatch.setattr(scene_ops, "STEP_S", 0.0)
+    fake = _fake_operator(scene_ops)
+    for _ in range(3):
+        assert _tick(fake) == {"RUNNING_MODAL"}
+    assert fake._run is None and 0 < fake._gathering.position < fake._gathering.total
+    assert fake.modal(bpy.context, SimpleNamespace(type="ESC")) == {"CANCELLED"}
+    assert addon_modules.store.records() == before
+    assert "nothing changed" in fake.reports[-1][1]
+
+
+def test_modal_with_one_object_ends_with_the_message(addon_modules, scene_ops):
+    from tests.blender.scenes import cube
+
+    cube("Only")
+    fake = _fake_operator(scene_ops)
+    assert _tick(fake) == {"CANCELLED"}
+    assert fake.reports[-1][0] == {"WARNING"} and fake.reports[-1][1].startswith("Nothing to check: 1 object")
+    assert addon_modules.store.records() == ()
