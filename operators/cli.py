@@ -144,9 +144,16 @@ def check_file(bpy, path: str, args) -> int:
     return EXIT_CLASH if records else EXIT_CLEAN
 
 
-def _per_file_report(report: str, path: str) -> str:
+def _per_file_reports(report: str, paths: list) -> dict:
+    """out.json -> out-<file name>.json for each file (out-<file name>-2.json when two files share a name)."""
     stem, ext = os.path.splitext(report)
-    return f"{stem}-{os.path.splitext(os.path.basename(path))[0]}{ext}"
+    names, seen = {}, {}
+    for path in paths:
+        base = os.path.splitext(os.path.basename(path))[0]
+        seen[base] = seen.get(base, 0) + 1
+        suffix = base if seen[base] == 1 else f"{base}-{seen[base]}"
+        names.setdefault(path, f"{stem}-{suffix}{ext}")
+    return names
 
 
 def child_command(bpy, argv_for_file: list) -> list:
@@ -158,7 +165,7 @@ def child_command(bpy, argv_for_file: list) -> list:
     return [sys.executable, runner, *argv_for_file]  # the bpy module: this Python imports bpy
 
 
-def _file_argv(raw: list, files: list, path: str, args) -> list:
+def _file_argv(raw: list, files: list, path: str, args, report: str | None = None) -> list:
     """`raw` (the check's arguments) for one file: the other files dropped, the report renamed."""
     out, skip = [], False
     for i, item in enumerate(raw):
@@ -179,14 +186,16 @@ def _file_argv(raw: list, files: list, path: str, args) -> list:
             continue
         out.append(item)
     argv = [out[0], path, *out[1:]] if out and out[0] == "check" else ["check", path, *out]
-    if args.report:
-        argv += ["--report", _per_file_report(args.report, path)]
+    if report:
+        argv += ["--report", report]
     return argv
 
 
 def run_many(bpy, raw: list, args) -> int:
+    reports = _per_file_reports(args.report, args.files) if args.report else {}
+
     def one(path):
-        command = child_command(bpy, _file_argv(raw, args.files, path, args))
+        command = child_command(bpy, _file_argv(raw, args.files, path, args, reports.get(path)))
         done = subprocess.run(command, capture_output=True, text=True)
         return path, done
 

@@ -90,6 +90,12 @@ def test_several_files_run_as_separate_processes(cli, tmp_path):
     assert json.loads((tmp_path / "out-one.json").read_text())["count"] == 0
     assert json.loads((tmp_path / "out-two.json").read_text())["count"] == 1
     assert cli.main(["check", clean, clean, "--jobs", "2"], bpy) == 0
+    other = tmp_path / "again"
+    other.mkdir()
+    same_name = _save(other / "two.blend", clash=False)
+    assert cli.main(["check", clash, same_name, "--report", str(report)], bpy) == 1
+    assert json.loads((tmp_path / "out-two.json").read_text())["count"] == 1
+    assert json.loads((tmp_path / "out-two-2.json").read_text())["count"] == 0
     assert cli.main(["check", clean, str(tmp_path / "nope.blend")], bpy) == 2
 
 
