@@ -9,7 +9,7 @@
 Importable on its own (the repository root on sys.path): it never imports Blender or anything of the add-on.
 Shapes are convex: a vertex array stands for its convex hull.  See `core.contact` for the sign conventions.
 """
-from .batch import ShapeBatch, collide_many
+from .batch import ShapeBatch, collide_many, find_clashes
 from .broadphase import candidate_pairs
 from .contact import Contact, Containment, Status
 from .query import collide, distance, intersects
@@ -20,5 +20,5 @@ __all__ = [
     "collide", "intersects", "distance",
     "Contact", "Containment", "Status", "Tolerances", "DEFAULT_TOLERANCES",
     "Shape", "PointCloud", "Sphere", "Box", "Capsule", "Cylinder", "Cone", "as_shape",
-    "candidate_pairs", "ShapeBatch", "collide_many",
+    "candidate_pairs", "ShapeBatch", "collide_many", "find_clashes",
 ]

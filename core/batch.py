@@ -40,7 +40,7 @@ from .query import collide
 from .shapes import Shape, as_shape
 from .tolerances import DEFAULT_TOLERANCES, Tolerances
 
-__all__ = ["ShapeBatch", "collide_many", "AXES"]
+__all__ = ["ShapeBatch", "collide_many", "find_clashes", "AXES"]
 
 
 def _fixed_axes() -> np.ndarray:
@@ -246,4 +246,31 @@ def collide_many(shapes, pairs, clearance: float = 0.0, tolerances: Tolerances =
             continue
         if contact.status is not Status.SEPARATED or contact.distance - contact.gap <= clearance:
             found.append((i, j, contact))
+    return found
+
+
+def find_clashes(shapes, clearance: float = 0.0, set_a=None, set_b=None,
+                 tolerances: Tolerances = DEFAULT_TOLERANCES):
+    """Every clash of a scene, worst first: `core.candidate_pairs` then `collide_many`.
+
+    shapes: a `ShapeBatch` or a sequence of shapes / (n, 3) arrays.  set_a, set_b: as in `core.candidate_pairs`
+    (neither: every pair of the scene; set_a only: every pair within it; both: A against B).
+    Returns a list of (i, j, Contact) with the semantics of `collide_many` (INTERSECTING, TOUCHING, or SEPARATED
+    by at most the clearance), sorted by signed distance (the deepest intersection first, then touching pairs,
+    then the smallest separation), ties by (i, j).  Within one set, i < j; for A against B, i is in set_a and j in
+    set_b whenever the pair allows it (a pair of two objects in both sets keeps i < j)."""
+    from .broadphase import candidate_pairs
+
+    batch = shapes if isinstance(shapes, ShapeBatch) else ShapeBatch(shapes)
+    pairs = candidate_pairs(batch.lo, batch.hi, clearance, set_a, set_b)
+    if set_b is not None and len(pairs):
+        n = len(batch)
+        a = np.zeros(n, bool)
+        a[np.asarray(set_a)] = True  # candidate_pairs has validated both sets
+        b = np.zeros(n, bool)
+        b[np.asarray(set_b)] = True
+        flip = ~(a[pairs[:, 0]] & b[pairs[:, 1]])  # then (j, i) is an A x B pair
+        pairs[flip] = pairs[flip][:, ::-1]
+    found = collide_many(batch, pairs, clearance, tolerances)
+    found.sort(key=lambda item: (item[2].distance, item[0], item[1]))
     return found
