@@ -7,16 +7,18 @@
 - `reading`: evaluated objects -> numpy arrays;
 - `checking`: `check_pair`, the one pipeline every operator calls;
 - `check`: the pair operators (check, clear, select A/B, copy);
-- `live`: live re-checking; `sweep`: a pair over a frame range; `push`: Push Apart and Move to Contact.
+- `live`: live re-checking; `sweep`: a pair over a frame range; `push`: Push Apart and Move to Contact;
+- `scene_check` / `scene_ops`: the scene check (every clash in a scope) and its report;
+- `cli`: the command line (`blender --command collision_inspector ...`, Blender 4.2+).
 
 Submodules import bpy, so they are imported inside `register()` only.
 """
 
 
 def _classes():
-    from . import check, props, push, sweep
+    from . import check, props, push, scene_ops, sweep
 
-    return props.CLASSES + check.CLASSES + sweep.CLASSES + push.CLASSES
+    return props.CLASSES + check.CLASSES + sweep.CLASSES + push.CLASSES + scene_ops.CLASSES
 
 
 def register():
@@ -30,6 +32,34 @@ def register():
     props.register_properties()
     handlers.add()
     text.use_blender_units(bpy.utils.units.to_string)
+    _register_cli(bpy)
+
+
+_cli_handle = None
+
+
+def _register_cli(bpy) -> None:
+    """`blender --command collision_inspector ...` (Blender 4.2+ has register_cli_command; older: nothing)."""
+    global _cli_handle
+    register_cli = getattr(bpy.utils, "register_cli_command", None)
+    if register_cli is None or _cli_handle is not None:
+        return
+    from . import cli
+
+    try:
+        _cli_handle = register_cli(cli.COMMAND_ID, cli.command)
+    except (RuntimeError, ValueError) as exc:  # e.g. the id is taken: the add-on works without it
+        print(f"Collision Inspector: command line not registered: {exc}")
+
+
+def _unregister_cli(bpy) -> None:
+    global _cli_handle
+    if _cli_handle is not None:
+        try:
+            bpy.utils.unregister_cli_command(_cli_handle)
+        except (RuntimeError, ValueError):
+            pass
+        _cli_handle = None
 
 
 def unregister():
@@ -38,6 +68,7 @@ def unregister():
     from ..results import text
     from . import handlers, props
 
+    _unregister_cli(bpy)
     text.use_blender_units(None)
     handlers.remove()
     props.unregister_properties()

@@ -64,6 +64,24 @@ def _geometry_and_shape(obj, depsgraph, mode: Mode, cache):
     return geometry, shape
 
 
+def check_geometry(geometry_a, geometry_b, settings: CheckSettings = CheckSettings(), *, identity_a: int = 0,
+                   identity_b: int = 0, shape_a=None, shape_b=None, read_ms: float = 0.0) -> CheckRecord:
+    """The record of two geometries already read (`reading.read_object`); the scene check reuses each object's
+    geometry and shape (`shapes_for`) across all of its pairs through `shape_a`/`shape_b`."""
+    started = time.perf_counter()
+    shape_a = shape_a if shape_a is not None else shapes_for(geometry_a, settings.mode)
+    shape_b = shape_b if shape_b is not None else shapes_for(geometry_b, settings.mode)
+    max_distance = settings.clearance if settings.stop_beyond_clearance else None
+    contact = collide(shape_a, shape_b, max_distance=max_distance)
+    return CheckRecord(
+        contact=contact, object_a=geometry_a.name, object_b=geometry_b.name, mode=settings.mode,
+        identity_a=identity_a, identity_b=identity_b,
+        vertex_count_a=len(geometry_a.vertices), vertex_count_b=len(geometry_b.vertices),
+        triangle_count_a=0 if geometry_a.triangles is None else len(geometry_a.triangles),
+        triangle_count_b=0 if geometry_b.triangles is None else len(geometry_b.triangles),
+        read_ms=read_ms, time_ms=(time.perf_counter() - started) * 1e3, clearance=settings.clearance)
+
+
 def check_pair(obj_a, obj_b, depsgraph, settings: CheckSettings = CheckSettings(), cache=None) -> CheckRecord:
     """Check A against B as the viewport shows them; the exact record of what was found.
 
@@ -71,14 +89,6 @@ def check_pair(obj_a, obj_b, depsgraph, settings: CheckSettings = CheckSettings(
     started = time.perf_counter()
     geometry_a, shape_a = _geometry_and_shape(obj_a, depsgraph, settings.mode, cache)
     geometry_b, shape_b = _geometry_and_shape(obj_b, depsgraph, settings.mode, cache)
-    read_done = time.perf_counter()
-    contact = collide(shape_a, shape_b)
-    query_done = time.perf_counter()
-    return CheckRecord(
-        contact=contact, object_a=obj_a.name, object_b=obj_b.name, mode=settings.mode,
-        identity_a=object_identity(obj_a), identity_b=object_identity(obj_b),
-        vertex_count_a=len(geometry_a.vertices), vertex_count_b=len(geometry_b.vertices),
-        triangle_count_a=0 if geometry_a.triangles is None else len(geometry_a.triangles),
-        triangle_count_b=0 if geometry_b.triangles is None else len(geometry_b.triangles),
-        read_ms=(read_done - started) * 1e3, time_ms=(query_done - read_done) * 1e3,
-        clearance=settings.clearance)
+    read_ms = (time.perf_counter() - started) * 1e3
+    return check_geometry(geometry_a, geometry_b, settings, identity_a=object_identity(obj_a),
+                          identity_b=object_identity(obj_b), shape_a=shape_a, shape_b=shape_b, read_ms=read_ms)

@@ -1,6 +1,11 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """Application handlers: mark results stale when their objects change, forget them when a file is loaded.
 
+Moves and shape changes come as transform/geometry updates of the object.  Renames and deletions do not: a rename
+is an object update without either flag, a deletion an update of the scene and its collections.  For those the
+handler compares the watched objects' names with the names they had when the records last changed (`_names`,
+refreshed by a store listener) and marks the records of every object renamed or gone.
+
 All are @persistent: Blender drops non-persistent handlers on every file load, which would silently end stale
 detection after File > Open.  `add()` is called by register() and `remove()` by unregister().  Handlers only mark;
 nothing is computed inside a depsgraph handler.
@@ -49,6 +54,42 @@ def _tell_change_listeners(changed: set, reshaped: set) -> None:
         listener(changed, reshaped)
 
 
+_names: dict = {}
+"""identity -> name of every object the records watch, as of the last change of the records."""
+
+
+def _remember_names(_view=None) -> None:
+    """Store listener: note the watched objects' current names."""
+    watched = _watched()
+    _names.clear()
+    if not watched:
+        return
+    for obj in bpy.data.objects:
+        uid = store.object_identity(obj)
+        if uid in watched:
+            _names[uid] = obj.name
+
+
+def _renamed_or_deleted() -> set:
+    """Identities of watched objects whose name changed or that no longer exist."""
+    current = {}
+    for obj in bpy.data.objects:
+        uid = store.object_identity(obj)
+        if uid in _names:
+            current[uid] = obj.name
+    return {uid for uid, name in _names.items() if current.get(uid) != name}
+
+
+def _structural(depsgraph) -> bool:
+    """True when an update may be a rename or a deletion (anything but object moves and shape changes)."""
+    for update in depsgraph.updates:
+        if not isinstance(update.id, bpy.types.Object):
+            return True
+        if not (update.is_updated_transform or update.is_updated_geometry):
+            return True
+    return False
+
+
 def _watched() -> set:
     watched = set()
     for record in store.records():
@@ -64,6 +105,10 @@ def on_depsgraph_update_post(scene, depsgraph):
     watched = _watched()
     if not watched and not _extra_depsgraph_listeners and not _change_listeners:
         return
+    if watched and _names and _structural(depsgraph):
+        gone = _renamed_or_deleted() & watched
+        if gone:
+            store.mark_stale(None, gone)
     reshaped = set()
     changed = _changed_identities(depsgraph, reshaped)
     if not changed:
@@ -155,6 +200,7 @@ def add() -> None:
         if handler not in handler_list:
             handler_list.append(handler)
     add_change_listener(reading.GEOMETRY_CACHE.on_changes)
+    store.subscribe(_remember_names)
 
 
 def remove() -> None:
@@ -167,4 +213,6 @@ def remove() -> None:
     _extra_depsgraph_listeners.clear()
     _change_listeners.clear()
     reading.GEOMETRY_CACHE.clear()
+    store.unsubscribe(_remember_names)
+    _names.clear()
     store.forget()

@@ -45,7 +45,10 @@ def _on_display_change(_self, _context):
 def _on_active_index(self, context):
     from . import store  # noqa: PLC0415
 
-    store.activate(context.window_manager, self.active_index)
+    if store.activate(context.window_manager, self.active_index):
+        from . import scene_ops  # noqa: PLC0415
+
+        scene_ops.on_row_chosen(context)  # select the pair (A active) and frame it
 
 
 class CollisionResult(bpy.types.PropertyGroup):
@@ -144,6 +147,14 @@ def _on_live(self, context):
     live.set_enabled(context, self.live)
 
 
+SCOPE_ITEMS = (
+    ("SELECTED", "Selected", "Every pair among the selected objects"),
+    ("VISIBLE", "Visible", "Every pair among the visible objects with geometry in the view layer"),
+    ("GROUPS", "Groups", "Every object of Group A against every object of Group B (no Group B: every pair "
+                         "within Group A)"),
+)
+
+
 class CollisionInspectorSettings(bpy.types.PropertyGroup):
     """How to check, saved with the scene: `bpy.context.scene.collision_inspector`."""
 
@@ -158,6 +169,8 @@ class CollisionInspectorSettings(bpy.types.PropertyGroup):
     clearance: FloatProperty(name="Clearance", subtype="DISTANCE", unit="LENGTH", min=0.0, default=0.0,
                              precision=4,
                              description="Scene check: also list pairs separated by less than this distance")
+    scope: EnumProperty(name="Scope", items=SCOPE_ITEMS, default="VISIBLE",
+                        description="Scene check: which objects Check All checks")
     ignore_touching: BoolProperty(name="Ignore Touching", default=False,
                                   description="Scene check: leave out pairs that only touch")
     live: BoolProperty(name="Live", default=False, update=_on_live,

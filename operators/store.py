@@ -122,15 +122,17 @@ def replace_record(wm, index: int, record: CheckRecord) -> None:
     notify(wm)
 
 
-def activate(wm, index: int) -> None:
-    """Show the record at `index` (the results list's selection)."""
+def activate(wm, index: int) -> bool:
+    """Show the record at `index` (the results list's selection); True when the shown record changed."""
     global _active
     if _writing:
-        return
+        return False
     if 0 <= index < len(_records) and index != _active:
         _active = index
         _write_mirror(wm)
         notify(wm)
+        return True
+    return False
 
 
 def mark_stale(wm, identities: set) -> bool:
