@@ -271,7 +271,11 @@ def find_clashes(shapes, clearance: float = 0.0, set_a=None, set_b=None,
     from .broadphase import candidate_pairs
 
     batch = shapes if isinstance(shapes, ShapeBatch) else ShapeBatch(shapes)
-    pairs = candidate_pairs(batch.lo, batch.hi, clearance, set_a, set_b)
+    # Boxes a touching band apart may hold a TOUCHING pair: widen by the largest band any pair can have (the
+    # band is a factor of the pair's scale, at most the largest box diagonal of the scene).
+    diagonals = np.sqrt(np.square(batch.hi - batch.lo).sum(axis=1)) if len(batch) else np.zeros(0)
+    band = tolerances.touching * float(diagonals.max()) if len(diagonals) else 0.0
+    pairs = candidate_pairs(batch.lo, batch.hi, clearance + band, set_a, set_b)
     if set_b is not None and len(pairs):
         n = len(batch)
         a = np.zeros(n, bool)
