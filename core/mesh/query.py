@@ -94,13 +94,8 @@ def collide_meshes(a, b, tolerances: Tolerances = DEFAULT_TOLERANCES, max_distan
         if not isinstance(value, TriangleMesh):
             raise ValueError(f"{name} is a {type(value).__name__}: a TriangleMesh can only be collided with another "
                              f"TriangleMesh (give the convex shape as a TriangleMesh of its surface)")
-    if max_distance is not None:
-        try:
-            max_distance = float(max_distance)
-        except (TypeError, ValueError):
-            raise ValueError(f"max_distance must be a number, got {max_distance!r}") from None
-        if math.isnan(max_distance):
-            raise ValueError("max_distance must not be NaN")
+    from ..query import _as_max_distance
+    max_distance = _as_max_distance(max_distance)  # the same rules as for convex shapes (None, or >= 0)
 
     from .parts import is_convex
     if is_convex(a) and is_convex(b):
@@ -128,12 +123,14 @@ def _mesh_collide(a: TriangleMesh, b: TriangleMesh, tolerances: Tolerances, max_
     sa, sb = _Side(a, origin), _Side(b, origin)
     fallback_normal = _unit_or(0.5 * (lo_b + hi_b) - origin, [0.0, 0.0, 1.0])
 
-    found = _descend(sa.world, sb.world, band, PRUNE * scale, max_distance)
+    # as for convex shapes: stop once the meshes are proven farther than max(max_distance, touching band)
+    limit = None if max_distance is None else max(max_distance, band)
+    found = _descend(sa.world, sb.world, band, PRUNE * scale, limit)
     common = dict(scale=scale, touching_tolerance=band, open_a=not sa.closed, open_b=not sb.closed)
     if found.beyond:
         pa, pb = found.ub_points
         return Contact(status=Status.SEPARATED, distance=found.lower, normal=_unit_or(pb - pa, fallback_normal),
-                       point_a=pa + origin, point_b=pb + origin, beyond_max_distance=True, converged=True,
+                       point_a=pa + origin, point_b=pb + origin, beyond_max_distance=True, converged=False,
                        gap=max(0.0, found.ub - found.lower), **common)
 
     A = sa.world.leaf_corners[found.ia]

@@ -54,6 +54,8 @@ def test_bad_tolerances_and_max_distance():
         core.collide(mesh(box()), mesh(box()), tolerances=1e-9)
     with pytest.raises(ValueError, match="max_distance"):
         core.collide(mesh(box()), mesh(square(3.0)), max_distance="far")
+    with pytest.raises(ValueError, match="max_distance"):
+        core.collide(mesh(box()), mesh(square(3.0)), max_distance=-1.0)
 
 
 def _finite(contact):
