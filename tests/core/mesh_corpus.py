@@ -493,9 +493,10 @@ def _unit(rng):
     return v / np.linalg.norm(v)
 
 
-def dirty(spec: MeshSpec, rng) -> MeshSpec:
+def dirty(spec: MeshSpec, rng, slivers: bool = True) -> MeshSpec:
     """The same surface with duplicate vertices, unreferenced vertices (inside the bounds), zero-area triangles
-    (i, i, j) and (i, j, i), a doubled sliver (a, b, m) + (a, m, b) with m the middle of an edge, shuffled order."""
+    (i, i, j) and (i, j, i), shuffled order, and (if `slivers`) a doubled collinear sliver (a, b, m) + (a, m, b)
+    with m the middle of an edge (zero area, and its edges cancel: the surface stays closed)."""
     v, t = np.asarray(spec.vertices, float), np.asarray(spec.triangles, np.int64).copy()
     n = len(v)
     dup = rng.choice(n, size=max(1, n // 3), replace=False)
@@ -509,10 +510,11 @@ def dirty(spec: MeshSpec, rng) -> MeshSpec:
     for r in rng.choice(len(t), size=min(6, len(t)), replace=False):
         i, j, _ = t[r]
         extra += [(i, i, j), (i, j, i)]
-    e0, e1 = t[0, 0], t[0, 1]
-    v = np.concatenate([v, 0.5 * (v[e0] + v[e1])[None]])
-    m = len(v) - 1
-    extra += [(e0, e1, m), (e0, m, e1)]
+    if slivers:
+        e0, e1 = t[0, 0], t[0, 1]
+        v = np.concatenate([v, 0.5 * (v[e0] + v[e1])[None]])
+        m = len(v) - 1
+        extra += [(e0, e1, m), (e0, m, e1)]
     t = np.concatenate([t, np.array(extra, np.int64)])
     t = t[rng.permutation(len(t))]
     return MeshSpec(v, t, spec.transform)
@@ -523,8 +525,9 @@ def _degenerate(rng, k):
                ("plane", 1), ("lshape", 1), ("contain", 5), ("cup", 2))
     fam, base = sources[k % len(sources)]
     src = _BUILDERS[fam](np.random.default_rng([CORPUS_SEED, 7, k]), base)
-    a, b = dirty(src.a, rng), dirty(src.b, rng)
-    return replace(src, a=a, b=b, note=f"dirty {fam}:{src.note}")
+    slivers = k >= len(sources)      # the first round without collinear slivers, the second with them
+    a, b = dirty(src.a, rng, slivers), dirty(src.b, rng, slivers)
+    return replace(src, a=a, b=b, note=f"dirty{'+slivers' if slivers else ''} {fam}:{src.note}")
 
 
 _BUILDERS = {"rod_torus": _rod_torus, "chain": _chain, "cup": _cup, "crate": _crate, "contain": _contain,
@@ -532,7 +535,7 @@ _BUILDERS = {"rod_torus": _rod_torus, "chain": _chain, "cup": _cup, "crate": _cr
 
 FAMILIES = {  # family -> number of base cases (each runs under the 5 VARIANTS)
     "rod_torus": 12, "chain": 4, "cup": 8, "crate": 8, "contain": 12, "stacked": 12,
-    "plane": 12, "lshape": 10, "random": 10, "degenerate": 10,
+    "plane": 12, "lshape": 10, "random": 10, "degenerate": 20,
 }
 
 

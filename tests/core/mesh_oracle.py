@@ -189,12 +189,9 @@ def _pair_crosses(ta, tb, margin=0.0) -> np.ndarray:
     return out
 
 
-def triangle_pair_distance(ta, tb) -> np.ndarray:
-    """(k,) exact distance between triangles ta[i] and tb[i] ((k, 3, 3) each).
-
-    0 when they cross; else the minimum over the 18 vertex-to-edge distances, the 9 edge-edge interior solutions
-    and the 6 vertex-to-face projections (every feature pair where two non-crossing triangles can be closest)."""
-    ta, tb = np.asarray(ta, dtype=np.float64), np.asarray(tb, dtype=np.float64)
+def _features_d2(ta, tb) -> np.ndarray:
+    """(k,) squared minimum over the feature pairs where two non-crossing triangles can be closest: the 18
+    vertex-to-edge distances, the 9 edge-edge interior solutions and the 6 vertex-to-face projections."""
     best = np.full(len(ta), np.inf)
     for i in range(3):
         i1 = (i + 1) % 3
@@ -205,7 +202,15 @@ def triangle_pair_distance(ta, tb) -> np.ndarray:
             best = np.minimum(best, _point_segment_d2(ta[:, i], tb[:, j], tb[:, j1]))
             best = np.minimum(best, _point_segment_d2(tb[:, i], ta[:, j], ta[:, j1]))
             best = np.minimum(best, _segment_inner_d2(ta[:, i], ta[:, i1], tb[:, j], tb[:, j1]))
-    return np.where(_pair_crosses(ta, tb), 0.0, np.sqrt(best))
+    return best
+
+
+def triangle_pair_distance(ta, tb) -> np.ndarray:
+    """(k,) exact distance between triangles ta[i] and tb[i] ((k, 3, 3) each): 0 when they cross, else the
+    minimum over the feature pairs (`_features_d2`).  A crossing through a vertex or along an edge is not a
+    transversal crossing, but there a vertex-face or edge-edge distance is 0 already."""
+    ta, tb = np.asarray(ta, dtype=np.float64), np.asarray(tb, dtype=np.float64)
+    return np.where(_pair_crosses(ta, tb), 0.0, np.sqrt(_features_d2(ta, tb)))
 
 
 @dataclass
@@ -258,11 +263,29 @@ def _candidate_pairs(ta, tb, radius):
     return np.concatenate(out_i), np.concatenate(out_j), np.concatenate(out_g)
 
 
+def _overlapping(ta, tb, magnitude):
+    """Pairs whose triangle boxes overlap (within a few ulps): the only ones that can cross."""
+    i, j, _ = _candidate_pairs(ta, tb, 4.0 * EPS * magnitude)
+    return i, j
+
+
+def _crossing_mask(ta, tb, i, j, margin):
+    out = np.zeros(len(i), dtype=bool)
+    for s in range(0, len(i), CHUNK // 8):
+        out[s:s + CHUNK // 8] = _pair_crosses(ta[i[s:s + CHUNK // 8]], tb[j[s:s + CHUNK // 8]], margin)
+    return out
+
+
 def mesh_distance(a: Soup, b: Soup) -> Distance:
     """The exact minimum distance between the surfaces of `a` and `b` (0 when they cross or touch)."""
     ta, tb, _, magnitude = _local(a, b)
     error = ROUNDING_ULPS * EPS * magnitude
-    # An upper bound to start: the distance between the two closest centroids (points of the surfaces).
+    i, j = _overlapping(ta, tb, magnitude)
+    hit = np.flatnonzero(_crossing_mask(ta, tb, i, j, 0.0))
+    if len(hit):
+        return Distance(0.0, error, int(i[hit[0]]), int(j[hit[0]]), len(i))
+    # Nothing crosses: every pair's distance is its feature minimum.  An upper bound to start: the distance
+    # between the two closest centroids (points of the surfaces).
     ca, cb = ta.mean(axis=1), tb.mean(axis=1)
     upper = np.inf
     rows = max(1, CHUNK // max(1, len(cb)))
@@ -282,11 +305,11 @@ def mesh_distance(a: Soup, b: Soup) -> Distance:
     best, best_i, best_j, done = np.inf, -1, -1, 0
     start, batch = 0, 1024
     while start < len(i) and g[start] <= best and best > 0.0:
-        # the remaining pairs are sorted by box distance, a lower bound of their distance: those beyond `best`
-        # cannot be closer, so the batch is cut there
+        # the remaining pairs are sorted by their lower bound: those beyond `best` cannot be closer, so the
+        # batch is cut there
         stop = min(len(i), start + batch, int(np.searchsorted(g, best, side="right")))
         ii, jj = i[start:stop], j[start:stop]
-        d = triangle_pair_distance(ta[ii], tb[jj])
+        d = np.sqrt(_features_d2(ta[ii], tb[jj]))
         done += len(ii)
         k = int(np.argmin(d))
         if d[k] < best:
@@ -302,13 +325,13 @@ def crossings(a: Soup, b: Soup, margin: float = 0.0) -> np.ndarray:
     sides of the other triangle's plane and whose crossing point lies more than `margin` inside it.  Rounding of the
     input can make touching faces "cross" by ~1e-16 x their size; a margin of the touching band ignores that."""
     ta, tb, _, magnitude = _local(a, b)
-    i, j, _ = _candidate_pairs(ta, tb, 4.0 * EPS * magnitude)
-    hits = [np.zeros((0, 2), dtype=np.int64)]
-    for s in range(0, len(i), CHUNK // 8):
-        ii, jj = i[s:s + CHUNK // 8], j[s:s + CHUNK // 8]
-        mask = _pair_crosses(ta[ii], tb[jj], margin)
-        hits.append(np.stack([ii[mask], jj[mask]], axis=1))
-    return np.concatenate(hits)
+    i, j = _overlapping(ta, tb, magnitude)
+    strict = _crossing_mask(ta, tb, i, j, 0.0)
+    i, j = i[strict], j[strict]
+    if margin > 0.0:
+        keep = _crossing_mask(ta, tb, i, j, margin)
+        i, j = i[keep], j[keep]
+    return np.stack([i, j], axis=1)
 
 
 def point_distance(s: Soup, points, centre=None) -> np.ndarray:
