@@ -1,7 +1,8 @@
 """A seeded corpus of triangle-mesh pairs for `test_mesh_corpus.py` (deterministic; the engine is never called).
 
 Every case is built by `numpy.random.default_rng([CORPUS_SEED, crc32(family), index])`, so one case can be rebuilt
-on its own: `make_case("cup", 7)`.  Index i of a family is base case i // 5 under variant i % 5 (VARIANTS):
+on its own: `make_case("cup", 7)`.  Index i of a family is base case i // 3, as built (i % 3 == 0) or under two of
+the other variants (`variant_of`: far and huge, tiny and affine, huge and far, affine and tiny, in turn):
 - base:   as built;
 - far:    both meshes moved 1e5..1e6 from the origin, given to the engine as raw world arrays;
 - tiny:   both scaled by 1e-4 (through the transform argument);
@@ -35,7 +36,7 @@ import numpy as np
 
 from tests.core.mesh_oracle import Soup, soup
 
-__all__ = ["MeshSpec", "MeshCase", "FAMILIES", "VARIANTS", "make_case", "corpus", "random_rotation",
+__all__ = ["MeshSpec", "MeshCase", "FAMILIES", "VARIANTS", "PER_BASE", "variant_of", "make_case", "corpus", "random_rotation",
            "box", "revolve", "sphere", "torus", "cylinder", "cup", "crate", "prism", "grid", "star"]
 
 CORPUS_SEED = 20261123
@@ -533,7 +534,7 @@ def _degenerate(rng, k):
 _BUILDERS = {"rod_torus": _rod_torus, "chain": _chain, "cup": _cup, "crate": _crate, "contain": _contain,
              "stacked": _stacked, "plane": _plane, "lshape": _lshape, "random": _random, "degenerate": _degenerate}
 
-FAMILIES = {  # family -> number of base cases (each runs under the 5 VARIANTS)
+FAMILIES = {  # family -> number of base cases (each runs as built and under two variants)
     "rod_torus": 12, "chain": 4, "cup": 8, "crate": 8, "contain": 12, "stacked": 12,
     "plane": 12, "lshape": 10, "random": 10, "degenerate": 20,
 }
@@ -559,12 +560,21 @@ def _variant(case: MeshCase, variant: str, rng) -> MeshCase:
     return replace(case, a=a, b=b, distance=dist, variant=variant)
 
 
+PER_BASE = 3
+"""Cases per base case: the base itself and two of the other variants, chosen so that every family runs each."""
+
+
+def variant_of(index: int) -> str:
+    base, slot = divmod(index, PER_BASE)
+    return "base" if slot == 0 else VARIANTS[1 + (base + 2 * (slot - 1)) % 4]
+
+
 def make_case(family: str, index: int) -> MeshCase:
-    """Case `index` of `family` (base case index // 5 under variant index % 5), rebuilt from its seed alone."""
+    """Case `index` of `family` (base case index // 3 under `variant_of(index)`), rebuilt from its seed alone."""
     rng = np.random.default_rng([CORPUS_SEED, zlib.crc32(family.encode()), index])
-    base, variant = divmod(index, len(VARIANTS))
+    base = index // PER_BASE
     case = _BUILDERS[family](np.random.default_rng([CORPUS_SEED, zlib.crc32(family.encode()), base, 1]), base)
-    case = _variant(case, VARIANTS[variant], rng)
+    case = _variant(case, variant_of(index), rng)
     return replace(case, family=family, index=index)
 
 
@@ -573,5 +583,5 @@ def corpus(families=None) -> list[MeshCase]:
     for family, count in FAMILIES.items():
         if families is not None and family not in families:
             continue
-        out += [make_case(family, i) for i in range(count * len(VARIANTS))]
+        out += [make_case(family, i) for i in range(count * PER_BASE)]
     return out

@@ -18,7 +18,7 @@ from tests.core.reporting import TOUCHING, rounding_floor
 
 __all__ = ["Truth", "truth", "MeshVerdict", "judge", "RULES"]
 
-RULES = ("verdict", "containment", "open", "scale", "distance", "points", "normal", "witness", "depth_hull",
+RULES = ("verdict", "touching", "containment", "open", "scale", "distance", "points", "normal", "witness", "depth_hull",
          "depth_volume", "convex", "segments", "finite")
 
 
@@ -120,7 +120,11 @@ def judge(case, t: Truth, c, hull=None) -> MeshVerdict:
             and np.isfinite(c.distance)):
         bad(("finite", "NaN or inf in the answer"))
         return v
-    if t.expected is not None and status != t.expected:
+    if t.expected == "TOUCHING" and status != "TOUCHING":
+        bad(("touching", f"status {status} (distance {c.distance:.3g}), expected TOUCHING (oracle d = "
+                         f"{t.distance.distance:.3g}, band {t.band:.3g}, crossings: {t.crossing} robust, "
+                         f"{t.loose_crossing} by rounding)"))
+    elif t.expected is not None and status != t.expected:
         bad(("verdict", f"status {status}, expected {t.expected} (oracle d = {t.distance.distance:.3g}, "
                         f"band {t.band:.3g}, robust crossings {t.crossing})"))
     if t.expected is None and status == "SEPARATED":

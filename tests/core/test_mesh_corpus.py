@@ -11,7 +11,11 @@ The issue's numbers, asserted over every case (one rule per test; rules in tests
 Every tolerance adds the oracle's rounding bound and 64 ulps of the largest world coordinate (mesh_judge.py).
 
 The engine tests skip while `core.TriangleMesh` does not exist; the construction test (the corpus's expectations
-against the oracle) runs regardless.  The per-family table goes to pytest's terminal summary.  Environment
+against the oracle) runs regardless.  The per-family table goes to pytest's terminal summary: cases by the truth's verdict (amb = within the band
+with a crossing shallower than it: TOUCHING or INTERSECTING both right), exceptions, wrong verdicts outside the band,
+band cases not TOUCHING, wrong containments, cases breaking any rule, worst distance and point errors (x scale) on
+separated / touching answers, the median ratio of our depth to the convex hulls' on intersecting answers, the
+largest pair (triangles A + B) and mean times.  Environment
 variable `MESH_CORPUS_FRACTION` (default 1) keeps only the first part of every family for a quick look.
 """
 from __future__ import annotations
@@ -25,7 +29,7 @@ import numpy as np
 import pytest
 
 import core
-from tests.core.mesh_corpus import FAMILIES, VARIANTS, make_case
+from tests.core.mesh_corpus import FAMILIES, PER_BASE, make_case
 from tests.core.mesh_judge import judge, truth
 
 FRACTION = float(os.environ.get("MESH_CORPUS_FRACTION", "1"))
@@ -37,7 +41,7 @@ KNOWN_OPEN: dict = {}
 def _cases():
     out = []
     for family, count in FAMILIES.items():
-        n = count * len(VARIANTS)
+        n = count * PER_BASE
         out += [make_case(family, i) for i in range(max(1, int(round(n * FRACTION))))]
     return out
 
@@ -96,7 +100,7 @@ def _table(records) -> list[str]:
     for r in records:
         rows[r.case.family].append(r)
     head = (f"{'family':11s} {'cases':>5s} {'sep':>4s} {'tch':>4s} {'int':>4s} {'amb':>3s} {'exc':>3s} "
-            f"{'wrong':>5s} {'cont':>4s} {'bad':>4s} {'worst err':>9s} {'worst pt':>9s} {'depth/hull':>10s} "
+            f"{'wrong':>5s} {'band':>4s} {'cont':>4s} {'bad':>4s} {'worst err':>9s} {'worst pt':>9s} {'depth/hull':>10s} "
             f"{'tris':>6s} {'engine ms':>9s} {'oracle ms':>9s}")
     lines = [head]
     for family in list(FAMILIES) + ["ALL"]:
@@ -115,6 +119,7 @@ def _table(records) -> list[str]:
             f"{family:11s} {len(group):5d} {count['SEPARATED']:4d} {count['TOUCHING']:4d} {count['INTERSECTING']:4d} "
             f"{count[None]:3d} {sum(r.error is not None for r in group):3d} "
             f"{sum(bool(r.verdict.fails('verdict')) for r in judged):5d} "
+            f"{sum(bool(r.verdict.fails('touching')) for r in judged):4d} "
             f"{sum(bool(r.verdict.fails('containment')) for r in judged):4d} "
             f"{sum(bool(r.verdict.broken) for r in judged):4d} {max(errs):9.1e} {max(pts):9.1e} "
             f"{np.nanmedian(ratios):10.3f} {tris:6d} {1e3 * np.mean([r.engine_s for r in group]):9.1f} "
@@ -171,6 +176,12 @@ def test_answers_are_finite(results):
 
 def test_no_wrong_verdict_outside_the_touching_band(results):
     _rule(results, "verdict", "got the wrong verdict")
+
+
+def test_touching_band_reports_touching(results):
+    """Surfaces that meet within the band without a crossing deeper than the band (coplanar faces, a vertex on a
+    face, rounded far from the origin or under a skew transform) are TOUCHING, with |distance| <= band."""
+    _rule(results, "touching", "in the touching band not reported TOUCHING")
 
 
 def test_containment_is_always_right(results):
