@@ -87,6 +87,9 @@ class MeshCase:
     distance: float | None = None
     note: str = ""
     variant: str = "base"
+    escape: np.ndarray | None = None
+    """A world translation of B known by construction to leave the pair touching or apart (intersecting cases):
+    the shortest separating translation is at most its length, so the depth may not exceed it."""
 
     @property
     def name(self) -> str:
@@ -254,7 +257,7 @@ def _rod_torus(rng, k):
     scale = math.sqrt(2.5 ** 2 * 2 + 0.5 ** 2)      # the torus's bounding-box diagonal (the larger one)
     rot = random_rotation(rng)
     place = affine(rot, rng.uniform(-2, 2, 3))
-    expected, dist, volume, note = "SEPARATED", None, False, kind
+    expected, dist, volume, note, escape = "SEPARATED", None, False, kind, None
     if kind == "free":
         e = rng.uniform(0.05, 0.3)                  # rod edge at most at 0.55: clear of the hole's polygon (> 0.73)
     elif kind == "axis":
@@ -268,11 +271,12 @@ def _rod_torus(rng, k):
     else:
         e = rng.uniform(0.55, 0.7)                   # rod edge at 0.8 .. 0.95: inside the tube
         expected, volume = "INTERSECTING", True
+        escape = rot @ [e - 0.3, 0.0, 0.0]           # the torus moved so that the rod edge is at 0.55: free
     rod = cylinder(rho, hh, n=24)
     rod_v = rod[0] + [e, 0.0, 0.0]
     a = MeshSpec(rod_v, rod[1]).moved(place, bake=True)
     b = MeshSpec(*tor).moved(place, bake=True)
-    return MeshCase("", 0, a, b, expected, None, volume, False, dist, note)
+    return MeshCase("", 0, a, b, expected, None, volume, False, dist, note, escape=escape)
 
 
 @functools.lru_cache(maxsize=None)
@@ -309,7 +313,7 @@ def _cup(rng, k):
     rho = 0.5
     ball = sphere(rho, n=24, rings=12)
     place = affine(random_rotation(rng), rng.uniform(-3, 3, 3))
-    dist, volume, expected, note = None, False, "SEPARATED", kind
+    dist, volume, expected, note, escape = None, False, "SEPARATED", kind, None
     if kind == "free":
         off = np.array([*rng.uniform(-0.1, 0.1, 2), 0.125 + rho + rng.uniform(0.05, 0.5)])
     elif kind == "rest":
@@ -320,11 +324,13 @@ def _cup(rng, k):
         ang = rng.uniform(0, 2 * np.pi)
         off = np.array([0.55 * math.cos(ang), 0.55 * math.sin(ang), 0.9])  # reaches radius 1.05: through the wall
         expected, volume = "INTERSECTING", True
+        # the cup moved 0.3 outwards: the ball's centre at radius 0.25, its surface within 0.75 < 0.798 (wall)
+        escape = place[:3, :3] @ [0.3 * math.cos(ang), 0.3 * math.sin(ang), 0.0]
     else:
         off = np.array([*rng.uniform(-0.3, 0.3, 2), 1.5 + rho + rng.uniform(0.01, 0.3)])
     a = MeshSpec(ball[0] + off, ball[1]).moved(place, bake=(k % 2 == 0))
     b = MeshSpec(*c).moved(place, bake=True)
-    return MeshCase("", 0, a, b, expected, None, volume, False, dist, note)
+    return MeshCase("", 0, a, b, expected, None, volume, False, dist, note, escape=escape)
 
 
 def _crate(rng, k):
@@ -332,7 +338,7 @@ def _crate(rng, k):
     kind = kinds[k % len(kinds)]
     cr = crate(2.0, 1.5)
     place = affine(random_rotation(rng), rng.uniform(-3, 3, 3))
-    containment, volume, dist, expected = None, False, None, "SEPARATED"
+    containment, volume, dist, expected, escape = None, False, None, "SEPARATED", None
     if kind == "free":
         half = rng.uniform(0.2, 0.8, 3)
         centre = rng.uniform(-1.5 + half + 0.05, 1.5 - half - 0.05)
@@ -351,14 +357,16 @@ def _crate(rng, k):
         centre[0] = 1.5                              # straddles the inner wall x = 1.5
         lo, hi = centre - half, centre + half
         expected, volume = "INTERSECTING", True
+        escape = place[:3, :3] @ [hi[0] - 1.5, 0.0, 0.0]   # the crate moved until the box is in the cavity
     else:
         half = np.array([0.1, *rng.uniform(0.2, 1.0, 2)])
         centre = np.array([1.75, *rng.uniform(-0.8, 0.8, 2)])  # inside the wall x in [1.5, 2]
         lo, hi = centre - half, centre + half
         expected, volume, containment = "INTERSECTING", True, "A_INSIDE_B"
+        escape = place[:3, :3] @ [lo[0] - 2.0, 0.0, 0.0]   # the crate moved until the box is out, face to face
     a = MeshSpec(*box(lo, hi)).moved(place, bake=(k % 2 == 0))
     b = MeshSpec(*cr).moved(place, bake=True)
-    return MeshCase("", 0, a, b, expected, containment, volume, False, dist, kind)
+    return MeshCase("", 0, a, b, expected, containment, volume, False, dist, kind, escape=escape)
 
 
 def _contain(rng, k):
@@ -429,11 +437,12 @@ def _plane(rng, k):
     place = affine(random_rotation(rng), rng.uniform(-3, 3, 3))
     rho = 1.0
     solid = sphere(rho, n=24, rings=12) if kind != "cross_box" else box((-1,) * 3, (1,) * 3)
-    containment, volume, dist, expected = None, False, None, "SEPARATED"
+    containment, volume, dist, expected, escape = None, False, None, "SEPARATED", None
     if kind in ("cross", "cross_box"):
         z = rng.uniform(-0.6, 0.6)
         plane = grid(2.0, 7, z)                      # grid lines off the box's edges (x, y = +-1): a generic cut
         expected = "INTERSECTING"
+        escape = place[:3, :3] @ [0.0, 0.0, z - 1.0]  # the solid moved down until its top touches the grid
     elif kind == "above":
         g = rng.uniform(0.01, 0.5)
         plane = grid(2.0, 7, rho + g)                # the north pole (0, 0, rho) is under the grid's interior
@@ -442,14 +451,16 @@ def _plane(rng, k):
         plane = grid(2.0, 7, rho)
         expected, dist = "TOUCHING", 0.0
     elif kind == "inside":
-        plane = grid(0.4, 4, rng.uniform(-0.3, 0.3))
+        z = rng.uniform(-0.3, 0.3)
+        plane = grid(0.4, 4, z)
         expected, containment, volume = "INTERSECTING", "A_INSIDE_B", False
+        escape = place[:3, :3] @ [0.0, 0.0, z - 1.0]
     else:
         plane = grid(2.0, 6, -rho - 0.75)
         dist = 0.75
     a = MeshSpec(*plane).moved(place, bake=(k % 2 == 0))
     b = MeshSpec(*solid).moved(place, bake=True)
-    return MeshCase("", 0, a, b, expected, containment, volume, False, dist, "open grid " + kind)
+    return MeshCase("", 0, a, b, expected, containment, volume, False, dist, "open grid " + kind, escape=escape)
 
 
 def _lshape(rng, k):
@@ -468,7 +479,9 @@ def _lshape(rng, k):
     b = MeshSpec(*lb).moved(place @ flip, bake=(k % 2 == 0))
     expected = "SEPARATED" if g > 0 else ("TOUCHING" if g == 0 else "INTERSECTING")
     dist = g if g >= 0 else None
-    return MeshCase("", 0, a, b, expected, None, g < 0, False, dist, kind)
+    # B moved by (g, -g) (g < 0): its arm leaves A's arm and rises off A's bar while its bar rises off A's arm
+    escape = place[:3, :3] @ [g, -g, 0.0] if g < 0 else None
+    return MeshCase("", 0, a, b, expected, None, g < 0, False, dist, kind, escape=escape)
 
 
 def _random(rng, k):
@@ -557,7 +570,8 @@ def _variant(case: MeshCase, variant: str, rng) -> MeshCase:
         m, bake, factor = affine(lin, rng.uniform(-2, 2, 3)), False, None
     a, b = case.a.moved(m, bake), case.b.moved(m, bake)
     dist = None if (case.distance is None or factor is None) else case.distance * factor
-    return replace(case, a=a, b=b, distance=dist, variant=variant)
+    escape = None if case.escape is None else m[:3, :3] @ case.escape
+    return replace(case, a=a, b=b, distance=dist, variant=variant, escape=escape)
 
 
 PER_BASE = 3

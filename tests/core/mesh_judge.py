@@ -19,6 +19,7 @@ from tests.core.reporting import TOUCHING, rounding_floor
 __all__ = ["Truth", "truth", "MeshVerdict", "judge", "RULES"]
 
 RULES = ("verdict", "touching", "containment", "open", "scale", "distance", "points", "normal", "witness", "depth_hull",
+         "depth_escape",
          "depth_volume", "convex", "segments", "finite")
 
 
@@ -82,6 +83,14 @@ def truth(case) -> Truth:
         consistent.append(f"construction says {case.containment}, oracle {derived}")
     if case.distance is not None and abs(case.distance - dist.distance) > tol - band + 1e-12 * scale:
         consistent.append(f"construction distance {case.distance!r}, oracle {dist.distance!r}")
+    if case.escape is not None:
+        moved = mo.Soup(b.vertices + case.escape, b.triangles)
+        if len(mo.crossings(a, moved, band)):
+            consistent.append("the escape translation leaves crossing triangles")
+        elif mo.mesh_distance(a, moved).distance > band + dist.error:
+            for s1, s2, closed in ((a, moved, closed_b), (moved, a, closed_a)):
+                if closed and abs(mo.winding_number(s2, s1.used[:1])[0]) >= 0.5:
+                    consistent.append("the escape translation leaves one mesh inside the other")
     expected = case.expected if case.expected is not None else status
     known = case.expected is not None or status is not None
     containment = case.containment if case.expected is not None else derived
@@ -176,6 +185,9 @@ def judge(case, t: Truth, c, hull=None) -> MeshVerdict:
                 bad(("depth_hull", f"depth {v.depth:.6g} > hull depth {v.hull_depth:.6g}"))
             if case.convex and abs(v.depth - v.hull_depth) > slack + 1e-9 * t.scale:
                 bad(("convex", f"convex pair: depth {v.depth!r}, convex engine {v.hull_depth!r}"))
+        if case.escape is not None and v.depth > float(np.linalg.norm(case.escape)) + t.tol:
+            bad(("depth_escape", f"depth {v.depth:.6g} > {np.linalg.norm(case.escape):.6g}, the length of a "
+                                 "translation known to separate the pair (not a lower bound)"))
         if case.volume and v.depth <= t.band:
             bad(("depth_volume", f"depth {v.depth:.3g} <= band {t.band:.3g} though the overlap has volume"))
         seg = np.asarray(c.intersection, float).reshape(-1, 3)

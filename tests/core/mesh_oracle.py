@@ -181,27 +181,105 @@ def _pierces(p, q, a, b, c, margin=0.0) -> np.ndarray:
 
 def _pair_crosses(ta, tb, margin=0.0) -> np.ndarray:
     """(k,) bool: triangle ta[i] and tb[i] ((k, 3, 3) each) cross (an edge of one pierces the other)."""
+    A, B = _Tri(ta), _Tri(tb)
     out = np.zeros(len(ta), dtype=bool)
     for i in range(3):
         j = (i + 1) % 3
-        out |= _pierces(ta[:, i], ta[:, j], tb[:, 0], tb[:, 1], tb[:, 2], margin)
-        out |= _pierces(tb[:, i], tb[:, j], ta[:, 0], ta[:, 1], ta[:, 2], margin)
+        out |= _s_pierces(A.v[i], A.v[j], B, margin)
+        out |= _s_pierces(B.v[i], B.v[j], A, margin)
     return out
+
+
+def _s_pierces(p, q, tri, margin):
+    """`_pierces` on component arrays with the triangle's precomputed normal and inward edge normals."""
+    nl = np.sqrt(tri.nn)
+    sp, sq = _sdot(_ssub(p, tri.v[0]), tri.n), _sdot(_ssub(q, tri.v[0]), tri.n)
+    m = margin * nl
+    straddle = ((sp > m) & (sq < -m)) | ((sp < -m) & (sq > m))
+    t = sp / np.where(straddle, sp - sq, 1.0)
+    x = tuple(p[c] + t * (q[c] - p[c]) for c in range(3))
+    inside = straddle
+    for j in range(3):
+        inside &= _sdot(_ssub(x, tri.v[j]), tri.m[j]) > margin * nl * np.sqrt(tri.ee[j])
+    return inside
+
+
+class _Tri:
+    """Triangles as component arrays (structure of arrays: fast elementwise numpy), with the per-triangle data the
+    closed forms reuse: corners v[j], edges e[j] = v[j+1] - v[j], their squared lengths, the normal n = e0 x e2'
+    (e2' = v2 - v0), |n|^2, inward edge normals m[j] = n x e[j], and whether the triangle has no interior."""
+
+    def __init__(self, t: np.ndarray):
+        t = np.asarray(t, dtype=np.float64)
+        self.v = [tuple(np.ascontiguousarray(t[:, j, c]) for c in range(3)) for j in range(3)]
+        self.e = [tuple(self.v[(j + 1) % 3][c] - self.v[j][c] for c in range(3)) for j in range(3)]
+        self.ee = [_sdot(e, e) for e in self.e]
+        w = tuple(self.v[2][c] - self.v[0][c] for c in range(3))
+        self.n = _scross(self.e[0], w)
+        self.nn = _sdot(self.n, self.n)
+        longest = np.maximum(np.maximum(self.ee[0], self.ee[1]), self.ee[2])
+        self.flat = self.nn <= (1e-12 * longest) ** 2  # no interior to project on: the triangle is its edges
+        self.m = [_scross(self.n, e) for e in self.e]
+
+
+def _sdot(u, v):
+    return u[0] * v[0] + u[1] * v[1] + u[2] * v[2]
+
+
+def _scross(u, v):
+    return (u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0])
+
+
+def _ssub(u, v):
+    return (u[0] - v[0], u[1] - v[1], u[2] - v[2])
+
+
+def _s_point_segment_d2(p, a, e, ee):
+    """Squared distance from p to the segment a + t e, t in [0, 1] (ee = e.e; ee == 0 is the point a)."""
+    ap = _ssub(p, a)
+    t = np.clip(_sdot(ap, e) / np.where(ee > 0.0, ee, 1.0), 0.0, 1.0)
+    t = np.where(ee > 0.0, t, 0.0)
+    return (ap[0] - t * e[0]) ** 2 + (ap[1] - t * e[1]) ** 2 + (ap[2] - t * e[2]) ** 2
+
+
+def _s_point_plane_d2(p, tri: _Tri):
+    """Squared plane distance when p projects into the triangle's interior (or onto its border), else inf."""
+    inside = ~tri.flat
+    for j in range(3):
+        inside &= _sdot(_ssub(p, tri.v[j]), tri.m[j]) >= 0.0
+    h = _sdot(_ssub(p, tri.v[0]), tri.n)
+    return np.where(inside, h * h / np.where(tri.flat, 1.0, tri.nn), np.inf)
+
+
+def _s_segment_inner_d2(p1, d1, a, p2, d2, e):
+    """The classic clamped closed form for segments p1 + s d1 and p2 + t d2 (a = d1.d1, e = d2.d2); inf for
+    (near-)parallel or zero-length segments, whose minimum is at an end point (the vertex-edge terms)."""
+    r = _ssub(p1, p2)
+    f, c, b = _sdot(d2, r), _sdot(d1, r), _sdot(d1, d2)
+    den = a * e - b * b
+    ok = (a > 0.0) & (e > 0.0) & (den > 1e-14 * a * e)
+    safe_den, safe_a, safe_e = (np.where(ok, x, 1.0) for x in (den, a, e))
+    s = np.clip((b * f - c * e) / safe_den, 0.0, 1.0)
+    t = (b * s + f) / safe_e
+    lo, hi = t < 0.0, t > 1.0
+    t = np.clip(t, 0.0, 1.0)
+    s = np.where(lo, np.clip(-c / safe_a, 0.0, 1.0), np.where(hi, np.clip((b - c) / safe_a, 0.0, 1.0), s))
+    g = (r[0] + s * d1[0] - t * d2[0], r[1] + s * d1[1] - t * d2[1], r[2] + s * d1[2] - t * d2[2])
+    return np.where(ok, _sdot(g, g), np.inf)
 
 
 def _features_d2(ta, tb) -> np.ndarray:
     """(k,) squared minimum over the feature pairs where two non-crossing triangles can be closest: the 18
     vertex-to-edge distances, the 9 edge-edge interior solutions and the 6 vertex-to-face projections."""
+    A, B = _Tri(ta), _Tri(tb)
     best = np.full(len(ta), np.inf)
     for i in range(3):
-        i1 = (i + 1) % 3
-        best = np.minimum(best, _point_plane_d2(ta[:, i], tb[:, 0], tb[:, 1], tb[:, 2]))
-        best = np.minimum(best, _point_plane_d2(tb[:, i], ta[:, 0], ta[:, 1], ta[:, 2]))
+        best = np.minimum(best, _s_point_plane_d2(A.v[i], B))
+        best = np.minimum(best, _s_point_plane_d2(B.v[i], A))
         for j in range(3):
-            j1 = (j + 1) % 3
-            best = np.minimum(best, _point_segment_d2(ta[:, i], tb[:, j], tb[:, j1]))
-            best = np.minimum(best, _point_segment_d2(tb[:, i], ta[:, j], ta[:, j1]))
-            best = np.minimum(best, _segment_inner_d2(ta[:, i], ta[:, i1], tb[:, j], tb[:, j1]))
+            best = np.minimum(best, _s_point_segment_d2(A.v[i], B.v[j], B.e[j], B.ee[j]))
+            best = np.minimum(best, _s_point_segment_d2(B.v[i], A.v[j], A.e[j], A.ee[j]))
+            best = np.minimum(best, _s_segment_inner_d2(A.v[i], A.e[i], A.ee[i], B.v[j], B.e[j], B.ee[j]))
     return best
 
 

@@ -5,7 +5,8 @@ The issue's numbers, asserted over every case (one rule per test; rules in tests
 - separated / touching pairs: |distance error| <= 1e-9 x scale, points on their surfaces within 1e-9 x scale,
   normal = (point_b - point_a) / distance;
 - intersecting pairs: point_a is a point of A inside or on B and point_b a point of B inside or on A; the depth
-  never exceeds the convex hulls' (the convex engine on the vertex arrays), is > 0 when the overlap has volume (known
+  never exceeds the convex hulls' (the convex engine on the vertex arrays) nor a separating translation known by
+  construction, is > 0 when the overlap has volume (known
   by construction), equals the convex engine's when both meshes are convex; the crossing segments lie on both
   surfaces, and there are some when triangles cross.
 Every tolerance adds the oracle's rounding bound and 64 ulps of the largest world coordinate (mesh_judge.py).
@@ -214,6 +215,13 @@ def test_intersecting_witnesses_lie_in_both_meshes(results):
 
 def test_depth_never_exceeds_the_hull_depth(results):
     _rule(results, "depth_hull", "returned a depth above the convex hulls' (not a lower bound)")
+
+
+def test_depth_never_exceeds_a_known_separating_translation(results):
+    """Cases whose construction gives a separating translation (the rod moved out of the torus's tube, the crate
+    moved until the box sits in its cavity, the cup until the ball is clear of its wall, the L shapes unhooked):
+    the shortest one is at most that long, and the depth, a lower bound of it, too."""
+    _rule(results, "depth_escape", "returned a depth longer than a known separating translation")
 
 
 def test_depth_is_positive_when_the_overlap_has_volume(results):

@@ -230,3 +230,34 @@ def test_duplicates_and_zero_area_triangles_keep_a_mesh_closed():
         s = dirty(MeshSpec(np.asarray(vt[0], float), vt[1]), rng).soup()
         assert mo.is_closed(s)
         assert mo.winding_number(s, [inside])[0] == pytest.approx(1.0)
+
+
+def test_batched_feature_distances_match_the_one_pair_closed_forms():
+    """The structure-of-arrays kernel that mesh_distance runs equals the plain closed forms (point_triangle_distance
+    and segment_segment_distance, written independently over (k, 3) arrays), including zero-area triangles."""
+    rng = np.random.default_rng(11)
+    ta, tb = rng.normal(size=(3000, 3, 3)), rng.normal(size=(3000, 3, 3)) + 0.5
+    ta[:100, 2] = ta[:100, 0]                                   # repeated corner
+    tb[:100, 2] = 0.5 * (tb[:100, 0] + tb[:100, 1])             # collinear
+    ref = np.full(len(ta), np.inf)
+    for i in range(3):
+        ref = np.minimum(ref, mo.point_triangle_distance(ta[:, i], tb[:, 0], tb[:, 1], tb[:, 2]))
+        ref = np.minimum(ref, mo.point_triangle_distance(tb[:, i], ta[:, 0], ta[:, 1], ta[:, 2]))
+        for j in range(3):
+            ref = np.minimum(ref, mo.segment_segment_distance(ta[:, i], ta[:, (i + 1) % 3], tb[:, j],
+                                                              tb[:, (j + 1) % 3]))
+    crossing = mo._pair_crosses(ta, tb)
+    assert np.allclose(mo.triangle_pair_distance(ta, tb), np.where(crossing, 0.0, ref), rtol=0, atol=1e-14)
+
+
+def test_batched_crossing_test_matches_the_one_edge_form():
+    rng = np.random.default_rng(12)
+    ta, tb = rng.normal(size=(5000, 3, 3)), rng.normal(size=(5000, 3, 3)) * 0.7
+    for margin in (0.0, 0.05):
+        ref = np.zeros(len(ta), dtype=bool)
+        for i in range(3):
+            j = (i + 1) % 3
+            ref |= mo._pierces(ta[:, i], ta[:, j], tb[:, 0], tb[:, 1], tb[:, 2], margin)
+            ref |= mo._pierces(tb[:, i], tb[:, j], ta[:, 0], ta[:, 1], ta[:, 2], margin)
+        assert ref.sum() > 100
+        assert np.array_equal(mo._pair_crosses(ta, tb, margin), ref)
