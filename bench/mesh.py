@@ -183,7 +183,7 @@ def measure_row(name: str, quick: bool) -> dict:
     row["ours_s"], c = _median_time(ours)
     row.update(status=c.status.name, distance=float(c.distance), scale=float(c.scale),
                containment=None if c.containment is None else c.containment.name,
-               segments=int(len(c.intersection)))
+               segments=int(len(c.intersection)), gap=float(c.gap), converged=bool(c.converged))
     try:
         import fcl
     except ImportError as exc:
@@ -250,6 +250,8 @@ def table(rows: list[dict]) -> list[str]:
             continue
         verdict = r["status"] + (f" ({r['containment']})" if r.get("containment") else "")
         verdict += f", d = {r['distance']:.6g}"
+        if r.get("gap", 0.0) > 0.0 or not r.get("converged", True):
+            verdict += f" (certified to +-{r['gap']:.2g}{'' if r.get('converged', True) else ', budget spent'})"
         ratio = r["ours_s"] / r["fcl_total_s"] if r.get("fcl_total_s") else None
         agree = "verdicts differ" if r.get("verdicts_agree") is False else (
             f"{r['agreement']:.1e}" if "agreement" in r else "same verdict")

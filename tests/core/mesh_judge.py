@@ -18,7 +18,8 @@ from tests.core.reporting import TOUCHING, rounding_floor
 
 __all__ = ["Truth", "truth", "MeshVerdict", "judge", "RULES"]
 
-RULES = ("verdict", "touching", "containment", "open", "scale", "distance", "points", "normal", "witness", "depth_hull",
+RULES = ("verdict", "touching", "containment", "open", "scale", "distance", "points", "normal", "witness", "witness_pair",
+         "depth_hull",
          "depth_escape",
          "depth_volume", "convex", "segments", "finite")
 
@@ -170,14 +171,25 @@ def judge(case, t: Truth, c, hull=None) -> MeshVerdict:
         v.depth = -float(c.distance)
         if c.distance > 0.0:
             bad(("finite", f"INTERSECTING with positive distance {c.distance!r}"))
+        # the rule ("witness"): point_a is a point of A inside or on B, point_b a point of B inside or on
+        # A.  contact.py's ("witness_pair"): each point belongs to its own mesh, point_a - point_b = depth * normal
+        # (moving B by that much is the translation the depth measures), and at least one of them lies in the other
+        # mesh (the deep point whose escape the depth is).
+        others = []
         for name, p, own, other in (("point_a", pa, "a", "b"), ("point_b", pb, "b", "a")):
             in_own, d_own, _ = t.inside_or_on(own, p)
             in_other, d_other, w_other = t.inside_or_on(other, p)
+            others.append(in_other)
             if not in_own:
-                bad(("witness", f"{name} is not a point of {own.upper()} (distance {d_own:.3g})"))
+                bad(("witness_pair", f"{name} is not a point of {own.upper()} (distance {d_own:.3g})"))
             if not in_other:
                 bad(("witness", f"{name} is neither inside nor on {other.upper()} (distance {d_other:.3g}, "
                                 f"winding {w_other:.3f})"))
+        if not any(others):
+            bad(("witness_pair", "neither point lies in the other mesh"))
+        if np.linalg.norm((pa - pb) - v.depth * n) > t.tol:
+            bad(("witness_pair", f"point_a - point_b = {(pa - pb).tolist()} but depth * normal = "
+                                 f"{(v.depth * n).tolist()}"))
         if hull is not None:
             v.hull_depth = max(0.0, -float(hull.distance)) if hull.status.name == "INTERSECTING" else 0.0
             slack = t.tol + float(hull.gap) + float(c.gap)
