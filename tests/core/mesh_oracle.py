@@ -5,10 +5,10 @@ answer is computed from the triangles themselves:
 
 - `mesh_distance(A, B)`: the minimum distance between the two surfaces, over ALL triangle pairs.  For one pair of
   triangles the distance is 0 when an edge of one pierces the other, else the minimum of the 6 vertex-to-triangle
-  and 9 edge-to-edge distances (closed forms).  Every pair is considered: pairs are visited in increasing order of
-  the distance between their axis-aligned boxes (a certified lower bound of the pair's distance) and the walk
-  stops only when that lower bound exceeds the best exact pair distance found, so no pair that could be closer
-  is skipped.  The answer carries a rounding bound `error`: [distance - error, distance + error] holds the exact
+  and 9 edge-to-edge distances (closed forms).  First every pair whose boxes overlap is tested for a crossing
+  (any crossing: distance 0).  Otherwise every pair is considered: pairs are visited in increasing order of a
+  certified lower bound of their distance and the walk stops only when that bound exceeds the best exact pair
+  distance found, so no pair that could be closer is skipped.  The answer carries a rounding bound `error`: [distance - error, distance + error] holds the exact
   distance of the float64 input (see `ROUNDING_ULPS`).  (A pair's lower bound is the larger of its boxes' distance
   and the gap between the projections of the two triangles on the line through their centroids.)
 - `crossings(A, B, margin)`: the triangle pairs whose surfaces cross transversally (an edge of one passes through
@@ -23,6 +23,11 @@ answer is computed from the triangles themselves:
   triangle chain is empty).  That is exactly the condition for the winding number to be an integer off the surface,
   whatever the orientation, duplicates or slivers.
 - `point_distance(soup, points)`: the distance from points to the surface (vertex, edge and face closed forms).
+
+Two implementations of the closed forms: the one-pair functions over (k, 3) arrays (`point_triangle_distance`,
+`segment_segment_distance`, `_pierces`), plain and readable, and the batched structure-of-arrays kernels that the
+mesh queries run (`_features_d2`, `_pair_crosses`, about six times faster); tests/core/test_mesh_oracle.py checks
+that the two agree, and checks the one-pair forms against closed-form cases and an independent optimiser.
 
 Rounding.  Coordinates are first moved to a local frame (minus the centre of the pair's bounding box, which is
 exact to one rounding of the result), so a pair 1e6 from the origin is measured to ~1e-16 x its own size, not
