@@ -250,7 +250,10 @@ def table(rows: list[dict]) -> list[str]:
             continue
         verdict = r["status"] + (f" ({r['containment']})" if r.get("containment") else "")
         verdict += f", d = {r['distance']:.6g}"
-        if r.get("gap", 0.0) > 0.0 or not r.get("converged", True):
+        if r["status"] == "INTERSECTING" and r.get("gap", 0.0) > 0.0:
+            depth = -r["distance"]
+            verdict += f" (separating translation in [{depth:.3g}, {depth + r['gap']:.3g}])"
+        elif r.get("gap", 0.0) > 0.0 or not r.get("converged", True):
             verdict += f" (certified to +-{r['gap']:.2g}{'' if r.get('converged', True) else ', budget spent'})"
         ratio = r["ours_s"] / r["fcl_total_s"] if r.get("fcl_total_s") else None
         agree = "verdicts differ" if r.get("verdicts_agree") is False else (
