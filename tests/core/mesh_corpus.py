@@ -36,7 +36,8 @@ import numpy as np
 
 from tests.core.mesh_oracle import Soup, soup
 
-__all__ = ["MeshSpec", "MeshCase", "FAMILIES", "VARIANTS", "PER_BASE", "variant_of", "make_case", "corpus", "random_rotation",
+__all__ = ["MeshSpec", "MeshCase", "FAMILIES", "VARIANTS", "PER_BASE", "variant_of", "make_case", "corpus",
+           "random_rotation",
            "box", "revolve", "sphere", "torus", "cylinder", "cup", "crate", "prism", "grid", "star"]
 
 CORPUS_SEED = 20261123

@@ -18,8 +18,8 @@ from tests.core.reporting import TOUCHING, rounding_floor
 
 __all__ = ["Truth", "truth", "MeshVerdict", "judge", "RULES"]
 
-RULES = ("verdict", "touching", "containment", "open", "scale", "distance", "points", "normal", "witness", "witness_pair",
-         "depth_hull",
+RULES = ("verdict", "touching", "containment", "open", "scale", "distance", "points", "normal", "witness",
+         "witness_pair", "depth_hull",
          "depth_escape",
          "depth_volume", "convex", "segments", "finite")
 

@@ -8,9 +8,10 @@ answer is computed from the triangles themselves:
   and 9 edge-to-edge distances (closed forms).  First every pair whose boxes overlap is tested for a crossing
   (any crossing: distance 0).  Otherwise every pair is considered: pairs are visited in increasing order of a
   certified lower bound of their distance and the walk stops only when that bound exceeds the best exact pair
-  distance found, so no pair that could be closer is skipped.  The answer carries a rounding bound `error`: [distance - error, distance + error] holds the exact
-  distance of the float64 input (see `ROUNDING_ULPS`).  (A pair's lower bound is the larger of its boxes' distance
-  and the gap between the projections of the two triangles on the line through their centroids.)
+  distance found, so no pair that could be closer is skipped.  The answer carries a rounding bound `error`:
+  [distance - error, distance + error] holds the exact distance of the float64 input (see `ROUNDING_ULPS`).  (A
+  pair's lower bound is the larger of its boxes' distance and the gap between the projections of the two triangles
+  on the line through their centroids.)
 - `crossings(A, B, margin)`: the triangle pairs whose surfaces cross transversally (an edge of one passes through
   the interior of the other, its end points on both sides of the plane, all by more than `margin`), over all pairs
   whose boxes overlap.  Touching without crossing (a vertex on a face, coplanar faces) is not a crossing.

@@ -226,7 +226,8 @@ def test_open_and_broken_meshes_are_not_closed():
 
 def test_duplicates_and_zero_area_triangles_keep_a_mesh_closed():
     rng = np.random.default_rng(10)
-    for vt, inside in ((CUBE, [0.5, 0.5, 0.5]), (sphere(1.0, 12, 6), [0.1, 0, 0]), (torus(1.0, 0.25, 12, 8), [1, 0, 0])):
+    meshes = ((CUBE, [0.5, 0.5, 0.5]), (sphere(1.0, 12, 6), [0.1, 0, 0]), (torus(1.0, 0.25, 12, 8), [1, 0, 0]))
+    for vt, inside in meshes:
         s = dirty(MeshSpec(np.asarray(vt[0], float), vt[1]), rng).soup()
         assert mo.is_closed(s)
         assert mo.winding_number(s, [inside])[0] == pytest.approx(1.0)
