@@ -61,9 +61,10 @@ KNOWN_OPEN: dict = {
         'degenerate/50', 'degenerate/51', 'degenerate/52', 'degenerate/53', 'degenerate/54',
         'degenerate/55', 'degenerate/56', 'degenerate/57', 'degenerate/58', 'degenerate/59'], F_SLIVER),
 }
-"""Open engine findings on branch `mesh` at commit e305643, excluded from the assertions (still counted in the
-table's `bad` column): case name -> the finding, each pinned by a named strict expected failure in
-test_mesh_corpus_regressions.py.  The summary line lists the entries that now pass every rule (to be removed)."""
+"""Open engine findings on branch `mesh` (the same at its commits e305643, 0a5651d and 1da9199), excluded from the
+assertions (still counted in the table's `bad` column): case name -> the finding, each pinned by a named strict
+expected failure in test_mesh_corpus_regressions.py.  The summary line lists the entries that now pass every rule
+(to be removed)."""
 
 KNOWN_OPEN_RULES: dict = {
     "witness": "the engine returns core/contact.py's witness pair (a deep point of one mesh inside the other and its "
