@@ -36,8 +36,9 @@ system-deps:
 build: venv
 	$(VPY) scripts/build_extension.py
 
-demo: venv system-deps build
-	$(VPY) scripts/demo.py
+# Prints the two readouts and where the files went; the zip is rebuilt (quietly) only when out of date.
+demo: venv system-deps
+	@$(VPY) scripts/demo.py
 
 # Core tests again on numpy 2.x (core must run on both), then the whole suite on Blender's numpy 1.26.
 test-core-np2: venv-np2

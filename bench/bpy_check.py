@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 """End-to-end time of the real `bpy.ops.collision.check()` on two 1,000,000-vertex evaluated meshes.
 
-    .venv/bin/python bench/bpy_check.py [--zip dist/collision_inspector-0.1.0.zip] [--vertices 1000000]
+    .venv/bin/python bench/bpy_check.py [--vertices 1000000]
 
-Runs in the project venv (bpy 5.0.1). Installs the built extension zip (`make build`) into a throw-away
-BLENDER_USER_RESOURCES directory, enables it, builds two meshes in the scene, lets the depsgraph evaluate them
-once (that cost belongs to Blender, not to the check), then times the operator call itself: reading the evaluated
-vertices, the core query, storing the result. Target: < 2 s per check. Prints a markdown table; exit 1 on error.
+Runs in the project venv (bpy 5.0.1). scripts/blender_env.py moves Blender's user folders to a throw-away
+directory, rebuilds the extension zip if it is out of date and installs and enables it (as the headless tests and
+`make demo` do). Then it builds two meshes in the scene, lets the depsgraph evaluate them once (that cost belongs
+to Blender, not to the check), and times the operator call itself: reading the evaluated vertices, the core query,
+storing the result. Target: < 2 s per check. Prints a markdown table; exit 1 on error.
 
 Meshes: a UV sphere of about 1000 x 1000 (1,000,001 vertices, every one on the convex hull: the worst case for a
 hull) and a vertex-only mesh of 1,000,000 points uniform in a ball (most vertices inside the hull).
@@ -15,36 +16,25 @@ Each pair is timed separated and intersecting, median of 3 calls.
 from __future__ import annotations
 
 import argparse
-import os
-import shutil
 import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "scripts"))
+import blender_env  # noqa: E402  (scripts/blender_env.py)
+
 TARGET_S = 2.0
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--zip", default=str(ROOT / "dist" / "collision_inspector-0.1.0.zip"))
     parser.add_argument("--vertices", type=int, default=1_000_000)
     parser.add_argument("--repeats", type=int, default=3)
     args = parser.parse_args()
-    zip_path = Path(args.zip).resolve()
-    if not zip_path.exists():
-        print(f"RESULT skipped: {zip_path} does not exist (run `make build`)")
-        return 0
-
-    tmp = tempfile.mkdtemp(prefix="ci-bench-bpy-")
-    os.environ["BLENDER_USER_RESOURCES"] = os.path.join(tmp, "user")
-    os.environ["XDG_CACHE_HOME"] = os.path.join(tmp, "cache")
-    try:
-        return run(zip_path, args.vertices, args.repeats)
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
+    blender_env.isolate("ci-bench-bpy-")  # removed when the process ends
+    return run(args.vertices, args.repeats)
 
 
 def uv_sphere_mesh(bpy, np, name: str, vertices: int, radius: float):
@@ -95,20 +85,24 @@ def ball_cloud_mesh(bpy, np, name: str, vertices: int, radius: float, seed: int)
     return obj
 
 
-def run(zip_path: Path, vertices: int, repeats: int) -> int:
+def run(vertices: int, repeats: int) -> int:
     import numpy as np
     t0 = time.perf_counter()
-    import bpy
+    try:
+        import bpy
+    except ImportError as exc:
+        print(f"RESULT skipped: bpy is not importable ({exc}); run `make venv`")
+        return 0
     import_s = time.perf_counter() - t0
 
-    result = bpy.ops.extensions.package_install_files(filepath=str(zip_path), repo="user_default",
-                                                      enable_on_install=True)
-    if result != {"FINISHED"}:
-        print(f"RESULT error: installing {zip_path.name} returned {result}")
+    try:
+        module = blender_env.install()
+    except blender_env.BlenderEnvError as exc:
+        print(f"RESULT error: {exc}")
         return 1
-    state = sys.modules.get("bl_ext.user_default.collision_inspector.operators.state")
-    if state is None:
-        print("RESULT error: the extension did not register (no bl_ext.user_default.collision_inspector)")
+    store = sys.modules.get(f"{module}.operators.store")
+    if store is None:
+        print(f"RESULT error: the extension did not register ({module}.operators.store is not loaded)")
         return 1
 
     print(f"| mesh pair | vertices | relation | check (median of {repeats}) | reading | core | verdict |", flush=True)
@@ -139,7 +133,7 @@ def run(zip_path: Path, vertices: int, repeats: int) -> int:
                 if done != {"FINISHED"}:
                     print(f"RESULT error: bpy.ops.collision.check() returned {done} on {family} {relation}")
                     return 1
-                record = state.last_record()
+                record = store.active_record()
                 reads.append(record.read_ms / 1e3)
                 cores.append(record.time_ms / 1e3)
             contact = record.contact

@@ -9,13 +9,17 @@
 Importable on its own (the repository root on sys.path): it never imports Blender or anything of the add-on.
 Shapes are convex: a vertex array stands for its convex hull.  See `core.contact` for the sign conventions.
 """
+from .batch import ShapeBatch, collide_many, find_clashes
+from .broadphase import candidate_pairs
 from .contact import Contact, Containment, Status
+from .parts import collide_worst
 from .query import collide, distance, intersects
 from .shapes import Box, Capsule, Cone, Cylinder, PointCloud, Shape, Sphere, as_shape
 from .tolerances import DEFAULT_TOLERANCES, Tolerances
 
 __all__ = [
-    "collide", "intersects", "distance",
+    "collide", "intersects", "distance", "collide_worst",
     "Contact", "Containment", "Status", "Tolerances", "DEFAULT_TOLERANCES",
     "Shape", "PointCloud", "Sphere", "Box", "Capsule", "Cylinder", "Cone", "as_shape",
+    "candidate_pairs", "ShapeBatch", "collide_many", "find_clashes",
 ]

@@ -61,14 +61,39 @@ class _Pair:
                    max_iterations=t.gjk_max_iterations, stop_above=stop_above)
 
 
-def collide(a, b, tolerances: Tolerances = DEFAULT_TOLERANCES) -> Contact:
+def _as_max_distance(max_distance) -> float | None:
+    if max_distance is None:
+        return None
+    try:
+        value = float(max_distance)
+    except (TypeError, ValueError):
+        raise ValueError(f"max_distance must be a number or None, got {max_distance!r}") from None
+    if math.isnan(value) or value < 0.0:
+        raise ValueError(f"max_distance must be >= 0 (or None), got {value!r}")
+    return None if value == math.inf else value
+
+
+def collide(a, b, tolerances: Tolerances = DEFAULT_TOLERANCES, *, max_distance=None) -> Contact:
     """Full answer for two convex shapes: status, signed distance, normal (A towards B) and points, in world space.
 
     a, b: `core.Shape` instances or (n, 3) vertex arrays (each standing for its convex hull).
-    Raises ValueError on invalid input (empty, wrong shape, NaN/inf, non-numeric)."""
+    max_distance: None (the default: always the full answer) or a distance >= 0 in world units.  GJK then stops as
+      soon as its certified lower bound on the distance exceeds max(max_distance, touching tolerance); the answer
+      is SEPARATED with `beyond_max_distance=True` and `distance` = that lower bound (> max_distance; the true
+      distance is at least that), `point_a`, `point_b`, `normal` the best found so far (`gap` = their distance
+      minus the bound; `converged` False: the distance is a bound, not certified to the gap tolerance).  A pair
+      not proven farther gets the full answer (`beyond_max_distance=False`), even when its distance turns out
+      larger than max_distance.
+    Raises ValueError on invalid input (empty, wrong shape, NaN/inf, non-numeric, negative max_distance)."""
+    limit = _as_max_distance(max_distance)
     pair = _Pair(a, b, tolerances)
     t = pair.tol
-    result = pair.run_gjk()
+    if limit is not None:
+        result = pair.run_gjk(stop_above=max(limit, pair.touching) + pair.radius)
+        if result.outcome is GJKOutcome.EARLY_SEPARATED:
+            return _beyond(pair, result)
+    else:
+        result = pair.run_gjk()
     fallback = False
     epa_iterations = 0
     pen = None
@@ -118,6 +143,19 @@ def collide(a, b, tolerances: Tolerances = DEFAULT_TOLERANCES) -> Contact:
                    scale=pair.scale, touching_tolerance=pair.touching, gjk_iterations=result.iterations,
                    epa_iterations=epa_iterations, converged=converged, iteration_cap_hit=cap_hit,
                    fallback_used=fallback, gap=gap)
+
+
+def _beyond(pair: _Pair, result) -> Contact:
+    """The early answer of a pair proven farther apart than the query's max_distance (GJK stopped early)."""
+    v = result.v
+    n = np.array((-v[0], -v[1], -v[2])) / result.distance
+    point_a, point_b = result.closest_points()
+    point_a = np.array(point_a) + pair.origin + pair.sweep_a * n
+    point_b = np.array(point_b) + pair.origin - pair.sweep_b * n
+    bound = result.lower_bound - pair.radius
+    return Contact(status=Status.SEPARATED, distance=bound, normal=n, point_a=point_a, point_b=point_b,
+                   scale=pair.scale, touching_tolerance=pair.touching, gjk_iterations=result.iterations,
+                   converged=False, gap=max(0.0, result.distance - result.lower_bound), beyond_max_distance=True)
 
 
 def intersects(a, b, tolerances: Tolerances = DEFAULT_TOLERANCES) -> bool:

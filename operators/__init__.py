@@ -1,31 +1,77 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""The add-on's operators and the storage of their result.
+"""Everything that touches Blender data.  Imports `core` and `results`, never `panels`.
 
-- `reading`: depsgraph-evaluated objects -> numpy arrays (local float32 vertices + float64 matrix_world);
-- `state`: the result storage (WindowManager property group for scripts/UI, float64 record on the Python side),
-  change listeners and the stale-marking depsgraph handler;
-- `check`: `collision.check`, `collision.clear`, `collision.select_object`, `collision.copy_result`.
+- `props`: the PropertyGroups (the WindowManager mirror of the results, the overlay toggles);
+- `store`: the one writer of results (Python records + mirror) and its listeners;
+- `handlers`: stale marking and file loads;
+- `reading`: evaluated objects -> numpy arrays;
+- `checking`: `check_pair`, the one pipeline every operator calls;
+- `check`: the pair operators (check, clear, select A/B, copy);
+- `live`: live re-checking; `sweep`: a pair over a frame range; `push`: Push Apart and Move to Contact;
+- `scene_check` / `scene_ops`: the scene check (every clash in a scope) and its report;
+- `cli`: the command line (`blender --command collision_inspector ...`, Blender 4.2+).
 
 Submodules import bpy, so they are imported inside `register()` only.
 """
 
 
 def _classes():
-    from . import check, state
+    from . import check, props, push, scene_ops, sweep
 
-    return state.CLASSES + check.CLASSES
+    return props.CLASSES + check.CLASSES + sweep.CLASSES + push.CLASSES + scene_ops.CLASSES
 
 
 def register():
     import bpy
 
+    from ..results import text
+    from . import handlers, props
+
     for cls in _classes():
         bpy.utils.register_class(cls)
+    props.register_properties()
+    handlers.add()
+    text.use_blender_units(bpy.utils.units.to_string)
+    _register_cli(bpy)
+
+
+_cli_handle = None
+
+
+def _register_cli(bpy) -> None:
+    """`blender --command collision_inspector ...` (Blender 4.2+ has register_cli_command; older: nothing)."""
+    global _cli_handle
+    register_cli = getattr(bpy.utils, "register_cli_command", None)
+    if register_cli is None or _cli_handle is not None:
+        return
+    from . import cli
+
+    try:
+        _cli_handle = register_cli(cli.COMMAND_ID, cli.command)
+    except (RuntimeError, ValueError) as exc:  # e.g. the id is taken: the add-on works without it
+        print(f"Collision Inspector: command line not registered: {exc}")
+
+
+def _unregister_cli(bpy) -> None:
+    global _cli_handle
+    if _cli_handle is not None:
+        try:
+            bpy.utils.unregister_cli_command(_cli_handle)
+        except (RuntimeError, ValueError):
+            pass
+        _cli_handle = None
 
 
 def unregister():
     import bpy
 
+    from ..results import text
+    from . import handlers, props
+
+    _unregister_cli(bpy)
+    text.use_blender_units(None)
+    handlers.remove()
+    props.unregister_properties()
     for cls in reversed(_classes()):
         if getattr(cls, "is_registered", True):
             bpy.utils.unregister_class(cls)

@@ -1,52 +1,58 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""The operators: check a pair, clear the result, select A or B, copy the result as text.
+"""The pair operators: check the selected pair, clear the results, select A or B, copy the result as text.
 
-`collision.check` is thin: read the two evaluated objects (`reading`), hand local vertices + matrix_world to
-`core.collide`, store the result (`state.store`) and report one line.  It changes nothing in the scene, so it
-pushes no undo step (bl_options has no 'UNDO').
+Each is thin: `collision.check` picks the pair, calls the one pipeline (`checking.check_pair`), hands the record
+to the one writer (`store`) and reports one line.  A check changes nothing in the scene, so it pushes no undo
+step (bl_options has no 'UNDO').
 """
 from __future__ import annotations
 
-import time
 import traceback
 
 import bpy
 from bpy.props import EnumProperty
 
-from ..core import PointCloud, collide
-from ..panels import readout
-from . import state
-from .reading import GeometryError, SelectionError, pair_problem, pick_pair, read_object
-
-
-def _tag_redraw_view3d(context) -> None:
-    wm = context.window_manager
-    for window in getattr(wm, "windows", ()):
-        screen = window.screen
-        for area in getattr(screen, "areas", ()):
-            if area.type == "VIEW_3D":
-                area.tag_redraw()
-
-
-def _make_shape(geometry):
-    try:
-        return PointCloud(geometry.vertices, transform=geometry.matrix_world)
-    except ValueError as exc:
-        raise GeometryError(f"'{geometry.name}': {exc}") from None
+from ..results import text
+from ..results.record import Mode
+from . import props, store
+from .checking import CheckSettings, check_pair
+from .reading import GeometryError, SelectionError, pair_problem, pick_pair
 
 
 def _poll_has_result(cls, context) -> bool:
     """Poll of the operators that act on a stored result: False (and why) when there is none."""
-    group = getattr(context.window_manager, "collision_inspector", None)
-    if group is None or group.result.status == "NONE":
+    if store.active_record() is None:
         cls.poll_message_set("Run Check Collision first")
         return False
     return True
 
 
+def check_settings(context) -> CheckSettings:
+    """The scene's settings for a check (defaults when the scene has none)."""
+    group = props.settings(context.scene) if context.scene is not None else None
+    if group is None:
+        return CheckSettings()
+    return CheckSettings(mode=Mode[group.mode])
+
+
+def run_check(operator, context, obj_a, obj_b, settings: CheckSettings):
+    """check_pair with every failure turned into a report naming the objects; the record, or None."""
+    try:
+        return check_pair(obj_a, obj_b, context.evaluated_depsgraph_get(), settings)
+    except GeometryError as exc:
+        operator.report({"ERROR"}, str(exc))
+    except ValueError as exc:
+        operator.report({"ERROR"}, f"Cannot check '{obj_a.name}' and '{obj_b.name}': {exc}")
+    except Exception as exc:  # a bug in the engine: report it, keep Blender running, keep the trace
+        traceback.print_exc()
+        operator.report({"ERROR"}, f"Collision check failed on '{obj_a.name}' and '{obj_b.name}': "
+                                   f"{type(exc).__name__}: {exc} (details in the console)")
+    return None
+
+
 class COLLISION_OT_check(bpy.types.Operator):
     """Check whether the active object and the other selected object collide: penetration depth and normal, \
-or distance and closest points (convex hulls of the evaluated meshes)"""
+or distance and closest points"""
 
     bl_idname = "collision.check"
     bl_label = "Check Collision"
@@ -58,7 +64,7 @@ or distance and closest points (convex hulls of the evaluated meshes)"""
         if context.view_layer is None:
             cls.poll_message_set("Needs a scene with a view layer")
             return False
-        if getattr(context.window_manager, "collision_inspector", None) is None:
+        if props.state(context.window_manager) is None:
             cls.poll_message_set("Collision Inspector is not fully registered")
             return False
         problem = pair_problem(context)
@@ -74,63 +80,32 @@ or distance and closest points (convex hulls of the evaluated meshes)"""
         except SelectionError as exc:
             self.report({"ERROR"}, str(exc))
             return {"CANCELLED"}
-
-        started = time.perf_counter()
-        wm.progress_begin(0, 4)
+        wm.progress_begin(0, 1)
         try:
-            depsgraph = context.evaluated_depsgraph_get()
-            geometry_a = read_object(obj_a, depsgraph)
-            wm.progress_update(1)
-            geometry_b = read_object(obj_b, depsgraph)
-            wm.progress_update(2)
-            shape_a = _make_shape(geometry_a)
-            shape_b = _make_shape(geometry_b)
-            read_done = time.perf_counter()
-            wm.progress_update(3)
-            contact = collide(shape_a, shape_b)
-            query_done = time.perf_counter()
-            wm.progress_update(4)
-        except GeometryError as exc:
-            self.report({"ERROR"}, str(exc))
-            return {"CANCELLED"}
-        except ValueError as exc:
-            self.report({"ERROR"}, f"Cannot check '{obj_a.name}' and '{obj_b.name}': {exc}")
-            return {"CANCELLED"}
-        except Exception as exc:  # a bug in the engine: report it, keep Blender running, keep the trace
-            traceback.print_exc()
-            self.report({"ERROR"}, f"Collision check failed on '{obj_a.name}' and '{obj_b.name}': "
-                                   f"{type(exc).__name__}: {exc} (details in the console)")
-            return {"CANCELLED"}
+            record = run_check(self, context, obj_a, obj_b, check_settings(context))
         finally:
             wm.progress_end()
-
-        record = state.CheckRecord(
-            contact=contact, object_a=obj_a.name, object_b=obj_b.name,
-            vertex_count_a=len(geometry_a.vertices), vertex_count_b=len(geometry_b.vertices),
-            time_ms=(query_done - read_done) * 1e3, read_ms=(read_done - started) * 1e3,
-            session_uid_a=state.object_identity(obj_a), session_uid_b=state.object_identity(obj_b))
-        state.store(wm, record)
-        view = state.current_view(wm)
-        self.report({"INFO"}, readout.summary_line(view, context.scene.unit_settings))
-        _tag_redraw_view3d(context)
+        if record is None:
+            return {"CANCELLED"}
+        store.store(wm, record)
+        self.report({"INFO"}, text.summary_line(record, context.scene.unit_settings))
         return {"FINISHED"}
 
 
 class COLLISION_OT_clear(bpy.types.Operator):
-    """Forget the collision result and remove its overlay"""
+    """Forget the collision results and remove their overlay"""
 
     bl_idname = "collision.clear"
     bl_label = "Clear Collision Result"
     bl_options = {"REGISTER"}
 
     def execute(self, context):
-        state.clear(context.window_manager)
-        _tag_redraw_view3d(context)
+        store.clear(context.window_manager)
         return {"FINISHED"}
 
 
 class COLLISION_OT_select_object(bpy.types.Operator):
-    """Select object A or B of the last collision check (and make it active)"""
+    """Select object A or B of the shown collision result (and make it active)"""
 
     bl_idname = "collision.select_object"
     bl_label = "Select Checked Object"
@@ -151,10 +126,10 @@ class COLLISION_OT_select_object(bpy.types.Operator):
         return True
 
     def execute(self, context):
-        obj = state.resolve_object(self.which, context.window_manager)
+        record = store.active_record()
+        obj = store.resolve_object(self.which, record)
         if obj is None:
-            result = context.window_manager.collision_inspector.result
-            name = result.object_a if self.which == "A" else result.object_b
+            name = record.object_a if self.which == "A" else record.object_b
             self.report({"ERROR"}, f"Object {self.which} ('{name}') no longer exists")
             return {"CANCELLED"}
         view_layer = context.view_layer
@@ -169,7 +144,7 @@ class COLLISION_OT_select_object(bpy.types.Operator):
 
 
 class COLLISION_OT_copy_result(bpy.types.Operator):
-    """Copy the collision result to the clipboard as text (scene units and exact values)"""
+    """Copy the shown collision result to the clipboard as text (scene units and exact values)"""
 
     bl_idname = "collision.copy_result"
     bl_label = "Copy Collision Result"
@@ -180,11 +155,11 @@ class COLLISION_OT_copy_result(bpy.types.Operator):
         return _poll_has_result(cls, context)
 
     def execute(self, context):
-        view = state.current_view(context.window_manager)
-        if view is None:
+        record = store.active_record()
+        if record is None:
             self.report({"ERROR"}, "No collision result to copy")
             return {"CANCELLED"}
-        context.window_manager.clipboard = readout.result_text(view, context.scene.unit_settings)
+        context.window_manager.clipboard = text.result_text(record, context.scene.unit_settings)
         self.report({"INFO"}, "Collision result copied to the clipboard")
         return {"FINISHED"}
 

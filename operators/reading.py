@@ -4,11 +4,24 @@
 What a check sees is the *evaluated* object: modifiers, shape keys, geometry nodes, curve bevels, text glyphs
 and metaball surfaces, exactly as the viewport shows them.  Vertices stay in the object's local frame
 (float32, as Blender stores them) and `matrix_world` becomes a float64 4x4; the core applies the matrix in
-float64 around a pair-local origin, so objects far from the world origin keep their precision.
+float64 around a pair-local origin, so objects far from the world origin keep their precision.  Triangles come
+from `loop_triangles` (Blender's own triangulation of the faces), read with `foreach_get` like the vertices.
+
+`GeometryCache` (one per add-on: `GEOMETRY_CACHE`) keeps each object's local arrays by object identity, so a
+live re-check, a sweep or a scene check does not copy an unchanged mesh again: `read_object(..., cache=...)` then
+reads only `matrix_world`.  An entry is dropped when
+- the depsgraph reports the object's *geometry* changed (`on_changes`, a `handlers` change listener: edits,
+  modifiers, shape keys, deformation, also on frame changes), not when it only moved;
+- what it was read from is no longer what the object uses (`_dependency_key`: the data block, the object type,
+  edit mode, the modifier stack's names/types/visibility);
+- undo, redo or a file load (handlers clear the whole cache), or `invalidate`/`clear` is called;
+- the cache holds more than `max_size` vertices + triangles (least recently used first).
+Next to the arrays an entry holds what `checking` prepared from them (`prepared`, by mode), placed with the current
+matrix through `Shape.moved`.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -33,6 +46,8 @@ class ObjectGeometry:
     """(n, 3) float32 local coordinates of the evaluated mesh."""
     matrix_world: np.ndarray
     """(4, 4) float64 object-to-world matrix (parents and constraints included)."""
+    triangles: np.ndarray | None = None
+    """(m, 3) int32 vertex indices of the evaluated mesh's triangles, when they were asked for."""
 
 
 def _read_positions(mesh, out: np.ndarray) -> None:
@@ -86,8 +101,115 @@ def pair_problem(context) -> str | None:
     return None
 
 
-def read_object(obj, depsgraph) -> ObjectGeometry:
-    """The evaluated local vertices and world matrix of `obj`; GeometryError naming the object if unusable."""
+def _read_triangles(mesh) -> np.ndarray:
+    if hasattr(mesh, "calc_loop_triangles"):
+        mesh.calc_loop_triangles()
+    count = len(mesh.loop_triangles)
+    triangles = np.empty(count * 3, dtype=np.int32)
+    if count:
+        mesh.loop_triangles.foreach_get("vertices", triangles)
+    return triangles.reshape(count, 3)
+
+
+def _dependency_key(obj) -> tuple:
+    """What an object's evaluated local geometry is read from, apart from edits the depsgraph reports."""
+    data = obj.data
+    modifiers = tuple((m.name, m.type, bool(m.show_viewport)) for m in getattr(obj, "modifiers", ()))
+    return (obj.type, data.as_pointer() if data is not None else 0, bool(getattr(data, "is_editmode", False)),
+            modifiers)
+
+
+@dataclass
+class CacheEntry:
+    """One object's cached local arrays and what was prepared from them."""
+
+    key: tuple
+    geometry: ObjectGeometry
+    prepared: dict = field(default_factory=dict)
+    """Anything built from the local arrays alone, e.g. `checking`'s shapes by mode."""
+
+
+def _size(geometry: ObjectGeometry) -> int:
+    """Vertices plus triangles held: what bounds the cache's memory (12 bytes each)."""
+    return len(geometry.vertices) + (0 if geometry.triangles is None else len(geometry.triangles))
+
+
+class GeometryCache:
+    """Local vertices (and triangles) by object identity; see the module docstring for when entries go.
+
+    At most `max_size` vertices + triangles are kept (about 12 bytes each): past that the least recently used
+    entries go first, so a scene check over a huge scene does not keep a second copy of all of it."""
+
+    def __init__(self, max_size: int = 50_000_000):
+        self._entries: dict[int, CacheEntry] = {}  # insertion order = least recently used first
+        self.max_size = max_size
+        self._held = 0
+        self.reads = 0
+        """Full reads made through this cache (a test and the bench count them)."""
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def __contains__(self, identity) -> bool:
+        return identity in self._entries
+
+    def entry(self, identity) -> CacheEntry | None:
+        return self._entries.get(identity)
+
+    def invalidate(self, identities) -> None:
+        for identity in identities:
+            entry = self._entries.pop(identity, None)
+            if entry is not None:
+                self._held -= _size(entry.geometry)
+
+    def clear(self) -> None:
+        self._entries.clear()
+        self._held = 0
+
+    def on_changes(self, _changed: set, reshaped: set) -> None:
+        """`handlers` change listener: drop the objects whose geometry changed; moved ones keep their arrays."""
+        if reshaped and self._entries:
+            self.invalidate(reshaped)
+
+    def read(self, obj, depsgraph, triangles: bool) -> CacheEntry:
+        """The entry for `obj`, re-read when missing, out of date or lacking the triangles asked for; its
+        geometry carries the current `matrix_world`."""
+        from .store import object_identity  # noqa: PLC0415  (store imports bpy-heavy props)
+
+        identity = object_identity(obj)
+        key = _dependency_key(obj)
+        entry = self._entries.get(identity)
+        if entry is not None and entry.key == key and (not triangles or entry.geometry.triangles is not None):
+            self._entries[identity] = self._entries.pop(identity)  # most recently used: to the end
+            matrix = _read_matrix(obj.evaluated_get(depsgraph), obj.name)
+            if not np.array_equal(matrix, entry.geometry.matrix_world):
+                entry.geometry = replace(entry.geometry, name=obj.name, matrix_world=matrix)
+            elif entry.geometry.name != obj.name:
+                entry.geometry = replace(entry.geometry, name=obj.name)
+            return entry
+        geometry = read_object(obj, depsgraph, triangles=triangles)
+        self.reads += 1
+        self.invalidate((identity,))
+        entry = self._entries[identity] = CacheEntry(key=key, geometry=geometry)
+        self._held += _size(geometry)
+        while self._held > self.max_size and len(self._entries) > 1:
+            self.invalidate((next(iter(self._entries)),))
+        return entry
+
+
+GEOMETRY_CACHE = GeometryCache()
+
+
+def _read_matrix(evaluated, name: str) -> np.ndarray:
+    matrix = np.array(evaluated.matrix_world, dtype=np.float64)
+    if not np.isfinite(matrix).all():
+        raise GeometryError(f"'{name}' has a world matrix with NaN or infinite values")
+    return matrix
+
+
+def read_object(obj, depsgraph, triangles: bool = False) -> ObjectGeometry:
+    """The evaluated local vertices (and triangles, if asked) and world matrix of `obj`; GeometryError naming
+    the object if unusable."""
     name = obj.name
     problem = _no_geometry(obj)
     if problem:
@@ -99,11 +221,14 @@ def read_object(obj, depsgraph) -> ObjectGeometry:
         raise GeometryError(f"'{name}' has no geometry ({exc})") from None
     if mesh is None:  # e.g. a curve without splines
         raise GeometryError(f"'{name}' has no vertices")
+    faces = None
     try:
         count = len(mesh.vertices)
         vertices = np.empty(count * 3, dtype=np.float32)
         if count:
             _read_positions(mesh, vertices)
+            if triangles:
+                faces = _read_triangles(mesh)
     finally:
         evaluated.to_mesh_clear()
     if count == 0:
@@ -113,7 +238,8 @@ def read_object(obj, depsgraph) -> ObjectGeometry:
     if not np.isfinite(vertices).all():
         bad = int(count - np.count_nonzero(np.isfinite(vertices).all(axis=1)))
         raise GeometryError(f"'{name}' has {bad} of {count} vertices with NaN or infinite coordinates")
-    matrix = np.array(evaluated.matrix_world, dtype=np.float64)
-    if not np.isfinite(matrix).all():
-        raise GeometryError(f"'{name}' has a world matrix with NaN or infinite values")
-    return ObjectGeometry(name=name, vertices=vertices, matrix_world=matrix)
+    matrix = _read_matrix(evaluated, name)
+    if triangles and faces is not None and len(faces) == 0:
+        raise GeometryError(f"'{name}' has no faces (only vertices or edges): use Hull mode, or give it faces "
+                            f"(e.g. a curve's bevel depth, or a Solidify modifier)")
+    return ObjectGeometry(name=name, vertices=vertices, matrix_world=matrix, triangles=faces)

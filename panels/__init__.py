@@ -1,26 +1,28 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""The add-on's user interface: sidebar panel and Object-menu entry (`sidebar`), the viewport overlay
-(`overlay`), and the text of a result (`readout`).
+"""The add-on's user interface, read only: the sidebar panel and Object-menu entry (`sidebar`), the scene check's
+sub-panel and results list (`results_list`) and the viewport overlay (`overlay`: pure draw data + a thin GPU
+layer).  The words come from `results.text`.
 
-`readout` and the draw-data half of `overlay` are pure Python (no bpy), so they import and test anywhere;
-`sidebar` imports bpy and is imported inside `register()` only.
+`sidebar` imports bpy and is imported inside `register()` only; the draw-data half of `overlay` imports no bpy.
 """
 
 
 def register():
-    from ..operators import state
-    from . import overlay, sidebar
+    from ..operators import store
+    from . import overlay, results_list, sidebar
 
     sidebar.register()
-    state.subscribe(overlay.refresh)
-    overlay.refresh()
+    results_list.register()
+    store.subscribe(overlay.refresh)
+    overlay.refresh(store.view())
 
 
 def unregister():
-    from ..operators import state
-    from . import overlay, sidebar
+    from ..operators import store
+    from . import overlay, results_list, sidebar
 
-    state.unsubscribe(overlay.refresh)
+    store.unsubscribe(overlay.refresh)
     overlay.disable()
     overlay.set_draw_data(overlay.DrawData())
+    results_list.unregister()
     sidebar.unregister()

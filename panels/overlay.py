@@ -1,42 +1,47 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """The viewport overlay: what to draw (pure) and drawing it (a thin GPU layer).
 
-(a) `build_draw_data(view, unit_settings=None) -> DrawData` is a pure function of a result (see
-    `operators.state.ResultView`): no bpy, no gpu, testable anywhere.
+(a) `build_draw_data(record, unit_settings=None) -> DrawData` is a pure function of one result (a
+    `results.record.CheckRecord`, or None): no bpy, no gpu, testable anywhere.
     - intersecting: the normal as an arrow from the contact point (the midpoint of the witness points), its
       length the depth but at least `MIN_ARROW_FRACTION` of the pair's size; the segment between the two witness
       points; both witness points; the depth as a label at the arrow's tip;
     - separated: the segment between the closest points, both points, the distance as a label at its midpoint;
     - touching: the contact point and a short normal arrow;
-    colours by status (red / green / amber), readable on the default dark theme.
+    - meshes: where the surfaces cross, the crossing curve as a polyline; a contained pair marks a point inside;
+    colours by status (`results.status`: red / green / amber), readable on the default dark theme.
+    `build_view_draw_data(view)` draws a whole `ResultsView`: the active record fully, every other listed pair
+    faintly (its line or point only).
 (b) `enable()` / `disable()` (idempotent) add and remove two `SpaceView3D` draw handlers kept in module state:
     POST_VIEW draws lines (`POLYLINE_UNIFORM_COLOR`) and points (screen-facing discs, `UNIFORM_COLOR`, since
     `POINT_UNIFORM_COLOR` does not exist in Blender 3.x); POST_PIXEL draws the labels with blf.  Nothing GPU
     happens under `bpy.app.background`.  Every gpu.state changed in a handler is restored.
 
-The draw data is rebuilt when the result changes (`refresh()`, a listener of `operators.state`), never in the
-draw handlers.  bpy, gpu and blf are imported inside functions, so this module imports without Blender.
+The draw data is rebuilt when the results change (`refresh(view)`, a listener of `operators.store`), never in
+the draw handlers.  bpy, gpu and blf are imported inside functions, so this module imports without Blender.
 """
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
 
-from .readout import format_length
+from ..core import Status
+from ..results.status import style
+from ..results.text import format_length
 
 __all__ = [
-    "DrawData", "Line", "Point", "Label", "build_draw_data", "STATUS_COLORS",
+    "DrawData", "Line", "Point", "Label", "build_draw_data", "build_view_draw_data",
     "enable", "disable", "is_enabled", "set_draw_data", "current_draw_data", "refresh",
 ]
 
 Color = tuple  # (r, g, b, a), linear floats in [0, 1]
 Vec3 = tuple   # (x, y, z) world coordinates
 
-STATUS_COLORS = {
-    "INTERSECTING": (1.0, 0.22, 0.16, 1.0),   # red
-    "SEPARATED": (0.25, 0.9, 0.35, 1.0),      # green
-    "TOUCHING": (1.0, 0.72, 0.1, 1.0),        # amber
-}
+CROSSING_COLOR = (1.0, 0.1, 0.1, 1.0)
+"""The curve where two meshes' surfaces cross: saturated red, drawn over the status colour."""
+CROSSING_WIDTH = 3.0      # pixels
+FAINT_ALPHA = 0.35
+"""Opacity of the listed pairs that are not the active one."""
 LABEL_COLOR_WHITE = (1.0, 1.0, 1.0, 1.0)
 """The measurement label (distance, depth, touching): white on a dark backdrop reads on any surface."""
 TAG_COLORS = {"A": (0.45, 0.78, 1.0, 1.0), "B": (0.85, 0.6, 1.0, 1.0)}
@@ -137,43 +142,76 @@ def _tags(point_a, point_b) -> list:
     return [Label(point_a, "A", TAG_COLORS["A"]), Label(point_b, "B", TAG_COLORS["B"])]
 
 
-def build_draw_data(view, unit_settings=None) -> DrawData:
-    """What the overlay draws for a result (None or status NONE: nothing)."""
-    if view is None:
+def build_draw_data(record, unit_settings=None) -> DrawData:
+    """What the overlay draws for one result (None: nothing)."""
+    if record is None:
         return DrawData()
-    status = str(getattr(view.status, "name", view.status))
-    if status not in STATUS_COLORS:
-        return DrawData(status=status)
-    color = STATUS_COLORS[status]
+    c = record.contact
+    status = c.status
+    color = style(status).color
     label_color = LABEL_COLOR_WHITE
-    point_a, point_b, normal = _vec(view.point_a), _vec(view.point_b), _vec(view.normal)
+    point_a, point_b, normal = _vec(c.point_a), _vec(c.point_b), _vec(c.normal)
     midpoint = tuple(0.5 * (p + q) for p, q in zip(point_a, point_b))
-    stale = " (stale)" if getattr(view, "is_stale", False) else ""
+    stale = " (stale)" if record.is_stale else ""
     normal_ok = abs(_norm(normal) - 1.0) < 1e-3
 
     lines, points, labels = [], [], []
-    if status == "INTERSECTING":
+    if status is Status.INTERSECTING:
         lines.append(Line(point_a, point_b, color, LINE_WIDTH))
         if normal_ok:
-            length = arrow_length(view.depth, getattr(view, "scale", 0.0))
+            length = arrow_length(c.depth, c.scale)
             lines.extend(_arrow(midpoint, normal, length, color))
             tip = _add(midpoint, normal, length)
         else:
             tip = midpoint
         points += [Point(point_a, color), Point(point_b, color)]
-        labels.append(Label(tip, f"depth {format_length(view.depth, unit_settings)}{stale}", label_color))
+        inside = {"A_INSIDE_B": " (A inside B)", "B_INSIDE_A": " (B inside A)"}.get(
+            c.containment.name if c.containment is not None else "", "")
+        labels.append(Label(tip, f"depth {format_length(c.depth, unit_settings)}{inside}{stale}", label_color))
         labels += _tags(point_a, point_b)
-    elif status == "SEPARATED":
+    elif status is Status.SEPARATED:
         lines.append(Line(point_a, point_b, color, LINE_WIDTH))
         points += [Point(point_a, color), Point(point_b, color)]
-        labels.append(Label(midpoint, f"{format_length(view.distance, unit_settings)}{stale}", label_color))
+        labels.append(Label(midpoint, f"{format_length(c.distance, unit_settings)}{stale}", label_color))
         labels += _tags(point_a, point_b)
     else:  # TOUCHING
         points.append(Point(midpoint, color, POINT_SIZE * 1.3))
         if normal_ok:
-            lines.extend(_arrow(midpoint, normal, arrow_length(0.0, getattr(view, "scale", 0.0)), color))
+            lines.extend(_arrow(midpoint, normal, arrow_length(0.0, c.scale), color))
         labels.append(Label(midpoint, f"touching{stale}", label_color))
-    return DrawData(status=status, lines=tuple(lines), points=tuple(points), labels=tuple(labels))
+    for start, end in c.intersection:
+        lines.append(Line(_vec(start), _vec(end), CROSSING_COLOR, CROSSING_WIDTH))
+    return DrawData(status=status.name, lines=tuple(lines), points=tuple(points), labels=tuple(labels))
+
+
+def _faint(record) -> tuple:
+    """A listed pair that is not the active one: its line (or contact point), faded; no labels."""
+    c = record.contact
+    r, g, b, _a = style(c.status).color
+    color = (r, g, b, FAINT_ALPHA)
+    point_a, point_b = _vec(c.point_a), _vec(c.point_b)
+    if c.status is Status.TOUCHING:
+        return (), (Point(tuple(0.5 * (p + q) for p, q in zip(point_a, point_b)), color, POINT_SIZE * 0.7),)
+    return (Line(point_a, point_b, color, LINE_WIDTH * 0.7),), (Point(point_a, color, POINT_SIZE * 0.7),
+                                                               Point(point_b, color, POINT_SIZE * 0.7))
+
+
+def build_view_draw_data(view) -> DrawData:
+    """What the overlay draws for a `results.record.ResultsView`: the active record fully, the others faintly."""
+    if view is None or not view.show_overlay:
+        return DrawData()
+    active = view.active
+    data = build_draw_data(active, view.units)
+    lines, points = [], []
+    for record in view.records:
+        if record is not active:
+            faint_lines, faint_points = _faint(record)
+            lines += faint_lines
+            points += faint_points
+    if not lines and not points:
+        return data
+    return DrawData(status=data.status, lines=tuple(lines) + data.lines, points=tuple(points) + data.points,
+                    labels=data.labels)
 
 
 # --------------------------------------------------------------------------------------------- GPU layer
@@ -240,19 +278,11 @@ def disable() -> None:
     _cache.clear()
 
 
-def refresh() -> None:
-    """Listener of operators.state: rebuild the draw data from the stored result and switch the handlers."""
-    import bpy  # noqa: PLC0415
-
-    from ..operators import state  # noqa: PLC0415
-
-    wm = bpy.context.window_manager
-    view = state.current_view(wm)
-    show, through = state.display_settings(wm)
-    scene = getattr(bpy.context, "scene", None)
-    data = build_draw_data(view, scene.unit_settings if scene is not None else None)
-    set_draw_data(data, through)
-    if show and not data.is_empty:
+def refresh(view) -> None:
+    """Listener of `operators.store`: rebuild the draw data from the new `ResultsView`, switch the handlers."""
+    data = build_view_draw_data(view)
+    set_draw_data(data, view.draw_through if view is not None else True)
+    if not data.is_empty:
         enable()
     else:
         disable()

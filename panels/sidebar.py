@@ -1,21 +1,33 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""View3D > Sidebar > Collision, and the Object menu entry.  The panel only reads the stored result."""
+"""View3D > Sidebar > Collision, and the Object menu entry.  The panel only reads: the active record from
+`operators.store` and its rows from `results.text`."""
 from __future__ import annotations
 
 import bpy
 
-from ..operators import state
-from .readout import readout_lines
+from ..operators import props, store
+from ..results.status import style
+from ..results.text import RowKind, readout_rows
+from . import motion
 
-STATUS_ICONS = {
-    "NONE": "INFO",
-    "SEPARATED": "CHECKMARK",
-    "TOUCHING": "SNAP_ON",
-    "INTERSECTING": "ERROR",
-}
 
-# Rows whose value is a vector: too wide for the label/value split of a default-width sidebar.
-WIDE_ROWS = frozenset({"Normal", "Witness on A", "Witness on B", "Closest on A", "Closest on B", "Contact"})
+def draw_rows(layout, rows, status) -> None:
+    """Lay the typed readout rows out in `layout`."""
+    col = layout.column(align=True)
+    for row in rows:
+        if row.kind is RowKind.STATUS:
+            col.label(text=row.value, icon=style(status).icon)
+        elif row.kind is RowKind.WARNING:
+            col.label(text=f"{row.label}: {row.value}", icon="ERROR")
+        elif row.kind is RowKind.VECTOR:  # the value gets the full width on its own line
+            col.label(text=row.label)
+            line = col.row()
+            line.separator()
+            line.label(text=row.value)
+        else:
+            split = col.split(factor=0.36)
+            split.label(text=row.label)
+            split.label(text=row.value)
 
 
 class VIEW3D_PT_collision_inspector(bpy.types.Panel):
@@ -29,45 +41,32 @@ class VIEW3D_PT_collision_inspector(bpy.types.Panel):
 
     def draw(self, context):
         layout = self.layout
-        group = getattr(context.window_manager, "collision_inspector", None)
+        group = props.state(context.window_manager)
         if group is None:
             layout.label(text="Collision Inspector is not registered", icon="ERROR")
             return
+
+        settings = props.settings(context.scene) if context.scene is not None else None
+        if settings is not None:
+            layout.prop(settings, "mode", text="Mode")
 
         row = layout.row(align=True)
         row.scale_y = 1.3
         row.operator("collision.check", text="Check", icon="PLAY")
         row.operator("collision.clear", text="Clear", icon="X")
+        if settings is not None:
+            row.prop(settings, "live", text="Live", toggle=True, icon="REC")
 
         selected = len(context.selected_objects or ())
         if selected != 2:
             layout.label(text=f"Select two objects (active = A): {selected} selected", icon="INFO")
 
-        view = state.current_view(context.window_manager)
-        status = view.status if view is not None else "NONE"
-        box = layout.box()
-        col = box.column(align=True)
-        for label, value in readout_lines(view, context.scene.unit_settings if context.scene else None):
-            if label == "Status":
-                col.label(text=value, icon=STATUS_ICONS.get(status, "INFO"))
-                continue
-            if label == "Stale":
-                col.label(text=f"Stale: {value}", icon="ERROR")
-                continue
-            if label in WIDE_ROWS:  # vectors: the value gets the full width on its own line
-                col.label(text=label)
-                row = col.row()
-                row.separator()
-                row.label(text=value)
-                continue
-            split = col.split(factor=0.36)
-            split.label(text=label)
-            split.label(text=value)
-        if view is not None:
-            col.label(text="Shapes: convex hulls")
+        record = store.active_record()
+        draw_rows(layout.box(), readout_rows(record, context.scene.unit_settings if context.scene else None),
+                  record.status if record is not None else None)
 
         col = layout.column(align=True)
-        col.enabled = view is not None
+        col.enabled = record is not None
         row = col.row(align=True)
         row.operator("collision.select_object", text="Select A", icon="RESTRICT_SELECT_OFF").which = "A"
         row.operator("collision.select_object", text="Select B", icon="RESTRICT_SELECT_OFF").which = "B"
@@ -85,7 +84,7 @@ def menu_func(self, _context):
     self.layout.operator("collision.check", icon="PLAY")
 
 
-CLASSES = (VIEW3D_PT_collision_inspector,)
+CLASSES = (VIEW3D_PT_collision_inspector,) + motion.CLASSES  # the sub-panel after its parent
 
 
 def register():

@@ -1,11 +1,12 @@
 """Validate the extension and build the installable zip with Blender's own extension tool.
 
-    .venv/bin/python scripts/build_extension.py [--output-dir dist]
+    .venv/bin/python scripts/build_extension.py [--output-dir dist] [--quiet]
 
 The tool is `blender_ext.py`, the command line behind `blender --command extension ...`; the bpy wheel ships it
 under `bpy.utils.system_resource('SCRIPTS')/addons_core/bl_pkg/cli/`, and it needs only the standard library.
 Steps: validate the source tree, build `dist/<id>-<version>.zip`, validate the zip, and check that the zip holds
-the add-on (and nothing of the tests or tools).  Any failure exits non-zero with the tool's message.
+exactly the add-on's files (`blender_env.addon_files()`, derived from the manifest's exclude rules) and nothing of
+the tests or tools.  Any failure exits non-zero with the tool's message; `--quiet` prints only failures.
 """
 from __future__ import annotations
 
@@ -13,16 +14,18 @@ import argparse
 import os
 import subprocess
 import sys
-import tempfile
-import tomllib
 import zipfile
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+import blender_env  # scripts/blender_env.py: this script's folder is first on sys.path
 
-# What a built package must contain, and what it must never contain (paths inside the zip).
-REQUIRED_MEMBERS = ("blender_manifest.toml", "__init__.py", "core/__init__.py", "operators/__init__.py",
-                    "panels/__init__.py", "panels/overlay.py")
+ROOT = blender_env.ROOT
+
+# Every package holds these whatever the manifest's rules say; the rest of the list comes from those rules.
+REQUIRED_MEMBERS = ("blender_manifest.toml", "__init__.py")
+# Never in a package, whatever the rules say: a second net under the manifest's exclusions.
 FORBIDDEN_PREFIXES = ("tests/", "bench/", "dist/", "out/", "scripts/", ".ci/", ".venv", ".git")
+
+QUIET = False  # --quiet: the tool's output is printed only when a step fails
 
 
 def fail(message: str) -> "NoReturn":  # noqa: F821
@@ -30,62 +33,58 @@ def fail(message: str) -> "NoReturn":  # noqa: F821
     sys.exit(1)
 
 
-def find_extension_cli() -> str:
-    """Path of blender_ext.py inside the installed bpy module (imported in an isolated user dir)."""
-    override = os.environ.get("BLENDER_EXT_CLI")
-    if override:
-        return override
-    with tempfile.TemporaryDirectory(prefix="ci_build_") as tmp:
-        # Importing bpy must not touch the user's real config or ~/.cache.
-        os.environ.setdefault("BLENDER_USER_RESOURCES", os.path.join(tmp, "user"))
-        os.environ.setdefault("XDG_CACHE_HOME", os.path.join(tmp, "cache"))
-        try:
-            import bpy  # noqa: PLC0415
-        except ImportError as exc:
-            fail(f"cannot import bpy ({exc}); run `make venv` first or set BLENDER_EXT_CLI")
-        scripts = bpy.utils.system_resource("SCRIPTS")
-    path = os.path.join(scripts, "addons_core", "bl_pkg", "cli", "blender_ext.py")
-    if not os.path.isfile(path):
-        fail(f"Blender's extension tool is not at {path}")
-    return path
+def say(text: str) -> None:
+    if not QUIET:
+        print(text)
 
 
 def run_tool(cli: str, *args: str) -> None:
     command = [sys.executable, cli, *args]
-    print("$", " ".join(command))
     result = subprocess.run(command, capture_output=True, text=True)
     output = (result.stdout + result.stderr).strip()
-    if output:
-        print(output)
-    if result.returncode != 0:
-        fail(f"`blender_ext {args[0]}` failed with exit code {result.returncode}")
+    failed = result.returncode != 0
     # The tool reports some problems as text with exit code 0 in older versions; be strict.
-    if "error" in output.lower() and args[0] == "validate":
+    printed_error = "error" in output.lower() and args[0] == "validate"
+    if not QUIET or failed or printed_error:
+        print("$", " ".join(command))
+        if output:
+            print(output)
+    if failed:
+        fail(f"`blender_ext {args[0]}` failed with exit code {result.returncode}")
+    if printed_error:
         fail(f"`blender_ext validate` printed an error: {output}")
 
 
 def check_zip(path: str) -> None:
     with zipfile.ZipFile(path) as archive:
         names = archive.namelist()
-    missing = [m for m in REQUIRED_MEMBERS if m not in names]
-    if missing:
-        fail(f"{path} lacks {missing}")
     leaked = sorted(n for n in names if n.startswith(FORBIDDEN_PREFIXES) or "__pycache__" in n)
     if leaked:
         fail(f"{path} contains files that are not part of the add-on: {leaked[:10]}")
-    print(f"{path}: {len(names)} files, {os.path.getsize(path)} bytes")
+    files = [n for n in names if not n.endswith("/")]
+    expected = blender_env.addon_files()
+    missing = sorted(set(REQUIRED_MEMBERS).union(expected).difference(files))
+    if missing:
+        fail(f"{path} lacks {missing}")
+    extra = sorted(set(files).difference(expected))
+    if extra:  # the builder and blender_env.addon_files() read the manifest's rules differently
+        fail(f"{path} holds files that blender_env.addon_files() does not list: {extra[:10]}")
+    say(f"{path}: {len(names)} files, {os.path.getsize(path)} bytes")
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--output-dir", default=os.path.join(ROOT, "dist"))
+    parser.add_argument("--quiet", action="store_true", help="print nothing unless a step fails")
     args = parser.parse_args(argv)
+    global QUIET
+    QUIET = args.quiet
 
-    with open(os.path.join(ROOT, "blender_manifest.toml"), "rb") as fh:
-        manifest = tomllib.load(fh)
-    zip_path = os.path.join(args.output_dir, f"{manifest['id']}-{manifest['version']}.zip")
-
-    cli = find_extension_cli()
+    zip_path = blender_env.zip_path(os.path.abspath(args.output_dir))
+    try:
+        cli = blender_env.extension_cli()
+    except blender_env.BlenderEnvError as exc:
+        fail(str(exc))
     run_tool(cli, "validate", ROOT)
     os.makedirs(args.output_dir, exist_ok=True)
     if os.path.exists(zip_path):
@@ -95,7 +94,7 @@ def main(argv: list[str] | None = None) -> int:
         fail(f"the build reported success but {zip_path} does not exist")
     run_tool(cli, "validate", zip_path)
     check_zip(zip_path)
-    print(f"built {zip_path}")
+    say(f"built {zip_path}")
     return 0
 
 

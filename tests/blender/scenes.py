@@ -127,3 +127,8 @@ def execute_directly(operator_class_name, **properties):
     recorder = ReportRecorder(**properties)
     returned = cls.execute(recorder, bpy.context)
     return returned, recorder.reports
+
+
+def rows_dict(rows) -> dict:
+    """The readout's typed rows as {label: value}."""
+    return {row.label: row.value for row in rows}

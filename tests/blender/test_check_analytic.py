@@ -45,7 +45,7 @@ def test_axis_aligned_cubes(addon_modules, offset, expected_status, expected_dis
     assert check_pair(a, b) == {"FINISHED"}
     r = result()
     assert r.status == expected_status
-    contact = addon_modules.state.last_contact()
+    contact = addon_modules.store.active_contact()
     assert contact.status.name == expected_status
     # analytic: the face gap along the axis, from the float32 location Blender actually stores
     exact = abs(float(np.float32(offset[axis]))) - 2.0
@@ -77,9 +77,9 @@ def test_active_object_is_a(addon_modules):
     a = cube("Left", 1.0)
     b = cube("Right", 0.5, location=(3.0, 0.0, 0.0))
     check_pair(a, b)
-    first = addon_modules.state.last_contact()
+    first = addon_modules.store.active_contact()
     check_pair(b, a)
-    second = addon_modules.state.last_contact()
+    second = addon_modules.store.active_contact()
     assert (result().object_a, result().object_b) == ("Right", "Left")
     np.testing.assert_allclose(first.distance, 1.5, atol=1e-9)
     np.testing.assert_allclose(second.distance, first.distance, atol=1e-12)
@@ -92,7 +92,7 @@ def test_rotated_cube_corner(addon_modules):
     a = cube("Diamond", 1.0, rotation=(0.0, 0.0, math.radians(45.0)))
     b = cube("Probe", 0.5, location=(3.0, 0.0, 0.0))
     check_pair(a, b)
-    contact = addon_modules.state.last_contact()
+    contact = addon_modules.store.active_contact()
     expected = 2.5 - math.sqrt(2.0)
     np.testing.assert_allclose(contact.distance, expected, atol=1e-6)  # float32 rotation matrix
     np.testing.assert_allclose(contact.normal, [1.0, 0.0, 0.0], atol=1e-6)
@@ -108,7 +108,7 @@ def test_spheres(addon_modules, gap):
     a = uv_sphere("Big", 1.0, location=(0.0, 0.0, 0.0))
     b = uv_sphere("Small", 0.5, location=tuple(direction * (1.5 + gap)))
     assert check_pair(a, b) == {"FINISHED"}
-    contact = addon_modules.state.last_contact()
+    contact = addon_modules.store.active_contact()
     sagitta = 1.5 * (1.0 - math.cos(math.pi / 32))  # inscribed polyhedron lies inside the sphere by at most this
     assert contact.distance == pytest.approx(gap, abs=2 * sagitta)
     assert contact.distance >= gap - 1e-9  # inscribed hulls can only be further apart / shallower
@@ -124,7 +124,7 @@ def test_cube_inside_sphere_is_deep(addon_modules):
     a = uv_sphere("Shell", 2.0)
     b = cube("Core", 0.25, location=(0.5, 0.0, 0.0))
     check_pair(a, b)
-    contact = addon_modules.state.last_contact()
+    contact = addon_modules.store.active_contact()
     assert contact.status.name == "INTERSECTING"
     # B must move out of the shell: at least radius - 0.5 + 0.25 along +x minus tessellation slack
     assert contact.depth > 1.5
@@ -137,11 +137,11 @@ def test_point_and_open_geometry(addon_modules):
     point = mesh_object("Point", [(3.0, 0.0, 0.0)])
     box = cube("Box", 1.0)
     check_pair(box, point)
-    np.testing.assert_allclose(addon_modules.state.last_contact().distance, 2.0, atol=1e-9)
+    np.testing.assert_allclose(addon_modules.store.active_contact().distance, 2.0, atol=1e-9)
     segment = mesh_object("Segment", [(0.0, 0.0, 5.0), (0.0, 0.0, -5.0)], location=(1.5, 0.0, 0.0))
     segment_edges = segment.data
     check_pair(box, segment)
-    contact = addon_modules.state.last_contact()
+    contact = addon_modules.store.active_contact()
     np.testing.assert_allclose(contact.distance, 0.5, atol=1e-9)
     np.testing.assert_allclose(contact.normal, [1.0, 0.0, 0.0], atol=1e-9)
     assert len(segment_edges.vertices) == 2

@@ -11,7 +11,7 @@ from tests.blender.scenes import check_pair, cube, mesh_object, result, select_p
 
 
 def contact_of(addon_modules):
-    contact = addon_modules.state.last_contact()
+    contact = addon_modules.store.active_contact()
     assert contact is not None
     return contact
 
@@ -36,7 +36,7 @@ def test_subdivision_modifier_shrinks_the_hull(addon_modules):
     contact = assert_matches_independent(addon_modules, a, b)
     assert contact.status.name == "SEPARATED"
     depsgraph = bpy.context.evaluated_depsgraph_get()
-    assert addon_modules.state.last_record().vertex_count_a == len(a.evaluated_get(depsgraph).data.vertices) > 8
+    assert addon_modules.store.active_record().vertex_count_a == len(a.evaluated_get(depsgraph).data.vertices) > 8
     # the subdivided cube's face centre stays at x = 5/6 for level 2? not analytic: bound it instead
     assert 0.0 < contact.distance < 0.25
 

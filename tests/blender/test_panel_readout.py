@@ -8,7 +8,7 @@ import pytest
 
 bpy = pytest.importorskip("bpy")  # without bpy this module skips; the core tests still run
 from bpy.utils import units
-from tests.blender.scenes import check_pair, cube
+from tests.blender.scenes import check_pair, cube, rows_dict
 
 
 class RecordingLayout:
@@ -57,8 +57,8 @@ def test_readout_in_scene_units(intersecting_pair, addon_modules, system, scale)
     settings = bpy.context.scene.unit_settings
     settings.system = system
     settings.scale_length = scale
-    view = addon_modules.state.current_view()
-    lines = dict(addon_modules.readout.readout_lines(view, settings))
+    view = addon_modules.store.active_record()
+    lines = rows_dict(addon_modules.text.readout_rows(view, settings))
     if system == "NONE":
         assert lines["Depth"] == "0.25"
     else:
@@ -76,8 +76,8 @@ def test_tiny_depth_stays_readable(addon_modules):
     """Blender's to_string rounds 0.24 µm to '0 m'; the readout falls back to a unit that shows it."""
     a, b = cube("A", 1.0), cube("B", 1.0, location=(1.9999997, 0.0, 0.0))
     check_pair(a, b)
-    view = addon_modules.state.current_view()
-    depth_text = dict(addon_modules.readout.readout_lines(view, bpy.context.scene.unit_settings))["Depth"]
+    view = addon_modules.store.active_record()
+    depth_text = rows_dict(addon_modules.text.readout_rows(view, bpy.context.scene.unit_settings))["Depth"]
     expected_depth = 2.0 - float(np.float32(1.9999997))
     assert units.to_string("METRIC", "LENGTH", expected_depth, precision=5) == "0 m"
     assert view.depth == pytest.approx(expected_depth, abs=1e-12)
@@ -86,11 +86,11 @@ def test_tiny_depth_stays_readable(addon_modules):
 
 
 def test_panel_shows_the_readout(intersecting_pair, addon_modules):
-    record = addon_modules.state.last_record()
+    record = addon_modules.store.active_record()
     log = draw_panel()
     texts = [entry[1] for entry in log if entry[0] == "label"]
-    for label, value in addon_modules.readout.readout_lines(addon_modules.state.current_view(),
-                                                            bpy.context.scene.unit_settings):
+    for label, value in rows_dict(addon_modules.text.readout_rows(addon_modules.store.active_record(),
+                                                                  bpy.context.scene.unit_settings)).items():
         if label == "Status":
             assert ("label", value, "ERROR") in log  # intersecting: warning icon
         else:
@@ -98,7 +98,7 @@ def test_panel_shows_the_readout(intersecting_pair, addon_modules):
     operators = {entry[1] for entry in log if entry[0] == "operator"}
     assert {"collision.check", "collision.clear", "collision.select_object", "collision.copy_result"} <= operators
     assert ("prop", "show_overlay") in log and ("prop", "draw_through") in log
-    assert addon_modules.state.last_record() is record  # drawing computed nothing new
+    assert addon_modules.store.active_record() is record  # drawing computed nothing new
 
 
 def test_panel_without_result_and_with_stale(intersecting_pair, addon_modules):
@@ -113,9 +113,9 @@ def test_panel_without_result_and_with_stale(intersecting_pair, addon_modules):
 
 
 def test_overlay_draw_data_follows_the_result(intersecting_pair, addon_modules):
-    overlay, state = addon_modules.overlay, addon_modules.state
+    overlay, store = addon_modules.overlay, addon_modules.store
     data = overlay.current_draw_data()
-    contact = state.last_contact()
+    contact = store.active_contact()
     assert data.status == "INTERSECTING"
     np.testing.assert_allclose([p.location for p in data.points], [contact.point_a, contact.point_b])
     assert not overlay.is_enabled()  # background mode: draw data yes, handlers no
@@ -128,5 +128,5 @@ def test_overlay_draw_data_follows_the_result(intersecting_pair, addon_modules):
     check_pair(a, b)
     data = overlay.current_draw_data()
     assert data.status == "SEPARATED"
-    np.testing.assert_allclose(data.labels[0].anchor, 0.5 * (state.last_contact().point_a + state.last_contact().point_b))
+    np.testing.assert_allclose(data.labels[0].anchor, 0.5 * (store.active_contact().point_a + store.active_contact().point_b))
     assert data.labels[0].text == "1 m"

@@ -38,7 +38,7 @@ def test_installed_from_the_built_zip(addon):
 def test_everything_is_registered(addon, addon_modules):
     for name in OPERATORS + (PANEL,):
         assert hasattr(bpy.types, name), name
-    for cls in addon_modules.state.CLASSES:
+    for cls in addon_modules.props.CLASSES:
         assert cls.is_registered, cls
     for idname in IDNAMES:
         assert hasattr(bpy.ops.collision, idname)
@@ -50,9 +50,17 @@ def test_everything_is_registered(addon, addon_modules):
     for field in ("distance", "depth", "normal", "point_a", "point_b", "object_a", "object_b", "gjk_iterations",
                   "epa_iterations", "time_ms", "converged", "fallback_used", "is_stale"):
         assert field in result.bl_rna.properties, field
+    # The mirror is filled by one loop over the record's fields: every field has its property.
+    for field in addon_modules.record.mirror_fields(None) | addon_modules.record.mirror_fields(_any_record(addon_modules)):
+        assert field in result.bl_rna.properties, field
     assert getattr(bpy.types, PANEL).bl_category == "Collision"
     assert len(ours(bpy.app.handlers.depsgraph_update_post, addon)) == 1
     assert len(ours(menu_functions(), addon)) == 1
+
+
+def _any_record(modules):
+    contact = modules.core.collide([[0.0, 0.0, 0.0]], [[1.0, 0.0, 0.0]])
+    return modules.record.CheckRecord(contact=contact, object_a="A", object_b="B")
 
 
 def test_overlay_handler_bookkeeping(addon_modules):
@@ -80,7 +88,7 @@ def test_disable_leaves_nothing_and_reenable_works(addon, addon_modules):
     try:
         for name in OPERATORS + (PANEL,):
             assert not hasattr(bpy.types, name), name
-        for cls in addon_modules.state.CLASSES:
+        for cls in addon_modules.props.CLASSES:
             assert not cls.is_registered, cls
         assert not hasattr(bpy.types.WindowManager, "collision_inspector")
         for handlers in (bpy.app.handlers.depsgraph_update_post, bpy.app.handlers.load_post):
@@ -104,7 +112,9 @@ def test_panel_icons_exist(addon):
     import importlib
 
     sidebar = importlib.import_module(f"{addon}.panels.sidebar")
+    status = importlib.import_module(f"{addon}.results.status")
     valid = set(bpy.types.UILayout.bl_rna.functions["label"].parameters["icon"].enum_items.keys())
     source = open(sidebar.__file__, encoding="utf-8").read()
-    used = set(sidebar.STATUS_ICONS.values()) | set(re.findall(r'icon="([A-Z_]+)"', source))
+    used = {s.icon for s in status.STYLES.values()} | {status.NO_RESULT.icon}
+    used |= set(re.findall(r'icon="([A-Z_]+)"', source))
     assert used and used <= valid, used - valid

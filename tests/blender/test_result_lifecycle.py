@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 bpy = pytest.importorskip("bpy")  # without bpy this module skips; the core tests still run
-from tests.blender.scenes import check_pair, cube, execute_directly, result, select_pair
+from tests.blender.scenes import check_pair, cube, execute_directly, result, rows_dict, select_pair
 
 
 @pytest.fixture
@@ -21,9 +21,9 @@ def test_moving_a_marks_stale(checked_pair, addon_modules):
     a.location.x += 0.25
     bpy.context.view_layer.update()
     assert result().is_stale
-    assert addon_modules.state.current_view().is_stale
-    assert ("Stale", "A or B changed since the check") in addon_modules.readout.readout_lines(
-        addon_modules.state.current_view())
+    assert addon_modules.store.active_record().is_stale
+    assert ("Stale", "A or B changed since the check") in rows_dict(addon_modules.text.readout_rows(
+        addon_modules.store.active_record())).items()
 
 
 def test_editing_b_geometry_marks_stale(checked_pair):
@@ -74,12 +74,12 @@ def test_stale_detection_survives_file_loads(checked_pair):
 
 
 def test_clear(checked_pair, addon_modules):
-    assert addon_modules.state.last_record() is not None
+    assert addon_modules.store.active_record() is not None
     assert not addon_modules.overlay.current_draw_data().is_empty
     assert bpy.ops.collision.clear() == {"FINISHED"}
     assert result().status == "NONE"
-    assert addon_modules.state.last_record() is None
-    assert addon_modules.state.current_view() is None
+    assert addon_modules.store.active_record() is None
+    assert addon_modules.store.active_record() is None
     assert addon_modules.overlay.current_draw_data().is_empty
     assert bpy.ops.collision.clear() == {"FINISHED"}  # clearing nothing is fine
 
@@ -113,7 +113,7 @@ def test_select_follows_a_renamed_object(checked_pair):
 
 def test_copy_result(checked_pair, addon_modules):
     assert bpy.ops.collision.copy_result() == {"FINISHED"}
-    text = addon_modules.readout.result_text(addon_modules.state.current_view(), bpy.context.scene.unit_settings)
+    text = addon_modules.text.result_text(addon_modules.store.active_record(), bpy.context.scene.unit_settings)
     clipboard = bpy.context.window_manager.clipboard
     if clipboard:  # the bpy module has no system clipboard (reads back ""), a real Blender does
         assert clipboard == text

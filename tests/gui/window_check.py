@@ -34,14 +34,16 @@ import sys
 import time
 import traceback
 
-import addon_utils
 import bmesh
 import bpy
 from bpy_extras import view3d_utils
 from mathutils import Euler, Vector
 
-ADDON = "collision_inspector"
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(REPO_ROOT, "scripts"))
+import blender_env  # noqa: E402  (scripts/blender_env.py: enabling the add-on, shared with the other tiers)
+
+ADDON = blender_env.addon_id()
 WATCHDOG_SECONDS = 240.0  # the whole run; the caller's timeout (launch.py) is the backstop
 MAX_TAB_CYCLES = 8        # wheel steps tried to bring the add-on's sidebar tab to the front
 BUTTON_PROBE_STEP = 4     # px between the spots where find_button looks for the Check button
@@ -86,28 +88,13 @@ def fail(message):
 
 # --- add-on ----------------------------------------------------------------------------------------------
 
-def _reraise(exc):
-    raise exc
-
-
 def enable_addon(addon_root):
-    if not os.environ.get("BLENDER_USER_RESOURCES"):
-        fail("BLENDER_USER_RESOURCES is not set: refusing to install into the real user profile "
-             "(run through tests/gui/launch.py)")
-    addons_dir = bpy.utils.user_resource("SCRIPTS", path="addons", create=True)
-    link = os.path.join(addons_dir, ADDON)
-    if os.path.lexists(link):
-        os.remove(link)
-    os.symlink(os.path.abspath(addon_root), link, target_is_directory=True)
-    if addons_dir not in sys.path:
-        sys.path.append(addons_dir)
-    addon_utils.modules_refresh()
-    module = addon_utils.enable(ADDON, default_set=True, handle_error=_reraise)
-    if module is None or not addon_utils.check(ADDON)[1]:
-        fail(f"add-on {ADDON} did not enable")
+    """Enable `addon_root` as the legacy add-on, the way scripts/blender_env.py does for every Blender < 4.2."""
+    name = blender_env.enable_legacy(addon_root)  # refuses unless BLENDER_USER_RESOURCES is set (launch.py)
     if not hasattr(bpy.types, "COLLISION_OT_check"):
         fail("operator collision.check is not registered after enabling the add-on")
-    log("enabled", module.__name__, "from", os.path.realpath(link))
+    module = sys.modules[name]
+    log("enabled", module.__name__, "from", os.path.realpath(os.path.dirname(module.__file__)))
     return module
 
 
@@ -419,13 +406,13 @@ class Run:
 
     def press(self, then):
         """Press Check, then run the step `then` once the press has been handled."""
-        state = sys.modules[f"{ADDON}.operators.state"]
+        store = sys.modules[f"{ADDON}.operators.store"]
         if self.button is None:
             press_check(self.ui)
             self.report.setdefault("check_pressed_by", []).append("override")
             self.steps.insert(0, then)
             return
-        self.record_before = state.last_record()
+        self.record_before = store.active_record()
         self.confirm_tries = 0
         x, y = self.button
         win = self.ui.window
@@ -439,8 +426,8 @@ class Run:
 
     def confirm_click(self):
         """The click ran the check: the add-on holds a new record (retried for a few ticks)."""
-        state = sys.modules[f"{ADDON}.operators.state"]
-        record = state.last_record()
+        store = sys.modules[f"{ADDON}.operators.store"]
+        record = store.active_record()
         if record is not None and record is not self.record_before:
             self.report.setdefault("check_pressed_by", []).append("click")
             return

@@ -1,7 +1,7 @@
-"""The panel text and the overlay draw data are pure functions of a result: tested here without Blender.
+"""The panel text and the overlay draw data are pure functions of a record: tested here without Blender.
 
-`panels.readout` and `panels.overlay` import no bpy at module level (the repository root is on sys.path, so
-they import as the top-level package `panels`).  Results are hand-made `SimpleNamespace`s with known values.
+`results.text` and `panels.overlay` import no bpy at module level; `tests.addon_package` imports them as parts of
+the add-on package.  Records are hand-made from `core.Contact`s with known values.
 """
 import math
 from types import SimpleNamespace
@@ -9,22 +9,28 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from panels import overlay, readout
+from tests.addon_package import addon_module
 
-
-@pytest.fixture(autouse=True)
-def fresh_file():  # overrides the conftest's Blender reset: nothing to reset here
-    yield
+readout = addon_module("results.text")
+overlay = addon_module("panels.overlay")
+record_module = addon_module("results.record")
+status_module = addon_module("results.status")
+core = addon_module("core")
+STATUS_COLORS = {status.name: s.color for status, s in status_module.STYLES.items()}
 
 
 def make_view(status, distance, normal=(1.0, 0.0, 0.0), point_a=(1.0, 0.0, 0.0), point_b=(2.0, 0.0, 0.0),
-              scale=4.0, **extra):
-    fields = dict(status=status, distance=distance, depth=max(0.0, -distance) if status == "INTERSECTING" else 0.0,
-                  normal=normal, point_a=point_a, point_b=point_b, object_a="Cube", object_b="Ball", scale=scale,
-                  touching_tolerance=1e-9 * scale, gjk_iterations=7, epa_iterations=12, time_ms=1.25,
-                  converged=True, fallback_used=False, iteration_cap_hit=False, is_stale=False)
-    fields.update(extra)
-    return SimpleNamespace(**fields)
+              scale=4.0, is_stale=False, time_ms=1.25, **contact_fields):
+    """A CheckRecord of 'Cube' (A) and 'Ball' (B) with these values."""
+    fields = dict(status=core.Status[status], distance=distance, normal=normal, point_a=point_a, point_b=point_b,
+                  scale=scale, touching_tolerance=1e-9 * scale, gjk_iterations=7, epa_iterations=12)
+    fields.update(contact_fields)
+    return record_module.CheckRecord(contact=core.Contact(**fields), object_a="Cube", object_b="Ball",
+                                     time_ms=time_ms, is_stale=is_stale)
+
+
+def rows(view):
+    return {row.label: row.value for row in readout.readout_rows(view)}
 
 
 def same(p, q):
@@ -35,16 +41,17 @@ METRIC = SimpleNamespace(system="METRIC", scale_length=1.0)
 
 
 def test_no_result():
-    assert readout.readout_lines(None) == [("Status", "No result")]
+    assert readout.readout_rows(None) == [readout.Row("Status", "No result", readout.RowKind.STATUS)]
     assert overlay.build_draw_data(None).is_empty
-    assert overlay.build_draw_data(make_view("NONE", 0.0)).is_empty
+    assert overlay.build_view_draw_data(record_module.ResultsView()).is_empty
 
 
 def test_separated_lines():
     view = make_view("SEPARATED", 1.0)
-    lines = dict(readout.readout_lines(view))
-    assert [label for label, _ in readout.readout_lines(view)] == [
-        "A", "B", "Status", "Distance", "Normal", "Closest on A", "Closest on B", "Iterations", "Time", "Quality"]
+    lines = rows(view)
+    assert [row.label for row in readout.readout_rows(view)] == [
+        "A", "B", "Status", "Mode", "Distance", "Normal", "Closest on A", "Closest on B", "Iterations", "Time",
+        "Quality"]
     assert lines["A"] == "Cube" and lines["B"] == "Ball" and lines["Status"] == "Separated"
     assert lines["Distance"] == "1"
     assert lines["Normal"] == "(1.0000, 0.0000, 0.0000)"
@@ -55,7 +62,7 @@ def test_separated_lines():
 def test_intersecting_lines_show_depth_and_flags():
     view = make_view("INTERSECTING", -0.25, point_a=(1.0, 0, 0), point_b=(0.75, 0, 0), converged=False,
                      fallback_used=True, is_stale=True)
-    lines = dict(readout.readout_lines(view))
+    lines = rows(view)
     assert lines["Depth"] == "0.25" and "Distance" not in lines
     assert lines["Witness on A"] == "(1, 0, 0)" and lines["Witness on B"] == "(0.75, 0, 0)"
     assert lines["Quality"] == "not converged, fallback used"
@@ -65,7 +72,7 @@ def test_intersecting_lines_show_depth_and_flags():
 
 def test_touching_shows_one_contact_point():
     view = make_view("TOUCHING", 0.0, point_a=(1.0, 2.0, 3.0), point_b=(1.0, 2.0, 3.0))
-    lines = dict(readout.readout_lines(view))
+    lines = rows(view)
     assert lines["Contact"] == "(1, 2, 3)" and lines["Distance"] == "0"
 
 
@@ -85,12 +92,12 @@ def test_separated_draw_data():
     data = overlay.build_draw_data(view)
     assert data.status == "SEPARATED"
     assert len(data.lines) == 1
-    np.testing.assert_allclose([data.lines[0].start, data.lines[0].end], [view.point_a, view.point_b])
-    np.testing.assert_allclose([p.location for p in data.points], [view.point_a, view.point_b])
+    np.testing.assert_allclose([data.lines[0].start, data.lines[0].end], [view.contact.point_a, view.contact.point_b])
+    np.testing.assert_allclose([p.location for p in data.points], [view.contact.point_a, view.contact.point_b])
     assert [label.text for label in data.labels] == ["1", "A", "B"]
     np.testing.assert_allclose(data.labels[0].anchor, (1.5, 0.5, 0.0))
-    np.testing.assert_allclose([data.labels[1].anchor, data.labels[2].anchor], [view.point_a, view.point_b])
-    assert {p.color for p in data.points} == {overlay.STATUS_COLORS["SEPARATED"]}
+    np.testing.assert_allclose([data.labels[1].anchor, data.labels[2].anchor], [view.contact.point_a, view.contact.point_b])
+    assert {p.color for p in data.points} == {STATUS_COLORS["SEPARATED"]}
 
 
 def test_label_colours_are_distinct_from_the_geometry_and_each_other():
@@ -99,7 +106,7 @@ def test_label_colours_are_distinct_from_the_geometry_and_each_other():
     view = make_view("INTERSECTING", -0.5, point_a=(1.0, 0.0, 0.0), point_b=(0.5, 0.0, 0.0))
     colours = [label.color for label in overlay.build_draw_data(view).labels]
     assert len(set(colours)) == len(colours) == 3
-    assert not set(colours) & set(overlay.STATUS_COLORS.values())
+    assert not set(colours) & set(STATUS_COLORS.values())
 
 
 @pytest.mark.parametrize("depth, scale", [(0.5, 2.0), (0.01, 2.0), (1e-9, 100.0)])
@@ -126,7 +133,7 @@ def test_intersecting_arrow(depth, scale):
     np.testing.assert_allclose(data.labels[0].anchor, tip)
     assert [label.text for label in data.labels[1:]] == ["A", "B"]
     np.testing.assert_allclose([data.labels[1].anchor, data.labels[2].anchor], [pa, pb])
-    assert all(line.color == overlay.STATUS_COLORS["INTERSECTING"] for line in data.lines)
+    assert all(line.color == STATUS_COLORS["INTERSECTING"] for line in data.lines)
 
 
 def test_touching_draw_data_and_distinct_colours():
@@ -135,7 +142,7 @@ def test_touching_draw_data_and_distinct_colours():
     assert len(data.points) == 1
     np.testing.assert_allclose(data.points[0].location, (0.0, 0.0, 1.0))
     assert data.labels[0].text == "touching"
-    colours = list(overlay.STATUS_COLORS.values())
+    colours = list(STATUS_COLORS.values())
     assert len(set(colours)) == 3
     for colour in colours:  # readable on the dark default viewport: bright, opaque
         assert max(colour[:3]) >= 0.9 and colour[3] == 1.0

@@ -1,0 +1,289 @@
+"""Many convex pairs at once: a vectorised separating-axis prefilter, then GJK/EPA on what is left.
+
+    batch = core.ShapeBatch(shapes)                       # prepare once: bounds, vertices, projections
+    hits = core.collide_many(batch, pairs, clearance=0.01)   # [(i, j, Contact), ...]
+
+`collide_many` returns, in the order of `pairs`, every pair (i, j) whose answer `core.collide(shapes[i],
+shapes[j])` is INTERSECTING or TOUCHING, or SEPARATED with a certified lower bound on the distance
+(`distance - gap`) <= clearance.  A pair exactly at the clearance is included; a pair farther than the clearance
+by more than GJK's gap tolerance (Tolerances.gjk_gap x scale, when GJK converges) never is.  The Contact is the
+one `core.collide` gives for the pair (same status, distance within its gap, same conventions: A = shapes[i],
+B = shapes[j]).
+
+How:
+1. `ShapeBatch` validates the shapes once and keeps, per shape: its world AABB (hence the pair's scale and
+   touching band exactly as `core.collide` computes them), its world core vertices (polytope cores: clouds, boxes,
+   spheres and capsules under similarity transforms) and its sphere-swept radius, and its projection interval on
+   `AXES`, a fixed set of 49 unit directions (3 coordinate axes, 6 face diagonals, 4 body diagonals, the 6
+   vertex axes and 6 more face axes of an icosahedron, whose other 4 face axes are the body diagonals, and 24
+   directions of a Fibonacci lattice on the hemisphere).  On the bench scene (bench/scene.py) 25 axes cleared
+   63 % of the broad-phase pairs, 49 cleared 68 %, 97 cleared 71 %, of the 76 % that are farther than the
+   clearance.  Curved cores (cylinders, cones, ellipsoids) take their intervals from support queries, and a
+   bounding sphere stands in for their vertices on the centre-to-centre axis (as for clouds above
+   `_VERTEX_CAP` vertices).
+2. For each pair, every axis u gives a certified lower bound on the distance: the gap between the two intervals.
+   The prefilter (`candidates`) takes the largest gap over the fixed axes, vectorised over the pairs; a pair whose
+   bound exceeds clearance + touching band + a rounding allowance is out: its true distance is larger, so
+   `core.collide` would not list it either.  `lower_bounds` adds the pair's centre-to-centre axis (intervals
+   from the vertices), which the prefilter leaves out (measured: 0.2 % more pairs cleared for ~10 us a pair).
+3. The rest runs `core.collide(a, b, tolerances, max_distance=clearance)`: a pair proven farther than the
+   clearance stops early (beyond_max_distance) and is dropped.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .contact import Status
+from .query import collide
+from .shapes import Shape, as_shape
+from .tolerances import DEFAULT_TOLERANCES, Tolerances
+
+__all__ = ["ShapeBatch", "collide_many", "find_clashes", "AXES"]
+
+
+def _fixed_axes() -> np.ndarray:
+    axes = [(1, 0, 0), (0, 1, 0), (0, 0, 1),
+            (1, 1, 0), (1, -1, 0), (1, 0, 1), (1, 0, -1), (0, 1, 1), (0, 1, -1),
+            (1, 1, 1), (1, 1, -1), (1, -1, 1), (-1, 1, 1)]
+    g = (1.0 + math.sqrt(5.0)) / 2.0
+    # Icosahedron vertex axes (0, +-1, +-g) cyclically, one of each antipodal pair.
+    axes += [(0, 1, g), (0, 1, -g), (1, g, 0), (1, -g, 0), (g, 0, 1), (-g, 0, 1)]
+    # Icosahedron face axes = dodecahedron vertices: (+-1, +-1, +-1) (already in) and (0, +-1/g, +-g) cyclically.
+    axes += [(0, 1 / g, g), (0, 1 / g, -g), (1 / g, g, 0), (1 / g, -g, 0), (g, 0, 1 / g), (-g, 0, 1 / g)]
+    # 24 more, spread evenly over the upper hemisphere (a Fibonacci lattice: golden-angle turns, even z steps).
+    k = np.arange(24) + 0.5
+    z = 1.0 - k / 24.0
+    r = np.sqrt(1.0 - z * z)
+    turn = k * math.pi * (3.0 - math.sqrt(5.0))
+    axes += list(zip(r * np.cos(turn), r * np.sin(turn), z))
+    a = np.array(axes, dtype=np.float64)
+    return a / np.linalg.norm(a, axis=1)[:, None]
+
+
+AXES = _fixed_axes()
+"""The fixed unit directions of the prefilter (one of each antipodal pair), shape (49, 3)."""
+
+_VERTEX_CAP = 256
+"""Shapes with more core vertices than this use their bounding sphere on the centre-to-centre axis (keeps the
+padded per-pair vertex arrays small); the fixed axes still use every vertex."""
+_CHUNK = 4096
+"""Pairs per vectorised block on the centre-to-centre axis (bounds the temporary arrays)."""
+_ROUNDING = 1e-13
+"""Allowance for rounding in the projections, relative to the coordinates' magnitude (float64 dot products of
+three terms err by a few 1e-16 x |x|)."""
+
+
+class ShapeBatch:
+    """Shapes prepared once for `collide_many` (and `lower_bounds`).  Accepts `core.Shape`s and (n, 3) arrays.
+
+    The shapes are used as given (their transforms are read now): move a shape and build a new batch."""
+
+    def __init__(self, shapes):
+        if isinstance(shapes, ShapeBatch):
+            shapes = shapes.shapes
+        try:
+            items = list(shapes)
+        except TypeError:
+            raise ValueError("shapes must be a sequence of core shapes or (n, 3) vertex arrays") from None
+        self.shapes = [as_shape(s, f"shapes[{k}]") for k, s in enumerate(items)]
+        n = len(self.shapes)
+        self.lo = np.zeros((n, 3))
+        self.hi = np.zeros((n, 3))
+        self.sweep = np.zeros(n)
+        self.interval_lo = np.zeros((n, len(AXES)))
+        self.interval_hi = np.zeros((n, len(AXES)))
+        vertices = []  # world core vertices (or None) per shape
+        for k, shape in enumerate(self.shapes):
+            lo, hi = shape.bounds()
+            self.lo[k], self.hi[k] = lo, hi
+            self.sweep[k] = shape.sweep
+            vertices.append(self._world_vertices(shape))
+        if n and not (np.all(np.isfinite(self.lo)) and np.all(np.isfinite(self.hi))):
+            raise ValueError("a shape's bounds are not finite (too large for float64)")
+        self.centre = 0.5 * (self.lo + self.hi)
+        self.diagonal = np.linalg.norm(self.hi - self.lo, axis=1)
+        self.magnitude = np.maximum(np.abs(self.lo), np.abs(self.hi)).max(axis=1) if n else np.zeros(0)
+        # Bounding sphere about the box centre (sweep included), for curved cores and very large clouds.
+        self.radius = 0.5 * self.diagonal
+        polytope = [k for k, v in enumerate(vertices) if v is not None]
+        curved = [k for k, v in enumerate(vertices) if v is None]
+        if polytope:
+            counts = np.array([len(vertices[k]) for k in polytope])
+            stacked = np.concatenate([vertices[k] for k in polytope])
+            starts = np.r_[0, np.cumsum(counts)[:-1]]
+            projected = AXES @ stacked.T  # (axes, vertices): reduceat along the contiguous axis is fast
+            sweep = self.sweep[polytope][:, None]
+            self.interval_lo[polytope] = np.minimum.reduceat(projected, starts, axis=1).T - sweep
+            self.interval_hi[polytope] = np.maximum.reduceat(projected, starts, axis=1).T + sweep
+            reach = np.sqrt(((stacked - np.repeat(self.centre[polytope], counts, axis=0)) ** 2).sum(axis=1))
+            self.radius[polytope] = np.maximum.reduceat(reach, starts) + self.sweep[polytope]
+        for k in curved:
+            shape = self.shapes[k]
+            for a, u in enumerate(AXES):
+                self.interval_hi[k, a] = float(u @ shape.support(u))
+                self.interval_lo[k, a] = float(u @ shape.support(-u))
+        # The padded vertex block of the centre-to-centre axis is built on first use (`lower_bounds` only).
+        self._stacked = (np.array(polytope, dtype=np.int64), stacked, starts, counts) if polytope else None
+        self._block = None
+
+    def _vertex_block(self):
+        """(row per shape or -1, block): row r of the (rows, width, 3) block holds the world vertices of a shape
+        with at most _VERTEX_CAP of them, padded by repeating its last one (repeats change no max or min)."""
+        if self._block is None:
+            row = np.full(len(self.shapes), -1)
+            block = np.zeros((0, 1, 3))
+            if self._stacked is not None:
+                polytope, stacked, starts, counts = self._stacked
+                small = np.flatnonzero(counts <= _VERTEX_CAP)
+                if len(small):
+                    width = int(counts[small].max())
+                    take = starts[small][:, None] + np.minimum(np.arange(width)[None, :], counts[small][:, None] - 1)
+                    block = stacked[take]
+                    row[polytope[small]] = np.arange(len(small))
+            self._block = (row, block)
+        return self._block
+
+    @staticmethod
+    def _world_vertices(shape: Shape):
+        local = shape._world_core_vertices()
+        if local is None:
+            return None
+        return np.asarray(local, dtype=np.float64) + shape._translation
+
+    def __len__(self) -> int:
+        return len(self.shapes)
+
+    def _pairs(self, pairs) -> np.ndarray:
+        try:
+            array = np.asarray(pairs)
+        except (TypeError, ValueError):
+            raise ValueError("pairs must be a (k, 2) array of shape indices") from None
+        if array.size == 0:
+            return np.zeros((0, 2), np.int64)
+        if array.ndim != 2 or array.shape[1] != 2 or array.dtype.kind not in "iu":
+            raise ValueError(f"pairs must be a (k, 2) array of integer shape indices, got {array.dtype} "
+                             f"{array.shape}")
+        if array.min() < 0 or array.max() >= len(self.shapes):
+            raise ValueError(f"pairs hold a shape index outside [0, {len(self.shapes)})")
+        return array.astype(np.int64)
+
+    def lower_bounds(self, pairs) -> np.ndarray:
+        """Certified lower bound on each pair's distance (the separating-axis gaps; <= 0 says nothing).
+
+        Each bound is within a few ulps of the coordinates' magnitude of a true lower bound (the rounding of the
+        projections); `collide_many` allows for it."""
+        pairs = self._pairs(pairs)
+        i, j = pairs[:, 0], pairs[:, 1]
+        bound = self._fixed_axes(i, j)
+        return np.maximum(bound, self._centre_axis(i, j))
+
+    def _fixed_axes(self, i, j) -> np.ndarray:
+        gaps = np.maximum(self.interval_lo[j] - self.interval_hi[i], self.interval_lo[i] - self.interval_hi[j])
+        return gaps.max(axis=1)
+
+    def _centre_axis(self, i, j) -> np.ndarray:
+        """The separating-axis gap along each pair's centre-to-centre direction."""
+        out = np.full(len(i), -np.inf)
+        u = self.centre[j] - self.centre[i]
+        length = np.sqrt((u * u).sum(axis=1))
+        ok = length > 0.0
+        u[ok] /= length[ok][:, None]
+        along_i = (u * self.centre[i]).sum(axis=1)
+        along_j = (u * self.centre[j]).sum(axis=1)
+        # Bounding spheres first (every shape has one), then the vertices where both have a block row.
+        out[ok] = (along_j - self.radius[j] - along_i - self.radius[i])[ok]
+        row, block = self._vertex_block()
+        exact = ok & (row[i] >= 0) & (row[j] >= 0)
+        where = np.flatnonzero(exact)
+        for start in range(0, len(where), _CHUNK):
+            sel = where[start:start + _CHUNK]
+            d = u[sel]
+            va = block[row[i[sel]]]
+            vb = block[row[j[sel]]]
+            top_a = np.matmul(va, d[:, :, None])[:, :, 0].max(axis=1) + self.sweep[i[sel]]
+            low_b = np.matmul(vb, d[:, :, None])[:, :, 0].min(axis=1) - self.sweep[j[sel]]
+            out[sel] = np.maximum(out[sel], low_b - top_a)
+        return out
+
+    def candidates(self, pairs, clearance: float = 0.0, tolerances: Tolerances = DEFAULT_TOLERANCES):
+        """Boolean mask over `pairs`: False where the prefilter proves the pair farther than clearance."""
+        if not isinstance(tolerances, Tolerances):
+            raise ValueError(f"tolerances must be a core.Tolerances, got {type(tolerances).__name__}")
+        pairs = self._pairs(pairs)
+        clearance = _as_clearance(clearance)
+        i, j = pairs[:, 0], pairs[:, 1]
+        scale = np.maximum(self.diagonal[i], self.diagonal[j])
+        limit = clearance + tolerances.touching * scale + _ROUNDING * (self.magnitude[i] + self.magnitude[j]
+                                                                       + clearance)
+        # The fixed axes only: the centre-to-centre axis (in `lower_bounds`) cleared 0.2 % more pairs on the
+        # bench scenes for ~10 us per pair, more than the GJK runs it saves.
+        return ~(self._fixed_axes(i, j) > limit)
+
+
+def _as_clearance(clearance) -> float:
+    try:
+        value = float(clearance)
+    except (TypeError, ValueError):
+        raise ValueError(f"clearance must be a number, got {clearance!r}") from None
+    if not (math.isfinite(value) and value >= 0.0):
+        raise ValueError(f"clearance must be finite and >= 0, got {value!r}")
+    return value
+
+
+def collide_many(shapes, pairs, clearance: float = 0.0, tolerances: Tolerances = DEFAULT_TOLERANCES):
+    """Every pair of `pairs` that intersects, touches, or is separated by at most `clearance` (world units, >= 0).
+
+    shapes: a `ShapeBatch` (prepared once, reused across calls) or a sequence of shapes / (n, 3) arrays.
+    pairs: (k, 2) integer indices into shapes (e.g. from `core.candidate_pairs`).
+    Returns a list of (i, j, Contact) in the order of `pairs`, the Contact being `core.collide(shapes[i],
+    shapes[j], tolerances)`'s answer; a SEPARATED pair is listed when its certified lower bound `distance - gap`
+    is <= clearance (so a pair exactly at the clearance is listed).  See the module docstring.
+    Raises ValueError on bad shapes, pairs, clearance or tolerances."""
+    if not isinstance(tolerances, Tolerances):
+        raise ValueError(f"tolerances must be a core.Tolerances, got {type(tolerances).__name__}")
+    batch = shapes if isinstance(shapes, ShapeBatch) else ShapeBatch(shapes)
+    pairs = batch._pairs(pairs)
+    clearance = _as_clearance(clearance)
+    keep = np.flatnonzero(batch.candidates(pairs, clearance, tolerances))
+    found = []
+    for k in keep.tolist():
+        i, j = int(pairs[k, 0]), int(pairs[k, 1])
+        contact = collide(batch.shapes[i], batch.shapes[j], tolerances, max_distance=clearance)
+        if contact.beyond_max_distance:
+            continue
+        if contact.status is not Status.SEPARATED or contact.distance - contact.gap <= clearance:
+            found.append((i, j, contact))
+    return found
+
+
+def find_clashes(shapes, clearance: float = 0.0, set_a=None, set_b=None,
+                 tolerances: Tolerances = DEFAULT_TOLERANCES):
+    """Every clash of a scene, worst first: `core.candidate_pairs` then `collide_many`.
+
+    shapes: a `ShapeBatch` or a sequence of shapes / (n, 3) arrays.  set_a, set_b: as in `core.candidate_pairs`
+    (neither: every pair of the scene; set_a only: every pair within it; both: A against B).
+    Returns a list of (i, j, Contact) with the semantics of `collide_many` (INTERSECTING, TOUCHING, or SEPARATED
+    by at most the clearance), sorted by signed distance (the deepest intersection first, then touching pairs,
+    then the smallest separation), ties by (i, j).  Within one set, i < j; for A against B, i is in set_a and j in
+    set_b whenever the pair allows it (a pair of two objects in both sets keeps i < j)."""
+    from .broadphase import candidate_pairs
+
+    batch = shapes if isinstance(shapes, ShapeBatch) else ShapeBatch(shapes)
+    # Boxes a touching band apart may hold a TOUCHING pair: widen by the largest band any pair can have (the
+    # band is a factor of the pair's scale, at most the largest box diagonal of the scene).
+    diagonals = np.sqrt(np.square(batch.hi - batch.lo).sum(axis=1)) if len(batch) else np.zeros(0)
+    band = tolerances.touching * float(diagonals.max()) if len(diagonals) else 0.0
+    pairs = candidate_pairs(batch.lo, batch.hi, clearance + band, set_a, set_b)
+    if set_b is not None and len(pairs):
+        n = len(batch)
+        a = np.zeros(n, bool)
+        a[np.asarray(set_a)] = True  # candidate_pairs has validated both sets
+        b = np.zeros(n, bool)
+        b[np.asarray(set_b)] = True
+        flip = ~(a[pairs[:, 0]] & b[pairs[:, 1]])  # then (j, i) is an A x B pair
+        pairs[flip] = pairs[flip][:, ::-1]
+    found = collide_many(batch, pairs, clearance, tolerances)
+    found.sort(key=lambda item: (item[2].distance, item[0], item[1]))
+    return found

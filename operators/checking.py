@@ -1,0 +1,94 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""The one check pipeline: two Blender objects in, one `CheckRecord` out.
+
+`check_pair(obj_a, obj_b, depsgraph, settings)` reads both evaluated objects (`reading`), builds the shapes the
+mode asks for, asks the core, and returns the exact record (with timings).  Every operator that checks (the pair
+check, the scene check, the sweep, the live re-check, Push Apart's confirmation) calls it; none of them reads
+geometry or calls `core.collide` on its own.  It raises `reading.GeometryError` (the message names the object) for
+objects it cannot check, `ValueError` for numbers the core refuses; it never touches the scene.
+
+With `cache=` (a `reading.GeometryCache`, normally `reading.GEOMETRY_CACHE`) an object whose geometry did not
+change since the last check is not read again, and its prepared shape is reused, placed with the new
+`matrix_world` by `Shape.moved` (no new validation or copy of the vertices).  Without it every check reads afresh.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..core import PointCloud, collide
+from ..results.record import CheckRecord, Mode
+from .reading import GeometryError, read_object
+from .store import object_identity
+
+
+@dataclass(frozen=True)
+class CheckSettings:
+    """How to check a pair."""
+
+    mode: Mode = Mode.HULL
+    clearance: float = 0.0
+    """Scene checks: pairs farther apart than this may stop early (their distance is then a lower bound)."""
+    stop_beyond_clearance: bool = False
+
+
+def _hull(geometry) -> PointCloud:
+    try:
+        return PointCloud(geometry.vertices, transform=geometry.matrix_world)
+    except ValueError as exc:
+        raise GeometryError(f"'{geometry.name}': {exc}") from None
+
+
+def shapes_for(geometry, mode: Mode):
+    """The core shape of one object's geometry in `mode`."""
+    return _hull(geometry)
+
+
+def _geometry_and_shape(obj, depsgraph, mode: Mode, cache):
+    need_triangles = mode is not Mode.HULL
+    if cache is None:
+        geometry = read_object(obj, depsgraph, triangles=need_triangles)
+        return geometry, shapes_for(geometry, mode)
+    entry = cache.read(obj, depsgraph, need_triangles)
+    geometry = entry.geometry
+    placed = entry.prepared.get(mode)
+    if placed is None or not hasattr(placed[1], "moved"):
+        shape = shapes_for(geometry, mode)
+    elif np.array_equal(placed[0], geometry.matrix_world):
+        shape = placed[1]
+    else:
+        shape = placed[1].moved(geometry.matrix_world)
+    entry.prepared[mode] = (geometry.matrix_world, shape)
+    return geometry, shape
+
+
+def check_geometry(geometry_a, geometry_b, settings: CheckSettings = CheckSettings(), *, identity_a: int = 0,
+                   identity_b: int = 0, shape_a=None, shape_b=None, read_ms: float = 0.0) -> CheckRecord:
+    """The record of two geometries already read (`reading.read_object`); the scene check reuses each object's
+    geometry and shape (`shapes_for`) across all of its pairs through `shape_a`/`shape_b`."""
+    started = time.perf_counter()
+    shape_a = shape_a if shape_a is not None else shapes_for(geometry_a, settings.mode)
+    shape_b = shape_b if shape_b is not None else shapes_for(geometry_b, settings.mode)
+    max_distance = settings.clearance if settings.stop_beyond_clearance else None
+    contact = collide(shape_a, shape_b, max_distance=max_distance)
+    return CheckRecord(
+        contact=contact, object_a=geometry_a.name, object_b=geometry_b.name, mode=settings.mode,
+        identity_a=identity_a, identity_b=identity_b,
+        vertex_count_a=len(geometry_a.vertices), vertex_count_b=len(geometry_b.vertices),
+        triangle_count_a=0 if geometry_a.triangles is None else len(geometry_a.triangles),
+        triangle_count_b=0 if geometry_b.triangles is None else len(geometry_b.triangles),
+        read_ms=read_ms, time_ms=(time.perf_counter() - started) * 1e3, clearance=settings.clearance)
+
+
+def check_pair(obj_a, obj_b, depsgraph, settings: CheckSettings = CheckSettings(), cache=None) -> CheckRecord:
+    """Check A against B as the viewport shows them; the exact record of what was found.
+
+    cache: a `reading.GeometryCache` to reuse unchanged geometry from (None: read both objects afresh)."""
+    started = time.perf_counter()
+    geometry_a, shape_a = _geometry_and_shape(obj_a, depsgraph, settings.mode, cache)
+    geometry_b, shape_b = _geometry_and_shape(obj_b, depsgraph, settings.mode, cache)
+    read_ms = (time.perf_counter() - started) * 1e3
+    return check_geometry(geometry_a, geometry_b, settings, identity_a=object_identity(obj_a),
+                          identity_b=object_identity(obj_b), shape_a=shape_a, shape_b=shape_b, read_ms=read_ms)

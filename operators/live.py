@@ -1,0 +1,183 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Live mode: re-check the shown pair (and every record of the results list) whenever A or B changes.
+
+While `scene.collision_inspector.live` is on:
+1. `handlers` tells `_on_changed` which objects moved or changed shape (depsgraph updates: moves, edits,
+   modifiers, an interactive transform drag; frame changes: playback).  It only *marks* them and makes sure a
+   timer is registered; nothing is computed inside a handler.  Their records are not marked stale meanwhile
+   (the re-check follows within `INTERVAL`), so the readout does not flicker during a drag; a record whose
+   object was deleted or can no longer be checked is marked stale by the re-check.
+2. The timer (`tick`, `bpy.app.timers`) runs `INTERVAL` seconds after the first mark, so a burst of updates (a
+   drag sends one per mouse move) costs at most one re-check per interval.  Every record whose A or B was marked
+   goes through the one pipeline (`checking.check_pair`, with `reading.GEOMETRY_CACHE`, so an object that only
+   moved is not read again) and back through the one writer (`store.replace_record`); the readout and overlay
+   follow as store listeners.
+
+The preview rule (meshes too large for the budget): a record checked in Exact or Loose Parts mode whose two
+objects have more than `PREVIEW_TRIANGLES` triangles together is re-checked as convex hulls (mode HULL,
+`preview=True`; the readout says "(preview)") while changes keep coming, and in its own mode once no change has
+come for `SETTLE` seconds: the timer comes back for that.
+
+Turning it off, loading another file (`handlers.on_load_pre`) and disabling the add-on (`handlers.remove`) all
+call `disable`/`shutdown`: no listener, no timer and nothing pending is left behind.
+"""
+from __future__ import annotations
+
+import time
+import traceback
+from dataclasses import replace
+
+import bpy
+
+from ..results.record import Mode
+from . import handlers, props, reading, store
+from .checking import CheckSettings, check_pair
+
+INTERVAL = 0.05
+"""Seconds from the first change to the re-check (updates arriving meanwhile join it)."""
+SETTLE = 0.3
+"""Seconds without a change after which previewed records get their exact answer."""
+PREVIEW_TRIANGLES = 20_000
+"""Exact / Loose Parts pairs with more triangles than this (A + B) are previewed as hulls while changing."""
+
+_enabled = False
+_pending: set = set()
+"""Identities of the objects changed since the last re-check."""
+_last_change = 0.0
+_wanted: dict = {}
+"""(identity_a, identity_b) -> the Mode a previewed record is to be answered in once changes settle."""
+
+
+def is_enabled() -> bool:
+    return _enabled
+
+
+def pending() -> frozenset:
+    return frozenset(_pending)
+
+
+def set_enabled(context, enabled: bool) -> None:
+    """Turn live re-checking on or off (the `live` property's update)."""
+    if enabled:
+        enable()
+    else:
+        disable()
+
+
+def enable() -> None:
+    """Start listening; records already stale are re-checked at the next tick."""
+    global _enabled
+    _enabled = True
+    handlers.add_depsgraph_listener(_on_changed)
+    stale = {uid for record in store.records() if record.is_stale or record.preview
+             for uid in (record.identity_a, record.identity_b) if uid}
+    if stale:
+        _mark(stale)
+
+
+def disable() -> None:
+    """Stop: no listener, no timer, nothing pending."""
+    global _enabled
+    _enabled = False
+    handlers.remove_depsgraph_listener(_on_changed)
+    if bpy.app.timers.is_registered(tick):
+        bpy.app.timers.unregister(tick)
+    _pending.clear()
+    _wanted.clear()
+
+
+def shutdown() -> None:
+    """Before a file load and on unregister."""
+    disable()
+
+
+def sync_with_scene() -> None:
+    """Match the scene's `live` property where its update callback does not run: after a file load (on again if
+    the file was saved with Live on) and after undo or redo (which can flip the property back)."""
+    scene = getattr(bpy.context, "scene", None)
+    group = props.settings(scene) if scene is not None else None
+    wanted = group is not None and bool(group.live)
+    if wanted and not _enabled:
+        enable()
+    elif not wanted and _enabled:
+        disable()
+
+
+def _watched() -> set:
+    return {uid for record in store.records() for uid in (record.identity_a, record.identity_b) if uid}
+
+
+def _on_changed(changed: set) -> set:
+    """Depsgraph / frame-change listener: mark, never compute; the identities live mode will re-check (the
+    handler then does not mark their records stale in between)."""
+    hit = changed & _watched()
+    if hit:
+        _mark(hit)
+    return hit
+
+
+def _mark(identities) -> None:
+    global _last_change
+    _pending.update(identities)
+    _last_change = time.perf_counter()
+    if not bpy.app.timers.is_registered(tick):
+        bpy.app.timers.register(tick, first_interval=INTERVAL)
+
+
+def _is_large(record) -> bool:
+    return record.triangle_count_a + record.triangle_count_b > PREVIEW_TRIANGLES
+
+
+def recheck(now: float | None = None) -> int:
+    """Re-check every record whose A or B was marked (and, once changes settled, every previewed record);
+    the number of records re-checked.  The timer's work, callable directly (tests, the bench)."""
+    # Evaluate first: updates still waiting are reported (and marked) now, and are part of this round.
+    depsgraph = bpy.context.evaluated_depsgraph_get()
+    now = time.perf_counter() if now is None else now
+    settled = now - _last_change >= SETTLE
+    marked = set(_pending)
+    _pending.clear()
+    wm = bpy.context.window_manager
+    done = 0
+    for index, record in enumerate(store.records()):
+        touched = record.identity_a in marked or record.identity_b in marked
+        if not touched and not (record.preview and settled):
+            continue
+        key = (record.identity_a, record.identity_b)
+        wanted = _wanted.get(key, record.mode) if record.preview else record.mode
+        preview = wanted is not Mode.HULL and not settled and (record.preview or _is_large(record))
+        obj_a = store.resolve_object("A", record)
+        obj_b = store.resolve_object("B", record)
+        if obj_a is None or obj_b is None:  # deleted: the record is stale for good
+            store.mark_stale(wm, {record.identity_a, record.identity_b})
+            continue
+        settings = CheckSettings(mode=Mode.HULL if preview else wanted, clearance=record.clearance)
+        try:
+            new = check_pair(obj_a, obj_b, depsgraph, settings, cache=reading.GEOMETRY_CACHE)
+        except ValueError:  # GeometryError included: the object can no longer be checked; the record is stale
+            store.mark_stale(wm, {record.identity_a, record.identity_b})
+            continue
+        if preview:
+            _wanted[key] = wanted
+            new = replace(new, preview=True)
+        else:
+            _wanted.pop(key, None)
+        store.replace_record(wm, index, new)
+        done += 1
+    return done
+
+
+def tick():
+    """The timer: re-check, then come back while previews wait for the changes to settle; None ends it."""
+    if not _enabled:
+        return None
+    try:
+        recheck()
+    except Exception:  # a bug must not kill Blender's timer loop silently: print it and stop this round
+        traceback.print_exc()
+        return None
+    if _pending:
+        return INTERVAL
+    if any(record.preview for record in store.records()):
+        return max(INTERVAL, SETTLE - (time.perf_counter() - _last_change))
+    return None

@@ -1,0 +1,211 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Push Apart and Move to Contact: move B (the selected object that is not active) along the contact normal.
+
+Both move B by (gap - distance) * normal, the normal pointing from A to B:
+- `collision.push_apart(gap=0)`: an intersecting (or too close) B moves out by depth + gap;
+- `collision.move_to_contact(gap=0)`: a separated B moves towards A until the distance is `gap`.
+For convex shapes (Hull mode) one such translation is exact: the penetration depth is the shortest translation
+that separates two convex shapes, and moving a separated B by its distance along the normal closes the gap
+without overlap.  Every mode is confirmed by re-checking through the one pipeline, up to `MAX_STEPS` times,
+until |distance - gap| is within the touching band (Exact mode's meshes may need more than one step).
+
+Blender keeps locations in float32, so the band (1e-9 x the pair's size) is not always reachable: then B is left on
+the safe side (distance >= gap, never overlapping) by at most a few float32 steps, and the report gives the
+residual.  The move is made in world space: the translation is turned into a change of `location` through the
+linear part of (matrix_world @ matrix_basis^-1), which includes any parent and its parent inverse.  B is refused
+when its location is locked, driven or moved by a constraint.  Each operator is one undo step.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+import bpy
+from bpy.props import FloatProperty
+
+from ..core import Status
+from ..results import text
+from . import reading, store
+from .check import check_settings
+from .checking import check_pair
+from .reading import GeometryError, SelectionError, pair_problem, pick_pair
+
+MAX_STEPS = 8
+"""Re-checks (and corrections) after the first move."""
+MAX_NUDGES = 64
+"""float32 steps taken towards the safe side when the band cannot be hit exactly."""
+
+# Constraint types that leave an object's location alone (they rotate or scale it); any other enabled one moves it.
+_LOCATION_FREE_CONSTRAINTS = frozenset({
+    "COPY_ROTATION", "COPY_SCALE", "LIMIT_ROTATION", "LIMIT_SCALE", "TRACK_TO", "DAMPED_TRACK", "LOCKED_TRACK",
+    "MAINTAIN_VOLUME", "STRETCH_TO"})
+
+
+def location_problem(obj) -> str | None:
+    """Why `obj`'s location cannot be changed by the add-on, or None."""
+    if any(obj.lock_location):
+        return f"'{obj.name}' has a locked location (unlock it in the Transform panel)"
+    animation = obj.animation_data
+    if animation is not None:
+        for driver in animation.drivers:
+            if driver.data_path in ("location", "delta_location") and not driver.mute:
+                return f"'{obj.name}' has its location driven by a driver"
+    for constraint in obj.constraints:
+        enabled = constraint.enabled if hasattr(constraint, "enabled") else not constraint.mute
+        if enabled and constraint.influence > 0.0 and constraint.type not in _LOCATION_FREE_CONSTRAINTS:
+            kind = constraint.type.replace("_", " ").title()
+            return (f"'{obj.name}' has a '{constraint.name}' constraint ({kind}) that moves it: "
+                    f"disable or apply it first")
+    return None
+
+
+def world_to_location(obj, translation) -> np.ndarray:
+    """The change of `obj.location` that moves it by the world vector `translation`."""
+    world = np.array(obj.matrix_world, dtype=np.float64)
+    basis = np.array(obj.matrix_basis, dtype=np.float64)
+    above = world @ np.linalg.inv(basis)  # parent, parent inverse (identity without a parent)
+    return np.linalg.solve(above[:3, :3], np.asarray(translation, dtype=np.float64))
+
+
+def _move(obj, translation) -> bool:
+    """Move by a world translation; False when float32 storage leaves the location as it was."""
+    before = tuple(obj.location)
+    target = np.array(before, dtype=np.float64) + world_to_location(obj, translation)
+    obj.location = tuple(target.tolist())
+    return tuple(obj.location) != before
+
+
+def _nudge(obj, direction, sign: float) -> None:
+    """One float32 step of the location in the direction of sign * direction (world), per significant axis."""
+    local = world_to_location(obj, direction)
+    scale = np.max(np.abs(local))
+    location = np.array(obj.location, dtype=np.float32)
+    for i in range(3):
+        if abs(local[i]) >= 0.25 * scale:
+            toward = np.float32(np.inf if sign * local[i] > 0 else -np.inf)
+            location[i] = np.nextafter(location[i], toward)
+    obj.location = tuple(float(v) for v in location)
+
+
+def place(context, obj_a, obj_b, gap: float, settings, cache=None):
+    """Move B by (gap - distance) * normal and re-check until |distance - gap| is within the band; never left
+    closer than `gap` by float32 rounding.  The final record and the number of checks made."""
+    cache = reading.GEOMETRY_CACHE if cache is None else cache
+
+    def measure():
+        return check_pair(obj_a, obj_b, context.evaluated_depsgraph_get(), settings, cache=cache)
+
+    record = measure()
+    checks = 1
+    for _ in range(MAX_STEPS):
+        contact = record.contact
+        residual = contact.distance - gap
+        if abs(residual) <= contact.touching_tolerance:
+            break
+        if not _move(obj_b, -residual * np.asarray(contact.normal)):
+            break
+        record = measure()
+        checks += 1
+    normal = np.asarray(record.contact.normal)
+    for _ in range(MAX_NUDGES):  # float32 left it closer than asked: step out to the safe side
+        contact = record.contact
+        if contact.distance - gap >= -contact.touching_tolerance:
+            break
+        _nudge(obj_b, normal, +1.0)
+        record = measure()
+        checks += 1
+    return record, checks
+
+
+class _MoveB:
+    """Shared body of the two operators."""
+
+    bl_options = {"REGISTER", "UNDO"}
+
+    gap: FloatProperty(name="Gap", subtype="DISTANCE", unit="LENGTH", min=0.0, default=0.0, precision=4,
+                       description="Leave A and B this far apart (0: touching)")
+
+    @classmethod
+    def poll(cls, context):
+        if context.view_layer is None:
+            cls.poll_message_set("Needs a scene with a view layer")
+            return False
+        problem = pair_problem(context)
+        if problem:
+            cls.poll_message_set(problem)
+            return False
+        return True
+
+    def refuse(self, record) -> str | None:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    def execute(self, context):
+        try:
+            obj_a, obj_b = pick_pair(context)
+        except SelectionError as exc:
+            self.report({"ERROR"}, str(exc))
+            return {"CANCELLED"}
+        problem = location_problem(obj_b)
+        if problem:
+            self.report({"ERROR"}, f"Cannot move B: {problem}")
+            return {"CANCELLED"}
+        settings = check_settings(context)
+        try:
+            record = check_pair(obj_a, obj_b, context.evaluated_depsgraph_get(), settings,
+                                cache=reading.GEOMETRY_CACHE)
+            refusal = self.refuse(record)
+            if refusal:
+                self.report({"INFO"}, refusal)
+                store.store(context.window_manager, record)
+                return {"CANCELLED"}
+            before = tuple(obj_b.location)
+            record, _checks = place(context, obj_a, obj_b, self.gap, settings)
+        except GeometryError as exc:
+            self.report({"ERROR"}, str(exc))
+            return {"CANCELLED"}
+        except ValueError as exc:
+            self.report({"ERROR"}, f"Cannot check '{obj_a.name}' and '{obj_b.name}': {exc}")
+            return {"CANCELLED"}
+        store.store(context.window_manager, record)
+        if tuple(obj_b.location) == before:
+            self.report({"INFO"}, f"'{obj_b.name}' did not need to move")
+            return {"CANCELLED"}
+        units = context.scene.unit_settings
+        words = text.summary_line(record, units)
+        if obj_b.animation_data is not None and obj_b.animation_data.action is not None:
+            words += " (B's location is animated: key it, or the next frame change undoes the move)"
+        self.report({"INFO"}, f"Moved '{obj_b.name}': {words}")
+        return {"FINISHED"}
+
+
+class COLLISION_OT_push_apart(_MoveB, bpy.types.Operator):
+    """Move B (the selected object that is not active) out of A along the contact normal, by the smallest \
+translation that leaves them touching (or the gap apart)"""
+
+    bl_idname = "collision.push_apart"
+    bl_label = "Push Apart"
+    bl_options = {"REGISTER", "UNDO"}
+
+    def refuse(self, record):
+        if record.status is Status.SEPARATED and record.distance >= self.gap:
+            return f"'{record.object_a}' and '{record.object_b}' are already apart: nothing to push"
+        return None
+
+
+class COLLISION_OT_move_to_contact(_MoveB, bpy.types.Operator):
+    """Move B (the selected object that is not active) towards A along the contact normal until they touch \
+(or are the gap apart)"""
+
+    bl_idname = "collision.move_to_contact"
+    bl_label = "Move to Contact"
+    bl_options = {"REGISTER", "UNDO"}
+
+    def refuse(self, record):
+        if record.status is not Status.SEPARATED:
+            return (f"'{record.object_a}' and '{record.object_b}' already touch or intersect: "
+                    f"use Push Apart")
+        if record.distance <= self.gap:
+            return f"'{record.object_a}' and '{record.object_b}' are already within the gap"
+        return None
+
+
+CLASSES = (COLLISION_OT_push_apart, COLLISION_OT_move_to_contact)

@@ -1,0 +1,126 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""View3D > Sidebar > Collision > Scene Check: the scene check's settings, the Check All button and the results
+list (a UIList over `wm.collision_inspector.results`).  Read only: the rows' numbers come from the exact records
+in `operators.store`, the words from `results.text` and `results.status`."""
+from __future__ import annotations
+
+import bpy
+from bpy.props import EnumProperty
+
+from ..core import Status
+from ..operators import props, store
+from ..results.status import style
+from ..results.text import format_length
+
+STATUS_FILTER_ITEMS = (
+    ("ALL", "All", "Every listed pair"),
+    ("INTERSECTING", "Intersecting", "Only pairs that intersect"),
+    ("TOUCHING", "Touching", "Only pairs that touch"),
+    ("SEPARATED", "Within Clearance", "Only pairs separated by less than the clearance"),
+)
+
+
+def row_value(record, unit_settings) -> str:
+    """Depth when intersecting, else the distance, in scene units."""
+    if record.status is Status.INTERSECTING:
+        return format_length(record.depth, unit_settings)
+    return format_length(record.distance, unit_settings)
+
+
+class COLLISION_UL_results(bpy.types.UIList):
+    """The scene check's pairs, worst first"""
+
+    bl_idname = "COLLISION_UL_results"
+
+    filter_status: EnumProperty(name="Status", items=STATUS_FILTER_ITEMS, default="ALL",
+                                description="Show only the pairs with this status")
+
+    def draw_item(self, context, layout, _data, item, _icon, _active_data, _active_prop, index=0, _flt_flag=0):
+        records = store.records()
+        record = records[index] if 0 <= index < len(records) else None
+        if record is None:
+            layout.label(text=f"{item.object_a}  {item.object_b}")
+            return
+        units = context.scene.unit_settings if context.scene is not None else None
+        row = layout.row(align=True)
+        row.active = not record.is_stale
+        split = row.split(factor=0.38)
+        split.label(text=record.object_a, icon=style(record.status).icon)
+        split = split.split(factor=0.6)
+        split.label(text=record.object_b)
+        split.label(text=row_value(record, units) + (" *" if record.is_stale else ""))
+
+    def draw_filter(self, _context, layout):
+        row = layout.row(align=True)
+        row.prop(self, "filter_name", text="")
+        row.prop(self, "use_filter_invert", text="", icon="ARROW_LEFTRIGHT")
+        layout.prop(self, "filter_status", expand=True)
+
+    def filter_items(self, _context, data, propname):
+        """Rows whose A or B name holds the filter text and whose status is the chosen one (Blender applies the
+        list's Invert toggle to these flags itself)."""
+        items = getattr(data, propname)
+        flags = [self.bitflag_filter_item] * len(items)
+        pattern = self.filter_name.lower()
+        wanted = self.filter_status
+        for i, item in enumerate(items):
+            keep = True
+            if pattern:
+                keep = pattern in item.object_a.lower() or pattern in item.object_b.lower()
+            if keep and wanted != "ALL":
+                keep = item.status == wanted
+            if not keep:
+                flags[i] = 0
+        return flags, []
+
+
+class VIEW3D_PT_collision_scene_check(bpy.types.Panel):
+    """Every clash in the scene at once"""
+
+    bl_idname = "VIEW3D_PT_collision_scene_check"
+    bl_label = "Scene Check"
+    bl_space_type = "VIEW_3D"
+    bl_region_type = "UI"
+    bl_category = "Collision"
+    bl_parent_id = "VIEW3D_PT_collision_inspector"
+
+    def draw(self, context):
+        layout = self.layout
+        group = props.state(context.window_manager)
+        settings = props.settings(context.scene) if context.scene is not None else None
+        if group is None or settings is None:
+            layout.label(text="Collision Inspector is not registered", icon="ERROR")
+            return
+        col = layout.column(align=True)
+        col.prop(settings, "scope", text="")
+        if settings.scope == "GROUPS":
+            col.prop(settings, "group_a")
+            col.prop(settings, "group_b")
+        col = layout.column(align=True)
+        col.prop(settings, "clearance")
+        col.prop(settings, "ignore_touching")
+        row = layout.row(align=True)
+        row.scale_y = 1.3
+        row.operator("collision.check_all", text="Check All", icon="VIEWZOOM").scope = settings.scope
+        count = len(group.results)
+        stale = sum(1 for r in store.records() if r.is_stale)
+        label = f"{count} pair{'s' if count != 1 else ''} listed"
+        if stale:
+            label += f", {stale} stale"
+        layout.label(text=label)
+        layout.template_list("COLLISION_UL_results", "", group, "results", group, "active_index", rows=5)
+        layout.operator("collision.export_report", text="Export Report", icon="EXPORT")
+
+
+CLASSES = (COLLISION_UL_results, VIEW3D_PT_collision_scene_check)
+
+
+def register():
+    for cls in CLASSES:
+        bpy.utils.register_class(cls)
+
+
+def unregister():
+    for cls in reversed(CLASSES):
+        if getattr(cls, "is_registered", True):
+            bpy.utils.unregister_class(cls)

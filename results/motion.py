@@ -1,0 +1,107 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Words and values for motion results (a `record.SweepRecord`), pure Python: the sidebar's sweep table and the
+flat values of the Blender mirror (`wm.collision_inspector.sweep`)."""
+from __future__ import annotations
+
+import math
+
+from .record import SweepRecord
+from .text import Row, RowKind, format_length
+
+__all__ = ["sweep_mirror_fields", "sweep_rows", "sweep_table", "pair_rows", "MAX_TABLE_ROWS"]
+
+MAX_TABLE_ROWS = 40
+"""At most this many per-frame rows in the sidebar's table (evenly thinned, key frames always kept)."""
+
+
+def _or(value, default):
+    return default if value is None else float(value)
+
+
+def sweep_mirror_fields(sweep: SweepRecord | None) -> dict:
+    """The scalar values of the mirror by property name ('no sweep' values for None); the samples go separately."""
+    if sweep is None:
+        return {"has_result": False, "object_a": "", "object_b": "", "meets": False, "first_contact_frame": 0.0,
+                "has_deepest": False, "deepest_frame": 0.0, "deepest_depth": 0.0, "closest_frame": 0.0,
+                "closest_distance": 0.0, "frame_start": 0, "frame_end": 0, "cancelled": False, "evaluations": 0}
+    closest = sweep.closest_distance
+    return {
+        "has_result": True,
+        "object_a": sweep.object_a,
+        "object_b": sweep.object_b,
+        "meets": sweep.first_contact_frame is not None,
+        "first_contact_frame": _or(sweep.first_contact_frame, 0.0),
+        "has_deepest": sweep.deepest_frame is not None,
+        "deepest_frame": _or(sweep.deepest_frame, 0.0),
+        "deepest_depth": float(sweep.deepest_depth),
+        "closest_frame": _or(sweep.closest_frame, 0.0),
+        "closest_distance": float(closest) if math.isfinite(closest) else 0.0,
+        "frame_start": int(sweep.extra.get("frame_start", 0)),
+        "frame_end": int(sweep.extra.get("frame_end", 0)),
+        "cancelled": bool(sweep.cancelled),
+        "evaluations": int(sweep.extra.get("evaluations", len(sweep.samples))),
+    }
+
+
+def _frame_words(frame: float) -> str:
+    return f"{frame:.0f}" if float(frame).is_integer() else f"{frame:.3f}"
+
+
+def sweep_rows(sweep: SweepRecord | None, unit_settings=None) -> list[Row]:
+    """The sweep's summary rows (first contact, deepest, closest), each a frame the panel can jump to."""
+    if sweep is None:
+        return [Row("Sweep", "not run")]
+    rows = [Row("Pair", f"{sweep.object_a} / {sweep.object_b}")]
+    if sweep.cancelled:
+        rows.append(Row("Stopped", "Esc: partial result", RowKind.WARNING))
+    if sweep.first_contact_frame is None:
+        rows.append(Row("First contact", "never"))
+    else:
+        rows.append(Row("First contact", f"frame {_frame_words(sweep.first_contact_frame)}"))
+    if sweep.deepest_frame is not None:
+        rows.append(Row("Deepest", f"{format_length(sweep.deepest_depth, unit_settings)} at frame "
+                                   f"{_frame_words(sweep.deepest_frame)}"))
+    if sweep.closest_frame is not None:
+        rows.append(Row("Closest", f"{format_length(sweep.closest_distance, unit_settings)} at frame "
+                                   f"{_frame_words(sweep.closest_frame)}"))
+    return rows
+
+
+def sweep_table(sweep: SweepRecord | None, max_rows: int = MAX_TABLE_ROWS) -> list:
+    """(frame, status, distance) of the sampled frames, thinned evenly to `max_rows`, always keeping the frames
+    where the state changes and the first and last one."""
+    if sweep is None:
+        return []
+    wanted = set(sweep.extra.get("sampled_frames", ()))
+    samples = [s for s in sweep.samples if not wanted or s.frame in wanted]
+    if len(samples) <= max_rows:
+        return [(s.frame, s.status, s.distance) for s in samples]
+    keep = {0, len(samples) - 1}
+    keep.update(i for i in range(1, len(samples)) if samples[i].status is not samples[i - 1].status)
+    stride = max(1, math.ceil(len(samples) / max(1, max_rows - len(keep))))
+    keep.update(range(0, len(samples), stride))
+    return [(samples[i].frame, samples[i].status, samples[i].distance) for i in sorted(keep)]
+
+
+def pair_rows(sweep: SweepRecord | None, unit_settings=None) -> list:
+    """Every-listed-pair sweeps: (pair words, what happened, frame to jump to or None), in `extra["pairs"]` order."""
+    if sweep is None:
+        return []
+    rows = []
+    for pair in sweep.extra.get("pairs", ()):
+        names = f"{pair['object_a']} / {pair['object_b']}"
+        if pair.get("cancelled"):
+            rows.append((names, "not finished", None))
+        elif pair["always_overlapping"]:
+            words = "overlap on every frame" + (" (left out)" if pair["left_out"] else "")
+            rows.append((names, words, pair["deepest_frame"]))
+        elif pair["first_contact_frame"] is not None:
+            rows.append((names, f"meet at frame {_frame_words(pair['first_contact_frame'])}",
+                         pair["first_contact_frame"]))
+        else:
+            closest = pair["closest_distance"]
+            words = "never meet" if pair["closest_frame"] is None else (
+                f"never meet, closest {format_length(closest, unit_settings)}")
+            rows.append((names, words, pair["closest_frame"]))
+    return rows
+

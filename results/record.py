@@ -1,0 +1,165 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""The records of what checks found: the Python side is the one source of truth (exact float64).
+
+- `CheckRecord`: one pair, checked once: the `core.Contact` (world space, float64) plus what the check saw (names,
+  identities, the mode, counts, times) and whether A or B has changed since (`is_stale`).  Frozen: a change
+  (stale, a rename) is a new record made with `dataclasses.replace`.
+- `ResultsView`: what the sidebar, the results list and the overlay show: the records (one for a pair check,
+  many for a scene check, worst first), the active one, and the display toggles.
+- `mirror_fields(record)`: the flat values that the Blender property group mirrors for scripts, one entry per
+  property, so the writer fills the mirror with one loop and a new field is one edit here.
+"""
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+
+from ..core import Contact, Status
+
+__all__ = ["Mode", "CheckRecord", "ResultsView", "SweepRecord", "SweepSample", "mirror_fields", "sort_key"]
+
+
+class Mode(enum.Enum):
+    """What a check compares (the sidebar's Mode)."""
+
+    EXACT = "EXACT"
+    """The meshes themselves: their triangles, and inside/outside for closed meshes."""
+    HULL = "HULL"
+    """Each object's convex hull (the smallest convex shape around its vertices)."""
+    LOOSE_PARTS = "LOOSE_PARTS"
+    """Each loose part of a mesh as its own convex hull; the pair's answer is its worst pair of parts."""
+
+
+@dataclass(frozen=True)
+class CheckRecord:
+    """The exact outcome of one check of the pair (A, B)."""
+
+    contact: Contact
+    """What `core.collide` answered (world space, float64)."""
+    object_a: str
+    object_b: str
+    mode: Mode = Mode.HULL
+    identity_a: int = 0
+    """A number that follows A through renames (`session_uid` in Blender 4.x); 0 when unknown."""
+    identity_b: int = 0
+    vertex_count_a: int = 0
+    vertex_count_b: int = 0
+    triangle_count_a: int = 0
+    triangle_count_b: int = 0
+    read_ms: float = 0.0
+    """Time spent reading the evaluated objects, in milliseconds."""
+    time_ms: float = 0.0
+    """Time spent in the query, in milliseconds."""
+    clearance: float = 0.0
+    """The clearance the pair was checked against (scene check), in Blender units; 0 for a pair check."""
+    is_stale: bool = False
+    """A or B moved, changed shape, was renamed or deleted after the check."""
+    preview: bool = False
+    """A fast answer shown while dragging (live mode) where the exact one is too slow; replaced when it ends."""
+
+    # The answer's fields, read through so that a record reads like a result.
+    @property
+    def status(self) -> Status:
+        return self.contact.status
+
+    @property
+    def distance(self) -> float:
+        return self.contact.distance
+
+    @property
+    def depth(self) -> float:
+        return self.contact.depth
+
+    @property
+    def within_clearance(self) -> bool:
+        """Separated, but by no more than the clearance (a soft clash)."""
+        return self.contact.status is Status.SEPARATED and self.contact.distance <= self.clearance
+
+
+@dataclass(frozen=True)
+class ResultsView:
+    """Everything the user interface shows about results, built once by the store when something changes."""
+
+    records: tuple = ()
+    """CheckRecords, worst first."""
+    active_index: int = -1
+    show_overlay: bool = True
+    draw_through: bool = True
+    units: object = None
+    """The scene's unit settings (anything with `system` and `scale_length`), or None for plain numbers."""
+    sweep: "SweepRecord | None" = None
+
+    @property
+    def active(self) -> CheckRecord | None:
+        if 0 <= self.active_index < len(self.records):
+            return self.records[self.active_index]
+        return None
+
+
+@dataclass(frozen=True)
+class SweepSample:
+    frame: float
+    status: Status
+    distance: float
+
+
+@dataclass(frozen=True)
+class SweepRecord:
+    """A pair checked over a frame range: the per-frame answers and what they say together."""
+
+    object_a: str
+    object_b: str
+    samples: tuple = ()
+    """SweepSamples in frame order (the frames sampled, plus the refined ones)."""
+    first_contact_frame: float | None = None
+    """The earliest (sub-)frame at which the pair touches or intersects; None when it never does."""
+    deepest_frame: float | None = None
+    deepest_depth: float = 0.0
+    closest_frame: float | None = None
+    closest_distance: float = float("inf")
+    cancelled: bool = False
+    extra: dict = field(default_factory=dict)
+
+
+def sort_key(record: CheckRecord):
+    """Worst first: the deepest intersection, then touching, then the smallest separation."""
+    status = record.status
+    if status is Status.INTERSECTING:
+        return (0, -record.depth)
+    if status is Status.TOUCHING:
+        return (1, 0.0)
+    return (2, record.distance)
+
+
+def mirror_fields(record: CheckRecord | None) -> dict:
+    """The values of the Blender mirror (`CollisionResult`), by property name; the 'no result' values for None."""
+    if record is None:
+        return {"status": "NONE", "object_a": "", "object_b": "", "is_stale": False, "containment": "NONE",
+                "within_clearance": False}
+    c = record.contact
+    return {
+        "status": c.status.name,
+        "distance": c.distance,
+        "depth": c.depth,
+        "normal": tuple(map(float, c.normal)),
+        "point_a": tuple(map(float, c.point_a)),
+        "point_b": tuple(map(float, c.point_b)),
+        "object_a": record.object_a,
+        "object_b": record.object_b,
+        "mode": record.mode.name,
+        "containment": c.containment.name if c.containment is not None else "NONE",
+        "open_a": bool(c.open_a),
+        "open_b": bool(c.open_b),
+        "gjk_iterations": int(c.gjk_iterations),
+        "epa_iterations": int(c.epa_iterations),
+        "time_ms": float(record.time_ms),
+        "read_ms": float(record.read_ms),
+        "converged": bool(c.converged),
+        "fallback_used": bool(c.fallback_used),
+        "iteration_cap_hit": bool(c.iteration_cap_hit),
+        "gap": float(c.gap),
+        "is_stale": bool(record.is_stale),
+        "within_clearance": record.within_clearance,
+        "scale": float(c.scale),
+        "touching_tolerance": float(c.touching_tolerance),
+    }
