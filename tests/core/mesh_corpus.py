@@ -23,7 +23,9 @@ another, A in B and B in A), stacked (boxes face to face: touching, 1e-6 apart, 
 plane (an open grid crossing, above, touching and inside a closed mesh), lshape (interlocking L prisms: apart,
 touching, overlapping, also shifted along their extrusion), random (noisy star-shaped spheres at random poses,
 and one inside another), degenerate (cases of the other families with duplicate, unreferenced vertices, zero-area
-triangles and shuffled triangles, which must not change any answer).
+triangles and shuffled triangles, which must not change any answer), furniture (a stool with a low back pushed
+under a table, both meshes of several boxes, the table's legs reaching into its top: free, the back touching the
+top's underside, a stool leg through a table leg).
 """
 from __future__ import annotations
 
@@ -508,6 +510,60 @@ def _unit(rng):
     return v / np.linalg.norm(v)
 
 
+def boxes(*corners):
+    """One mesh of several boxes (each closed; they may touch or overlap: a self-intersecting mesh is legal)."""
+    vs, ts, n = [], [], 0
+    for lo, hi in corners:
+        v, t = box(lo, hi)
+        vs.append(v)
+        ts.append(t + n)
+        n += len(v)
+    return np.concatenate(vs), np.concatenate(ts)
+
+
+def table(top=0.75, thick=0.05, half=(1.0, 0.6), leg=0.05):
+    """A table: a top slab and four legs that reach 0.02 into it (five loose parts, overlapping)."""
+    hx, hy = half
+    parts = [((-hx, -hy, top - thick), (hx, hy, top))]
+    for sx in (-1, 1):
+        for sy in (-1, 1):
+            cx, cy = sx * (hx - 2 * leg), sy * (hy - 2 * leg)
+            parts.append(((cx - leg, cy - leg, 0.0), (cx + leg, cy + leg, top - thick + 0.02)))
+    return boxes(*parts)
+
+
+def stool(seat=0.4, back=0.65, half=0.25, leg=0.03):
+    """A stool with a low back: seat, four legs and a backrest, separate boxes touching face to face."""
+    parts = [((-half, -half, seat - 0.05), (half, half, seat)), ((half - 0.05, -half, seat), (half, half, back))]
+    for sx in (-1, 1):
+        for sy in (-1, 1):
+            cx, cy = sx * (half - leg), sy * (half - leg)
+            parts.append(((cx - leg, cy - leg, 0.0), (cx + leg, cy + leg, seat - 0.05)))
+    return boxes(*parts)
+
+
+def _furniture(rng, k):
+    """A stool pushed under a table: free, its back touching the table top's underside, a leg through a table leg."""
+    kinds = ("free", "touch", "leg_through")
+    kind = kinds[k % len(kinds)]
+    place = affine(random_rotation(rng), rng.uniform(-3, 3, 3))
+    expected, volume, dist, escape = "SEPARATED", False, None, None
+    if kind == "free":
+        off = np.array([*rng.uniform(-0.3, 0.3, 2), 0.0])
+    elif kind == "touch":
+        off = np.array([*rng.uniform(-0.3, 0.3, 2), 0.05])   # the back's top face on the top's underside (z = 0.7)
+        expected, dist = "TOUCHING", 0.0
+    else:
+        # a stool leg (centre at +-0.22) through the table leg at (0.9, 0.5): the stool centred near (0.68, 0.28)
+        off = np.array([0.68 + rng.uniform(-0.02, 0.02), 0.28 + rng.uniform(-0.02, 0.02), 0.0])
+        expected, volume = "INTERSECTING", True
+        escape = place[:3, :3] @ [off[0] + 0.25 - 0.85, 0.0, 0.0]  # the table moved until its leg clears the stool's
+    st = stool()
+    a = MeshSpec(st[0] + off, st[1]).moved(place, bake=(k % 2 == 0))
+    b = MeshSpec(*table()).moved(place, bake=True)
+    return MeshCase("", 0, a, b, expected, None, volume, False, dist, "stool under a table: " + kind, escape=escape)
+
+
 def dirty(spec: MeshSpec, rng, slivers: bool = True) -> MeshSpec:
     """The same surface with duplicate vertices, unreferenced vertices (inside the bounds), zero-area triangles
     (i, i, j) and (i, j, i), shuffled order, and (if `slivers`) a doubled collinear sliver (a, b, m) + (a, m, b)
@@ -546,11 +602,12 @@ def _degenerate(rng, k):
 
 
 _BUILDERS = {"rod_torus": _rod_torus, "chain": _chain, "cup": _cup, "crate": _crate, "contain": _contain,
-             "stacked": _stacked, "plane": _plane, "lshape": _lshape, "random": _random, "degenerate": _degenerate}
+             "stacked": _stacked, "plane": _plane, "lshape": _lshape, "random": _random, "degenerate": _degenerate,
+             "furniture": _furniture}
 
 FAMILIES = {  # family -> number of base cases (each runs as built and under two variants)
     "rod_torus": 12, "chain": 4, "cup": 8, "crate": 8, "contain": 12, "stacked": 12,
-    "plane": 12, "lshape": 10, "random": 10, "degenerate": 20,
+    "plane": 12, "lshape": 10, "random": 10, "degenerate": 20, "furniture": 6,
 }
 
 
