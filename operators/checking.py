@@ -18,7 +18,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..core import PointCloud, collide
+from ..core import PointCloud, TriangleMesh, collide, collide_worst
+from ..core.mesh import loose_parts
 from ..results.record import CheckRecord, Mode
 from .reading import GeometryError, read_object
 from .store import object_identity
@@ -34,16 +35,56 @@ class CheckSettings:
     stop_beyond_clearance: bool = False
 
 
-def _hull(geometry) -> PointCloud:
+def hull(geometry) -> PointCloud:
+    """The convex hull of one object's geometry (Hull mode, and a lower bound for the others)."""
     try:
         return PointCloud(geometry.vertices, transform=geometry.matrix_world)
     except ValueError as exc:
         raise GeometryError(f"'{geometry.name}': {exc}") from None
 
 
+def _mesh(geometry) -> TriangleMesh:
+    if geometry.triangles is None or len(geometry.triangles) == 0:
+        raise GeometryError(f"'{geometry.name}' has no faces (only vertices or edges): Exact and Loose Parts need "
+                            f"faces; use Hull mode, or give it faces (a curve's bevel depth, a Solidify modifier)")
+    try:
+        return TriangleMesh(geometry.vertices, geometry.triangles, transform=geometry.matrix_world)
+    except ValueError as exc:
+        raise GeometryError(f"'{geometry.name}': {exc}") from None
+
+
+class PartHulls(tuple):
+    """Loose Parts mode: one object as the convex hulls of its loose parts (a tuple of `core.PointCloud`s)."""
+
+    def bounds(self):
+        boxes = [part.bounds() for part in self]
+        return np.min([lo for lo, _ in boxes], axis=0), np.max([hi for _, hi in boxes], axis=0)
+
+    def moved(self, transform) -> "PartHulls":
+        """The same parts placed with another matrix_world (each part carries the object's matrix)."""
+        return PartHulls(part.moved(transform) for part in self)
+
+
+def _part_hulls(geometry) -> PartHulls:
+    mesh = _mesh(geometry)
+    return PartHulls(PointCloud(part.vertices, transform=part.transform) for part in loose_parts(mesh))
+
+
 def shapes_for(geometry, mode: Mode):
-    """The core shape of one object's geometry in `mode`."""
-    return _hull(geometry)
+    """The core shape of one object's geometry in `mode`: its convex hull (HULL), its triangles (EXACT), or the
+    hulls of its loose parts (LOOSE_PARTS)."""
+    if mode is Mode.EXACT:
+        return _mesh(geometry)
+    if mode is Mode.LOOSE_PARTS:
+        return _part_hulls(geometry)
+    return hull(geometry)
+
+
+def _collide(shape_a, shape_b, max_distance):
+    """The pair's answer: the worst pair of parts in Loose Parts mode, else one query."""
+    if isinstance(shape_a, PartHulls):
+        return collide_worst(shape_a, shape_b)[0]
+    return collide(shape_a, shape_b, max_distance=max_distance)
 
 
 def _geometry_and_shape(obj, depsgraph, mode: Mode, cache):
@@ -72,7 +113,7 @@ def check_geometry(geometry_a, geometry_b, settings: CheckSettings = CheckSettin
     shape_a = shape_a if shape_a is not None else shapes_for(geometry_a, settings.mode)
     shape_b = shape_b if shape_b is not None else shapes_for(geometry_b, settings.mode)
     max_distance = settings.clearance if settings.stop_beyond_clearance else None
-    contact = collide(shape_a, shape_b, max_distance=max_distance)
+    contact = _collide(shape_a, shape_b, max_distance)
     return CheckRecord(
         contact=contact, object_a=geometry_a.name, object_b=geometry_b.name, mode=settings.mode,
         identity_a=identity_a, identity_b=identity_b,

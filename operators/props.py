@@ -158,7 +158,7 @@ SCOPE_ITEMS = (
 class CollisionInspectorSettings(bpy.types.PropertyGroup):
     """How to check, saved with the scene: `bpy.context.scene.collision_inspector`."""
 
-    mode: EnumProperty(name="Mode", items=MODE_ITEMS, default="HULL",
+    mode: EnumProperty(name="Mode", items=MODE_ITEMS, default="EXACT",
                        description="What to compare: the meshes themselves, their convex hulls, or the hulls of "
                                    "their loose parts")
     group_a: PointerProperty(name="Group A", type=bpy.types.Collection,

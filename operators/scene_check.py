@@ -22,11 +22,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..core import DEFAULT_TOLERANCES, ShapeBatch
+from ..core import DEFAULT_TOLERANCES, Shape, ShapeBatch
 from ..core import candidate_pairs as core_candidate_pairs
 from ..results.record import CheckRecord, Mode
 from ..results.scene import is_listed, listed, run_summary
-from .checking import CheckSettings, check_geometry, shapes_for
+from .checking import CheckSettings, check_geometry, hull, shapes_for
 from .reading import GEOMETRY_TYPES, GeometryError, read_object
 from .store import object_identity
 
@@ -270,7 +270,10 @@ def prefilter(entries, pairs, clearance: float) -> np.ndarray:
     if len(pairs) == 0:
         return pairs
     try:
-        batch = ShapeBatch([entry.shape for entry in entries])
+        # Hulls bound every mode from below (a mesh or its parts lie inside the object's hull), so the hulls'
+        # separating axes prove pairs apart for Exact and Loose Parts too.
+        batch = ShapeBatch([entry.shape if isinstance(entry.shape, Shape) else hull(entry.geometry)
+                            for entry in entries])
     except ValueError:
         return pairs  # shapes the batch cannot take: every pair goes to the full check
     return pairs[batch.candidates(pairs, clearance)]

@@ -13,6 +13,13 @@ import pytest
 bpy = pytest.importorskip("bpy")  # without bpy this module skips; the core tests still run
 from tests.blender.scenes import check_pair, cube, mesh_object, result, uv_sphere, world_vertices
 
+
+@pytest.fixture(autouse=True)
+def hull_mode(fresh_file):
+    """These checks are judged against the convex hulls of the objects' vertices: they test Hull mode (Exact mode
+    has its own tests in test_modes.py)."""
+    bpy.context.scene.collision_inspector.mode = "HULL"
+
 CONVENTION_TOL = 1e-9
 
 

@@ -10,6 +10,13 @@ bpy = pytest.importorskip("bpy")  # without bpy this module skips; the core test
 from tests.blender.scenes import check_pair, cube, mesh_object, result, select_pair, world_vertices
 
 
+@pytest.fixture(autouse=True)
+def hull_mode(fresh_file):
+    """These checks are judged against the convex hulls of the objects' vertices: they test Hull mode (Exact mode
+    has its own tests in test_modes.py)."""
+    bpy.context.scene.collision_inspector.mode = "HULL"
+
+
 def contact_of(addon_modules):
     contact = addon_modules.store.active_contact()
     assert contact is not None

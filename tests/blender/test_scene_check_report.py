@@ -14,6 +14,7 @@ def checked(addon_modules):
     random_scene(7)
     bpy.context.scene.unit_settings.system = "METRIC"
     bpy.context.scene.unit_settings.scale_length = 0.001
+    settings().mode = "HULL"
     settings().clearance = 0.25
     assert bpy.ops.collision.check_all(scope="VISIBLE") == {"FINISHED"}
     records = addon_modules.store.records()
