@@ -47,8 +47,14 @@ test-core-np2: venv-np2
 test: venv system-deps build test-core-np2
 	$(VPY) -m pytest
 
-bench: venv
-	$(VPY) bench/run.py
+# Every benchmark, each against its peers in the same run (tables in bench/README.md). The scripts that need the
+# peers re-execute themselves in bench/.venv, which bench/run.py makes on first use; the bpy rows need the zip.
+BENCH_SCRIPTS := run.py duplicates.py mesh.py scene.py scene_blender.py live.py
+
+bench: venv build
+	@set -e; for script in $(BENCH_SCRIPTS); do \
+	  if [ -f bench/$$script ]; then echo "== bench/$$script"; $(VPY) bench/$$script; fi; \
+	done
 
 clean:
 	rm -rf dist out .pytest_cache
