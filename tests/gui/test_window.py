@@ -282,7 +282,10 @@ def test_markers_sit_on_the_projected_points(window, scene):
 
 @pytest.mark.parametrize("scene", SCENES)
 def test_overlay_pixels_lie_on_the_projected_geometry(window, scene):
-    """Every new pixel of an overlay colour belongs to a projected line or marker, and every line is drawn."""
+    """Every new pixel of an overlay colour belongs to a projected line or marker, and every line is drawn.
+
+    A curve of many short segments (the crossing curve of two meshes) is judged as a whole: the A/B tags' dark
+    backdrops may cover a few of its segments, not most of it."""
     data = window.scene(scene)["draw_data"]
     after, before = window.image(SCENES[scene][0]), window.image("intersecting_before")
     for rgba in overlay_colors(window.scene(scene)):
@@ -291,14 +294,27 @@ def test_overlay_pixels_lie_on_the_projected_geometry(window, scene):
         near = np.zeros(len(centres), bool)
         lines = [ln for ln in data["lines"] if tuple(ln["color"]) == rgba]
         points = [p for p in data["points"] if tuple(p["color"]) == rgba]
+        curve = len(lines) > 8
+        total = covered = 0.0
         for line in lines:
             a, b = window.project(scene, [line["start"], line["end"]])
             near |= distance_to_segment(centres, a, b) <= 0.5 * line["width"] + EDGE_SLACK_PX
             drawn = covered_fraction(new, a, b)
-            assert drawn >= 0.9, f"{scene}: only {drawn:.0%} of the line {a.round()}-{b.round()} is drawn"
+            length = float(np.linalg.norm(b - a))
+            total, covered = total + length, covered + drawn * length
+            if not curve:
+                assert drawn >= 0.9, f"{scene}: only {drawn:.0%} of the line {a.round()}-{b.round()} is drawn"
+        if curve:
+            assert covered >= 0.9 * total, f"{scene}: only {covered / total:.0%} of the {len(lines)}-segment curve"
         for point in points:
             c = window.project(scene, point["location"])[0]
             near |= np.linalg.norm(centres - c, axis=1) <= 0.5 * point["size"] + EDGE_SLACK_PX
+        # Close colours (the status red and the crossing curve's red) share anti-aliased pixels: a pixel of this
+        # colour on any other drawn line is not stray either.
+        for line in data["lines"]:
+            if tuple(line["color"]) != rgba:
+                a, b = window.project(scene, [line["start"], line["end"]])
+                near |= distance_to_segment(centres, a, b) <= 0.5 * line["width"] + EDGE_SLACK_PX
         stray = centres[~near]
         assert len(stray) <= 0.02 * len(centres), (
             f"{scene}: {len(stray)} of {len(centres)} pixels of {rgba} are off the overlay's geometry, "

@@ -419,9 +419,10 @@ class Run:
         win.event_simulate("MOUSEMOVE", "NOTHING", x=x, y=y)
         win.event_simulate("LEFTMOUSE", "PRESS", x=x, y=y)
         win.event_simulate("LEFTMOUSE", "RELEASE", x=x, y=y)
-        # Then rest the mouse on the empty bottom of the sidebar: no tooltip pops up over the viewport.
+        # Then rest the mouse on the sidebar's empty margin beside the panels (its bottom now holds the results
+        # list, whose rows react to a resting mouse): no tooltip pops up over the viewport.
         sidebar = self.ui.sidebar
-        win.event_simulate("MOUSEMOVE", "NOTHING", x=sidebar.x + sidebar.width // 2, y=sidebar.y + 10)
+        win.event_simulate("MOUSEMOVE", "NOTHING", x=sidebar.x + 2, y=sidebar.y + sidebar.height // 2)
         self.steps[0:0] = [self.confirm_click, then]
 
     def confirm_click(self):
