@@ -19,6 +19,25 @@ from .checking import CheckSettings, check_pair
 from .reading import GeometryError, SelectionError, pair_problem, pick_pair
 
 
+def ready_problem(context, pair: bool = True) -> str | None:
+    """Why an operator that checks cannot run now, from cheap tests only (poll runs on every redraw), or None.
+    `pair`: it needs the selected pair (A active, B the other selected object)."""
+    if context.view_layer is None:
+        return "Needs a scene with a view layer"
+    if props.state(context.window_manager) is None:
+        return "Collision Inspector is not fully registered"
+    return pair_problem(context) if pair else None
+
+
+def poll_ready(cls, context, pair: bool = True) -> bool:
+    """A poll: True when `ready_problem` finds nothing, else False with the reason as the tooltip."""
+    problem = ready_problem(context, pair)
+    if problem:
+        cls.poll_message_set(problem)
+        return False
+    return True
+
+
 def _poll_has_result(cls, context) -> bool:
     """Poll of the operators that act on a stored result: False (and why) when there is none."""
     if store.active_record() is None:
@@ -60,18 +79,7 @@ or distance and closest points"""
 
     @classmethod
     def poll(cls, context):
-        # Cheap tests only (poll runs on every redraw); execute repeats them for callers that skip poll.
-        if context.view_layer is None:
-            cls.poll_message_set("Needs a scene with a view layer")
-            return False
-        if props.state(context.window_manager) is None:
-            cls.poll_message_set("Collision Inspector is not fully registered")
-            return False
-        problem = pair_problem(context)
-        if problem:
-            cls.poll_message_set(problem)
-            return False
-        return True
+        return poll_ready(cls, context)  # execute repeats the pair tests for callers that skip poll
 
     def execute(self, context):
         wm = context.window_manager

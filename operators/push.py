@@ -25,9 +25,9 @@ from bpy.props import FloatProperty
 from ..core import Status
 from ..results import text
 from . import reading, store
-from .check import check_settings
+from .check import check_settings, poll_ready
 from .checking import check_pair
-from .reading import GeometryError, SelectionError, pair_problem, pick_pair
+from .reading import GeometryError, SelectionError, pick_pair
 
 MAX_STEPS = 8
 """Re-checks (and corrections) after the first move."""
@@ -126,14 +126,7 @@ class _MoveB:
 
     @classmethod
     def poll(cls, context):
-        if context.view_layer is None:
-            cls.poll_message_set("Needs a scene with a view layer")
-            return False
-        problem = pair_problem(context)
-        if problem:
-            cls.poll_message_set(problem)
-            return False
-        return True
+        return poll_ready(cls, context)
 
     def refuse(self, record) -> str | None:  # pragma: no cover - overridden
         raise NotImplementedError

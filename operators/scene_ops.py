@@ -16,6 +16,7 @@ from bpy.props import EnumProperty, StringProperty
 
 from ..results import report as report_data
 from . import handlers, props, scene_check, store
+from .check import poll_ready
 
 SCOPE_ITEMS = props.SCOPE_ITEMS
 STEP_S = 0.08
@@ -121,13 +122,7 @@ clearance, worst first"""
 
     @classmethod
     def poll(cls, context):
-        if context.view_layer is None:
-            cls.poll_message_set("Needs a scene with a view layer")
-            return False
-        if props.state(context.window_manager) is None:
-            cls.poll_message_set("Collision Inspector is not fully registered")
-            return False
-        return True
+        return poll_ready(cls, context, pair=False)
 
     def execute(self, context):
         run = start_run(self, context, self.scope)

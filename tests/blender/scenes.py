@@ -132,3 +132,40 @@ def execute_directly(operator_class_name, **properties):
 def rows_dict(rows) -> dict:
     """The readout's typed rows as {label: value}."""
     return {row.label: row.value for row in rows}
+
+
+class RecordingLayout:
+    """Enough of UILayout for the panels' draw(): records label texts and icons, operators (with the properties
+    set on them) and drawn properties.  No UI exists in background mode, so this is how a test sees a panel."""
+
+    def __init__(self, log):
+        self.log = log
+        self.enabled = True
+        self.scale_y = 1.0
+
+    def _child(self, *_args, **_kwargs):
+        return RecordingLayout(self.log)
+
+    row = column = box = split = _child
+
+    def label(self, text="", icon="NONE"):
+        self.log.append(("label", text, icon))
+
+    def operator(self, idname, text="", icon="NONE"):
+        props = type("Props", (), {})()
+        self.log.append(("operator", idname, text, props))
+        return props
+
+    def prop(self, data, name, **_kwargs):
+        self.log.append(("prop", name))
+
+    def separator(self, **_kwargs):
+        pass
+
+
+def draw_panel(panel_class=None) -> list:
+    """What `panel_class` (default: the main sidebar panel) draws, as a log of (kind, ...) entries."""
+    log = []
+    panel = type("FakePanel", (), {"layout": RecordingLayout(log)})()
+    (panel_class or bpy.types.VIEW3D_PT_collision_inspector).draw(panel, bpy.context)
+    return log

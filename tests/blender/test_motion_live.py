@@ -226,7 +226,7 @@ def test_deleted_object_leaves_the_record_stale(live, pair, addon_modules):
 
 
 def test_sidebar_has_the_live_toggle():
-    from tests.blender.test_panel_readout import draw_panel
+    from tests.blender.scenes import draw_panel
 
     assert ("prop", "live") in draw_panel()
 

@@ -3,42 +3,11 @@ Its draw() runs with a recording layout (no UI in background mode)."""
 import pytest
 
 bpy = pytest.importorskip("bpy")  # without bpy this module skips; the core tests still run
-from tests.blender.scenes import cube, select_pair
-
-
-class RecordingLayout:
-    """Enough of UILayout for the panel: label texts and icons, operators with the properties set on them."""
-
-    def __init__(self, log):
-        self.log = log
-        self.enabled = True
-        self.scale_y = 1.0
-
-    def _child(self, *_args, **_kwargs):
-        return RecordingLayout(self.log)
-
-    row = column = box = split = _child
-
-    def label(self, text="", icon="NONE"):
-        self.log.append(("label", text, icon))
-
-    def operator(self, idname, text="", icon="NONE"):
-        props = type("Props", (), {})()
-        self.log.append(("operator", idname, text, props))
-        return props
-
-    def prop(self, data, name, **_kwargs):
-        self.log.append(("prop", name))
-
-    def separator(self, **_kwargs):
-        pass
+from tests.blender.scenes import cube, draw_panel, select_pair
 
 
 def draw_motion_panel():
-    log = []
-    panel = type("FakePanel", (), {"layout": RecordingLayout(log)})()
-    bpy.types.VIEW3D_PT_collision_inspector_motion.draw(panel, bpy.context)
-    return log
+    return draw_panel(bpy.types.VIEW3D_PT_collision_inspector_motion)
 
 
 def test_registered_under_the_main_panel():

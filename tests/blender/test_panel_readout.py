@@ -8,41 +8,7 @@ import pytest
 
 bpy = pytest.importorskip("bpy")  # without bpy this module skips; the core tests still run
 from bpy.utils import units
-from tests.blender.scenes import check_pair, cube, rows_dict
-
-
-class RecordingLayout:
-    """Enough of UILayout for the panel: records label texts, operator ids and drawn properties."""
-
-    def __init__(self, log):
-        self.log = log
-        self.enabled = True
-        self.scale_y = 1.0
-
-    def _child(self, *_args, **_kwargs):
-        return RecordingLayout(self.log)
-
-    row = column = box = split = _child
-
-    def label(self, text="", icon="NONE"):
-        self.log.append(("label", text, icon))
-
-    def operator(self, idname, text="", icon="NONE"):
-        self.log.append(("operator", idname, text))
-        return type("Props", (), {})()
-
-    def prop(self, data, name, **_kwargs):
-        self.log.append(("prop", name))
-
-    def separator(self, **_kwargs):
-        pass
-
-
-def draw_panel():
-    log = []
-    panel = type("FakePanel", (), {"layout": RecordingLayout(log)})()
-    bpy.types.VIEW3D_PT_collision_inspector.draw(panel, bpy.context)
-    return log
+from tests.blender.scenes import check_pair, cube, draw_panel, rows_dict
 
 
 @pytest.fixture
