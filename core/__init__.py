@@ -10,12 +10,13 @@ Importable on its own (the repository root on sys.path): it never imports Blende
 Shapes are convex: a vertex array stands for its convex hull.  See `core.contact` for the sign conventions.
 """
 from .contact import Contact, Containment, Status
+from .epa import EPAOutcome
 from .query import collide, distance, intersects
 from .shapes import Box, Capsule, Cone, Cylinder, PointCloud, Shape, Sphere, as_shape
 from .tolerances import DEFAULT_TOLERANCES, Tolerances
 
 __all__ = [
     "collide", "intersects", "distance",
-    "Contact", "Containment", "Status", "Tolerances", "DEFAULT_TOLERANCES",
+    "Contact", "Containment", "Status", "EPAOutcome", "Tolerances", "DEFAULT_TOLERANCES",
     "Shape", "PointCloud", "Sphere", "Box", "Capsule", "Cylinder", "Cone", "as_shape",
 ]

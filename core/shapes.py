@@ -193,6 +193,11 @@ class Shape:
         """Local vertices of the core when it is a polytope (its bounds are then theirs), else None."""
         return None
 
+    def core_vertex_count(self) -> int:
+        """How many vertices the polytope core has (0 for a curved core); EPA's iteration cap grows with it."""
+        local = self._core_vertices()
+        return 0 if local is None else int(local.shape[0])
+
     def _world_core_vertices(self) -> np.ndarray | None:
         """The core's vertices with the transform's linear part applied (no translation), or None."""
         local = self._core_vertices()
@@ -230,6 +235,9 @@ class PointCloud(Shape):
     def _core_vertices(self):
         return self.vertices
 
+    def core_vertex_count(self) -> int:
+        return int(self.vertices.shape[0])
+
     def _world_core_vertices(self) -> np.ndarray:
         """Cached: every support is then one product, and the bounds reuse the same array, so a one-shot query
         pays nothing extra for it."""
@@ -241,6 +249,11 @@ class PointCloud(Shape):
     def core_support(self, d: np.ndarray) -> np.ndarray:
         world = self._world_core_vertices()
         return world[(world @ d).argmax()] + self._offset
+
+    def core_supports(self, directions: np.ndarray) -> np.ndarray:
+        """`core_support` along each row of the (k, 3) array `directions`, as one (k, n) product: (k, 3) points."""
+        world = self._world_core_vertices()
+        return world[(directions @ world.T).argmax(axis=1)] + self._offset
 
     def __repr__(self) -> str:
         return f"PointCloud({self.vertices.shape[0]} vertices, margin={self.margin!r})"

@@ -45,14 +45,24 @@ class Tolerances:
     (cylinder, cone, ellipsoid) converge asymptotically and may reach it. (count)"""
 
     epa_max_iterations: int = 1024
-    """Cap on EPA expansions. (count)"""
+    """Cap on EPA expansions for small shapes; see `epa_iterations_per_vertex` for large ones. (count)"""
+
+    epa_iterations_per_vertex: int = 4
+    """EPA's cap grows with the shapes: it is the larger of `epa_max_iterations` and this times the number of
+    polytope-core vertices of A and B together.  EPA adds about one vertex of M = A - B per expansion, and two
+    identical high-poly shapes at one pose have every vertex of M within a fraction of a percent of the depth,
+    so all of them are needed (measured: 1.0 to 1.3 expansions per vertex of A and B). (count)"""
+
+    def epa_cap(self, vertex_count: int) -> int:
+        """EPA's iteration cap for a pair whose polytope cores have `vertex_count` vertices together."""
+        return max(self.epa_max_iterations, self.epa_iterations_per_vertex * int(vertex_count))
 
     def __post_init__(self) -> None:
         for name in ("touching", "gjk_gap", "epa_gap", "zero", "flat", "normal_standoff"):
             value = getattr(self, name)
             if not (isinstance(value, (int, float)) and 0.0 <= value < 1.0):
                 raise ValueError(f"tolerance {name!r} must be a number in [0, 1), got {value!r}")
-        for name in ("gjk_max_iterations", "epa_max_iterations"):
+        for name in ("gjk_max_iterations", "epa_max_iterations", "epa_iterations_per_vertex"):
             value = getattr(self, name)
             if not (isinstance(value, int) and value >= 1):
                 raise ValueError(f"{name!r} must be a positive integer, got {value!r}")
