@@ -20,6 +20,23 @@ The Expanding Polytope Algorithm (van den Bergen 2001), with these choices:
 - Witness points are the barycentric weights of the origin's projection on the final face applied to the stored
   a and b parts of its three vertices (with the support point along the normal, or a direct decomposition of the
   contact point, as fallbacks when rounding leaves the projection outside every candidate face).
+- Why it stopped is an `EPAOutcome` (converged, settle stuck, flat, cap hit, inconsistent horizon).
+
+Large polytopes (issue 7: a high-poly shape and its copy at the same pose).  Two identical or near-identical
+convex shapes have a Minkowski difference whose every facet lies within a fraction of a percent of the depth (for
+a centrally symmetric shape M is the shape scaled by 2), and the inner polytope must be refined until its closest
+face is certified: EPA then adds about one vertex of M per expansion, all of them (measured 1.0 to 1.3
+expansions per vertex of A and B).  Nothing cheaper is exact: a support-function upper bound is easy, but a
+lower bound needs a polytope inside M that holds the ball of that radius, i.e. all of M's facets near it.  So:
+- the iteration cap grows with the vertex count (`Tolerances.epa_cap`), instead of a fixed 1,024;
+- after `_BATCH_AFTER` expansions the supports of the `_BATCH_SIZE` closest faces are fetched together (one
+  (k, n) product per shape instead of k products: the per-call overhead dominated);
+- and a new point takes only one ring of edge-on faces around those that truly see it (`add_point(local=True)`)
+  instead of spreading through every coplanar face: otherwise each new rim point of a 1,024-sided cylinder's
+  cap re-fans the whole cap (O(n) per point, O(n^2) in all).  A new face that would fold back over a kept
+  coplanar neighbour makes it fall back to the spreading rule.
+Pairs that converge within `_BATCH_AFTER` expansions (every pair of the core corpus but a few) run exactly as
+before.  The remaining cost is Python bookkeeping per vertex of M (about 0.1 ms), see bench/README.md.
 """
 from __future__ import annotations
 
@@ -41,6 +58,10 @@ _WELL_SHAPED_TETRA = 1e-6
 # expansion), and then fetch the supports of this many closest faces in one product per shape.
 _BATCH_AFTER = 256
 _BATCH_SIZE = 32
+# After this many expansions a new point takes only one ring of edge-on faces (see `_Polytope.add_point`).
+_LOCAL_AFTER = 256
+# GJK iterations allowed to `_decompose` (the witness points' last resort, a polytope query that ends far sooner).
+_DECOMPOSE_MAX_ITERATIONS = 64
 
 
 class EPAOutcome(enum.Enum):
@@ -117,6 +138,7 @@ class _Polytope:
         self.alive: list[bool] = []
         self.edge_face: dict[tuple[int, int], int] = {}
         self.heap: list[tuple[float, int]] = []
+        self.known: set = set()  # the vertices' w, to spot a support point that is one of them already
         self.slack = visible_slack
 
     def add_face(self, i, j, k):
@@ -144,10 +166,24 @@ class _Polytope:
         n = self.normals[face]
         return n[0] * point[0] + n[1] * point[1] + n[2] * point[2] - self.offsets[face]
 
-    def add_point(self, point: SupportPoint, start_face: int) -> bool:
+    def add_point(self, point: SupportPoint, start_face: int, local: bool = False) -> bool:
         """Add a point seen by `start_face`: remove the faces it sees, fan it to the horizon. False if the visible
-        region was not a disc (numerically inconsistent); the polytope is then left unchanged."""
-        wx, wy, wz = point.w
+        region was not a disc (numerically inconsistent); the polytope is then left unchanged.
+
+        Faces seen edge-on (height within the slack) count as visible.  By default they also pass visibility on,
+        so a point in the plane of a large flat facet re-fans all of it; `local=True` takes only the edge-on
+        faces next to a face that truly sees the point (one ring), which keeps each expansion O(1) on the big
+        flat caps of high-poly cylinders and cones (otherwise O(n) per point and O(n^2) in all)."""
+        if local and point.w not in self.known:  # a point already in the polytope must absorb its old copy
+            visible, horizon = self._visible_local(point.w, start_face)
+        else:
+            visible, horizon = self._visible_spreading(point.w, start_face)
+        if visible is None:
+            return False
+        return self._replace(point, visible, horizon)
+
+    def _visible_spreading(self, w, start_face):
+        wx, wy, wz = w
         faces, normals, offsets, edge_face = self.faces, self.normals, self.offsets, self.edge_face
         slack = -self.slack
         visible = [start_face]
@@ -160,7 +196,7 @@ class _Polytope:
             for edge in ((i, j), (j, k), (k, i)):
                 neighbour = edge_face.get((edge[1], edge[0]))
                 if neighbour is None:
-                    return False
+                    return None, None
                 seen = tested.get(neighbour)
                 if seen is None:
                     n = normals[neighbour]
@@ -171,6 +207,54 @@ class _Polytope:
                         stack.append(neighbour)
                 if not seen:
                     horizon.append(edge)
+        return visible, horizon
+
+    def _visible_local(self, w, start_face):
+        wx, wy, wz = w
+        faces, normals, offsets, edge_face = self.faces, self.normals, self.offsets, self.edge_face
+        slack = self.slack
+        strict = [start_face]
+        stack = [start_face]
+        height = {start_face: math.inf}
+        edge_on = []
+        while stack:  # the faces that see the point above the slack, connected to the start face
+            face = stack.pop()
+            i, j, k = faces[face]
+            for edge in ((j, i), (k, j), (i, k)):
+                neighbour = edge_face.get(edge)
+                if neighbour is None:
+                    return None, None
+                if neighbour in height:
+                    continue
+                n = normals[neighbour]
+                h = height[neighbour] = n[0] * wx + n[1] * wy + n[2] * wz - offsets[neighbour]
+                if h > slack:
+                    strict.append(neighbour)
+                    stack.append(neighbour)
+                elif h > -slack:
+                    edge_on.append(neighbour)
+        visible = set(strict)
+        visible.update(edge_on)
+        horizon = []
+        W = self.vertices
+        for face in visible:
+            i, j, k = faces[face]
+            for edge in ((i, j), (j, k), (k, i)):
+                neighbour = edge_face.get((edge[1], edge[0]))
+                if neighbour in visible:
+                    continue
+                horizon.append(edge)
+                # A kept neighbour seen edge-on is (nearly) coplanar with the new face on this edge: the new face
+                # must continue it, not fold back over it (its normal would then point inwards).
+                n = normals[neighbour]
+                if n[0] * wx + n[1] * wy + n[2] * wz - offsets[neighbour] > -slack:
+                    a, b = W[edge[0]].w, W[edge[1]].w
+                    if dot(cross(sub(b, a), (wx - a[0], wy - a[1], wz - a[2])), n) <= 0.0:
+                        return None, None
+        return list(visible), horizon
+
+    def _replace(self, point, visible, horizon) -> bool:
+        faces, edge_face = self.faces, self.edge_face
         # The horizon must be one simple loop for the new fan to close the surface.
         nxt = dict(horizon)
         if len(nxt) != len(horizon) or not nxt:
@@ -195,6 +279,7 @@ class _Polytope:
                     del edge_face[edge]
         new_index = len(self.vertices)
         self.vertices.append(point)
+        self.known.add(point.w)
         for a, b in horizon:
             self.add_face(a, b, new_index)
         return True
@@ -223,6 +308,7 @@ class _Polytope:
 
 def _build_tetrahedron(poly: _Polytope, corners) -> None:
     poly.vertices.extend(corners)
+    poly.known.update(p.w for p in corners)
     W = [p.w for p in corners]
     for (i, j, k), opposite in (((0, 1, 2), 3), ((0, 1, 3), 2), ((0, 2, 3), 1), ((1, 2, 3), 0)):
         n = cross(sub(W[j], W[i]), sub(W[k], W[i]))
@@ -326,7 +412,8 @@ def epa(shape_a, shape_b, simplex, weights, centre_direction, *, scale: float, g
                 break
             face = poly.closest_face()
             continue
-        if not poly.add_point(new, face):
+        large = iterations > _LOCAL_AFTER
+        if not poly.add_point(new, face, local=large) and not (large and poly.add_point(new, face)):
             outcome = EPAOutcome.INCONSISTENT_HORIZON  # keep the best bound so far
             break
         face = poly.closest_face()
@@ -409,7 +496,7 @@ def _decompose(shape_a, shape_b, target, direction):
 
     Returns (a, b, residual |a - b - target|, GJK iterations)."""
     shifted_b = shape_b.shifted((-target[0], -target[1], -target[2]))
-    result = gjk(shape_a, shifted_b, direction, gap=0.0, zero=0.0, max_iterations=64)
+    result = gjk(shape_a, shifted_b, direction, gap=0.0, zero=0.0, max_iterations=_DECOMPOSE_MAX_ITERATIONS)
     point_a, point_b = weighted_points(result.simplex, result.weights)
     point_b = (point_b[0] - target[0], point_b[1] - target[1], point_b[2] - target[2])
     return point_a, point_b, result.distance, result.iterations
