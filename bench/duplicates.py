@@ -33,7 +33,7 @@ def shapes(quick: bool):
     rows = [("ico sphere s3", lambda: icosphere(3)), ("ico sphere s4", lambda: icosphere(4)),
             ("uv sphere 64x32", lambda: uv_sphere(64, 32)), ("cylinder 256", lambda: cylinder(256)),
             ("cylinder 1024", lambda: cylinder(1024)), ("cone 1024", lambda: cone(1024)),
-            ("rounded box 24", lambda: rounded_box(24)), ("blob (ico s4)", lambda: blob(4))]
+            ("rounded box 32", lambda: rounded_box(32)), ("blob (ico s4)", lambda: blob(4))]
     if not quick:
         rows += [("ico sphere s5", lambda: icosphere(5)), ("uv sphere 128x64", lambda: uv_sphere(128, 64)),
                  ("ico sphere s6", lambda: icosphere(6))]

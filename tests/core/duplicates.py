@@ -106,7 +106,7 @@ def cone(sides: int) -> np.ndarray:
     return np.vstack([np.column_stack([p, -np.ones(sides)]), [[0.0, 0.0, 1.0]]])
 
 
-def rounded_box(grid: int, bevel: float = 0.2) -> np.ndarray:
+def rounded_box(grid: int, bevel: float = 0.5) -> np.ndarray:
     """A cube subdivided `grid` x `grid` per face with bevelled edges and corners (a rounded box point set)."""
     g = np.linspace(-1.0, 1.0, grid + 1)
     u, v = np.meshgrid(g, g)

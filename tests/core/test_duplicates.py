@@ -30,8 +30,8 @@ SHAPES = {
     "uv sphere 48x24": lambda: uv_sphere(48, 24),
     "cylinder 256 sides": lambda: cylinder(256),
     "cone 512 sides": lambda: cone(512),
-    "rounded box grid 12": lambda: rounded_box(12),
-    "blob (ico s3, seeded lumps, sheared)": lambda: blob(3),
+    "rounded box grid 20 (728 hull v)": lambda: rounded_box(20),
+    "blob (ico s3, 614 hull v)": lambda: blob(3),
 }
 
 RELATIONS = {
