@@ -26,8 +26,18 @@ Large polytopes (issue 7: a high-poly shape and its copy at the same pose).  Two
 convex shapes have a Minkowski difference whose every facet lies within a fraction of a percent of the depth (for
 a centrally symmetric shape M is the shape scaled by 2), and the inner polytope must be refined until its closest
 face is certified: EPA then adds about one vertex of M per expansion, all of them (measured 1.0 to 1.3
-expansions per vertex of A and B).  Nothing cheaper is exact: a support-function upper bound is easy, but a
-lower bound needs a polytope inside M that holds the ball of that radius, i.e. all of M's facets near it.  So:
+expansions per vertex of A and B for spheres; a lumpy asymmetric shape needs a few dozen, its minimum width is
+localised).  The alternatives measured or weighed against that:
+- a support-function stopping test: min of h_M over any directions is an upper bound of the depth and cheap
+  (one product), but the lower bound still needs a polytope inside M that holds the ball of that radius, i.e.
+  all of M's facets that come within the gap of it: on these pairs that is all of them;
+- the depth as min of h_M over M's facet normals (facets of A, of -B, and crossing edge pairs): exact and fully
+  vectorised once the hulls of A and B are known, but the core has no convex-hull algorithm (numpy only, no
+  scipy), and building one in Python costs the same per-vertex bookkeeping as EPA.  The tests use it as their
+  oracle (tests/core/duplicates.py, with scipy's hull);
+- reducing each cloud to its hull's extreme vertices: no gain here, every vertex of a subdivided primitive is on
+  its hull.
+So EPA stays, made to finish:
 - the iteration cap grows with the vertex count (`Tolerances.epa_cap`), instead of a fixed 1,024;
 - after `_BATCH_AFTER` expansions the supports of the `_BATCH_SIZE` closest faces are fetched together (one
   (k, n) product per shape instead of k products: the per-call overhead dominated);
