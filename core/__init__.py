@@ -1,4 +1,5 @@
-"""Collision Inspector's engine: exact convex collision queries in pure Python + numpy.
+"""Collision Inspector's engine: exact collision queries (convex shapes, triangle meshes, many pairs at once) in
+pure Python + numpy.
 
     >>> import numpy as np, core
     >>> cube = np.array([[x, y, z] for x in (0, 1) for y in (0, 1) for z in (0, 1)], float)
@@ -7,11 +8,13 @@
     ('SEPARATED', 0.5, [1.0, 0.0, 0.0])
 
 Importable on its own (the repository root on sys.path): it never imports Blender or anything of the add-on.
-Shapes are convex: a vertex array stands for its convex hull.  See `core.contact` for the sign conventions.
+A vertex array stands for its convex hull; `TriangleMesh` is a non-convex surface (core/mesh/).  See
+`core.contact` for the sign conventions.
 """
 from .batch import ShapeBatch, collide_many, find_clashes
 from .broadphase import candidate_pairs
 from .contact import Contact, Containment, Status
+from .epa import EPAOutcome
 from .mesh import TriangleMesh
 from .parts import collide_worst
 from .query import collide, distance, intersects
@@ -20,7 +23,7 @@ from .tolerances import DEFAULT_TOLERANCES, Tolerances
 
 __all__ = [
     "collide", "intersects", "distance", "collide_worst",
-    "Contact", "Containment", "Status", "Tolerances", "DEFAULT_TOLERANCES",
+    "Contact", "Containment", "Status", "EPAOutcome", "Tolerances", "DEFAULT_TOLERANCES",
     "Shape", "PointCloud", "Sphere", "Box", "Capsule", "Cylinder", "Cone", "as_shape", "TriangleMesh",
     "candidate_pairs", "ShapeBatch", "collide_many", "find_clashes",
 ]

@@ -17,8 +17,12 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from .epa import EPAOutcome
 
 __all__ = ["Status", "Containment", "Contact"]
 
@@ -106,6 +110,10 @@ class Contact:
     """True when the query was given `max_distance` and stopped as soon as the pair was proven farther apart than
     that: status SEPARATED, `distance` is then a certified *lower bound* (> max_distance) rather than the exact
     distance, and `point_a`, `point_b`, `normal` are the best found so far."""
+    epa_outcome: "EPAOutcome | None" = None
+    """Why EPA stopped (`core.EPAOutcome`: CONVERGED, SETTLE_STUCK, FLAT, CAP_HIT, INCONSISTENT_HORIZON), or
+    None when EPA did not run (separated pairs, and GJK answers that EPA did not overturn).  `converged`,
+    `iteration_cap_hit` and `fallback_used` summarise it together with GJK's state."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "normal", _frozen_vector(self.normal))

@@ -20,20 +20,81 @@ The Expanding Polytope Algorithm (van den Bergen 2001), with these choices:
 - Witness points are the barycentric weights of the origin's projection on the final face applied to the stored
   a and b parts of its three vertices (with the support point along the normal, or a direct decomposition of the
   contact point, as fallbacks when rounding leaves the projection outside every candidate face).
+- Why it stopped is an `EPAOutcome` (converged, settle stuck, flat, cap hit, inconsistent horizon).
+
+Large polytopes (issue 7: a high-poly shape and its copy at the same pose).  Two identical or near-identical
+convex shapes have a Minkowski difference whose every facet lies within a fraction of a percent of the depth (for
+a centrally symmetric shape M is the shape scaled by 2), and the inner polytope must be refined until its closest
+face is certified: EPA then adds about one vertex of M per expansion, all of them (measured 1.0 to 1.3
+expansions per vertex of A and B for spheres; a lumpy asymmetric shape needs a few dozen, its minimum width is
+localised).  The alternatives measured or weighed against that:
+- a support-function stopping test: min of h_M over any directions is an upper bound of the depth and cheap
+  (one product), but the lower bound still needs a polytope inside M that holds the ball of that radius, i.e.
+  all of M's facets that come within the gap of it: on these pairs that is all of them;
+- the depth as min of h_M over M's facet normals (facets of A, of -B, and crossing edge pairs): exact and fully
+  vectorised once the hulls of A and B are known, but the core has no convex-hull algorithm (numpy only, no
+  scipy), and building one in Python costs the same per-vertex bookkeeping as EPA.  The tests use it as their
+  oracle (tests/core/duplicates.py, with scipy's hull);
+- reducing each cloud to its hull's extreme vertices: no gain here, every vertex of a subdivided primitive is on
+  its hull.
+So EPA stays, made to finish:
+- the iteration cap grows with the vertex count (`Tolerances.epa_cap`), instead of a fixed 1,024;
+- after `_BATCH_AFTER` expansions the supports of the `_BATCH_SIZE` closest faces are fetched together (one
+  (k, n) product per shape instead of k products: the per-call overhead dominated);
+- and a new point takes only one ring of edge-on faces around those that truly see it (`add_point(local=True)`)
+  instead of spreading through every coplanar face: otherwise each new rim point of a 1,024-sided cylinder's
+  cap re-fans the whole cap (O(n) per point, O(n^2) in all).  A new face that would fold back over a kept
+  coplanar neighbour makes it fall back to the spreading rule.
+Pairs that converge within `_BATCH_AFTER` expansions (every pair of the core corpus but a few) run exactly as
+before.  The remaining cost is Python bookkeeping per vertex of M (about 0.1 ms), see bench/README.md.
 """
 from __future__ import annotations
 
+import enum
 import heapq
 import math
 from dataclasses import dataclass
 
-from .gjk import SupportPoint, gjk, minkowski_support, weighted_points
-from .simplex import _cross, _dot, _sub, closest_on_triangle
+from .gjk import gjk
+from .minkowski import SupportPoint, minkowski_support, minkowski_supports, weighted_points
+from .simplex import closest_on_triangle
+from .vec3 import cross, dot, norm, perpendicular, sub, triangle_normal, unit_or_none
 
-__all__ = ["EPAResult", "epa"]
+__all__ = ["EPAOutcome", "EPAResult", "epa"]
 
 # A GJK tetrahedron is used as is only when 6 * its volume exceeds this times (longest edge)^3.
 _WELL_SHAPED_TETRA = 1e-6
+# Batched support queries start after this many expansions (every pair that needs fewer runs one query per
+# expansion), and then fetch the supports of this many closest faces in one product per shape.
+_BATCH_AFTER = 256
+_BATCH_SIZE = 32
+# After this many expansions a new point takes only one ring of edge-on faces (see `_Polytope.add_point`).
+_LOCAL_AFTER = 256
+# GJK iterations allowed to `_decompose` (the witness points' last resort, a polytope query that ends far sooner).
+_DECOMPOSE_MAX_ITERATIONS = 64
+
+
+class EPAOutcome(enum.Enum):
+    """Why EPA stopped."""
+
+    CONVERGED = "converged"
+    """The closest face's plane is certified (support within the gap) and the face, or a tied one, holds the
+    origin's projection: the depth is certified to the gap."""
+    SETTLE_STUCK = "settle stuck"
+    """The closest face's plane is certified, but it misses the origin's projection and the point that would
+    refine it could not be added (rounding): that face stands, its witness points come from the fallbacks.  The
+    depth is still certified."""
+    FLAT = "flat"
+    """M is flat (thinner than the flat tolerance in some direction): the depth is 0 by definition."""
+    CAP_HIT = "cap hit"
+    """The iteration cap stopped the expansion: the best face so far, not certified."""
+    INCONSISTENT_HORIZON = "inconsistent horizon"
+    """Rounding made the region a new support point sees not a disc, so it could not be added: the best face
+    so far, not certified."""
+
+    @property
+    def converged(self) -> bool:
+        return self in (EPAOutcome.CONVERGED, EPAOutcome.SETTLE_STUCK, EPAOutcome.FLAT)
 
 
 @dataclass(frozen=True)
@@ -45,27 +106,35 @@ class EPAResult:
     point_a: tuple
     point_b: tuple
     iterations: int
-    converged: bool
-    cap_hit: bool
+    outcome: EPAOutcome
     dimension: int
     """3 for a solid M; 2, 1 or 0 when M is flat (depth 0 by definition)."""
     gap: float
     """Certified bound on the depth error (support value minus face offset)."""
 
+    @property
+    def converged(self) -> bool:
+        return self.outcome.converged
 
-def _norm(u):
-    return math.sqrt(_dot(u, u))
+    @property
+    def cap_hit(self) -> bool:
+        return self.outcome is EPAOutcome.CAP_HIT
 
 
-def _unit_or_none(u):
-    length = _norm(u)
-    return (u[0] / length, u[1] / length, u[2] / length) if length > 0.0 else None
+@dataclass(frozen=True)
+class _Settled:
+    """`_settle`'s answer when a face is final: its index and the certified gap of its plane."""
+
+    face: int
+    gap: float
 
 
-def _perpendicular(u):
-    """Any unit vector perpendicular to the unit vector u."""
-    axis = (1.0, 0.0, 0.0) if abs(u[0]) < 0.9 else (0.0, 1.0, 0.0)
-    return _unit_or_none(_cross(u, axis))
+@dataclass(frozen=True)
+class _Refine:
+    """`_settle`'s answer when the polytope must grow first: a support point and a face that sees it."""
+
+    point: SupportPoint
+    seer: int
 
 
 class _Polytope:
@@ -79,34 +148,20 @@ class _Polytope:
         self.alive: list[bool] = []
         self.edge_face: dict[tuple[int, int], int] = {}
         self.heap: list[tuple[float, int]] = []
+        self.known: set = set()  # the vertices' w, to spot a support point that is one of them already
         self.slack = visible_slack
 
     def add_face(self, i, j, k):
         W = self.vertices
         a, b, c = W[i].w, W[j].w, W[k].w
-        # Cross the two edges at the vertex facing the longest edge: that angle is the triangle's largest, so
-        # the product is well conditioned even on the slivers a curved M produces near convergence.
-        ab2 = (b[0] - a[0]) ** 2 + (b[1] - a[1]) ** 2 + (b[2] - a[2]) ** 2
-        bc2 = (c[0] - b[0]) ** 2 + (c[1] - b[1]) ** 2 + (c[2] - b[2]) ** 2
-        ca2 = (a[0] - c[0]) ** 2 + (a[1] - c[1]) ** 2 + (a[2] - c[2]) ** 2
-        if bc2 >= ab2 and bc2 >= ca2:
-            p, q, r = a, b, c  # longest edge bc: pivot at a
-        elif ca2 >= ab2:
-            p, q, r = b, c, a  # longest edge ca: pivot at b
+        n = triangle_normal(a, b, c)  # crossed at the largest angle: accurate on the slivers of a curved M
+        if n is not None:
+            offset = (n[0] * (a[0] + b[0] + c[0]) + n[1] * (a[1] + b[1] + c[1]) + n[2] * (a[2] + b[2] + c[2])) / 3.0
         else:
-            p, q, r = c, a, b  # longest edge ab: pivot at c
-        ux, uy, uz = q[0] - p[0], q[1] - p[1], q[2] - p[2]
-        vx, vy, vz = r[0] - p[0], r[1] - p[1], r[2] - p[2]
-        nx, ny, nz = uy * vz - uz * vy, uz * vx - ux * vz, ux * vy - uy * vx
-        length = math.sqrt(nx * nx + ny * ny + nz * nz)
-        if length > 0.0:
-            nx, ny, nz = nx / length, ny / length, nz / length
-            offset = (nx * (a[0] + b[0] + c[0]) + ny * (a[1] + b[1] + c[1]) + nz * (a[2] + b[2] + c[2])) / 3.0
-        else:
-            offset = math.inf  # zero-area face: never the closest, never visible
+            n, offset = (0.0, 0.0, 0.0), math.inf  # zero-area face: never the closest, never visible
         index = len(self.faces)
         self.faces.append((i, j, k))
-        self.normals.append((nx, ny, nz))
+        self.normals.append(n)
         self.offsets.append(offset)
         self.alive.append(True)
         edge_face = self.edge_face
@@ -121,10 +176,24 @@ class _Polytope:
         n = self.normals[face]
         return n[0] * point[0] + n[1] * point[1] + n[2] * point[2] - self.offsets[face]
 
-    def add_point(self, point: SupportPoint, start_face: int) -> bool:
+    def add_point(self, point: SupportPoint, start_face: int, local: bool = False) -> bool:
         """Add a point seen by `start_face`: remove the faces it sees, fan it to the horizon. False if the visible
-        region was not a disc (numerically inconsistent); the polytope is then left unchanged."""
-        wx, wy, wz = point.w
+        region was not a disc (numerically inconsistent); the polytope is then left unchanged.
+
+        Faces seen edge-on (height within the slack) count as visible.  By default they also pass visibility on,
+        so a point in the plane of a large flat facet re-fans all of it; `local=True` takes only the edge-on
+        faces next to a face that truly sees the point (one ring), which keeps each expansion O(1) on the big
+        flat caps of high-poly cylinders and cones (otherwise O(n) per point and O(n^2) in all)."""
+        if local and point.w not in self.known:  # a point already in the polytope must absorb its old copy
+            visible, horizon = self._visible_local(point.w, start_face)
+        else:
+            visible, horizon = self._visible_spreading(point.w, start_face)
+        if visible is None:
+            return False
+        return self._replace(point, visible, horizon)
+
+    def _visible_spreading(self, w, start_face):
+        wx, wy, wz = w
         faces, normals, offsets, edge_face = self.faces, self.normals, self.offsets, self.edge_face
         slack = -self.slack
         visible = [start_face]
@@ -137,7 +206,7 @@ class _Polytope:
             for edge in ((i, j), (j, k), (k, i)):
                 neighbour = edge_face.get((edge[1], edge[0]))
                 if neighbour is None:
-                    return False
+                    return None, None
                 seen = tested.get(neighbour)
                 if seen is None:
                     n = normals[neighbour]
@@ -148,6 +217,54 @@ class _Polytope:
                         stack.append(neighbour)
                 if not seen:
                     horizon.append(edge)
+        return visible, horizon
+
+    def _visible_local(self, w, start_face):
+        wx, wy, wz = w
+        faces, normals, offsets, edge_face = self.faces, self.normals, self.offsets, self.edge_face
+        slack = self.slack
+        strict = [start_face]
+        stack = [start_face]
+        height = {start_face: math.inf}
+        edge_on = []
+        while stack:  # the faces that see the point above the slack, connected to the start face
+            face = stack.pop()
+            i, j, k = faces[face]
+            for edge in ((j, i), (k, j), (i, k)):
+                neighbour = edge_face.get(edge)
+                if neighbour is None:
+                    return None, None
+                if neighbour in height:
+                    continue
+                n = normals[neighbour]
+                h = height[neighbour] = n[0] * wx + n[1] * wy + n[2] * wz - offsets[neighbour]
+                if h > slack:
+                    strict.append(neighbour)
+                    stack.append(neighbour)
+                elif h > -slack:
+                    edge_on.append(neighbour)
+        visible = set(strict)
+        visible.update(edge_on)
+        horizon = []
+        W = self.vertices
+        for face in visible:
+            i, j, k = faces[face]
+            for edge in ((i, j), (j, k), (k, i)):
+                neighbour = edge_face.get((edge[1], edge[0]))
+                if neighbour in visible:
+                    continue
+                horizon.append(edge)
+                # A kept neighbour seen edge-on is (nearly) coplanar with the new face on this edge: the new face
+                # must continue it, not fold back over it (its normal would then point inwards).
+                n = normals[neighbour]
+                if n[0] * wx + n[1] * wy + n[2] * wz - offsets[neighbour] > -slack:
+                    a, b = W[edge[0]].w, W[edge[1]].w
+                    if dot(cross(sub(b, a), (wx - a[0], wy - a[1], wz - a[2])), n) <= 0.0:
+                        return None, None
+        return list(visible), horizon
+
+    def _replace(self, point, visible, horizon) -> bool:
+        faces, edge_face = self.faces, self.edge_face
         # The horizon must be one simple loop for the new fan to close the surface.
         nxt = dict(horizon)
         if len(nxt) != len(horizon) or not nxt:
@@ -172,6 +289,7 @@ class _Polytope:
                     del edge_face[edge]
         new_index = len(self.vertices)
         self.vertices.append(point)
+        self.known.add(point.w)
         for a, b in horizon:
             self.add_face(a, b, new_index)
         return True
@@ -185,13 +303,26 @@ class _Polytope:
             heapq.heappop(heap)
         return None
 
+    def closest_faces(self, count):
+        """Up to `count` alive faces in order of offset (the heap is left as it was, minus dead entries)."""
+        heap, alive = self.heap, self.alive
+        taken = []
+        while heap and len(taken) < count:
+            entry = heapq.heappop(heap)
+            if alive[entry[1]]:
+                taken.append(entry)
+        for entry in taken:
+            heapq.heappush(heap, entry)
+        return [face for _, face in taken]
+
 
 def _build_tetrahedron(poly: _Polytope, corners) -> None:
     poly.vertices.extend(corners)
+    poly.known.update(p.w for p in corners)
     W = [p.w for p in corners]
     for (i, j, k), opposite in (((0, 1, 2), 3), ((0, 1, 3), 2), ((0, 2, 3), 1), ((1, 2, 3), 0)):
-        n = _cross(_sub(W[j], W[i]), _sub(W[k], W[i]))
-        if _dot(n, _sub(W[opposite], W[i])) > 0.0:
+        n = cross(sub(W[j], W[i]), sub(W[k], W[i]))
+        if dot(n, sub(W[opposite], W[i])) > 0.0:
             j, k = k, j
         poly.add_face(i, j, k)
 
@@ -199,15 +330,15 @@ def _build_tetrahedron(poly: _Polytope, corners) -> None:
 def _flat_normal(dimension, axis, centre_direction):
     """A normal for a flat M: the plane normal (dimension 2), the part of the centre direction perpendicular to
     the line (dimension 1), or the centre direction (dimension 0); oriented along the centre direction."""
-    c = _unit_or_none(centre_direction) or (0.0, 0.0, 1.0)
+    c = unit_or_none(centre_direction) or (0.0, 0.0, 1.0)
     if dimension == 2:
         n = axis
     elif dimension == 1:
-        along = _dot(c, axis)
-        n = _unit_or_none(_sub(c, (axis[0] * along, axis[1] * along, axis[2] * along))) or _perpendicular(axis)
+        along = dot(c, axis)
+        n = unit_or_none(sub(c, (axis[0] * along, axis[1] * along, axis[2] * along))) or perpendicular(axis)
     else:
         n = c
-    if _dot(n, c) < 0.0:
+    if dot(n, c) < 0.0:
         n = (-n[0], -n[1], -n[2])
     return n
 
@@ -225,8 +356,8 @@ def epa(shape_a, shape_b, simplex, weights, centre_direction, *, scale: float, g
     well_shaped = False
     if len(points) == 4:
         W = [p.w for p in points]
-        volume = abs(_dot(_sub(W[1], W[0]), _cross(_sub(W[2], W[0]), _sub(W[3], W[0]))))
-        longest = max(_norm(_sub(W[i], W[j])) for i in range(4) for j in range(i + 1, 4))
+        volume = abs(dot(sub(W[1], W[0]), cross(sub(W[2], W[0]), sub(W[3], W[0]))))
+        longest = max(norm(sub(W[i], W[j])) for i in range(4) for j in range(i + 1, 4))
         well_shaped = volume > _WELL_SHAPED_TETRA * longest ** 3
     extra = 0
     if well_shaped:
@@ -236,7 +367,7 @@ def epa(shape_a, shape_b, simplex, weights, centre_direction, *, scale: float, g
         if dimension < 3:
             _point_a, _point_b = weighted_points(simplex, weights)
             return EPAResult(0.0, _flat_normal(dimension, axis, centre_direction), _point_a, _point_b, extra,
-                             True, False, dimension, flat)
+                             EPAOutcome.FLAT, dimension, flat)
         _build_tetrahedron(poly, corners)
         # The origin lies in conv(GJK simplex): adding its points to the tetrahedron's hull encloses the origin.
         for p in points:
@@ -252,34 +383,49 @@ def epa(shape_a, shape_b, simplex, weights, centre_direction, *, scale: float, g
                 poly.add_point(p, best_face)
 
     iterations = 0
-    converged = False
-    cap_hit = False
+    outcome = None
     face = poly.closest_face()
     certified_gap = math.inf
     last_support = None
+    batched = hasattr(shape_a, "core_supports") and hasattr(shape_b, "core_supports")
+    prefetched = {}  # face -> its support point, fetched in a batch with other close faces
     while face is not None:
         if iterations >= max_iterations:
-            cap_hit = True
+            outcome = EPAOutcome.CAP_HIT
             break
         iterations += 1
         normal = poly.normals[face]
         offset = poly.offsets[face]
-        new = last_support = support(normal)
-        certified_gap = _dot(normal, new.w) - offset
+        new = prefetched.pop(face, None)
+        if new is None:
+            if batched and iterations > _BATCH_AFTER:
+                # A large M (high-poly shapes, identical ones above all) needs about one expansion per vertex
+                # of M near the origin: fetch the supports of the closest faces together.  Faces that die
+                # before their turn only cost their column of the product.
+                group = poly.closest_faces(_BATCH_SIZE)
+                for f, point in zip(group, minkowski_supports(shape_a, shape_b, [poly.normals[f] for f in group])):
+                    prefetched[f] = point
+                new = prefetched.pop(face)
+            else:
+                new = support(normal)
+        last_support = new
+        certified_gap = dot(normal, new.w) - offset
         if certified_gap <= gap or any(new.w == poly.vertices[i].w for i in poly.faces[face]):
             step = _settle(poly, face, support, gap, flat)
-            if step[0] == "done":
-                face, certified_gap = step[1], min(certified_gap, step[2]) if step[1] == face else step[2]
-                converged = True
+            if isinstance(step, _Settled):
+                certified_gap = min(certified_gap, step.gap) if step.face == face else step.gap
+                face = step.face
+                outcome = EPAOutcome.CONVERGED
                 break
-            _kind, point, seer = step
-            if not poly.add_point(point, seer):
-                converged = True
+            if not poly.add_point(step.point, step.seer):
+                outcome = EPAOutcome.SETTLE_STUCK
                 break
             face = poly.closest_face()
             continue
-        if not poly.add_point(new, face):
-            break  # rounding made the visible region inconsistent: keep the best bound so far
+        large = iterations > _LOCAL_AFTER
+        if not poly.add_point(new, face, local=large) and not (large and poly.add_point(new, face)):
+            outcome = EPAOutcome.INCONSISTENT_HORIZON  # keep the best bound so far
+            break
         face = poly.closest_face()
 
     if face is None:  # pragma: no cover - a closed polytope always has faces
@@ -291,7 +437,7 @@ def epa(shape_a, shape_b, simplex, weights, centre_direction, *, scale: float, g
     if miss > flat and last_support is not None:
         # On a curved M the support point along the converged normal is the contact itself, and its a and b
         # parts lie exactly on A's and B's boundaries.
-        residual = _norm(_sub(last_support.w, target))
+        residual = norm(sub(last_support.w, target))
         if residual < miss:
             miss, point_a, point_b = residual, last_support.a, last_support.b
     if miss > flat:
@@ -301,8 +447,7 @@ def epa(shape_a, shape_b, simplex, weights, centre_direction, *, scale: float, g
         extra += extra_gjk
         if residual < miss:
             point_a, point_b = da, db
-    return EPAResult(offset, normal, point_a, point_b, iterations + extra, converged, cap_hit, 3,
-                     max(certified_gap, 0.0))
+    return EPAResult(offset, normal, point_a, point_b, iterations + extra, outcome, 3, max(certified_gap, 0.0))
 
 
 def _own_projection(poly, face):
@@ -311,7 +456,7 @@ def _own_projection(poly, face):
     corners = (poly.vertices[i], poly.vertices[j], poly.vertices[k])
     q, weights = closest_on_triangle(corners[0].w, corners[1].w, corners[2].w)
     n, offset = poly.normals[face], poly.offsets[face]
-    return _norm(_sub(q, (offset * n[0], offset * n[1], offset * n[2]))), corners, weights
+    return norm(sub(q, (offset * n[0], offset * n[1], offset * n[2]))), corners, weights
 
 
 def _settle(poly, face, support, gap, flat):
@@ -321,10 +466,10 @@ def _settle(poly, face, support, gap, flat):
     - a face whose offset is within the certified gap and that holds its own projection is the answer, once its
       own plane is certified too;
     - otherwise refine with the support point towards the popped face's nearest point, if some face sees it.
-    Returns ("done", face, gap) or ("add", point, face that sees it)."""
+    Returns `_Settled(face, gap)` or `_Refine(point, face that sees it)`."""
     miss = _own_projection(poly, face)[0]
     if miss <= flat:
-        return ("done", face, 0.0)
+        return _Settled(face, 0.0)
     offset = poly.offsets[face]
     best, best_miss = face, miss
     for f, alive in enumerate(poly.alive):
@@ -335,14 +480,14 @@ def _settle(poly, face, support, gap, flat):
     if best != face and best_miss <= flat:
         n = poly.normals[best]
         point = support(n)
-        g_gap = _dot(n, point.w) - poly.offsets[best]
+        g_gap = dot(n, point.w) - poly.offsets[best]
         if g_gap <= gap:
-            return ("done", best, g_gap)
-        return ("add", point, best)
+            return _Settled(best, g_gap)
+        return _Refine(point, best)
     i, j, k = poly.faces[face]
     W = poly.vertices
     q, _ = closest_on_triangle(W[i].w, W[j].w, W[k].w)
-    direction = _unit_or_none(q)
+    direction = unit_or_none(q)
     if direction is not None:
         point = support(direction)
         seer, seer_height = None, gap
@@ -352,8 +497,8 @@ def _settle(poly, face, support, gap, flat):
                 if h > seer_height:
                     seer, seer_height = f, h
         if seer is not None:
-            return ("add", point, seer)
-    return ("done", best, math.inf if best != face else 0.0)
+            return _Refine(point, seer)
+    return _Settled(best, math.inf if best != face else 0.0)
 
 
 def _decompose(shape_a, shape_b, target, direction):
@@ -361,7 +506,7 @@ def _decompose(shape_a, shape_b, target, direction):
 
     Returns (a, b, residual |a - b - target|, GJK iterations)."""
     shifted_b = shape_b.shifted((-target[0], -target[1], -target[2]))
-    result = gjk(shape_a, shifted_b, direction, gap=0.0, zero=0.0, max_iterations=64)
+    result = gjk(shape_a, shifted_b, direction, gap=0.0, zero=0.0, max_iterations=_DECOMPOSE_MAX_ITERATIONS)
     point_a, point_b = weighted_points(result.simplex, result.weights)
     point_b = (point_b[0] - target[0], point_b[1] - target[1], point_b[2] - target[2])
     return point_a, point_b, result.distance, result.iterations
@@ -388,28 +533,28 @@ def _grow_tetrahedron(points, support, flat):
         return best, best_value
 
     p0 = candidates[0]
-    p1, spread = farthest(lambda w: _norm(_sub(w, p0.w)))
+    p1, spread = farthest(lambda w: norm(sub(w, p0.w)))
     if spread <= flat:
         return 0, None, None, queries  # the six axis supports coincide: M is a point
-    u = _unit_or_none(_sub(p1.w, p0.w))
+    u = unit_or_none(sub(p1.w, p0.w))
 
     def off_line(w):
-        r = _sub(w, p0.w)
-        along = _dot(r, u)
-        return _norm(_sub(r, (u[0] * along, u[1] * along, u[2] * along)))
+        r = sub(w, p0.w)
+        along = dot(r, u)
+        return norm(sub(r, (u[0] * along, u[1] * along, u[2] * along)))
 
     p2, spread = farthest(off_line)
     if spread <= flat:
-        e1 = _perpendicular(u)
-        e2 = _cross(u, e1)
+        e1 = perpendicular(u)
+        e2 = cross(u, e1)
         for d in (e1, (-e1[0], -e1[1], -e1[2]), e2, (-e2[0], -e2[1], -e2[2])):
             candidates.append(support(d))
             queries += 1
         p2, spread = farthest(off_line)
         if spread <= flat:
             return 1, None, u, queries
-    n = _unit_or_none(_cross(_sub(p1.w, p0.w), _sub(p2.w, p0.w)))
-    off_plane = lambda w: abs(_dot(n, _sub(w, p0.w)))  # noqa: E731
+    n = unit_or_none(cross(sub(p1.w, p0.w), sub(p2.w, p0.w)))
+    off_plane = lambda w: abs(dot(n, sub(w, p0.w)))  # noqa: E731
     p3, spread = farthest(off_plane)
     if spread <= flat:
         for d in (n, (-n[0], -n[1], -n[2])):

@@ -25,27 +25,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .minkowski import minkowski_support, weighted_points
 from .simplex import closest_on_simplex
+from .vec3 import triangle_normal
 
-__all__ = ["SupportPoint", "GJKOutcome", "GJKResult", "minkowski_support", "gjk", "supporting_direction",
-           "weighted_points"]
-
-
-@dataclass(frozen=True)
-class SupportPoint:
-    """One vertex of the Minkowski difference with its origin: w = a - b (all 3-tuples of floats)."""
-
-    w: tuple
-    a: tuple
-    b: tuple
-
-
-def minkowski_support(shape_a, shape_b, direction) -> SupportPoint:
-    """Support point of A_core - B_core along `direction` (any nonzero 3-vector)."""
-    d = np.array(direction, dtype=np.float64)
-    a = shape_a.core_support(d).tolist()
-    b = shape_b.core_support(-d).tolist()
-    return SupportPoint((a[0] - b[0], a[1] - b[1], a[2] - b[2]), tuple(a), tuple(b))
+__all__ = ["GJKOutcome", "GJKResult", "gjk", "supporting_direction"]
 
 
 class GJKOutcome(enum.Enum):
@@ -74,41 +58,19 @@ class GJKResult:
         return weighted_points(self.simplex, self.weights)
 
 
-def weighted_points(points, weights):
-    """(sum w_i a_i, sum w_i b_i): the points on A and B of the Minkowski point sum w_i (a_i - b_i)."""
-    ax = ay = az = bx = by = bz = 0.0
-    for p, lam in zip(points, weights):
-        ax += lam * p.a[0]
-        ay += lam * p.a[1]
-        az += lam * p.a[2]
-        bx += lam * p.b[0]
-        by += lam * p.b[1]
-        bz += lam * p.b[2]
-    return (ax, ay, az), (bx, by, bz)
-
-
 def _conditioned(v, vv, points):
     """v with its direction recomputed from the simplex's own geometry.
 
     v's components carry rounding of about eps x |w| whatever |v| is, so when v is short its *direction* is
     noisy, and a support point far along the closest feature turns that noise into a poor lower bound (the gap
     never closes).  When v lies inside a triangle, it is that triangle's plane normal times the plane's offset;
-    the normal from the two edges at the vertex facing the longest edge is accurate to eps / sin(largest angle).
+    `vec3.triangle_normal` crosses the edges at the largest angle, so it is accurate to eps / sin(that angle).
     Inside a segment, v is perpendicular to it: its component along the segment is pure rounding."""
     count = len(points)
     if count == 3:
-        a, b, c = points
-        ab = (b[0] - a[0]) ** 2 + (b[1] - a[1]) ** 2 + (b[2] - a[2]) ** 2
-        bc = (c[0] - b[0]) ** 2 + (c[1] - b[1]) ** 2 + (c[2] - b[2]) ** 2
-        ca = (a[0] - c[0]) ** 2 + (a[1] - c[1]) ** 2 + (a[2] - c[2]) ** 2
-        p, q, r = (a, b, c) if bc >= ab and bc >= ca else ((b, c, a) if ca >= ab else (c, a, b))
-        u = (q[0] - p[0], q[1] - p[1], q[2] - p[2])
-        w = (r[0] - p[0], r[1] - p[1], r[2] - p[2])
-        n = (u[1] * w[2] - u[2] * w[1], u[2] * w[0] - u[0] * w[2], u[0] * w[1] - u[1] * w[0])
-        length = math.sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2])
-        if length == 0.0:
+        n = triangle_normal(*points)
+        if n is None:
             return v, vv
-        n = (n[0] / length, n[1] / length, n[2] / length)
         offset = sum(n[0] * x[0] + n[1] * x[1] + n[2] * x[2] for x in points) / 3.0
         return (offset * n[0], offset * n[1], offset * n[2]), offset * offset
     if count == 2:

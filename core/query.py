@@ -54,6 +54,7 @@ class _Pair:
         self.between = tuple(between.tolist())
         self.tol = tolerances
         self.touching = tolerances.touching * scale
+        self.epa_max_iterations = tolerances.epa_cap(shape_a.core_vertex_count() + shape_b.core_vertex_count())
 
     def run_gjk(self, stop_above=None):
         t = self.tol
@@ -105,7 +106,7 @@ def collide(a, b, tolerances: Tolerances = DEFAULT_TOLERANCES, *, max_distance=N
         # The origin is in M, or GJK stopped a few ulps from it without a plane that certifies it outside
         # (rounding stalls the descent there): EPA decides from a polytope inside M.
         pen = epa(pair.a, pair.b, result.simplex, result.weights, pair.between, scale=pair.scale,
-                  gap=t.epa_gap * pair.scale, flat=t.flat * pair.scale, max_iterations=t.epa_max_iterations)
+                  gap=t.epa_gap * pair.scale, flat=t.flat * pair.scale, max_iterations=pair.epa_max_iterations)
         if result.outcome is GJKOutcome.SEPARATED and not pen.depth > 0.0:
             pen = None  # the polytope does not hold the origin: GJK's closest point stands
     if pen is None:
@@ -146,7 +147,7 @@ def collide(a, b, tolerances: Tolerances = DEFAULT_TOLERANCES, *, max_distance=N
     return Contact(status=status, distance=signed, normal=n, point_a=point_a, point_b=point_b,
                    scale=pair.scale, touching_tolerance=pair.touching, gjk_iterations=result.iterations,
                    epa_iterations=epa_iterations, converged=converged, iteration_cap_hit=cap_hit,
-                   fallback_used=fallback, gap=gap)
+                   fallback_used=fallback, gap=gap, epa_outcome=None if pen is None else pen.outcome)
 
 
 def _beyond(pair: _Pair, result) -> Contact:

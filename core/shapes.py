@@ -8,7 +8,10 @@ radius is added back analytically.  A sphere is a point core, a capsule a segmen
 Every shape may also carry a user `margin`, added to `sweep`, in world units.
 
 Transforms are 4x4 affine matrices M = [[L, t], [0, 1]] (rotation, translation, any scale including negative or
-zero, shear).  The support of L.X + t along d is L.support_X(L^T d) + t, so vertices are never transformed.
+zero, shear).  The support of L.X + t along d is L.support_X(L^T d) + t: primitives never transform anything but
+the direction and the one support point.  A `PointCloud` is the exception: it transforms its vertices by L once
+per pose and caches them (every support is then a single product over them, and the bounds reuse the same
+array); the translation is never added to them.
 
 All coordinates are float64.  `shifted(c)` returns the same shape expressed in a frame whose origin is the world
 point c; the engine calls it with a point near the pair so that objects far from the world origin keep their
@@ -40,6 +43,9 @@ def _finite_float(value, name: str, *, minimum: float | None = 0.0) -> float:
 
 
 _IDENTITY3 = np.eye(3)
+# L counts as s * orthogonal when its Gram matrix L^T L is within this x s^2 of s^2 I (entry-wise): then a sphere's
+# or capsule's radius stays a separable round part.  A conditioning threshold, not a user tolerance.
+_SIMILARITY_REL = 1e-12
 _AFFINE_ROW = np.array([0.0, 0.0, 0.0, 1.0])
 
 
@@ -95,12 +101,19 @@ class Shape:
     _radius_local = 0.0
 
     def __init__(self, transform=None, margin: float = 0.0):
-        self._linear, self._translation = _as_transform(transform)
-        self.margin = _finite_float(margin, "margin")
-        self._linear_t = None if self._linear is None else np.ascontiguousarray(self._linear.T)
         self._origin = np.zeros(3)  # subtracted from every support point (pair-local frame), see shifted()
-        self._offset = self._translation.copy()  # translation - origin, formed before any vertex is added
-        self._bounds = None  # cached world AABB of the whole shape
+        self._set_pose(transform)
+        self.margin = _finite_float(margin, "margin")
+
+    def _set_pose(self, transform) -> None:
+        """Place the shape with a 4x4 `transform` (None: identity), validated, and forget every cache that
+        depends on the pose: they all live in `_pose_cache` (world bounds, similarity factor, transformed
+        vertices), so a new pose is one fresh dict.  `shifted` keeps that dict: none of them depends on the
+        frame origin (bounds are world coordinates, the transformed vertices carry no translation)."""
+        self._linear, self._translation = _as_transform(transform)
+        self._linear_t = None if self._linear is None else np.ascontiguousarray(self._linear.T)
+        self._offset = self._translation - self._origin  # formed before any vertex is added to it
+        self._pose_cache = {}
 
     @staticmethod
     def _similarity(linear: np.ndarray | None) -> float | None:
@@ -111,16 +124,17 @@ class Shape:
         s2 = float(np.trace(gram)) / 3.0
         if s2 <= 0.0:
             return None
-        if np.max(np.abs(gram - s2 * _IDENTITY3)) <= 1e-12 * s2:
+        if np.max(np.abs(gram - s2 * _IDENTITY3)) <= _SIMILARITY_REL * s2:
             return math.sqrt(s2)
         return None
 
     @property
     def _similarity_scale(self) -> float | None:
         # Only shapes with a round part ask, once per transform.
-        if "_similarity_cache" not in self.__dict__:
-            self._similarity_cache = self._similarity(self._linear)
-        return self._similarity_cache
+        cache = self._pose_cache
+        if "similarity" not in cache:
+            cache["similarity"] = self._similarity(self._linear)
+        return cache["similarity"]
 
     # The core is everything but the round part that a similarity transform maps to a round part.
     @property
@@ -164,12 +178,7 @@ class Shape:
         For repeated queries on one shape in changing poses: the local data is not validated or copied again."""
         clone = object.__new__(type(self))
         clone.__dict__.update(self.__dict__)
-        clone.__dict__.pop("_similarity_cache", None)
-        clone.__dict__.pop("_world", None)
-        clone._linear, clone._translation = _as_transform(transform)
-        clone._linear_t = None if clone._linear is None else np.ascontiguousarray(clone._linear.T)
-        clone._offset = clone._translation - clone._origin
-        clone._bounds = None
+        clone._set_pose(transform)
         return clone
 
     def shifted(self, origin) -> "Shape":
@@ -182,16 +191,22 @@ class Shape:
 
     def bounds(self) -> tuple[np.ndarray, np.ndarray]:
         """World axis-aligned bounding box (lo, hi) of the whole shape, margin included (cached)."""
-        if self._bounds is None:
+        bounds = self._pose_cache.get("bounds")
+        if bounds is None:
             lo, hi = self._core_bounds()
             lo = lo + (self._translation - self._offset) - self.sweep  # undo any shift: world coordinates
             hi = hi + (self._translation - self._offset) + self.sweep
-            self._bounds = (lo, hi)
-        return self._bounds
+            bounds = self._pose_cache["bounds"] = (lo, hi)
+        return bounds
 
     def _core_vertices(self) -> np.ndarray | None:
         """Local vertices of the core when it is a polytope (its bounds are then theirs), else None."""
         return None
+
+    def core_vertex_count(self) -> int:
+        """How many vertices the polytope core has (0 for a curved core); EPA's iteration cap grows with it."""
+        local = self._core_vertices()
+        return 0 if local is None else int(local.shape[0])
 
     def _world_core_vertices(self) -> np.ndarray | None:
         """The core's vertices with the transform's linear part applied (no translation), or None."""
@@ -230,17 +245,25 @@ class PointCloud(Shape):
     def _core_vertices(self):
         return self.vertices
 
+    def core_vertex_count(self) -> int:
+        return int(self.vertices.shape[0])
+
     def _world_core_vertices(self) -> np.ndarray:
         """Cached: every support is then one product, and the bounds reuse the same array, so a one-shot query
         pays nothing extra for it."""
-        world = self.__dict__.get("_world")
+        world = self._pose_cache.get("world")
         if world is None:
-            world = self._world = super()._world_core_vertices()
+            world = self._pose_cache["world"] = super()._world_core_vertices()
         return world
 
     def core_support(self, d: np.ndarray) -> np.ndarray:
         world = self._world_core_vertices()
         return world[(world @ d).argmax()] + self._offset
+
+    def core_supports(self, directions: np.ndarray) -> np.ndarray:
+        """`core_support` along each row of the (k, 3) array `directions`, as one (k, n) product: (k, 3) points."""
+        world = self._world_core_vertices()
+        return world[(directions @ world.T).argmax(axis=1)] + self._offset
 
     def __repr__(self) -> str:
         return f"PointCloud({self.vertices.shape[0]} vertices, margin={self.margin!r})"

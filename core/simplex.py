@@ -14,6 +14,8 @@ Every function returns (closest point, weights) where weights has one entry per 
 """
 from __future__ import annotations
 
+from .vec3 import cross, dot, sub
+
 __all__ = ["closest_on_segment", "closest_on_triangle", "closest_on_tetrahedron", "closest_on_simplex"]
 
 # A triangle's in-plane solution is trusted alone when |n|^2 exceeds this times (longest edge)^4, i.e. when its
@@ -21,18 +23,6 @@ __all__ = ["closest_on_segment", "closest_on_triangle", "closest_on_tetrahedron"
 _TRIANGLE_SIN2_MIN = 1e-14
 # A tetrahedron is solved with signed volumes only when 6*volume exceeds this times (longest edge)^3.
 _TETRA_VOLUME_MIN = 1e-10
-
-
-def _dot(u, v):
-    return u[0] * v[0] + u[1] * v[1] + u[2] * v[2]
-
-
-def _sub(u, v):
-    return (u[0] - v[0], u[1] - v[1], u[2] - v[2])
-
-
-def _cross(u, v):
-    return (u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0])
 
 
 def _combine(points, weights):
@@ -47,11 +37,11 @@ def _combine(points, weights):
 
 def closest_on_segment(p0, p1):
     """Closest point to the origin on segment p0-p1 and the weights (1 - t, t)."""
-    d = _sub(p1, p0)
-    dd = _dot(d, d)
+    d = sub(p1, p0)
+    dd = dot(d, d)
     if dd <= 0.0:
         return p0, (1.0, 0.0)
-    t = -_dot(p0, d) / dd
+    t = -dot(p0, d) / dd
     if t <= 0.0:
         return p0, (1.0, 0.0)
     if t >= 1.0:
@@ -64,7 +54,7 @@ def _closest_on_edges(p0, p1, p2):
     for (i, j) in ((0, 1), (1, 2), (0, 2)):
         pts = (p0, p1, p2)
         q, (wi, wj) = closest_on_segment(pts[i], pts[j])
-        dist2 = _dot(q, q)
+        dist2 = dot(q, q)
         if best is None or dist2 < best[0]:
             weights = [0.0, 0.0, 0.0]
             weights[i] = wi
@@ -78,19 +68,19 @@ def _longest_edge2(points):
     n = len(points)
     for i in range(n):
         for j in range(i + 1, n):
-            e = _sub(points[i], points[j])
-            longest = max(longest, _dot(e, e))
+            e = sub(points[i], points[j])
+            longest = max(longest, dot(e, e))
     return longest
 
 
 def closest_on_triangle(p0, p1, p2):
     """Closest point to the origin on triangle p0 p1 p2 and its three weights."""
-    n = _cross(_sub(p1, p0), _sub(p2, p0))
-    nn = _dot(n, n)
+    n = cross(sub(p1, p0), sub(p2, p0))
+    nn = dot(n, n)
     if nn > 0.0:
         # Barycentric coordinates of the origin's projection on the plane: signed areas over the full area.
-        u = _dot(n, _cross(p1, p2)) / nn
-        v = _dot(n, _cross(p2, p0)) / nn
+        u = dot(n, cross(p1, p2)) / nn
+        v = dot(n, cross(p2, p0)) / nn
         w = 1.0 - u - v
         if u >= 0.0 and v >= 0.0 and w >= 0.0:
             q = _combine((p0, p1, p2), (u, v, w))
@@ -100,12 +90,12 @@ def closest_on_triangle(p0, p1, p2):
             # A needle or sliver: the in-plane solution may be off by rounding, the edges are exact on the
             # boundary. Both are points of the triangle (weights >= 0, sum 1): keep the closer one.
             e, weights = _closest_on_edges(p0, p1, p2)
-            return (q, (u, v, w)) if _dot(q, q) < _dot(e, e) else (e, weights)
+            return (q, (u, v, w)) if dot(q, q) < dot(e, e) else (e, weights)
     return _closest_on_edges(p0, p1, p2)
 
 
 def _det(a, b, c):
-    return _dot(a, _cross(b, c))
+    return dot(a, cross(b, c))
 
 
 # The four faces of a tetrahedron as (index triple, index of the opposite vertex).
@@ -135,7 +125,7 @@ def closest_on_tetrahedron(p0, p1, p2, p3):
     best = None
     for (i, j, k), _opposite in candidates:
         q, (wi, wj, wk) = closest_on_triangle(pts[i], pts[j], pts[k])
-        dist2 = _dot(q, q)
+        dist2 = dot(q, q)
         if best is None or dist2 < best[0]:
             weights = [0.0, 0.0, 0.0, 0.0]
             weights[i], weights[j], weights[k] = wi, wj, wk

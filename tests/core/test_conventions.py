@@ -129,6 +129,31 @@ def test_diagnostics_fields():
     assert abs(c.distance + 0.25) <= c.gap + 1e-15
 
 
+def test_epa_outcome_says_why_epa_stopped():
+    """`epa_outcome` is None when EPA did not run (separated cubes), CONVERGED for a certified depth (cubes
+    overlapping by 0.25), FLAT for coplanar unit squares overlapping (M is flat: depth 0, TOUCHING), and
+    CAP_HIT when the cap stops it (two overlapping cylinders need more than 2 expansions)."""
+    assert core.collide(*_pair(1.5)).epa_outcome is None
+    c = core.collide(*_pair(0.75, dy=0.0, dz=0.0))
+    assert c.epa_outcome is core.EPAOutcome.CONVERGED and c.converged
+    square = np.array([[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [1.0, 1.0, 0.0], [0.0, 1.0, 0.0]])
+    c = core.collide(square, square + [0.5, 0.25, 0.0])
+    assert c.status is core.Status.TOUCHING and c.epa_outcome is core.EPAOutcome.FLAT and c.fallback_used
+    # curved cores have no vertex count: the cap is epa_max_iterations itself
+    tight = core.Tolerances(epa_max_iterations=2)
+    c = core.collide(core.Cylinder(1.0, 1.0), core.Cylinder(1.0, 1.0, transform=np.diag([1.0, 1.0, 1.0, 1.0])
+                                                            + np.array([[0, 0, 0, 0.3], [0, 0, 0, 0.1],
+                                                                        [0, 0, 0, 0.2], [0, 0, 0, 0]])), tight)
+    assert c.epa_outcome is core.EPAOutcome.CAP_HIT and c.iteration_cap_hit and not c.converged
+    assert c.epa_iterations >= 2
+
+
+def test_epa_cap_grows_with_the_vertex_count():
+    t = core.Tolerances()
+    assert t.epa_cap(0) == t.epa_max_iterations == 1024
+    assert t.epa_cap(2 * 2562) == t.epa_iterations_per_vertex * 2 * 2562 > 1024
+
+
 def test_swapped_flips_the_normal_and_exchanges_the_points():
     c = core.collide(*_pair(1.5))
     s = c.swapped()

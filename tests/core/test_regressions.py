@@ -134,6 +134,34 @@ def test_touching_answer_straight_from_gjk_has_a_contact_normal():
     assert sep >= -1e-9 * c.scale, f"support separation along the touching normal: {sep:.3g}"
 
 
+def test_ico_sphere_duplicated_in_place_is_exact():
+    """Issue 7 (a user's Shift+D): an Ico Sphere with 2,562 vertices and its copy at the same pose.  EPA stopped
+    at its fixed 1,024-expansion cap with a depth 1.8e-3 x size short (converged=False): two identical convex
+    shapes have a Minkowski difference whose every facet is within a fraction of a percent of the depth, and
+    EPA adds about one vertex of it per expansion.  Fixed by a cap that grows with the vertex count, with
+    batched supports and one-ring visibility on large polytopes (core/epa.py).
+
+    Truth: the depth of a shape against itself at one pose is its minimum width.  This Ico Sphere is centrally
+    symmetric bit for bit (built from the symmetric icosahedron by sign-symmetric operations: asserted), so
+    A - A = 2A and the minimum width is min over A's facet normals n of h_A(n) + h_A(-n) (scipy's hull)."""
+    from scipy.spatial import ConvexHull
+
+    from tests.core.duplicates import icosphere
+
+    a = icosphere(4)
+    assert len(a) == 2562
+    assert {tuple(p) for p in a} == {tuple(-p) for p in a}  # A = -A exactly
+    normals = ConvexHull(a).equations[:, :3]
+    widths = (a @ normals.T).max(axis=0) + (a @ -normals.T).max(axis=0)
+    c = core.collide(a, a.copy())
+    assert c.status is core.Status.INTERSECTING
+    assert c.converged and not c.iteration_cap_hit and c.epa_outcome is core.EPAOutcome.CONVERGED
+    assert abs(c.depth - widths.min()) <= 1e-9 * c.scale, (c.depth, widths.min())
+    # the returned normal realises the depth: the copy moved by depth * normal just touches
+    n = c.normal
+    assert (a @ n).max() - (a @ n).min() <= c.depth + 1e-9 * c.scale
+
+
 # ----------------------------------------------------------------------------------------------- anchors part B
 
 def test_fcl395_thin_box_epa():
