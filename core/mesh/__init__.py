@@ -28,7 +28,8 @@ largest of:
    get a positive depth), and, for a closed mesh, points just behind its contact faces that its own winding
    number puts inside it (so identical or coplanar-coincident solids get a positive depth);
 2. the convex engine's EPA depth of the deepest intersecting pair of exactly convex loose parts (closed parts
-   that pass the convexity test of core/mesh/parts.py).
+   that pass the convexity test of core/mesh/parts.py) whose boxes meet no other loose part of their own mesh
+   with a positive volume (a part holding a cavity shell, like a crate's outer box, is no convex solid there).
 `gap` = the convex hulls' depth minus this depth: the shortest separating translation lies in
 [depth, depth + gap] (moving B by the hulls' depth separates the hulls, hence the meshes).
 `point_a` and `point_b` are the witness of that bound: for (1) with a point p of A inside B, point_a = p (on

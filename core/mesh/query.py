@@ -532,6 +532,23 @@ def _part_boxes(side: _Side, ids):
     return lo[ids], hi[ids]
 
 
+def _alone(side: _Side, conv, rows) -> np.ndarray:
+    """(conv.size,) bool, set for the rows of `conv` (indices into it) whose part's box meets no other loose part's
+    box of the same mesh with a positive volume (then nothing of the mesh lies inside the part or crosses it)."""
+    ok = np.zeros(conv.size, bool)
+    count = side.local.parts.count
+    if count == 1:
+        ok[rows] = True
+        return ok
+    lo, hi = _part_boxes(side, np.arange(count))
+    ids = conv[rows]
+    overlap = np.minimum(hi[ids][:, None], hi[None]) - np.maximum(lo[ids][:, None], lo[None])  # (r, count, 3)
+    meets = np.all(overlap > 0.0, axis=2)
+    meets[np.arange(ids.size), ids] = False
+    ok[rows] = ~np.any(meets, axis=1)
+    return ok
+
+
 def _convex_part_depth(sa: _Side, sb: _Side, tolerances):
     """Deepest EPA depth among intersecting pairs of exactly convex loose parts (world points), or None.
 
@@ -557,8 +574,14 @@ def _convex_part_depth(sa: _Side, sb: _Side, tolerances):
         mesh = side.mesh
         return PointCloud(mesh.vertices[np.unique(mesh.triangles[parts.label == k])], mesh.transform)
 
+    ia, ib = ia[first], ib[first]
+    # a convex part is a convex solid of its mesh only when no other part of the same mesh reaches into its box
+    # (a crate's cavity shell inside its outer shell makes the solid the shell minus the cavity)
+    ok_a = _alone(sa, conv_a, np.unique(ia))
+    ok_b = _alone(sb, conv_b, np.unique(ib))
+    keep = ok_a[ia] & ok_b[ib]
     best = None
-    for i, j in zip(ia[first], ib[first]):
+    for i, j in zip(ia[keep], ib[keep]):
         c = convex_collide(cloud(sa, pa, conv_a[i]), cloud(sb, pb, conv_b[j]), tolerances)
         if c.status is Status.INTERSECTING and (best is None or c.depth > best[0]):
             best = (c.depth, np.array(c.point_a), np.array(c.point_b))
