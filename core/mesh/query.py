@@ -4,7 +4,7 @@ Steps:
 1. Both meshes one closed convex part each: the convex engine answers, on their vertices (exactly as
    `core.collide` on two vertex arrays would); when they intersect, steps 2-5 add the crossing curve and the
    containment.
-2. Pair frame (origin = centre of A's world box), scale = the larger world box diagonal, touching band.
+2. Pair frame (origin = centre of the pair's world box, the same for either argument order), scale = the larger world box diagonal, touching band.
 3. Simultaneous descent of both hierarchies, level by level.  A pair of nodes is kept while its lower bound
    (`bvh.pair_lower_bound`) is within the touching band (it may hold a crossing or a contact) or below the best
    upper bound minus `PRUNE` x scale (it may hold a closer pair).  Upper bounds come from a surface point of each
@@ -118,7 +118,8 @@ def _mesh_collide(a: TriangleMesh, b: TriangleMesh, tolerances: Tolerances, max_
     scale = max(float(np.linalg.norm(hi_a - lo_a)), float(np.linalg.norm(hi_b - lo_b)))
     if not math.isfinite(scale):
         raise ValueError("the meshes are too large to measure in float64 (their extent overflows)")
-    origin = 0.5 * (lo_a + hi_a)
+    # the centre of the pair's box: the same frame for (a, b) and (b, a), so the answers agree up to the swap
+    origin = 0.5 * (np.minimum(lo_a, lo_b) + np.maximum(hi_a, hi_b))
     band = tolerances.touching * scale
     sa, sb = _Side(a, origin), _Side(b, origin)
     fallback_normal = _unit_or(0.5 * (lo_b + hi_b) - origin, [0.0, 0.0, 1.0])
@@ -353,6 +354,11 @@ def _inside(sx: _Side, sy: _Side, found, crossing_pairs, touching_pairs, X, Y, b
     """Points of mesh X inside closed mesh Y: part representatives (only when `containment` is asked), a vertex
     sample, points near the contact."""
     result = _Inside()
+    # the pairs in the order of (X's leaf, Y's leaf): the probes sampled from them are then the same whichever
+    # argument X was (collide(b, a) is collide(a, b).swapped())
+    x_leaf, y_leaf = (found.ib, found.ia) if swap else (found.ia, found.ib)
+    crossing_pairs = crossing_pairs[np.lexsort((y_leaf[crossing_pairs], x_leaf[crossing_pairs]))]
+    touching_pairs = touching_pairs[np.lexsort((y_leaf[touching_pairs], x_leaf[touching_pairs]))]
     verts = sx.vertices
     if containment:
         part_count = sx.local.parts.count

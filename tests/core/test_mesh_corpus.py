@@ -52,7 +52,6 @@ F_SWAP = ("the depth bound depends on the argument order; " + _R + "test_exchang
 KNOWN_OPEN: dict = {
     **dict.fromkeys(['rod_torus/32', 'plane/8', 'plane/25', 'lshape/5', 'lshape/20', 'degenerate/17',
         'degenerate/22', 'degenerate/46', 'degenerate/53', 'furniture/5'], F_ROUNDING),
-    **dict.fromkeys(['cup/6', 'random/15', 'degenerate/27', 'degenerate/57'], F_SWAP),
     **dict.fromkeys(['crate/5', 'crate/17'], F_CRATE),
 }
 """Open engine findings on branch `mesh` (the same at its commits e305643, 0a5651d and 1da9199), excluded from the

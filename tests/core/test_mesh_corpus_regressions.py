@@ -105,8 +105,6 @@ def test_witnesses_follow_the_issue_wording():
     assert not broken(mc.make_case("cup", 6), "witness")
 
 
-@pytest.mark.xfail(strict=True, reason="open: the depth bound depends on the argument order (each order samples its "
-                                       "own deep points)")
 def test_exchanging_two_crossing_stars_keeps_the_depth():
     """random/15 (two noisy stars crossing): depth 0.1395 as (a, b) but 0.1738 as (b, a); both are lower bounds,
     so the larger one is available either way and `swapped()` promises the same answer."""
