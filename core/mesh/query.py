@@ -139,6 +139,12 @@ def _mesh_collide(a: TriangleMesh, b: TriangleMesh, tolerances: Tolerances, max_
     near = found.lb <= band
     cross_mask, segments = crossing(A[near], B[near], band)
     crossing_pairs = np.flatnonzero(near)[cross_mask]
+    if segments.shape[0] and not np.any(_robust(A[crossing_pairs], B[crossing_pairs], segments, band)):
+        # every crossing is a contact blurred by rounding (faces that touch, far from the origin or under a skew
+        # transform): the surfaces touch there, they do not cross
+        cross_mask[:] = False
+        crossing_pairs = crossing_pairs[:0]
+        segments = segments[:0]
     crossed = segments.shape[0] > 0
 
     found.exact_lb = math.inf
@@ -210,6 +216,21 @@ def _mesh_collide(a: TriangleMesh, b: TriangleMesh, tolerances: Tolerances, max_
     return Contact(status=status, distance=d_min, normal=normal, point_a=pa + origin, point_b=pb + origin,
                    converged=lower >= d_min - PRUNE * scale, iteration_cap_hit=lower < d_min - PRUNE * scale,
                    gap=gap, **common)
+
+
+def _robust(X, Y, segments, band) -> np.ndarray:
+    """Which crossing triangle pairs (k,3,3) x (k,3,3) with their segments (k,2,3) cross by more than the band:
+    the segment is longer than the band, and each triangle reaches beyond the band on both sides of the other's
+    plane (else moving one of them by at most the band along that plane's normal parts them: a contact)."""
+    length = np.sqrt(((segments[:, 1] - segments[:, 0]) ** 2).sum(axis=1))
+    deep = length > band
+    for P, Q in ((X, Y), (Y, X)):
+        n = _cross(Q[:, 1] - Q[:, 0], Q[:, 2] - Q[:, 0])
+        size = np.sqrt((n * n).sum(axis=1))
+        n = n / np.where(size > 0.0, size, 1.0)[:, None]
+        h = np.einsum("kij,kj->ki", P - Q[:, :1], n)
+        deep &= np.minimum(h.max(axis=1), -h.min(axis=1)) > band
+    return deep
 
 
 # ------------------------------------------------------------------------------------------------ descent

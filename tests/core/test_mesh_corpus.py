@@ -49,11 +49,7 @@ F_CONVEX_FAR = ("convex meshes 1e5..1e6 from the origin do not answer as the con
                 + _R + "test_convex_meshes_far_from_the_origin_answer_as_the_convex_engine")
 F_SWAP = ("the depth bound depends on the argument order; " + _R + "test_exchanging_two_crossing_stars_keeps_the_depth")
 
-KNOWN_OPEN: dict = {
-    **dict.fromkeys(['rod_torus/32', 'plane/8', 'plane/25', 'lshape/5', 'lshape/20', 'degenerate/17',
-        'degenerate/22', 'degenerate/46', 'degenerate/53', 'furniture/5'], F_ROUNDING),
-    **dict.fromkeys(['crate/5', 'crate/17'], F_CRATE),
-}
+KNOWN_OPEN: dict = {}  # every finding above is fixed (branch meshfix); the texts stay to say what each one was
 """Open engine findings on branch `mesh` (the same at its commits e305643, 0a5651d and 1da9199), excluded from the
 assertions (still counted in the table's `bad` column): case name -> the finding, each pinned by a named strict
 expected failure in test_mesh_corpus_regressions.py.  The summary line lists the entries that now pass every rule

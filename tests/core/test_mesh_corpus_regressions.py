@@ -61,9 +61,6 @@ def test_box_through_a_crate_wall_depth_is_a_lower_bound():
     assert not broken(mc.make_case("crate", 6), "depth_escape")
 
 
-@pytest.mark.xfail(strict=True, reason="open: with a mirroring, shearing transform, a box resting on the cavity "
-                                       "floor is INTERSECTING (depth 0.1 x scale before the crate fix, now distance 0 "
-                                       "from crossings made by rounding)")
 def test_box_resting_in_a_mirrored_crate_is_touching():
     """crate/5 (affine with det < 0, rest): the surfaces only touch (the oracle finds no crossing beyond rounding)."""
     assert not broken(mc.make_case("crate", 5), "touching")
@@ -89,12 +86,10 @@ def test_convex_meshes_far_from_the_origin_answer_as_the_convex_engine():
     assert not broken(mc.make_case("contain", 1), "convex")
 
 
-@pytest.mark.xfail(strict=True, reason="open: crossings made by float rounding (L-shapes touching face to face, "
-                                       "rotated and moved 1e5..1e6 away) make the pair INTERSECTING with distance 0")
 def test_rounding_level_crossings_of_touching_l_shapes_are_touching():
     """lshape/20 (far, touch): the faces cross only by rounding (no robust crossing in the oracle): TOUCHING.
-    stacked/13 above was the first pin of this finding; it passes since boxes far from the origin are recognised
-    as convex (the convex engine answers them), while the mesh pipeline still has the finding."""
+    stacked/13 above was the first pin of this finding; it passed once boxes far from the origin were recognised
+    as convex (the convex engine answers them), before the mesh pipeline was fixed; this case pins the latter."""
     assert not broken(mc.make_case("lshape", 20), "touching")
 
 
