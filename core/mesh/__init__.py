@@ -9,7 +9,10 @@ conventions (core/contact.py), exact for the triangles:
   `normal = (point_b - point_a) / distance`; `gap` is 0 unless a work cap was reached (then the exact distance
   lies in [distance - gap, distance], `converged` is False and `iteration_cap_hit` True);
 - TOUCHING: the surfaces come within the touching band without crossing and neither holds the other.  Coplanar
-  overlapping triangles touch (distance 0); they never cross;
+  overlapping triangles touch (distance 0); they never cross; nor do triangles that cross only within the band
+  (a crossing segment no longer than the band, or one triangle reaching no farther than the band past the
+  other's plane on one of its sides: faces in contact that rounding makes cross, far from the origin or under a
+  skew transform), unless some point lies inside the other mesh deeper than the band;
 - INTERSECTING: the surfaces cross (`intersection` holds the crossing curve as world segments), or a closed mesh
   holds a loose part of the other (`containment` says A_INSIDE_B / B_INSIDE_A when one lies wholly inside the
   other with no crossing; a closed mesh that touches the other's surface from inside, like a box resting on the
@@ -28,7 +31,8 @@ largest of:
    get a positive depth), and, for a closed mesh, points just behind its contact faces that its own winding
    number puts inside it (so identical or coplanar-coincident solids get a positive depth);
 2. the convex engine's EPA depth of the deepest intersecting pair of exactly convex loose parts (closed parts
-   that pass the convexity test of core/mesh/parts.py).
+   that pass the convexity test of core/mesh/parts.py) whose boxes meet no other loose part of their own mesh
+   with a positive volume (a part holding a cavity shell, like a crate's outer box, is no convex solid there).
 `gap` = the convex hulls' depth minus this depth: the shortest separating translation lies in
 [depth, depth + gap] (moving B by the hulls' depth separates the hulls, hence the meshes).
 `point_a` and `point_b` are the witness of that bound: for (1) with a point p of A inside B, point_a = p (on

@@ -6,10 +6,13 @@
   point outwards), times det of the transform in world units.  Only meaningful for closed parts.
 - Convex: a part is exactly convex when it is closed, has the topology of a sphere (V - E + F = 2 on welded
   vertices), every edge is convex (the far corner of the neighbouring triangle is not in front of a triangle's
-  plane, beyond 1e-10 x the part's size), and the face angles around every vertex sum to at most 2 pi: a closed
-  locally convex surface of genus 0 bounds a convex body (then its volume equals its hull's).  As a cheap guard
-  against rounding, every vertex is also checked against up to 64 of the part's face planes.  Convexity is
-  affine-invariant, so it is decided once in local coordinates and holds for every transform.
+  plane, beyond 1e-10 x the part's size plus the rounding of its coordinates), and the face angles around every
+  vertex sum to at most 2 pi: a closed locally convex surface of genus 0 bounds a convex body (then its volume
+  equals its hull's).  As a cheap guard against rounding, every vertex is also checked against up to 64 of the
+  part's face planes.  All of it is measured in the part's own frame (centred on its box), so a part 1e6 from the
+  origin is judged as well as one at it.  Zero-area triangles (collinear corners, like a doubled sliver whose edges
+  cancel) are set aside: the rest must pass on its own, and their corners must lie inside the body it bounds.
+  Convexity is affine-invariant, so it is decided once in local coordinates and holds for every transform.
 """
 from __future__ import annotations
 
@@ -46,13 +49,80 @@ def _edge_twins(topo: np.ndarray, n: int):
     return eu, ev, owner, owner[order[pos]], ok
 
 
+def _flat(vertices: np.ndarray, corners_idx: np.ndarray) -> np.ndarray:
+    """Mask of triangles of zero area up to rounding (collinear corners: sine of the corner angle below 1e-10)."""
+    a = vertices[corners_idx[:, 0]]
+    e1 = vertices[corners_idx[:, 1]] - a
+    e2 = vertices[corners_idx[:, 2]] - a
+    cr = _cross(e1, e2)
+    return _dot(cr, cr) <= 1e-20 * _dot(e1, e1) * _dot(e2, e2)
+
+
 def _convexity(vertices, corners_idx, topo, label, count):
     """Exact convexity of each labelled group of triangles (see the module docstring).
 
     vertices: local positions; corners_idx (k, 3): vertex indices of the proper triangles (positions);
-    topo (k, 3): their welded indices (topology); label (k,): group of each triangle."""
+    topo (k, 3): their welded indices (topology); label (k,): group of each triangle.  Triangles of zero area
+    (collinear corners, such as a doubled sliver whose edges cancel) are set aside: the rest must be closed and
+    convex on its own, and every corner of the set-aside ones must lie in the convex body it bounds."""
+    flat = _flat(vertices, corners_idx)
+    if np.any(flat):
+        keep = ~flat
+        convex = np.zeros(count, bool)
+        if not np.any(keep):
+            return convex
+        convex = _convexity_proper(vertices, corners_idx[keep], topo[keep], label[keep], count,
+                                   np.bincount(label[keep], minlength=count))
+        for group in np.flatnonzero(convex & (np.bincount(label[flat], minlength=count) > 0)):
+            rows = np.flatnonzero(keep & (label == group))
+            pts = vertices[np.unique(corners_idx[flat & (label == group)])]
+            if pts.shape[0] > 4096 or not _all_behind(vertices, corners_idx[rows], pts):
+                convex[group] = False
+        return convex
+    return _convexity_proper(vertices, corners_idx, topo, label, count, None)
+
+
+def _frame(points: np.ndarray):
+    """(centre, size, tolerance) of a point set: heights are measured from the centre, with a tolerance of
+    1e-10 x the set's size plus the rounding of its coordinates (far from the origin, a flat face's corners are
+    only coplanar to a few ulps of their magnitude)."""
+    lo, hi = points.min(axis=0), points.max(axis=0)
+    centre = 0.5 * (lo + hi)
+    size = float(np.sqrt(((hi - lo) ** 2).sum()))
+    magnitude = float(np.abs(points).max())
+    return centre, size, 1e-10 * size + 16.0 * np.finfo(float).eps * magnitude
+
+
+def _all_behind(vertices, corners_idx, pts) -> bool:
+    """Every point of pts is behind or on every face plane of the closed convex surface corners_idx (up to the
+    tolerance of `_frame`), in chunks of planes."""
+    corners = vertices[corners_idx]
+    centre, _, tol = _frame(corners.reshape(-1, 3))
+    a = corners[:, 0] - centre
+    n = _cross(corners[:, 1] - corners[:, 0], corners[:, 2] - corners[:, 0])
+    length = np.sqrt(_dot(n, n))
+    n = n / np.where(length > 0.0, length, 1.0)[:, None]
+    sign = 1.0 if float(_dot(a, _cross(corners[:, 1] - centre, corners[:, 2] - centre)).sum()) >= 0.0 else -1.0
+    p = pts - centre
+    for start in range(0, n.shape[0], 4096):
+        sl = slice(start, start + 4096)
+        h = (p @ n[sl].T - _dot(a[sl], n[sl])) * sign
+        if h.max() > tol:
+            return False
+    return True
+
+
+def _vertex_group(corners_idx, label, n):
+    """Group of each vertex position index (0 for the unused ones)."""
+    group = np.zeros(n, np.int64)
+    group[corners_idx.reshape(-1)] = np.repeat(label, 3)
+    return group
+
+
+def _convexity_proper(vertices, corners_idx, topo, label, count, faces):
     n = int(topo.max()) + 1
-    faces = np.bincount(label, minlength=count)
+    if faces is None:
+        faces = np.bincount(label, minlength=count)
     vert_group = np.full(n, -1)
     vert_group[topo.reshape(-1)] = np.repeat(label, 3)
     used_v = vert_group >= 0
@@ -67,16 +137,24 @@ def _convexity(vertices, corners_idx, topo, label, count):
     a = vertices[corners_idx[:, 0]]
     b = vertices[corners_idx[:, 1]]
     c = vertices[corners_idx[:, 2]]
-    six = _dot(a, _cross(b, c))
-    vol = np.bincount(label, weights=six, minlength=count)
-    convex &= vol != 0.0
-    sign = np.where(vol >= 0.0, 1.0, -1.0)
     lo = np.full((count, 3), np.inf)
     hi = np.full((count, 3), -np.inf)
     for axis in range(3):
         np.minimum.at(lo[:, axis], label, np.minimum(np.minimum(a[:, axis], b[:, axis]), c[:, axis]))
         np.maximum.at(hi[:, axis], label, np.maximum(np.maximum(a[:, axis], b[:, axis]), c[:, axis]))
-    tol = 1e-10 * np.sqrt(((hi - lo) ** 2).sum(axis=1))
+    # each group in its own frame (centred on its box), with a tolerance relative to its own size plus the
+    # rounding of its coordinates: far from the origin the volume and the heights keep their precision
+    magnitude = np.maximum(np.abs(lo), np.abs(hi)).max(axis=1)
+    tol = 1e-10 * np.sqrt(((hi - lo) ** 2).sum(axis=1)) + 16.0 * np.finfo(float).eps * magnitude
+    centre = 0.5 * (lo + hi)
+    vertices = vertices - centre[_vertex_group(corners_idx, label, vertices.shape[0])]
+    a = a - centre[label]
+    b = b - centre[label]
+    c = c - centre[label]
+    six = _dot(a, _cross(b, c))
+    vol = np.bincount(label, weights=six, minlength=count)
+    convex &= vol != 0.0
+    sign = np.where(vol >= 0.0, 1.0, -1.0)
     normal = _cross(b - a, c - a)
     length = np.sqrt(_dot(normal, normal))
     unit = normal / np.where(length > 0.0, length, 1.0)[:, None]

@@ -4,7 +4,7 @@ Steps:
 1. Both meshes one closed convex part each: the convex engine answers, on their vertices (exactly as
    `core.collide` on two vertex arrays would); when they intersect, steps 2-5 add the crossing curve and the
    containment.
-2. Pair frame (origin = centre of A's world box), scale = the larger world box diagonal, touching band.
+2. Pair frame (origin = centre of the pair's world box, the same for either argument order), scale = the larger world box diagonal, touching band.
 3. Simultaneous descent of both hierarchies, level by level.  A pair of nodes is kept while its lower bound
    (`bvh.pair_lower_bound`) is within the touching band (it may hold a crossing or a contact) or below the best
    upper bound minus `PRUNE` x scale (it may hold a closer pair).  Upper bounds come from a surface point of each
@@ -118,7 +118,8 @@ def _mesh_collide(a: TriangleMesh, b: TriangleMesh, tolerances: Tolerances, max_
     scale = max(float(np.linalg.norm(hi_a - lo_a)), float(np.linalg.norm(hi_b - lo_b)))
     if not math.isfinite(scale):
         raise ValueError("the meshes are too large to measure in float64 (their extent overflows)")
-    origin = 0.5 * (lo_a + hi_a)
+    # the centre of the pair's box: the same frame for (a, b) and (b, a), so the answers agree up to the swap
+    origin = 0.5 * (np.minimum(lo_a, lo_b) + np.maximum(hi_a, hi_b))
     band = tolerances.touching * scale
     sa, sb = _Side(a, origin), _Side(b, origin)
     fallback_normal = _unit_or(0.5 * (lo_b + hi_b) - origin, [0.0, 0.0, 1.0])
@@ -138,6 +139,12 @@ def _mesh_collide(a: TriangleMesh, b: TriangleMesh, tolerances: Tolerances, max_
     near = found.lb <= band
     cross_mask, segments = crossing(A[near], B[near], band)
     crossing_pairs = np.flatnonzero(near)[cross_mask]
+    if segments.shape[0] and not np.any(_robust(A[crossing_pairs], B[crossing_pairs], segments, band)):
+        # every crossing is a contact blurred by rounding (faces that touch, far from the origin or under a skew
+        # transform): the surfaces touch there, they do not cross
+        cross_mask[:] = False
+        crossing_pairs = crossing_pairs[:0]
+        segments = segments[:0]
     crossed = segments.shape[0] > 0
 
     found.exact_lb = math.inf
@@ -209,6 +216,21 @@ def _mesh_collide(a: TriangleMesh, b: TriangleMesh, tolerances: Tolerances, max_
     return Contact(status=status, distance=d_min, normal=normal, point_a=pa + origin, point_b=pb + origin,
                    converged=lower >= d_min - PRUNE * scale, iteration_cap_hit=lower < d_min - PRUNE * scale,
                    gap=gap, **common)
+
+
+def _robust(X, Y, segments, band) -> np.ndarray:
+    """Which crossing triangle pairs (k,3,3) x (k,3,3) with their segments (k,2,3) cross by more than the band:
+    the segment is longer than the band, and each triangle reaches beyond the band on both sides of the other's
+    plane (else moving one of them by at most the band along that plane's normal parts them: a contact)."""
+    length = np.sqrt(((segments[:, 1] - segments[:, 0]) ** 2).sum(axis=1))
+    deep = length > band
+    for P, Q in ((X, Y), (Y, X)):
+        n = _cross(Q[:, 1] - Q[:, 0], Q[:, 2] - Q[:, 0])
+        size = np.sqrt((n * n).sum(axis=1))
+        n = n / np.where(size > 0.0, size, 1.0)[:, None]
+        h = np.einsum("kij,kj->ki", P - Q[:, :1], n)
+        deep &= np.minimum(h.max(axis=1), -h.min(axis=1)) > band
+    return deep
 
 
 # ------------------------------------------------------------------------------------------------ descent
@@ -353,6 +375,11 @@ def _inside(sx: _Side, sy: _Side, found, crossing_pairs, touching_pairs, X, Y, b
     """Points of mesh X inside closed mesh Y: part representatives (only when `containment` is asked), a vertex
     sample, points near the contact."""
     result = _Inside()
+    # the pairs in the order of (X's leaf, Y's leaf): the probes sampled from them are then the same whichever
+    # argument X was (collide(b, a) is collide(a, b).swapped())
+    x_leaf, y_leaf = (found.ib, found.ia) if swap else (found.ia, found.ib)
+    crossing_pairs = crossing_pairs[np.lexsort((y_leaf[crossing_pairs], x_leaf[crossing_pairs]))]
+    touching_pairs = touching_pairs[np.lexsort((y_leaf[touching_pairs], x_leaf[touching_pairs]))]
     verts = sx.vertices
     if containment:
         part_count = sx.local.parts.count
@@ -532,6 +559,23 @@ def _part_boxes(side: _Side, ids):
     return lo[ids], hi[ids]
 
 
+def _alone(side: _Side, conv, rows) -> np.ndarray:
+    """(conv.size,) bool, set for the rows of `conv` (indices into it) whose part's box meets no other loose part's
+    box of the same mesh with a positive volume (then nothing of the mesh lies inside the part or crosses it)."""
+    ok = np.zeros(conv.size, bool)
+    count = side.local.parts.count
+    if count == 1:
+        ok[rows] = True
+        return ok
+    lo, hi = _part_boxes(side, np.arange(count))
+    ids = conv[rows]
+    overlap = np.minimum(hi[ids][:, None], hi[None]) - np.maximum(lo[ids][:, None], lo[None])  # (r, count, 3)
+    meets = np.all(overlap > 0.0, axis=2)
+    meets[np.arange(ids.size), ids] = False
+    ok[rows] = ~np.any(meets, axis=1)
+    return ok
+
+
 def _convex_part_depth(sa: _Side, sb: _Side, tolerances):
     """Deepest EPA depth among intersecting pairs of exactly convex loose parts (world points), or None.
 
@@ -557,8 +601,14 @@ def _convex_part_depth(sa: _Side, sb: _Side, tolerances):
         mesh = side.mesh
         return PointCloud(mesh.vertices[np.unique(mesh.triangles[parts.label == k])], mesh.transform)
 
+    ia, ib = ia[first], ib[first]
+    # a convex part is a convex solid of its mesh only when no other part of the same mesh reaches into its box
+    # (a crate's cavity shell inside its outer shell makes the solid the shell minus the cavity)
+    ok_a = _alone(sa, conv_a, np.unique(ia))
+    ok_b = _alone(sb, conv_b, np.unique(ib))
+    keep = ok_a[ia] & ok_b[ib]
     best = None
-    for i, j in zip(ia[first], ib[first]):
+    for i, j in zip(ia[keep], ib[keep]):
         c = convex_collide(cloud(sa, pa, conv_a[i]), cloud(sb, pb, conv_b[j]), tolerances)
         if c.status is Status.INTERSECTING and (best is None or c.depth > best[0]):
             best = (c.depth, np.array(c.point_a), np.array(c.point_b))

@@ -8,9 +8,11 @@ What each legal-but-odd input means (documented once, here):
 - non-manifold edges, open surfaces and self-intersecting meshes are legal; only a *closed* mesh has an inside.
 
 Closed means: after welding exactly equal positions and ignoring triangles with a repeated corner index, every
-directed edge (u, v) of a triangle appears exactly once and its reverse (v, u) exactly once (each edge shared by
-exactly two triangles with opposite orientation).  Inside a closed mesh = a non-zero winding number (so a mesh
-whose faces all point inwards still has an inside; see `core/mesh/winding.py`).
+directed edge (u, v) of the triangles is matched by as many reverse edges (v, u) (the surface has no boundary: the
+usual case is each edge shared by two oppositely oriented triangles; a doubled zero-area sliver, whose edges cancel
+in pairs, or a collinear sliver filling a T-junction keeps a mesh closed, and so does a non-manifold edge shared by
+two such pairs).  On such a surface the winding number is an integer everywhere off the surface.  Inside a closed mesh = a non-zero winding number (so a mesh
+whose faces all point inwards still has an inside; see `core/mesh/points.py`).
 
 The local data (validated arrays, welded indices, the bounding volume hierarchy, loose parts) lives in one
 `_LocalData` object that `moved()` shares, so live re-checks of a mesh in a new pose rebuild nothing.
@@ -121,20 +123,20 @@ class _LocalData:
 
 
 def _is_closed(tris: np.ndarray) -> bool:
-    """Every directed edge once, and its reverse once (see the module docstring)."""
+    """Every directed edge u -> v is matched by as many v -> u (see the module docstring)."""
     if tris.shape[0] == 0:
         return False
     u = tris.reshape(-1)
     v = tris[:, [1, 2, 0]].reshape(-1)
     n = int(max(u.max(), v.max())) + 1
-    forward = u * n + v
-    backward = v * n + u
-    forward_sorted = np.sort(forward)
-    if np.any(forward_sorted[1:] == forward_sorted[:-1]):
-        return False  # a directed edge used twice: flipped neighbour or a non-manifold edge
-    position = np.searchsorted(forward_sorted, backward)
-    position = np.minimum(position, forward_sorted.size - 1)
-    return bool(np.all(forward_sorted[position] == backward))
+    low, high = np.minimum(u, v), np.maximum(u, v)
+    key = low * n + high
+    sign = np.where(u < v, 1, -1)
+    order = np.argsort(key, kind="stable")
+    sk = key[order]
+    starts = np.flatnonzero(np.concatenate([[True], sk[1:] != sk[:-1]]))
+    balance = np.add.reduceat(sign[order], starts)
+    return bool(np.all(balance == 0))
 
 
 class TriangleMesh:
@@ -175,8 +177,8 @@ class TriangleMesh:
 
     @property
     def is_closed(self) -> bool:
-        """True when every edge is shared by exactly two triangles with opposite orientation (after welding
-        equal positions and ignoring triangles with a repeated corner).  Only a closed mesh has an inside."""
+        """True when every directed edge is matched by as many reverse edges (after welding equal positions and
+        ignoring triangles with a repeated corner; see the module docstring).  Only a closed mesh has an inside."""
         return bool(self._local.closed)
 
     def moved(self, transform) -> "TriangleMesh":

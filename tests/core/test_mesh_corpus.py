@@ -40,7 +40,7 @@ _R = "test_mesh_corpus_regressions.py::"
 F_SLIVER = ("a doubled zero-area collinear sliver (its edges cancel) makes the engine call a closed mesh open: "
             "containment lost, SEPARATED or depth 0; " + _R + "test_zero_area_sliver_pair_keeps_a_mesh_closed")
 F_ROUNDING = ("touching faces that cross by float rounding only (far from the origin, or under a skew transform) are "
-              "INTERSECTING with distance 0; " + _R + "test_rounding_level_crossings_of_touching_faces_are_touching")
+              "INTERSECTING with distance 0; " + _R + "test_rounding_level_crossings_of_touching_l_shapes_are_touching")
 F_CRATE = ("a hollow crate's outer shell is taken as a convex solid: a box through its inner wall (or, mirrored, "
            "resting on its floor) gets the hull's depth, above a known separating translation; "
            + _R + "test_box_through_a_crate_wall_depth_is_a_lower_bound, "
@@ -49,19 +49,7 @@ F_CONVEX_FAR = ("convex meshes 1e5..1e6 from the origin do not answer as the con
                 + _R + "test_convex_meshes_far_from_the_origin_answer_as_the_convex_engine")
 F_SWAP = ("the depth bound depends on the argument order; " + _R + "test_exchanging_two_crossing_stars_keeps_the_depth")
 
-KNOWN_OPEN: dict = {
-    **dict.fromkeys(['rod_torus/32', 'stacked/13', 'stacked/32', 'plane/8', 'plane/25', 'lshape/5', 'lshape/20',
-        'degenerate/17', 'degenerate/22', 'furniture/5'], F_ROUNDING),
-    **dict.fromkeys(['cup/6', 'random/15', 'degenerate/27'], F_SWAP),
-    **dict.fromkeys(['crate/5', 'crate/6', 'crate/7', 'crate/8', 'crate/17', 'crate/18', 'crate/19'], F_CRATE),
-    **dict.fromkeys(['contain/1', 'contain/8'], F_CONVEX_FAR),
-    **dict.fromkeys(['degenerate/30', 'degenerate/31', 'degenerate/32', 'degenerate/33', 'degenerate/34',
-        'degenerate/35', 'degenerate/36', 'degenerate/37', 'degenerate/38', 'degenerate/39',
-        'degenerate/40', 'degenerate/41', 'degenerate/42', 'degenerate/43', 'degenerate/44',
-        'degenerate/45', 'degenerate/46', 'degenerate/47', 'degenerate/48', 'degenerate/49',
-        'degenerate/50', 'degenerate/51', 'degenerate/52', 'degenerate/53', 'degenerate/54',
-        'degenerate/55', 'degenerate/56', 'degenerate/57', 'degenerate/58', 'degenerate/59'], F_SLIVER),
-}
+KNOWN_OPEN: dict = {}  # every finding above is fixed (branch meshfix); the texts stay to say what each one was
 """Open engine findings on branch `mesh` (the same at its commits e305643, 0a5651d and 1da9199), excluded from the
 assertions (still counted in the table's `bad` column): case name -> the finding, each pinned by a named strict
 expected failure in test_mesh_corpus_regressions.py.  The summary line lists the entries that now pass every rule
