@@ -13,8 +13,9 @@ While `scene.collision_inspector.live` is on:
    moved is not read again) and back through the one writer (`store.replace_record`); the readout and overlay
    follow as store listeners.
 
-The preview rule (meshes too large for the budget): a record checked in Exact or Loose Parts mode whose two
-objects have more than `PREVIEW_TRIANGLES` triangles together is re-checked as convex hulls (mode HULL,
+The preview rule (meshes too large for the budget): a record checked in Exact or Loose Parts mode whose last
+check in that mode took longer than `BUDGET_MS` (measured, so it adapts to the pair and the machine), or whose two
+objects have `PREVIEW_TRIANGLES` triangles or more together, is re-checked as convex hulls (mode HULL,
 `preview=True`; the readout says "(preview)") while changes keep coming, and in its own mode once no change has
 come for `SETTLE` seconds: the timer comes back for that.
 
@@ -38,7 +39,10 @@ INTERVAL = 0.05
 SETTLE = 0.3
 """Seconds without a change after which previewed records get their exact answer."""
 PREVIEW_TRIANGLES = 20_000
-"""Exact / Loose Parts pairs with more triangles than this (A + B) are previewed as hulls while changing."""
+"""Exact / Loose Parts pairs with at least this many triangles (A + B) are previewed as hulls while changing."""
+BUDGET_MS = 50.0
+"""An Exact / Loose Parts pair whose last check in its own mode took longer than this (milliseconds: the live
+budget of a 10k-triangle pair) is previewed as hulls while changing."""
 
 _enabled = False
 _pending: set = set()
@@ -125,7 +129,10 @@ def _mark(identities) -> None:
 
 
 def _is_large(record) -> bool:
-    return record.triangle_count_a + record.triangle_count_b > PREVIEW_TRIANGLES
+    """Too slow for a smooth drag in its own mode: measured (its last check) or by size."""
+    if record.mode is not Mode.HULL and not record.preview and record.time_ms > BUDGET_MS:
+        return True
+    return record.triangle_count_a + record.triangle_count_b >= PREVIEW_TRIANGLES
 
 
 def recheck(now: float | None = None) -> int:

@@ -251,3 +251,22 @@ def test_object_that_can_no_longer_be_checked_goes_stale(live, pair, addon_modul
     assert live.tick() is None
     assert addon_modules.store.active_record().is_stale
     assert result().is_stale
+
+
+def test_a_slow_exact_pair_previews_while_dragging(live, pair, addon_modules, monkeypatch):
+    """The measured half of the preview rule: an Exact pair whose last check took longer than the live budget is
+    answered as hulls while changes come (here the budget is set below any real check's time)."""
+    store, checking, Mode = addon_modules.store, addon_modules.checking, addon_modules.record.Mode
+    a, b = pair
+    monkeypatch.setattr(live, "BUDGET_MS", -1.0)
+    record = checking.check_pair(a, b, bpy.context.evaluated_depsgraph_get(),
+                                 checking.CheckSettings(mode=Mode.EXACT))
+    store.store(bpy.context.window_manager, record)
+    bpy.context.scene.collision_inspector.live = True
+    b.location.x = 2.5
+    bpy.context.view_layer.update()
+    assert live.tick() is not None
+    assert store.active_record().preview and store.active_record().mode is Mode.HULL
+    settle(live)
+    assert live.tick() is None
+    assert not store.active_record().preview and store.active_record().mode is Mode.EXACT
