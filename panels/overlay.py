@@ -26,6 +26,7 @@ import math
 from dataclasses import dataclass, field
 
 from ..core import Status
+from ..core.vec3 import cross, norm, perpendicular
 from ..results.status import style
 from ..results.text import format_length
 
@@ -102,28 +103,12 @@ def _add(p, q, s=1.0) -> Vec3:
     return tuple(a + s * b for a, b in zip(p, q))
 
 
-def _norm(v) -> float:
-    return math.sqrt(sum(c * c for c in v))
-
-
-def _perpendicular(n) -> Vec3:
-    """A unit vector perpendicular to the unit vector n."""
-    axis = (1.0, 0.0, 0.0) if abs(n[0]) < 0.9 else (0.0, 1.0, 0.0)
-    cross = (n[1] * axis[2] - n[2] * axis[1], n[2] * axis[0] - n[0] * axis[2], n[0] * axis[1] - n[1] * axis[0])
-    length = _norm(cross)
-    return tuple(c / length for c in cross)
-
-
-def _cross(a, b) -> Vec3:
-    return (a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0])
-
-
 def _arrow(start, direction, length, color) -> list:
     """Shaft plus a four-barbed head (visible from any side) from `start` along the unit `direction`."""
     tip = _add(start, direction, length)
     head = ARROW_HEAD_FRACTION * length
-    u = _perpendicular(direction)
-    v = _cross(direction, u)
+    u = perpendicular(direction)
+    v = cross(direction, u)
     lines = [Line(start, tip, color, ARROW_WIDTH)]
     base = _add(tip, direction, -head)
     for side in (u, v):
@@ -153,7 +138,7 @@ def build_draw_data(record, unit_settings=None) -> DrawData:
     point_a, point_b, normal = _vec(c.point_a), _vec(c.point_b), _vec(c.normal)
     midpoint = tuple(0.5 * (p + q) for p, q in zip(point_a, point_b))
     stale = " (stale)" if record.is_stale else ""
-    normal_ok = abs(_norm(normal) - 1.0) < 1e-3
+    normal_ok = abs(norm(normal) - 1.0) < 1e-3
 
     lines, points, labels = [], [], []
     if status is Status.INTERSECTING:
