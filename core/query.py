@@ -74,7 +74,19 @@ def _as_max_distance(max_distance) -> float | None:
     return None if value == math.inf else value
 
 
-def collide(a, b, tolerances: Tolerances = DEFAULT_TOLERANCES, *, max_distance=None) -> Contact:
+def _as_direction(direction):
+    if direction is None:
+        return None
+    try:
+        d = np.asarray(direction, dtype=np.float64).reshape(3)
+    except (TypeError, ValueError):
+        raise ValueError(f"direction must be a 3-vector of numbers or None, got {direction!r}") from None
+    if not np.all(np.isfinite(d)):
+        raise ValueError(f"direction must be finite, got {d.tolist()}")
+    return tuple(d.tolist()) if np.any(d) else None
+
+
+def collide(a, b, tolerances: Tolerances = DEFAULT_TOLERANCES, *, max_distance=None, direction=None) -> Contact:
     """Full answer for two convex shapes: status, signed distance, normal (A towards B) and points, in world space.
 
     a, b: `core.Shape` instances or (n, 3) vertex arrays (each standing for its convex hull).
@@ -86,12 +98,19 @@ def collide(a, b, tolerances: Tolerances = DEFAULT_TOLERANCES, *, max_distance=N
       not proven farther gets the full answer (`beyond_max_distance=False`), even when its distance turns out
       larger than max_distance.
     When either is a `core.TriangleMesh`, both must be: the mesh query answers (core/mesh/query.py).
+    direction: None, or a guess of the direction from A towards B, e.g. the normal of the previous answer for the
+      same pair (a warm start for repeated queries: live re-checks, sweeps).  GJK starts its search there instead of
+      along the line between the bounding-box centres; the answer is the same, only the work differs.  A zero
+      vector means no guess.  Convex shapes only (meshes ignore it).
     Raises ValueError on invalid input (empty, wrong shape, NaN/inf, non-numeric, negative max_distance)."""
     limit = _as_max_distance(max_distance)
+    guess = _as_direction(direction)
     from .mesh import TriangleMesh, collide_meshes
     if isinstance(a, TriangleMesh) or isinstance(b, TriangleMesh):
         return collide_meshes(a, b, tolerances, limit)
     pair = _Pair(a, b, tolerances)
+    if guess is not None:
+        pair.between = guess
     t = pair.tol
     if limit is not None:
         result = pair.run_gjk(stop_above=max(limit, pair.touching) + pair.radius)

@@ -33,6 +33,9 @@ class CheckSettings:
     clearance: float = 0.0
     """Scene checks: pairs farther apart than this may stop early (their distance is then a lower bound)."""
     stop_beyond_clearance: bool = False
+    warm_start: tuple | None = None
+    """Re-checks of a pair: the previous answer's normal (A towards B), where GJK starts (`core.collide`'s
+    `direction`); the answer is the same, found with less work."""
 
 
 def hull(geometry) -> PointCloud:
@@ -80,11 +83,11 @@ def shapes_for(geometry, mode: Mode):
     return hull(geometry)
 
 
-def _collide(shape_a, shape_b, max_distance):
+def _collide(shape_a, shape_b, max_distance, warm_start=None):
     """The pair's answer: the worst pair of parts in Loose Parts mode, else one query."""
     if isinstance(shape_a, PartHulls):
         return collide_worst(shape_a, shape_b)[0]
-    return collide(shape_a, shape_b, max_distance=max_distance)
+    return collide(shape_a, shape_b, max_distance=max_distance, direction=warm_start)
 
 
 def _geometry_and_shape(obj, depsgraph, mode: Mode, cache):
@@ -113,7 +116,7 @@ def check_geometry(geometry_a, geometry_b, settings: CheckSettings = CheckSettin
     shape_a = shape_a if shape_a is not None else shapes_for(geometry_a, settings.mode)
     shape_b = shape_b if shape_b is not None else shapes_for(geometry_b, settings.mode)
     max_distance = settings.clearance if settings.stop_beyond_clearance else None
-    contact = _collide(shape_a, shape_b, max_distance)
+    contact = _collide(shape_a, shape_b, max_distance, settings.warm_start)
     return CheckRecord(
         contact=contact, object_a=geometry_a.name, object_b=geometry_b.name, mode=settings.mode,
         identity_a=identity_a, identity_b=identity_b,

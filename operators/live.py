@@ -158,7 +158,8 @@ def recheck(now: float | None = None) -> int:
         if obj_a is None or obj_b is None:  # deleted: the record is stale for good
             store.mark_stale(wm, {record.identity_a, record.identity_b})
             continue
-        settings = CheckSettings(mode=Mode.HULL if preview else wanted, clearance=record.clearance)
+        settings = CheckSettings(mode=Mode.HULL if preview else wanted, clearance=record.clearance,
+                                 warm_start=tuple(map(float, record.contact.normal)))
         try:
             new = check_pair(obj_a, obj_b, depsgraph, settings, cache=reading.GEOMETRY_CACHE)
         except ValueError:  # GeometryError included: the object can no longer be checked; the record is stale
