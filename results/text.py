@@ -165,7 +165,8 @@ def readout_rows(record, unit_settings=None) -> list[Row]:
         rows.append(Row("Contact", format_vector(contact, unit_settings), RowKind.VECTOR))
     if len(c.intersection):
         rows.append(Row("Crossing", f"{len(c.intersection)} segments"))
-    rows.append(Row("Iterations", f"GJK {int(c.gjk_iterations)}, EPA {int(c.epa_iterations)}"))
+    if c.gjk_iterations or c.epa_iterations:  # the convex solvers ran (a mesh query reports none)
+        rows.append(Row("Iterations", f"GJK {int(c.gjk_iterations)}, EPA {int(c.epa_iterations)}"))
     rows.append(Row("Time", f"{float(record.time_ms):.3g} ms"))
     flags = []
     if not c.converged:

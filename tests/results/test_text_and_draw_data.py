@@ -170,3 +170,9 @@ def test_overlay_module_has_no_gpu_import_at_top():
 def test_vector_noise_is_shown_as_zero():
     assert readout.format_vector((1.0, 1.7e-7, 0.35)) == "(1, 0, 0.35)"
     assert readout.format_vector((1e-7, 2e-7, 0.0)) == "(1e-07, 2e-07, 0)"  # small but not noise: kept
+
+
+def test_iterations_are_shown_only_when_the_convex_solvers_ran():
+    """A mesh query reports no GJK/EPA iterations: the row would only say 'GJK 0, EPA 0'."""
+    assert "Iterations" in rows(make_view("SEPARATED", 1.0))
+    assert "Iterations" not in rows(make_view("SEPARATED", 1.0, gjk_iterations=0, epa_iterations=0))
