@@ -33,6 +33,12 @@ _DIRECTIONS = np.array([
 _DIRECTIONS = _DIRECTIONS / np.linalg.norm(_DIRECTIONS, axis=1)[:, None]
 
 
+def _descend_one_level(world, level, pts, nodes):
+    """Each (point, node) pair at `level + 1` becomes (point, left child) and, where there is one, (point, right
+    child) at `level`: one step of the breadth-first descent that every point query makes."""
+    left, right, has_right = world.children(level + 1, nodes)
+    return np.concatenate([pts, pts[has_right]]), np.concatenate([left, right[has_right]])
+
 
 def closest_points(points: np.ndarray, world: WorldBVH):
     """For each point (p, 3): its distance to the mesh surface and the closest surface point."""
@@ -46,9 +52,7 @@ def closest_points(points: np.ndarray, world: WorldBVH):
     slack = 1e-12 * float(np.linalg.norm(world.hi[-1] - world.lo[-1]) + np.abs(points).max(initial=0.0))
     for level in range(top, -1, -1):
         if level < top:
-            left, right, has_right = world.children(level + 1, nodes)
-            pts = np.concatenate([pts, pts[has_right]])
-            nodes = np.concatenate([left, right[has_right]])
+            pts, nodes = _descend_one_level(world, level, pts, nodes)
         flat = world.node(level, nodes)
         p = points[pts]
         rep = world.rep[flat] - p
@@ -88,9 +92,7 @@ def _ray_count(points, world: WorldBVH, direction, slack):
     top = local.levels - 1
     for level in range(top, -1, -1):
         if level < top:
-            left, right, has_right = world.children(level + 1, nodes)
-            pts = np.concatenate([pts, pts[has_right]])
-            nodes = np.concatenate([left, right[has_right]])
+            pts, nodes = _descend_one_level(world, level, pts, nodes)
         flat = world.node(level, nodes)
         p = points[pts]
         t1 = (world.lo[flat] - slack - p) * inv
