@@ -251,6 +251,16 @@ def install() -> str:
         module = f"bl_ext.{REPO}.{addon_id()}"
     else:
         module = enable_legacy()
-    if module not in sys.modules:
-        raise BlenderEnvError(f"{module} is not loaded after enabling it")
+    if module not in sys.modules or f"{module}.operators.store" not in sys.modules:
+        raise BlenderEnvError(f"{module} did not register (its modules are not loaded after enabling it)")
     return module
+
+
+def install_for_bench() -> str | None:
+    """`install()` for the benchmark scripts: the module name, or None after printing the `RESULT error` line
+    they report failures with."""
+    try:
+        return install()
+    except BlenderEnvError as exc:
+        print(f"RESULT error: {exc}")
+        return None
