@@ -26,7 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .minkowski import minkowski_support, weighted_points
-from .simplex import closest_on_simplex
+from .simplex import closest_on_segment, closest_on_tetrahedron, closest_on_triangle
 from .vec3 import triangle_normal
 
 __all__ = ["GJKOutcome", "GJKResult", "gjk", "supporting_direction"]
@@ -68,19 +68,22 @@ def _conditioned(v, vv, points):
     Inside a segment, v is perpendicular to it: its component along the segment is pure rounding."""
     count = len(points)
     if count == 3:
-        n = triangle_normal(*points)
+        p, q, r = points
+        n = triangle_normal(p, q, r)
         if n is None:
             return v, vv
-        offset = sum(n[0] * x[0] + n[1] * x[1] + n[2] * x[2] for x in points) / 3.0
-        return (offset * n[0], offset * n[1], offset * n[2]), offset * offset
+        nx, ny, nz = n
+        offset = ((nx * p[0] + ny * p[1] + nz * p[2]) + (nx * q[0] + ny * q[1] + nz * q[2])
+                  + (nx * r[0] + ny * r[1] + nz * r[2])) / 3.0
+        return (offset * nx, offset * ny, offset * nz), offset * offset
     if count == 2:
         a, b = points
-        e = (b[0] - a[0], b[1] - a[1], b[2] - a[2])
-        ee = e[0] * e[0] + e[1] * e[1] + e[2] * e[2]
+        ex, ey, ez = b[0] - a[0], b[1] - a[1], b[2] - a[2]
+        ee = ex * ex + ey * ey + ez * ez
         if ee == 0.0:
             return v, vv
-        along = (v[0] * e[0] + v[1] * e[1] + v[2] * e[2]) / ee
-        v = (v[0] - along * e[0], v[1] - along * e[1], v[2] - along * e[2])
+        along = (v[0] * ex + v[1] * ey + v[2] * ez) / ee
+        v = (v[0] - along * ex, v[1] - along * ey, v[2] - along * ez)
         return v, v[0] * v[0] + v[1] * v[1] + v[2] * v[2]
     return v, vv
 
@@ -93,12 +96,13 @@ def gjk(shape_a, shape_b, initial_direction, *, gap: float, zero: float, max_ite
     gap: absolute duality-gap tolerance (world units); zero: |v| at or below which the origin counts as reached.
     stop_above: if given, stop as soon as the lower bound exceeds it (boolean early-out).
     """
-    d0 = np.asarray(initial_direction, dtype=np.float64)
-    if not np.any(d0):
-        d0 = np.array([1.0, 0.0, 0.0])
+    d0 = tuple(float(x) for x in np.ravel(initial_direction))
+    if not any(d0):
+        d0 = (1.0, 0.0, 0.0)
     # A point of M on the side facing the origin: a of A furthest towards B, minus b of B furthest towards A.
     first = minkowski_support(shape_a, shape_b, d0)
     simplex = [first]
+    ws = [first.w]  # the simplex's points of M, in step with `simplex`
     weights = (1.0,)
     v = first.w
     vv = v[0] * v[0] + v[1] * v[1] + v[2] * v[2]
@@ -106,7 +110,8 @@ def gjk(shape_a, shape_b, initial_direction, *, gap: float, zero: float, max_ite
     iterations = 1
     cap_hit = False
     converged = False
-    if vv <= zero * zero:
+    zero2 = zero * zero
+    if vv <= zero2:
         return GJKResult(GJKOutcome.ORIGIN, tuple(simplex), weights, v, math.sqrt(vv), 0.0, iterations, True, False)
 
     while True:
@@ -114,10 +119,11 @@ def gjk(shape_a, shape_b, initial_direction, *, gap: float, zero: float, max_ite
             cap_hit = True
             break
         iterations += 1
-        point = minkowski_support(shape_a, shape_b, (-v[0], -v[1], -v[2]))
+        vx, vy, vz = v
+        point = minkowski_support(shape_a, shape_b, (-vx, -vy, -vz))
         w = point.w
         norm_v = math.sqrt(vv)
-        bound = (v[0] * w[0] + v[1] * w[1] + v[2] * w[2]) / norm_v
+        bound = (vx * w[0] + vy * w[1] + vz * w[2]) / norm_v
         if bound > lower:
             lower = bound
             if stop_above is not None and lower > stop_above:
@@ -126,11 +132,19 @@ def gjk(shape_a, shape_b, initial_direction, *, gap: float, zero: float, max_ite
         if norm_v - lower <= gap:
             converged = True
             break
-        if any(p.w == w for p in simplex):
+        if w in ws:
             converged = True  # no new support point: v is exact up to rounding
             break
+        count = len(ws)
+        if count == 1:
+            q, cand_weights = closest_on_segment(ws[0], w)
+            inside = False
+        elif count == 2:
+            q, cand_weights = closest_on_triangle(ws[0], ws[1], w)
+            inside = False
+        else:
+            q, cand_weights, inside = closest_on_tetrahedron(ws[0], ws[1], ws[2], w)
         candidate = simplex + [point]
-        q, cand_weights, inside = closest_on_simplex([p.w for p in candidate])
         if inside:
             return GJKResult(GJKOutcome.ORIGIN, tuple(candidate), cand_weights, (0.0, 0.0, 0.0), 0.0, 0.0,
                              iterations, True, False)
@@ -138,11 +152,15 @@ def gjk(shape_a, shape_b, initial_direction, *, gap: float, zero: float, max_ite
         if qq >= vv:
             converged = True  # rounding stalled the descent; the previous v is the better answer
             break
-        kept = [(p, lam) for p, lam in zip(candidate, cand_weights) if lam > 0.0]
-        simplex = [p for p, _ in kept]
-        weights = tuple(lam for _, lam in kept)
-        v, vv = _conditioned(q, qq, [p.w for p in simplex])
-        if vv <= zero * zero:
+        if not min(cand_weights) > 0.0:
+            simplex = [p for p, lam in zip(candidate, cand_weights) if lam > 0.0]
+            weights = tuple(lam for lam in cand_weights if lam > 0.0)
+        else:
+            simplex = candidate
+            weights = cand_weights
+        ws = [p.w for p in simplex]
+        v, vv = _conditioned(q, qq, ws)
+        if vv <= zero2:
             return GJKResult(GJKOutcome.ORIGIN, tuple(simplex), weights, v, math.sqrt(vv), 0.0, iterations,
                              True, False)
 

@@ -113,6 +113,7 @@ class Shape:
         self._linear, self._translation = _as_transform(transform)
         self._linear_t = None if self._linear is None else np.ascontiguousarray(self._linear.T)
         self._offset = self._translation - self._origin  # formed before any vertex is added to it
+        self._offset_xyz = tuple(self._offset.tolist())
         self._pose_cache = {}
 
     @staticmethod
@@ -161,6 +162,14 @@ class Shape:
             return self._local_core_support(d) + self._offset
         return self._linear @ self._local_core_support(self._linear_t @ d) + self._offset
 
+    def support_max(self, d) -> tuple:
+        """`core_support(d)` as a 3-tuple of floats; d is any nonzero 3-vector (tuple, list or array)."""
+        return tuple(self.core_support(np.array(d, dtype=np.float64)).tolist())
+
+    def support_min(self, d) -> tuple:
+        """`core_support(-d)` as a 3-tuple of floats: the core's point minimising d.x."""
+        return tuple(self.core_support(-np.array(d, dtype=np.float64)).tolist())
+
     def support(self, d: np.ndarray) -> np.ndarray:
         """Point of the whole shape (core + sweep) maximising d.x."""
         d = np.asarray(d, dtype=np.float64)
@@ -187,6 +196,7 @@ class Shape:
         clone.__dict__.update(self.__dict__)
         clone._origin = self._origin + np.asarray(origin, dtype=np.float64)
         clone._offset = self._translation - clone._origin
+        clone._offset_xyz = tuple(clone._offset.tolist())
         return clone
 
     def bounds(self) -> tuple[np.ndarray, np.ndarray]:
@@ -259,6 +269,34 @@ class PointCloud(Shape):
     def core_support(self, d: np.ndarray) -> np.ndarray:
         world = self._world_core_vertices()
         return world[(world @ d).argmax()] + self._offset
+
+    def _rows(self) -> list:
+        """The transformed vertices as a list of Python float lists (cached per pose, like the array)."""
+        rows = self._pose_cache.get("rows")
+        if rows is None:
+            rows = self._pose_cache["rows"] = self._world_core_vertices().tolist()
+        return rows
+
+    # The solvers' hot path (`minkowski.minkowski_support`): one product over the cached vertices and a lookup
+    # in their list copy; the offset is added in Python floats, which round exactly as numpy's float64 addition
+    # in `core_support` does.  argmin(X.d) is argmax(X.(-d)): negating d negates every product and sum exactly.
+    def support_max(self, d) -> tuple:
+        world = self._pose_cache.get("world")
+        if world is None:
+            world = self._world_core_vertices()
+        rows = self._pose_cache.get("rows") or self._rows()
+        x, y, z = rows[world.dot(d).argmax()]
+        ox, oy, oz = self._offset_xyz
+        return (x + ox, y + oy, z + oz)
+
+    def support_min(self, d) -> tuple:
+        world = self._pose_cache.get("world")
+        if world is None:
+            world = self._world_core_vertices()
+        rows = self._pose_cache.get("rows") or self._rows()
+        x, y, z = rows[world.dot(d).argmin()]
+        ox, oy, oz = self._offset_xyz
+        return (x + ox, y + oy, z + oz)
 
     def core_supports(self, directions: np.ndarray) -> np.ndarray:
         """`core_support` along each row of the (k, 3) array `directions`, as one (k, n) product: (k, 3) points."""

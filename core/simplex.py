@@ -37,16 +37,17 @@ def _combine(points, weights):
 
 def closest_on_segment(p0, p1):
     """Closest point to the origin on segment p0-p1 and the weights (1 - t, t)."""
-    d = sub(p1, p0)
-    dd = dot(d, d)
+    x0, y0, z0 = p0
+    dx, dy, dz = p1[0] - x0, p1[1] - y0, p1[2] - z0
+    dd = dx * dx + dy * dy + dz * dz
     if dd <= 0.0:
         return p0, (1.0, 0.0)
-    t = -dot(p0, d) / dd
+    t = -(x0 * dx + y0 * dy + z0 * dz) / dd
     if t <= 0.0:
         return p0, (1.0, 0.0)
     if t >= 1.0:
         return p1, (0.0, 1.0)
-    return (p0[0] + t * d[0], p0[1] + t * d[1], p0[2] + t * d[2]), (1.0 - t, t)
+    return (x0 + t * dx, y0 + t * dy, z0 + t * dz), (1.0 - t, t)
 
 
 def _closest_on_edges(p0, p1, p2):
@@ -75,16 +76,36 @@ def _longest_edge2(points):
 
 def closest_on_triangle(p0, p1, p2):
     """Closest point to the origin on triangle p0 p1 p2 and its three weights."""
-    n = cross(sub(p1, p0), sub(p2, p0))
-    nn = dot(n, n)
+    x0, y0, z0 = p0
+    x1, y1, z1 = p1
+    x2, y2, z2 = p2
+    ux, uy, uz = x1 - x0, y1 - y0, z1 - z0
+    vx, vy, vz = x2 - x0, y2 - y0, z2 - z0
+    nx, ny, nz = uy * vz - uz * vy, uz * vx - ux * vz, ux * vy - uy * vx  # (p1 - p0) x (p2 - p0)
+    nn = nx * nx + ny * ny + nz * nz
     if nn > 0.0:
-        # Barycentric coordinates of the origin's projection on the plane: signed areas over the full area.
-        u = dot(n, cross(p1, p2)) / nn
-        v = dot(n, cross(p2, p0)) / nn
+        # Barycentric coordinates of the origin's projection on the plane: signed areas over the full area,
+        # n.(p1 x p2) / n.n and n.(p2 x p0) / n.n.
+        u = (nx * (y1 * z2 - z1 * y2) + ny * (z1 * x2 - x1 * z2) + nz * (x1 * y2 - y1 * x2)) / nn
+        v = (nx * (y2 * z0 - z2 * y0) + ny * (z2 * x0 - x2 * z0) + nz * (x2 * y0 - y2 * x0)) / nn
         w = 1.0 - u - v
         if u >= 0.0 and v >= 0.0 and w >= 0.0:
-            q = _combine((p0, p1, p2), (u, v, w))
-            longest2 = _longest_edge2((p0, p1, p2))
+            qx = qy = qz = 0.0  # as `_combine` forms it: zero weights add nothing
+            if u:
+                qx += u * x0
+                qy += u * y0
+                qz += u * z0
+            if v:
+                qx += v * x1
+                qy += v * y1
+                qz += v * z1
+            if w:
+                qx += w * x2
+                qy += w * y2
+                qz += w * z2
+            q = (qx, qy, qz)
+            wx, wy, wz = x2 - x1, y2 - y1, z2 - z1
+            longest2 = max(ux * ux + uy * uy + uz * uz, vx * vx + vy * vy + vz * vz, wx * wx + wy * wy + wz * wz)
             if nn > _TRIANGLE_SIN2_MIN * longest2 * longest2:
                 return q, (u, v, w)
             # A needle or sliver: the in-plane solution may be off by rounding, the edges are exact on the

@@ -45,17 +45,25 @@ def triangle_normal(a, b, c):
     The two edges are crossed at the vertex facing the longest edge: that angle is the triangle's largest, so the
     product is well conditioned even on slivers (its direction error is about eps / sin(largest angle), where
     crossing at a sharp corner would give eps / sin(smallest angle))."""
-    ab2 = (b[0] - a[0]) ** 2 + (b[1] - a[1]) ** 2 + (b[2] - a[2]) ** 2
-    bc2 = (c[0] - b[0]) ** 2 + (c[1] - b[1]) ** 2 + (c[2] - b[2]) ** 2
-    ca2 = (a[0] - c[0]) ** 2 + (a[1] - c[1]) ** 2 + (a[2] - c[2]) ** 2
+    ax, ay, az = a
+    bx, by, bz = b
+    cx, cy, cz = c
+    abx, aby, abz = bx - ax, by - ay, bz - az
+    bcx, bcy, bcz = cx - bx, cy - by, cz - bz
+    cax, cay, caz = ax - cx, ay - cy, az - cz
+    ab2 = abx * abx + aby * aby + abz * abz
+    bc2 = bcx * bcx + bcy * bcy + bcz * bcz
+    ca2 = cax * cax + cay * cay + caz * caz
+    # The two edges leaving the pivot, as differences formed exactly as (q - p, r - p) would be.
     if bc2 >= ab2 and bc2 >= ca2:
-        p, q, r = a, b, c  # longest edge bc: pivot at a
+        ux, uy, uz = abx, aby, abz  # longest edge bc: pivot at a, edges b - a and c - a
+        vx, vy, vz = -cax, -cay, -caz
     elif ca2 >= ab2:
-        p, q, r = b, c, a  # longest edge ca: pivot at b
+        ux, uy, uz = bcx, bcy, bcz  # longest edge ca: pivot at b, edges c - b and a - b
+        vx, vy, vz = -abx, -aby, -abz
     else:
-        p, q, r = c, a, b  # longest edge ab: pivot at c
-    ux, uy, uz = q[0] - p[0], q[1] - p[1], q[2] - p[2]
-    vx, vy, vz = r[0] - p[0], r[1] - p[1], r[2] - p[2]
+        ux, uy, uz = cax, cay, caz  # longest edge ab: pivot at c, edges a - c and b - c
+        vx, vy, vz = -bcx, -bcy, -bcz
     nx, ny, nz = uy * vz - uz * vy, uz * vx - ux * vz, ux * vy - uy * vx
     length = math.sqrt(nx * nx + ny * ny + nz * nz)
     if length == 0.0:
