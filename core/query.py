@@ -15,6 +15,7 @@ One query:
 from __future__ import annotations
 
 import math
+from dataclasses import MISSING, fields
 
 import numpy as np
 
@@ -37,21 +38,33 @@ class _Pair:
         shape_b = as_shape(b, "b")
         lo_a, hi_a = shape_a.bounds()
         lo_b, hi_b = shape_b.bounds()
-        scale = max(float(np.linalg.norm(hi_a - lo_a)), float(np.linalg.norm(hi_b - lo_b)))
+        scale = max(diagonal(lo_a, hi_a), diagonal(lo_b, hi_b))
         centre_a = 0.5 * (lo_a + hi_a)
         centre_b = 0.5 * (lo_b + hi_b)
-        between = centre_b - centre_a
         # Two bare points have scale 0: every tolerance is then 0 and the answer is exact (GJK on points is).
         if not math.isfinite(scale):
             raise ValueError("the shapes are too large to measure in float64 (their extent overflows)")
+        self._fill(shape_a, shape_b, centre_a, tuple((centre_b - centre_a).tolist()), scale, tolerances)
+
+    @classmethod
+    def prepared(cls, shape_a, shape_b, centre_a, between, scale, tolerances):
+        """A pair of validated shapes whose bounding-box centres and scale are known (`collide_many` has them
+        for every shape): centre_a = A's box centre, between = B's centre minus A's as a 3-tuple, scale as
+        `__init__` computes it."""
+        pair = cls.__new__(cls)
+        pair._fill(shape_a, shape_b, centre_a, between, scale, tolerances)
+        return pair
+
+    def _fill(self, shape_a, shape_b, centre_a, between, scale, tolerances):
         self.origin = centre_a
+        self.origin_xyz = tuple(centre_a.tolist())
         self.a = shape_a.shifted(centre_a)
         self.b = shape_b.shifted(centre_a)
-        self.radius = shape_a.sweep + shape_b.sweep
         self.sweep_a = shape_a.sweep
         self.sweep_b = shape_b.sweep
+        self.radius = self.sweep_a + self.sweep_b
         self.scale = scale
-        self.between = tuple(between.tolist())
+        self.between = between
         self.tol = tolerances
         self.touching = tolerances.touching * scale
         self.epa_max_iterations = tolerances.epa_cap(shape_a.core_vertex_count() + shape_b.core_vertex_count())
@@ -60,6 +73,49 @@ class _Pair:
         t = self.tol
         return gjk(self.a, self.b, self.between, gap=t.gjk_gap * self.scale, zero=t.zero * self.scale,
                    max_iterations=t.gjk_max_iterations, stop_above=stop_above)
+
+
+def _contact_defaults() -> dict:
+    out = {}
+    for f in fields(Contact):
+        if f.default is not MISSING:
+            out[f.name] = f.default
+        elif f.default_factory is not MISSING:
+            out[f.name] = f.default_factory()  # read-only (Contact's factories freeze), so one can be shared
+    return out
+
+
+_CONTACT_DEFAULTS = _contact_defaults()
+
+
+def _vector(values) -> np.ndarray:
+    array = np.array(values, dtype=np.float64)
+    array.setflags(write=False)
+    return array
+
+
+def _contact(status, distance: float, normal, point_a, point_b, **rest) -> Contact:
+    """`Contact(...)` for the solver's own answers, built without `Contact.__init__`'s conversions: it hands
+    over exactly what `__post_init__` would make of them (read-only float64 3-vectors, a float distance), and the
+    default of every field not given.  A Contact costs several microseconds otherwise, a sizeable part of a
+    batch pair (tests/core/test_solver_contact.py checks the two agree field by field)."""
+    contact = object.__new__(Contact)
+    state = contact.__dict__
+    state.update(_CONTACT_DEFAULTS)
+    state.update(rest)
+    state["status"] = status
+    state["distance"] = float(distance)
+    state["normal"] = _vector(normal)
+    state["point_a"] = _vector(point_a)
+    state["point_b"] = _vector(point_b)
+    return contact
+
+
+def diagonal(lo, hi) -> float:
+    """Length of a box's diagonal from its corners (the pair's scale is the larger of the two); one formula
+    shared by every query path, so that they agree on the scale to the bit."""
+    dx, dy, dz = (hi - lo).tolist()
+    return math.sqrt(dx * dx + dy * dy + dz * dz)
 
 
 def _as_max_distance(max_distance) -> float | None:
@@ -111,11 +167,17 @@ def collide(a, b, tolerances: Tolerances = DEFAULT_TOLERANCES, *, max_distance=N
     pair = _Pair(a, b, tolerances)
     if guess is not None:
         pair.between = guess
+    return _solve(pair, limit)
+
+
+def _solve(pair: _Pair, limit, early=None) -> Contact:
+    """`collide`'s answer for a prepared pair (limit: max_distance or None).  A pair proven farther than the
+    limit gets `_beyond`'s answer, or `early` instead when given (`collide_many` drops those pairs)."""
     t = pair.tol
     if limit is not None:
         result = pair.run_gjk(stop_above=max(limit, pair.touching) + pair.radius)
         if result.outcome is GJKOutcome.EARLY_SEPARATED:
-            return _beyond(pair, result)
+            return _beyond(pair, result) if early is None else early
     else:
         result = pair.run_gjk()
     fallback = False
@@ -152,10 +214,14 @@ def collide(a, b, tolerances: Tolerances = DEFAULT_TOLERANCES, *, max_distance=N
         fallback = pen.dimension < 3 or len(result.simplex) < 4
         gap = pen.gap
 
-    n = np.array(normal)
-    origin = pair.origin
-    point_a = np.array(point_a) + origin + pair.sweep_a * n
-    point_b = np.array(point_b) + origin - pair.sweep_b * n
+    # Back to world coordinates and out to the round parts, in Python floats (the same IEEE operations, in the
+    # same order, as numpy's: (point + origin) + sweep * normal).
+    nx, ny, nz = normal
+    ox, oy, oz = pair.origin_xyz
+    sa, sb = pair.sweep_a, pair.sweep_b
+    n = (nx, ny, nz)
+    point_a = ((point_a[0] + ox) + sa * nx, (point_a[1] + oy) + sa * ny, (point_a[2] + oz) + sa * nz)
+    point_b = ((point_b[0] + ox) - sb * nx, (point_b[1] + oy) - sb * ny, (point_b[2] + oz) - sb * nz)
     signed = signed_core - pair.radius + 0.0  # + 0.0 turns -0.0 into 0.0
     if signed > pair.touching:
         status = Status.SEPARATED
@@ -163,10 +229,10 @@ def collide(a, b, tolerances: Tolerances = DEFAULT_TOLERANCES, *, max_distance=N
         status = Status.INTERSECTING
     else:
         status = Status.TOUCHING
-    return Contact(status=status, distance=signed, normal=n, point_a=point_a, point_b=point_b,
-                   scale=pair.scale, touching_tolerance=pair.touching, gjk_iterations=result.iterations,
-                   epa_iterations=epa_iterations, converged=converged, iteration_cap_hit=cap_hit,
-                   fallback_used=fallback, gap=gap, epa_outcome=None if pen is None else pen.outcome)
+    return _contact(status, signed, n, point_a, point_b, scale=pair.scale, touching_tolerance=pair.touching,
+                    gjk_iterations=result.iterations, epa_iterations=epa_iterations, converged=converged,
+                    iteration_cap_hit=cap_hit, fallback_used=fallback, gap=gap,
+                    epa_outcome=None if pen is None else pen.outcome)
 
 
 def _beyond(pair: _Pair, result) -> Contact:
@@ -177,9 +243,9 @@ def _beyond(pair: _Pair, result) -> Contact:
     point_a = np.array(point_a) + pair.origin + pair.sweep_a * n
     point_b = np.array(point_b) + pair.origin - pair.sweep_b * n
     bound = result.lower_bound - pair.radius
-    return Contact(status=Status.SEPARATED, distance=bound, normal=n, point_a=point_a, point_b=point_b,
-                   scale=pair.scale, touching_tolerance=pair.touching, gjk_iterations=result.iterations,
-                   converged=False, gap=max(0.0, result.distance - result.lower_bound), beyond_max_distance=True)
+    return _contact(Status.SEPARATED, bound, n, point_a, point_b, scale=pair.scale,
+                    touching_tolerance=pair.touching, gjk_iterations=result.iterations, converged=False,
+                    gap=max(0.0, result.distance - result.lower_bound), beyond_max_distance=True)
 
 
 def intersects(a, b, tolerances: Tolerances = DEFAULT_TOLERANCES) -> bool:

@@ -115,6 +115,7 @@ class Shape:
         self._offset = self._translation - self._origin  # formed before any vertex is added to it
         self._offset_xyz = tuple(self._offset.tolist())
         self._pose_cache = {}
+        self._support_data = None  # PointCloud: (vertices, their rows, offset x, y, z), see support_max
 
     @staticmethod
     def _similarity(linear: np.ndarray | None) -> float | None:
@@ -197,6 +198,8 @@ class Shape:
         clone._origin = self._origin + np.asarray(origin, dtype=np.float64)
         clone._offset = self._translation - clone._origin
         clone._offset_xyz = tuple(clone._offset.tolist())
+        if clone._support_data is not None:
+            clone._support_data = clone._support_data[:2] + clone._offset_xyz
         return clone
 
     def bounds(self) -> tuple[np.ndarray, np.ndarray]:
@@ -270,32 +273,27 @@ class PointCloud(Shape):
         world = self._world_core_vertices()
         return world[(world @ d).argmax()] + self._offset
 
-    def _rows(self) -> list:
-        """The transformed vertices as a list of Python float lists (cached per pose, like the array)."""
+    def _make_support_data(self) -> tuple:
+        """(transformed vertices, the same as a list of Python float lists, offset x, y, z) for `support_max`:
+        the lists are cached per pose like the array, the tuple per frame (`shifted` renews the offset)."""
+        world = self._world_core_vertices()
         rows = self._pose_cache.get("rows")
         if rows is None:
-            rows = self._pose_cache["rows"] = self._world_core_vertices().tolist()
-        return rows
+            rows = self._pose_cache["rows"] = world.tolist()
+        data = self._support_data = (world, rows) + self._offset_xyz
+        return data
 
     # The solvers' hot path (`minkowski.minkowski_support`): one product over the cached vertices and a lookup
     # in their list copy; the offset is added in Python floats, which round exactly as numpy's float64 addition
     # in `core_support` does.  argmin(X.d) is argmax(X.(-d)): negating d negates every product and sum exactly.
     def support_max(self, d) -> tuple:
-        world = self._pose_cache.get("world")
-        if world is None:
-            world = self._world_core_vertices()
-        rows = self._pose_cache.get("rows") or self._rows()
+        world, rows, ox, oy, oz = self._support_data or self._make_support_data()
         x, y, z = rows[world.dot(d).argmax()]
-        ox, oy, oz = self._offset_xyz
         return (x + ox, y + oy, z + oz)
 
     def support_min(self, d) -> tuple:
-        world = self._pose_cache.get("world")
-        if world is None:
-            world = self._world_core_vertices()
-        rows = self._pose_cache.get("rows") or self._rows()
+        world, rows, ox, oy, oz = self._support_data or self._make_support_data()
         x, y, z = rows[world.dot(d).argmin()]
-        ox, oy, oz = self._offset_xyz
         return (x + ox, y + oy, z + oz)
 
     def core_supports(self, directions: np.ndarray) -> np.ndarray:
