@@ -96,7 +96,10 @@ def gjk(shape_a, shape_b, initial_direction, *, gap: float, zero: float, max_ite
     gap: absolute duality-gap tolerance (world units); zero: |v| at or below which the origin counts as reached.
     stop_above: if given, stop as soon as the lower bound exceeds it (boolean early-out).
     """
-    d0 = tuple(float(x) for x in np.ravel(initial_direction))
+    if type(initial_direction) is tuple and len(initial_direction) == 3:
+        d0 = initial_direction  # the solvers' own 3-tuples
+    else:
+        d0 = tuple(float(x) for x in np.ravel(initial_direction))
     if not any(d0):
         d0 = (1.0, 0.0, 0.0)
     # A point of M on the side facing the origin: a of A furthest towards B, minus b of B furthest towards A.

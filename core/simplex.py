@@ -128,13 +128,27 @@ def closest_on_tetrahedron(p0, p1, p2, p3):
 
     Inside means all four barycentric weights are >= 0 (the returned point is then the origin itself)."""
     pts = (p0, p1, p2, p3)
-    # Signed volumes of the sub-tetrahedra formed with the origin (Cramer's rule), each = 6 * volume.
-    d0 = _det(p1, p2, p3)
-    d1 = -_det(p0, p2, p3)
-    d2 = _det(p0, p1, p3)
-    d3 = -_det(p0, p1, p2)
+    x0, y0, z0 = p0
+    x1, y1, z1 = p1
+    x2, y2, z2 = p2
+    x3, y3, z3 = p3
+    # Signed volumes of the sub-tetrahedra formed with the origin (Cramer's rule), each = 6 * volume:
+    # p1.(p2 x p3), -p0.(p2 x p3), p0.(p1 x p3), -p0.(p1 x p2).
+    cx, cy, cz = y2 * z3 - z2 * y3, z2 * x3 - x2 * z3, x2 * y3 - y2 * x3
+    d0 = x1 * cx + y1 * cy + z1 * cz
+    d1 = -(x0 * cx + y0 * cy + z0 * cz)
+    cx, cy, cz = y1 * z3 - z1 * y3, z1 * x3 - x1 * z3, x1 * y3 - y1 * x3
+    d2 = x0 * cx + y0 * cy + z0 * cz
+    cx, cy, cz = y1 * z2 - z1 * y2, z1 * x2 - x1 * z2, x1 * y2 - y1 * x2
+    d3 = -(x0 * cx + y0 * cy + z0 * cz)
     volume = d0 + d1 + d2 + d3
-    longest2 = _longest_edge2(pts)
+    longest2 = 0.0
+    for i, (xi, yi, zi) in enumerate(pts):
+        for xj, yj, zj in pts[i + 1:]:
+            ex, ey, ez = xi - xj, yi - yj, zi - zj
+            e2 = ex * ex + ey * ey + ez * ez
+            if e2 > longest2:
+                longest2 = e2
     flat = abs(volume) <= _TETRA_VOLUME_MIN * longest2 * longest2 ** 0.5
     if not flat:
         weights = (d0 / volume, d1 / volume, d2 / volume, d3 / volume)
@@ -146,7 +160,7 @@ def closest_on_tetrahedron(p0, p1, p2, p3):
     best = None
     for (i, j, k), _opposite in candidates:
         q, (wi, wj, wk) = closest_on_triangle(pts[i], pts[j], pts[k])
-        dist2 = dot(q, q)
+        dist2 = q[0] * q[0] + q[1] * q[1] + q[2] * q[2]
         if best is None or dist2 < best[0]:
             weights = [0.0, 0.0, 0.0, 0.0]
             weights[i], weights[j], weights[k] = wi, wj, wk
