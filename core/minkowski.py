@@ -26,8 +26,19 @@ class SupportPoint(NamedTuple):
 
 def minkowski_support(shape_a, shape_b, direction) -> SupportPoint:
     """Support point of A_core - B_core along `direction` (any nonzero 3-vector: tuple, list or array)."""
-    a = shape_a.support_max(direction)
-    b = shape_b.support_min(direction)
+    data_a = shape_a._support_data
+    data_b = shape_b._support_data
+    if data_a is None or data_b is None:
+        a = shape_a.support_max(direction)
+        b = shape_b.support_min(direction)
+        return SupportPoint((a[0] - b[0], a[1] - b[1], a[2] - b[2]), a, b)
+    # Both are point clouds with their support data ready: `PointCloud.support_max` / `support_min` inlined.
+    world, rows, ox, oy, oz = data_a
+    x, y, z = rows[world.dot(direction).argmax()]
+    a = (x + ox, y + oy, z + oz)
+    world, rows, ox, oy, oz = data_b
+    x, y, z = rows[world.dot(direction).argmin()]
+    b = (x + ox, y + oy, z + oz)
     return SupportPoint((a[0] - b[0], a[1] - b[1], a[2] - b[2]), a, b)
 
 

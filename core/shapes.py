@@ -99,6 +99,7 @@ class Shape:
     """
 
     _radius_local = 0.0
+    _support_data = None  # PointCloud only (see PointCloud.support_max); None: use support_max / support_min
 
     def __init__(self, transform=None, margin: float = 0.0):
         self._origin = np.zeros(3)  # subtracted from every support point (pair-local frame), see shifted()
@@ -194,12 +195,14 @@ class Shape:
     def shifted(self, origin) -> "Shape":
         """The same shape in a frame whose origin is the world point `origin` (support points minus origin)."""
         clone = object.__new__(type(self))
-        clone.__dict__.update(self.__dict__)
+        state = clone.__dict__
+        state.update(self.__dict__)
         clone._origin = self._origin + np.asarray(origin, dtype=np.float64)
-        clone._offset = self._translation - clone._origin
-        clone._offset_xyz = tuple(clone._offset.tolist())
-        if clone._support_data is not None:
-            clone._support_data = clone._support_data[:2] + clone._offset_xyz
+        clone._offset = offset = self._translation - clone._origin
+        clone._offset_xyz = xyz = tuple(offset.tolist())
+        data = state.get("_support_data")
+        if data is not None:
+            clone._support_data = data[:2] + xyz
         return clone
 
     def bounds(self) -> tuple[np.ndarray, np.ndarray]:
@@ -295,6 +298,11 @@ class PointCloud(Shape):
         world, rows, ox, oy, oz = self._support_data or self._make_support_data()
         x, y, z = rows[world.dot(d).argmin()]
         return (x + ox, y + oy, z + oz)
+
+    def shifted(self, origin) -> "PointCloud":
+        if self._support_data is None:
+            self._make_support_data()  # once per pose: every shifted copy then reuses the vertex rows
+        return super().shifted(origin)
 
     def core_supports(self, directions: np.ndarray) -> np.ndarray:
         """`core_support` along each row of the (k, 3) array `directions`, as one (k, n) product: (k, 3) points."""
