@@ -274,7 +274,7 @@ class PointCloud(Shape):
 
     def core_support(self, d: np.ndarray) -> np.ndarray:
         world = self._world_core_vertices()
-        return world[(world @ d).argmax()] + self._offset
+        return world[world.dot(d).argmax()] + self._offset  # the product `support_max` makes
 
     def _make_support_data(self) -> tuple:
         """(transformed vertices, the same as a list of Python float lists, offset x, y, z) for `support_max`:
