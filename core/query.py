@@ -170,11 +170,15 @@ def collide(a, b, tolerances: Tolerances = DEFAULT_TOLERANCES, *, max_distance=N
     return _solve(pair, limit)
 
 
-def _solve(pair: _Pair, limit, early=None) -> Contact:
+def _solve(pair: _Pair, limit, early=None, start=None) -> Contact:
     """`collide`'s answer for a prepared pair (limit: max_distance or None).  A pair proven farther than the
-    limit gets `_beyond`'s answer, or `early` instead when given (`collide_many` drops those pairs)."""
+    limit gets `_beyond`'s answer, or `early` instead when given (`collide_many` drops those pairs).
+    start: None, or a GJK result already found for the pair in its frame (`collide_many`'s lock-step GJK hands
+    over the tetrahedron around the origin it found); GJK is then not run again."""
     t = pair.tol
-    if limit is not None:
+    if start is not None:
+        result = start
+    elif limit is not None:
         result = pair.run_gjk(stop_above=max(limit, pair.touching) + pair.radius)
         if result.outcome is GJKOutcome.EARLY_SEPARATED:
             return _beyond(pair, result) if early is None else early

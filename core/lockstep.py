@@ -1,0 +1,306 @@
+"""Lock-step GJK: the opening iterations of GJK (core/gjk.py) for many pairs of point clouds at once, in numpy.
+
+`collide_many` (core/batch.py) runs it on the pairs its prefilter keeps, before any per-pair work.  Every pair
+follows the steps of `gjk.gjk` in its regular cases, vectorised across the pairs that are still running (one
+padded product per shape side and iteration gives every pair's support point), and ends in one of three states:
+
+- ORIGIN: the origin lies inside a solid tetrahedron of support points (all four barycentric weights >= 0, the
+  volume well above rounding): the pair's cores overlap, and the tetrahedron is the GJK simplex EPA starts from;
+- BEYOND: a support plane certifies a lower bound on the core distance above the pair's threshold (the same
+  bound `gjk.gjk` uses to stop early, v.w / |v| with w the support point along -v): the pair is farther apart
+  than the clearance;
+- SCALAR: anything else: converged to a positive distance (the full answer is wanted), a degenerate step (a point
+  met again, a sliver triangle, a flat tetrahedron, a stalled descent, a segment of zero length, v at the zero
+  tolerance) or the iteration budget spent.  These pairs run the scalar engine from scratch.
+
+The arithmetic is `gjk.gjk`'s and `simplex.py`'s, formula by formula (the same sums in the same order), so a pair
+normally takes the same steps; the support products are numpy's batched ones, which may round differently in the
+last bit, so a near-tie between vertices may resolve to another of them.  Every answer is certified either way:
+an ORIGIN tetrahedron is made of true support points and holds the origin, a BEYOND bound comes from a true
+support plane.  tests/core/test_lockstep.py compares the outcome with `core.collide` pair by pair.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["RUNNING", "ORIGIN", "BEYOND", "SCALAR", "lockstep_gjk"]
+
+RUNNING, ORIGIN, BEYOND, SCALAR = 0, 1, 2, 3
+
+# The thresholds of core/simplex.py (same meaning): a sliver triangle and a flat tetrahedron go to the scalar path.
+from .simplex import _TETRA_VOLUME_MIN, _TRIANGLE_SIN2_MIN  # noqa: E402
+
+# The faces of a tetrahedron with the vertex each leaves out, in `simplex._TETRA_FACES`'s order.
+_FACES = (((1, 2, 3), 0), ((0, 2, 3), 1), ((0, 1, 3), 2), ((0, 1, 2), 3))
+
+
+def _dot(p, q):
+    return p[..., 0] * q[..., 0] + p[..., 1] * q[..., 1] + p[..., 2] * q[..., 2]
+
+
+def _segment(p0, p1):
+    """`simplex.closest_on_segment` over rows: (q, w0, w1)."""
+    d = p1 - p0
+    dd = _dot(d, d)
+    t = -_dot(p0, d) / dd  # inf or nan where dd == 0: those rows take p0
+    first = (dd <= 0.0) | (t <= 0.0)
+    second = ~first & (t >= 1.0)
+    q = np.where(first[:, None], p0, np.where(second[:, None], p1, p0 + t[:, None] * d))
+    w1 = np.where(first, 0.0, np.where(second, 1.0, t))
+    w0 = np.where(first, 1.0, np.where(second, 0.0, 1.0 - t))
+    return q, w0, w1
+
+
+def _edges(p0, p1, p2):
+    """`simplex._closest_on_edges` over rows: (q, weights (m, 3)); the first of equal distances wins."""
+    m = len(p0)
+    best_q = None
+    best = np.full(m, np.inf)
+    weights = np.zeros((m, 3))
+    for i, j, (a, b) in ((0, 1, (p0, p1)), (1, 2, (p1, p2)), (0, 2, (p0, p2))):
+        q, wi, wj = _segment(a, b)
+        dist2 = _dot(q, q)
+        better = dist2 < best
+        best = np.where(better, dist2, best)
+        best_q = q if best_q is None else np.where(better[:, None], q, best_q)
+        weights[better] = 0.0
+        weights[better, i] = wi[better]
+        weights[better, j] = wj[better]
+    return best_q, weights
+
+
+def _triangle(p0, p1, p2):
+    """`simplex.closest_on_triangle` over rows: (q, weights (m, 3), sliver) where sliver marks the rows whose
+    in-plane solution would need the scalar comparison with the edges (they go to the scalar path)."""
+    u_ = p1 - p0
+    v_ = p2 - p0
+    ux, uy, uz = u_[:, 0], u_[:, 1], u_[:, 2]
+    vx, vy, vz = v_[:, 0], v_[:, 1], v_[:, 2]
+    nx, ny, nz = uy * vz - uz * vy, uz * vx - ux * vz, ux * vy - uy * vx
+    nn = nx * nx + ny * ny + nz * nz
+    x0, y0, z0 = p0[:, 0], p0[:, 1], p0[:, 2]
+    x1, y1, z1 = p1[:, 0], p1[:, 1], p1[:, 2]
+    x2, y2, z2 = p2[:, 0], p2[:, 1], p2[:, 2]
+    u = (nx * (y1 * z2 - z1 * y2) + ny * (z1 * x2 - x1 * z2) + nz * (x1 * y2 - y1 * x2)) / nn
+    v = (nx * (y2 * z0 - z2 * y0) + ny * (z2 * x0 - x2 * z0) + nz * (x2 * y0 - y2 * x0)) / nn
+    w = 1.0 - u - v
+    inside = (nn > 0.0) & (u >= 0.0) & (v >= 0.0) & (w >= 0.0)
+    wx, wy, wz = x2 - x1, y2 - y1, z2 - z1
+    longest2 = np.maximum(np.maximum(ux * ux + uy * uy + uz * uz, vx * vx + vy * vy + vz * vz),
+                          wx * wx + wy * wy + wz * wz)
+    sliver = inside & ~(nn > _TRIANGLE_SIN2_MIN * longest2 * longest2)
+    # The interior point as `simplex._combine` forms it (a zero weight adds nothing: the sign of a zero may differ).
+    q_in = (u[:, None] * p0 + v[:, None] * p1) + w[:, None] * p2
+    q_e, w_e = _edges(p0, p1, p2)
+    q = np.where(inside[:, None], q_in, q_e)
+    weights = np.where(inside[:, None], np.stack([u, v, w], axis=1), w_e)
+    return q, weights, sliver
+
+
+def _tetrahedron(p0, p1, p2, p3):
+    """`simplex.closest_on_tetrahedron` over rows: (q, weights (m, 4), inside, bad); bad marks flat ones and
+    rows whose face solution is a sliver."""
+    m = len(p0)
+    x0, y0, z0 = p0[:, 0], p0[:, 1], p0[:, 2]
+    x1, y1, z1 = p1[:, 0], p1[:, 1], p1[:, 2]
+    x2, y2, z2 = p2[:, 0], p2[:, 1], p2[:, 2]
+    x3, y3, z3 = p3[:, 0], p3[:, 1], p3[:, 2]
+    cx, cy, cz = y2 * z3 - z2 * y3, z2 * x3 - x2 * z3, x2 * y3 - y2 * x3
+    d0 = x1 * cx + y1 * cy + z1 * cz
+    d1 = -(x0 * cx + y0 * cy + z0 * cz)
+    cx, cy, cz = y1 * z3 - z1 * y3, z1 * x3 - x1 * z3, x1 * y3 - y1 * x3
+    d2 = x0 * cx + y0 * cy + z0 * cz
+    cx, cy, cz = y1 * z2 - z1 * y2, z1 * x2 - x1 * z2, x1 * y2 - y1 * x2
+    d3 = -(x0 * cx + y0 * cy + z0 * cz)
+    volume = d0 + d1 + d2 + d3
+    pts = (p0, p1, p2, p3)
+    longest2 = np.zeros(m)
+    for i in range(4):
+        for j in range(i + 1, 4):
+            e = pts[i] - pts[j]
+            longest2 = np.maximum(longest2, _dot(e, e))
+    flat = np.abs(volume) <= _TETRA_VOLUME_MIN * longest2 * longest2 ** 0.5
+    bary = np.stack([d0 / volume, d1 / volume, d2 / volume, d3 / volume], axis=1)
+    inside = ~flat & (bary.min(axis=1) >= 0.0)
+    best = np.full(m, np.inf)
+    q = np.zeros((m, 3))
+    weights = np.zeros((m, 4))
+    bad = flat.copy()
+    for (i, j, k), opposite in _FACES:
+        candidate = ~flat & ~inside & (bary[:, opposite] < 0.0)
+        rows = np.flatnonzero(candidate)
+        if not len(rows):
+            continue
+        fq, fw, sliver = _triangle(pts[i][rows], pts[j][rows], pts[k][rows])
+        bad[rows[sliver]] = True
+        dist2 = _dot(fq, fq)
+        better = dist2 < best[rows]
+        take = rows[better]
+        best[take] = dist2[better]
+        q[take] = fq[better]
+        weights[take] = 0.0
+        weights[take, i] = fw[better, 0]
+        weights[take, j] = fw[better, 1]
+        weights[take, k] = fw[better, 2]
+    weights[inside] = bary[inside]
+    return q, weights, inside, bad
+
+
+def _conditioned(q, qq, points, count):
+    """`gjk._conditioned` over rows: points (m, 3, 3) holds the kept simplex (count 1 to 3 rows used)."""
+    v = q.copy()
+    vv = qq.copy()
+    two = np.flatnonzero(count == 2)
+    if len(two):
+        a, b = points[two, 0], points[two, 1]
+        e = b - a
+        ee = _dot(e, e)
+        ok = ee != 0.0
+        rows, e, ee = two[ok], e[ok], ee[ok]
+        qv = v[rows]
+        along = _dot(qv, e) / ee
+        nv = qv - along[:, None] * e
+        v[rows] = nv
+        vv[rows] = _dot(nv, nv)
+    three = np.flatnonzero(count == 3)
+    if len(three):
+        a, b, c = points[three, 0], points[three, 1], points[three, 2]
+        ab, bc, ca = b - a, c - b, a - c
+        ab2, bc2, ca2 = _dot(ab, ab), _dot(bc, bc), _dot(ca, ca)
+        pivot_a = (bc2 >= ab2) & (bc2 >= ca2)
+        pivot_b = ~pivot_a & (ca2 >= ab2)
+        # `vec3.triangle_normal`: the two edges leaving the vertex opposite the longest edge.
+        u = np.where(pivot_a[:, None], ab, np.where(pivot_b[:, None], bc, ca))
+        w = np.where(pivot_a[:, None], -ca, np.where(pivot_b[:, None], -ab, -bc))
+        n = np.stack([u[:, 1] * w[:, 2] - u[:, 2] * w[:, 1], u[:, 2] * w[:, 0] - u[:, 0] * w[:, 2],
+                      u[:, 0] * w[:, 1] - u[:, 1] * w[:, 0]], axis=1)
+        length = np.sqrt(_dot(n, n))
+        ok = length != 0.0
+        rows = three[ok]
+        n = n[ok] / length[ok][:, None]
+        offset = ((_dot(n, a[ok]) + _dot(n, b[ok])) + _dot(n, c[ok])) / 3.0
+        v[rows] = offset[:, None] * n
+        vv[rows] = offset * offset
+    return v, vv
+
+
+def _side(blocks, bucket, local, rows, along, pick):
+    """Each row's support point (vertex, no offset) on one side: one product per bucket of vertex counts."""
+    out = np.empty((len(rows), 3))
+    which = bucket[rows]
+    for b in np.unique(which).tolist():
+        sel = np.flatnonzero(which == b)
+        r = local[rows[sel]]
+        block = blocks[b][r]
+        index = pick(np.matmul(block, along[sel, :, None])[:, :, 0], axis=1)
+        out[sel] = block[np.arange(len(sel)), index]
+    return out
+
+
+def lockstep_gjk(blocks, index_a, index_b, offset_a, offset_b, direction, stop_above, gap, zero, max_iterations):
+    """GJK's opening for m pairs at once.
+
+    blocks: a list of (s_b, k_b, 3) arrays, the shapes' core vertices with the linear part of the transform
+      applied and no translation, grouped by vertex count (padded by repeating a vertex);
+    index_a, index_b: (bucket (m,), row in that bucket (m,)) of each pair's A and B;
+    offset_a, offset_b: (m, 3) translation minus the pair's frame origin (a support point is vertex + offset, as
+      `PointCloud.support_max` forms it);
+    direction: (m, 3) initial directions (A towards B; a zero row means (1, 0, 0));
+    stop_above, gap, zero: (m,) the thresholds `gjk.gjk` takes, in the pair's units;
+    max_iterations: support queries per pair before the rest goes to the scalar path.
+    Returns (state (m,) of ORIGIN/BEYOND/SCALAR, simplex_w, simplex_a, simplex_b (m, 4, 3): the ORIGIN
+    tetrahedra, weights (m, 4), iterations (m,))."""
+    # Degenerate rows divide by zero (their results are masked out, as the scalar code branches around them).
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        return _lockstep(blocks, index_a, index_b, offset_a, offset_b, direction, stop_above, gap, zero,
+                         max_iterations)
+
+
+def _lockstep(blocks, index_a, index_b, offset_a, offset_b, direction, stop_above, gap, zero, max_iterations):
+    m = len(offset_a)
+    state = np.full(m, RUNNING)
+    sw = np.zeros((m, 4, 3))
+    sa = np.zeros((m, 4, 3))
+    sb = np.zeros((m, 4, 3))
+    weights = np.zeros((m, 4))
+    count = np.ones(m, dtype=np.int64)
+    iterations = np.ones(m, dtype=np.int64)
+    d = np.array(direction, dtype=np.float64)
+    d[~d.any(axis=1)] = (1.0, 0.0, 0.0)
+
+    def support(rows, along):
+        a = _side(blocks, index_a[0], index_a[1], rows, along, np.argmax) + offset_a[rows]
+        b = _side(blocks, index_b[0], index_b[1], rows, along, np.argmin) + offset_b[rows]
+        return a - b, a, b
+
+    every = np.arange(m)
+    w, a, b = support(every, d)
+    sw[:, 0], sa[:, 0], sb[:, 0] = w, a, b
+    v = w.copy()
+    vv = _dot(v, v)
+    lower = np.zeros(m)
+    state[vv <= zero * zero] = SCALAR
+    for _ in range(max_iterations - 1):
+        rows = np.flatnonzero(state == RUNNING)
+        if not len(rows):
+            break
+        iterations[rows] += 1
+        vr = v[rows]
+        w, a, b = support(rows, -vr)
+        norm_v = np.sqrt(vv[rows])
+        bound = _dot(vr, w) / norm_v
+        low = np.maximum(lower[rows], bound)
+        lower[rows] = low
+        beyond = low > stop_above[rows]
+        state[rows[beyond]] = BEYOND
+        done = beyond | (norm_v - low <= gap[rows])
+        cnt = count[rows]
+        seen = ((sw[rows] == w[:, None, :]).all(axis=2) & (np.arange(4)[None, :] < cnt[:, None])).any(axis=1)
+        state[rows[~beyond & (done | seen)]] = SCALAR
+        go = ~(done | seen)
+        rows, w, a, b, cnt = rows[go], w[go], a[go], b[go], cnt[go]
+        if not len(rows):
+            continue
+        # The candidate simplex: the kept points, then w.
+        sw[rows, cnt], sa[rows, cnt], sb[rows, cnt] = w, a, b
+        q = np.zeros((len(rows), 3))
+        lam = np.zeros((len(rows), 4))
+        bad = np.zeros(len(rows), bool)
+        inside = np.zeros(len(rows), bool)
+        one = np.flatnonzero(cnt == 1)
+        if len(one):
+            r = rows[one]
+            q[one], lam[one, 0], lam[one, 1] = _segment(sw[r, 0], sw[r, 1])
+        two = np.flatnonzero(cnt == 2)
+        if len(two):
+            r = rows[two]
+            q[two], lam[two, :3], bad[two] = _triangle(sw[r, 0], sw[r, 1], sw[r, 2])
+        three = np.flatnonzero(cnt == 3)
+        if len(three):
+            r = rows[three]
+            q[three], lam[three], inside[three], bad[three] = _tetrahedron(sw[r, 0], sw[r, 1], sw[r, 2], sw[r, 3])
+        state[rows[bad]] = SCALAR
+        hit = inside & ~bad
+        weights[rows[hit]] = lam[hit]
+        state[rows[hit]] = ORIGIN
+        qq = _dot(q, q)
+        stalled = ~bad & ~hit & (qq >= vv[rows])
+        state[rows[stalled]] = SCALAR
+        go = ~bad & ~hit & ~stalled
+        rows, q, qq, lam = rows[go], q[go], qq[go], lam[go]
+        if not len(rows):
+            continue
+        # Keep the points with a positive weight, in order (as `gjk.gjk` does).
+        keep = lam > 0.0
+        order = np.argsort(~keep, axis=1, kind="stable")
+        new_count = keep.sum(axis=1)
+        sw[rows] = np.take_along_axis(sw[rows], order[:, :, None], axis=1)
+        sa[rows] = np.take_along_axis(sa[rows], order[:, :, None], axis=1)
+        sb[rows] = np.take_along_axis(sb[rows], order[:, :, None], axis=1)
+        count[rows] = new_count
+        nv, nvv = _conditioned(q, qq, sw[rows, :3], new_count)
+        v[rows] = nv
+        vv[rows] = nvv
+        state[rows[nvv <= zero[rows] * zero[rows]]] = SCALAR
+    state[state == RUNNING] = SCALAR
+    return state, sw, sa, sb, weights, iterations
