@@ -29,8 +29,8 @@ How:
 3. Pairs of two point clouds (<= `_VERTEX_CAP` vertices) then run GJK's opening in lock-step (core/lockstep.py:
    every running pair's support point from one product per block of clouds of similar size, the simplex steps
    vectorised with the scalar code's arithmetic).  A pair whose support plane proves it farther than the
-   clearance is dropped there; a pair whose simplex encloses the origin hands that tetrahedron to EPA without
-   running GJK again.  On the bench scenes that decides all but a handful of pairs, for about a third of the
+   clearance is dropped there; a pair whose simplex encloses the origin hands that tetrahedron to EPA, and a pair
+   whose GJK converged to a positive distance hands over its closest point, without running GJK again.  On the bench scenes that decides all but a handful of pairs, for about a third of the
    scalar GJK's time.
 4. The rest runs what `core.collide(a, b, tolerances, max_distance=clearance)` runs, from the batch's bounds
    (frame, scale and tolerances as `collide` computes them, for all kept pairs at once): a pair proven farther
@@ -44,7 +44,7 @@ import numpy as np
 
 from .contact import Status
 from .gjk import GJKOutcome, GJKResult
-from .lockstep import BEYOND, ORIGIN, lockstep_gjk
+from .lockstep import BEYOND, ORIGIN, SEPARATED, lockstep_gjk
 from .minkowski import SupportPoint
 from .query import _Pair, _solve, diagonal
 from .shapes import PointCloud, Shape, as_shape
@@ -215,20 +215,28 @@ class ShapeBatch:
         offset_b = translation[j] - (origin[j] + centre)
         touching = tolerances.touching * scale
         stop_above = np.maximum(clearance, touching) + (self.sweep[i] + self.sweep[j])
-        found, sw, sa, sb, weights, iterations = lockstep_gjk(
+        out = lockstep_gjk(
             blocks, (bucket[i], local[i]), (bucket[j], local[j]), offset_a, offset_b, self.centre[j] - centre,
             stop_above, tolerances.gjk_gap * scale, tolerances.zero * scale,
             min(_LOCKSTEP_ITERATIONS, tolerances.gjk_max_iterations))
-        state[rows] = found
+        state[rows] = out["state"]
         where = np.full(len(first), -1)
         where[rows] = np.arange(len(rows))
+        sw, sa, sb, weights, count = out["w"], out["a"], out["b"], out["weights"], out["count"]
 
         def starts(k):
+            """Pair k's GJK result, as `gjk.gjk` returns it, from the lock-step state (ORIGIN or SEPARATED)."""
             r = where[k]
+            c = int(count[r])
             simplex = tuple(SupportPoint(tuple(w), tuple(a), tuple(b))
-                            for w, a, b in zip(sw[r].tolist(), sa[r].tolist(), sb[r].tolist()))
-            return GJKResult(GJKOutcome.ORIGIN, simplex, tuple(weights[r].tolist()), (0.0, 0.0, 0.0), 0.0, 0.0,
-                             int(iterations[r]), True, False)
+                            for w, a, b in zip(sw[r, :c].tolist(), sa[r, :c].tolist(), sb[r, :c].tolist()))
+            lam = tuple(weights[r, :c].tolist())
+            iterations = int(out["iterations"][r])
+            if state[k] == ORIGIN:
+                return GJKResult(GJKOutcome.ORIGIN, simplex, lam, (0.0, 0.0, 0.0), 0.0, 0.0, iterations, True, False)
+            return GJKResult(GJKOutcome.SEPARATED, simplex, lam, tuple(out["v"][r].tolist()),
+                             math.sqrt(float(out["vv"][r])), max(float(out["lower"][r]), 0.0), iterations, True,
+                             False)
 
         return state, starts
 
@@ -345,7 +353,8 @@ def collide_many(shapes, pairs, clearance: float = 0.0, tolerances: Tolerances =
         if decided == BEYOND:
             continue  # a support plane proved the pair farther than the clearance
         pair = _Pair.prepared(shapes[i], shapes[j], centres[i], tuple(between), scale, tolerances)
-        contact = _solve(pair, clearance, early=dropped, start=starts(k) if decided == ORIGIN else None)
+        contact = _solve(pair, clearance, early=dropped,
+                         start=starts(k) if decided == ORIGIN or decided == SEPARATED else None)
         if contact is dropped:
             continue
         if contact.status is not Status.SEPARATED or contact.distance - contact.gap <= clearance:

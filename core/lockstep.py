@@ -9,9 +9,11 @@ padded product per shape side and iteration gives every pair's support point), a
 - BEYOND: a support plane certifies a lower bound on the core distance above the pair's threshold (the same
   bound `gjk.gjk` uses to stop early, v.w / |v| with w the support point along -v): the pair is farther apart
   than the clearance;
-- SCALAR: anything else: converged to a positive distance (the full answer is wanted), a degenerate step (a point
-  met again, a sliver triangle, a flat tetrahedron, a stalled descent, a segment of zero length, v at the zero
-  tolerance) or the iteration budget spent.  These pairs run the scalar engine from scratch.
+- SEPARATED: GJK stopped where `gjk.gjk` stops with a positive distance: the gap between |v| and the lower bound
+  closed, the new support point is already in the simplex, or the descent stalled (the next closest point is
+  no closer): the simplex, weights, v and bound are those `gjk.gjk` returns;
+- SCALAR: anything else: a degenerate step (a sliver triangle, a flat tetrahedron, v at the zero tolerance) or the
+  iteration budget spent.  These pairs run the scalar engine from scratch.
 
 The arithmetic is `gjk.gjk`'s and `simplex.py`'s, formula by formula (the same sums in the same order), so a pair
 normally takes the same steps; the support products are numpy's batched ones, which may round differently in the
@@ -23,9 +25,9 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["RUNNING", "ORIGIN", "BEYOND", "SCALAR", "lockstep_gjk"]
+__all__ = ["RUNNING", "ORIGIN", "BEYOND", "SEPARATED", "SCALAR", "lockstep_gjk"]
 
-RUNNING, ORIGIN, BEYOND, SCALAR = 0, 1, 2, 3
+RUNNING, ORIGIN, BEYOND, SEPARATED, SCALAR = 0, 1, 2, 3, 4
 
 # The thresholds of core/simplex.py (same meaning): a sliver triangle and a flat tetrahedron go to the scalar path.
 from .simplex import _TETRA_VOLUME_MIN, _TRIANGLE_SIN2_MIN  # noqa: E402
@@ -208,8 +210,9 @@ def lockstep_gjk(blocks, index_a, index_b, offset_a, offset_b, direction, stop_a
     direction: (m, 3) initial directions (A towards B; a zero row means (1, 0, 0));
     stop_above, gap, zero: (m,) the thresholds `gjk.gjk` takes, in the pair's units;
     max_iterations: support queries per pair before the rest goes to the scalar path.
-    Returns (state (m,) of ORIGIN/BEYOND/SCALAR, simplex_w, simplex_a, simplex_b (m, 4, 3): the ORIGIN
-    tetrahedra, weights (m, 4), iterations (m,))."""
+    Returns a dict of arrays: state (m,) of ORIGIN/BEYOND/SEPARATED/SCALAR; w, a, b (m, 4, 3) the simplex points
+    (the first `count` (m,) of them; 4 for ORIGIN) and weights (m, 4); v (m, 3), vv (m,), lower (m,) GJK's closest
+    point, its squared length and the lower bound (SEPARATED rows); iterations (m,)."""
     # Degenerate rows divide by zero (their results are masked out, as the scalar code branches around them).
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         return _lockstep(blocks, index_a, index_b, offset_a, offset_b, direction, stop_above, gap, zero,
@@ -223,6 +226,7 @@ def _lockstep(blocks, index_a, index_b, offset_a, offset_b, direction, stop_abov
     sa = np.zeros((m, 4, 3))
     sb = np.zeros((m, 4, 3))
     weights = np.zeros((m, 4))
+    weights[:, 0] = 1.0
     count = np.ones(m, dtype=np.int64)
     iterations = np.ones(m, dtype=np.int64)
     d = np.array(direction, dtype=np.float64)
@@ -256,7 +260,7 @@ def _lockstep(blocks, index_a, index_b, offset_a, offset_b, direction, stop_abov
         done = beyond | (norm_v - low <= gap[rows])
         cnt = count[rows]
         seen = ((sw[rows] == w[:, None, :]).all(axis=2) & (np.arange(4)[None, :] < cnt[:, None])).any(axis=1)
-        state[rows[~beyond & (done | seen)]] = SCALAR
+        state[rows[~beyond & (done | seen)]] = SEPARATED  # the current simplex, v and bound stand
         go = ~(done | seen)
         rows, w, a, b, cnt = rows[go], w[go], a[go], b[go], cnt[go]
         if not len(rows):
@@ -285,7 +289,7 @@ def _lockstep(blocks, index_a, index_b, offset_a, offset_b, direction, stop_abov
         state[rows[hit]] = ORIGIN
         qq = _dot(q, q)
         stalled = ~bad & ~hit & (qq >= vv[rows])
-        state[rows[stalled]] = SCALAR
+        state[rows[stalled]] = SEPARATED  # the previous simplex, v and bound stand
         go = ~bad & ~hit & ~stalled
         rows, q, qq, lam = rows[go], q[go], qq[go], lam[go]
         if not len(rows):
@@ -298,9 +302,12 @@ def _lockstep(blocks, index_a, index_b, offset_a, offset_b, direction, stop_abov
         sa[rows] = np.take_along_axis(sa[rows], order[:, :, None], axis=1)
         sb[rows] = np.take_along_axis(sb[rows], order[:, :, None], axis=1)
         count[rows] = new_count
+        weights[rows] = np.take_along_axis(lam, order, axis=1)
         nv, nvv = _conditioned(q, qq, sw[rows, :3], new_count)
         v[rows] = nv
         vv[rows] = nvv
         state[rows[nvv <= zero[rows] * zero[rows]]] = SCALAR
     state[state == RUNNING] = SCALAR
-    return state, sw, sa, sb, weights, iterations
+    count[state == ORIGIN] = 4
+    return dict(state=state, w=sw, a=sa, b=sb, count=count, weights=weights, v=v, vv=vv, lower=lower,
+                iterations=iterations)

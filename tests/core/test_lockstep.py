@@ -5,7 +5,8 @@ and nearly touching pairs:
 - every pair it decides is decided right: an ORIGIN tetrahedron is made of support points of the pair (a vertex
   of A minus a vertex of B, in the pair's frame) and holds the origin (weights >= 0, summing to 1, combining to
   the origin), and `core.collide` says the pair intersects or touches; a BEYOND pair is, by `core.collide`,
-  farther apart than the clearance;
+  farther apart than the clearance; a SEPARATED pair's simplex is made of support points, its weights combine them
+  to v, and |v| and the lower bound bracket `core.collide`'s core distance within the gap tolerance;
 - `collide_many`'s list equals the per-pair answers of `core.collide` (same pairs, status, scale; distance within
   the gap), as tests/core/test_batch.py checks for the scalar path;
 - the lock-step path really ran (both outcomes occur) so the comparison is not vacuous.
@@ -16,7 +17,7 @@ import numpy as np
 import pytest
 
 import core
-from core.lockstep import BEYOND, ORIGIN
+from core.lockstep import BEYOND, ORIGIN, SEPARATED
 
 CUBE = np.array([[x, y, z] for x in (0.0, 1.0) for y in (0.0, 1.0) for z in (0.0, 1.0)])
 
@@ -75,11 +76,15 @@ def test_lockstep_decisions_are_right(seed, size, offset, clearance_factor):
     scales = np.maximum(batch._scales[first], batch._scales[second]).tolist()
     state, starts = batch._lockstep(first, second, scales, clearance, core.DEFAULT_TOLERANCES)
     assert (state == ORIGIN).any() and (state == BEYOND).any()
-    for k in np.flatnonzero(state == ORIGIN).tolist():
+    if clearance > 0.0:
+        assert (state == SEPARATED).any()
+    for k in np.flatnonzero((state == ORIGIN) | (state == SEPARATED)).tolist():
         i, j = int(first[k]), int(second[k])
         start = starts(k)
         weights = np.array(start.weights)
-        assert weights.min() >= 0.0 and abs(weights.sum() - 1.0) <= 1e-12
+        # ORIGIN: the origin may lie on a face (a zero weight); SEPARATED keeps only points of positive weight.
+        assert (weights.min() >= 0.0 if state[k] == ORIGIN else weights.min() > 0.0)
+        assert abs(weights.sum() - 1.0) <= 1e-12
         centre = batch.centre[i]
         va = shapes[i]._world_core_vertices() + (shapes[i]._translation - centre)
         vb = shapes[j]._world_core_vertices() + (shapes[j]._translation - centre)
@@ -88,9 +93,16 @@ def test_lockstep_decisions_are_right(seed, size, offset, clearance_factor):
             assert (va == p.a).all(axis=1).any() and (vb == p.b).all(axis=1).any()
             assert p.w == tuple(x - y for x, y in zip(p.a, p.b))
         extent = np.abs(w).max()
-        assert np.abs(weights @ w).max() <= 1e-12 * extent
         c = core.collide(shapes[i], shapes[j])
-        assert c.status is not core.Status.SEPARATED, (i, j, c.distance)
+        if state[k] == ORIGIN:
+            assert len(w) == 4 and np.abs(weights @ w).max() <= 1e-12 * extent
+            assert c.status is not core.Status.SEPARATED, (i, j, c.distance)
+            continue
+        # SEPARATED: GJK's closest point of the Minkowski difference and its certified bracket.
+        assert np.abs(weights @ w - np.array(start.v)).max() <= 1e-9 * max(extent, start.distance)
+        tol = core.DEFAULT_TOLERANCES.gjk_gap * c.scale + 1e-12 * c.scale
+        assert start.lower_bound <= c.distance + c.gap + tol, (i, j)
+        assert abs(start.distance - c.distance) <= max(c.gap, start.distance - start.lower_bound) + tol, (i, j)
     for k in np.flatnonzero(state == BEYOND).tolist():
         c = core.collide(shapes[int(first[k])], shapes[int(second[k])])
         assert c.status is core.Status.SEPARATED and c.distance - c.gap > clearance, (first[k], second[k])
