@@ -173,8 +173,8 @@ def collide(a, b, tolerances: Tolerances = DEFAULT_TOLERANCES, *, max_distance=N
 def _solve(pair: _Pair, limit, early=None, start=None) -> Contact:
     """`collide`'s answer for a prepared pair (limit: max_distance or None).  A pair proven farther than the
     limit gets `_beyond`'s answer, or `early` instead when given (`collide_many` drops those pairs).
-    start: None, or a GJK result already found for the pair in its frame (`collide_many`'s lock-step GJK hands
-    over the tetrahedron around the origin it found); GJK is then not run again."""
+    start: None, or the GJK result already found for the pair in its frame (`collide_many`'s lock-step GJK hands
+    over the tetrahedron around the origin, or the converged closest point, it found); GJK is not run again."""
     t = pair.tol
     if start is not None:
         result = start
