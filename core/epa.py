@@ -56,6 +56,7 @@ import math
 from dataclasses import dataclass
 
 from .gjk import gjk
+from .polytope import ConvexPolytope, facet_depth
 from .minkowski import SupportPoint, minkowski_support, minkowski_supports, weighted_points
 from .simplex import closest_on_triangle
 from .vec3 import cross, dot, norm, perpendicular, sub, triangle_normal, unit_or_none
@@ -138,10 +139,14 @@ class _Refine:
 
 
 class _Polytope:
-    """A closed triangulated convex polytope around the origin, with an edge map for adjacency."""
+    """A closed triangulated convex polytope around the origin, with an edge map for adjacency.
+
+    Written for speed in plain Python (a high-poly pair runs ~10,000 expansions): faces live in parallel lists,
+    `W` holds each vertex's w beside its `SupportPoint`, and the hot loops bind what they use to locals."""
 
     def __init__(self, visible_slack: float):
         self.vertices: list[SupportPoint] = []
+        self.W: list[tuple] = []  # vertices[i].w
         self.faces: list[tuple[int, int, int]] = []
         self.normals: list[tuple] = []
         self.offsets: list[float] = []
@@ -151,17 +156,49 @@ class _Polytope:
         self.known: set = set()  # the vertices' w, to spot a support point that is one of them already
         self.slack = visible_slack
 
+    def add_vertex(self, point: SupportPoint) -> int:
+        self.vertices.append(point)
+        self.W.append(point.w)
+        self.known.add(point.w)
+        return len(self.W) - 1
+
     def add_face(self, i, j, k):
-        W = self.vertices
-        a, b, c = W[i].w, W[j].w, W[k].w
-        n = triangle_normal(a, b, c)  # crossed at the largest angle: accurate on the slivers of a curved M
-        if n is not None:
-            offset = (n[0] * (a[0] + b[0] + c[0]) + n[1] * (a[1] + b[1] + c[1]) + n[2] * (a[2] + b[2] + c[2])) / 3.0
+        """Append face (i, j, k) (counter-clockwise seen from outside) and return its index.
+
+        Its unit normal is crossed at the vertex facing the longest edge, the triangle's largest angle (the same
+        rule and arithmetic as `vec3.triangle_normal`, inlined: this runs ~5 times per expansion), so slivers of
+        a curved M keep accurate normals.  A zero-area face gets offset inf: never the closest, never visible."""
+        W = self.W
+        a, b, c = W[i], W[j], W[k]
+        ax, ay, az = a
+        bx, by, bz = b
+        cx, cy, cz = c
+        ux, uy, uz = bx - ax, by - ay, bz - az  # ab
+        vx, vy, vz = cx - bx, cy - by, cz - bz  # bc
+        wx, wy, wz = ax - cx, ay - cy, az - cz  # ca
+        ab2 = ux * ux + uy * uy + uz * uz
+        bc2 = vx * vx + vy * vy + vz * vz
+        ca2 = wx * wx + wy * wy + wz * wz
+        if bc2 >= ab2 and bc2 >= ca2:  # pivot at a: (b - a) x (c - a)
+            px, py, pz = ux, uy, uz
+            qx, qy, qz = -wx, -wy, -wz
+        elif ca2 >= ab2:  # pivot at b: (c - b) x (a - b)
+            px, py, pz = vx, vy, vz
+            qx, qy, qz = -ux, -uy, -uz
+        else:  # pivot at c: (a - c) x (b - c)
+            px, py, pz = wx, wy, wz
+            qx, qy, qz = -vx, -vy, -vz
+        nx, ny, nz = py * qz - pz * qy, pz * qx - px * qz, px * qy - py * qx
+        length = math.sqrt(nx * nx + ny * ny + nz * nz)
+        if length != 0.0:
+            nx, ny, nz = nx / length, ny / length, nz / length
+            offset = (nx * (ax + bx + cx) + ny * (ay + by + cy) + nz * (az + bz + cz)) / 3.0
         else:
-            n, offset = (0.0, 0.0, 0.0), math.inf  # zero-area face: never the closest, never visible
+            nx = ny = nz = 0.0
+            offset = math.inf
         index = len(self.faces)
         self.faces.append((i, j, k))
-        self.normals.append(n)
+        self.normals.append((nx, ny, nz))
         self.offsets.append(offset)
         self.alive.append(True)
         edge_face = self.edge_face
@@ -223,15 +260,14 @@ class _Polytope:
         wx, wy, wz = w
         faces, normals, offsets, edge_face = self.faces, self.normals, self.offsets, self.edge_face
         slack = self.slack
-        strict = [start_face]
         stack = [start_face]
         height = {start_face: math.inf}
+        visible = {start_face}
         edge_on = []
         while stack:  # the faces that see the point above the slack, connected to the start face
             face = stack.pop()
             i, j, k = faces[face]
-            for edge in ((j, i), (k, j), (i, k)):
-                neighbour = edge_face.get(edge)
+            for neighbour in (edge_face.get((j, i)), edge_face.get((k, j)), edge_face.get((i, k))):
                 if neighbour is None:
                     return None, None
                 if neighbour in height:
@@ -239,14 +275,13 @@ class _Polytope:
                 n = normals[neighbour]
                 h = height[neighbour] = n[0] * wx + n[1] * wy + n[2] * wz - offsets[neighbour]
                 if h > slack:
-                    strict.append(neighbour)
+                    visible.add(neighbour)
                     stack.append(neighbour)
                 elif h > -slack:
                     edge_on.append(neighbour)
-        visible = set(strict)
         visible.update(edge_on)
         horizon = []
-        W = self.vertices
+        W = self.W
         for face in visible:
             i, j, k = faces[face]
             for edge in ((i, j), (j, k), (k, i)):
@@ -255,13 +290,18 @@ class _Polytope:
                     continue
                 horizon.append(edge)
                 # A kept neighbour seen edge-on is (nearly) coplanar with the new face on this edge: the new face
-                # must continue it, not fold back over it (its normal would then point inwards).
-                n = normals[neighbour]
-                if n[0] * wx + n[1] * wy + n[2] * wz - offsets[neighbour] > -slack:
-                    a, b = W[edge[0]].w, W[edge[1]].w
+                # must continue it, not fold back over it (its normal would then point inwards).  Its height is
+                # known when it was reached from a face that truly sees the point.
+                h = height.get(neighbour)
+                if h is None:
+                    n = normals[neighbour]
+                    h = n[0] * wx + n[1] * wy + n[2] * wz - offsets[neighbour]
+                if h > -slack:
+                    n = normals[neighbour]
+                    a, b = W[edge[0]], W[edge[1]]
                     if dot(cross(sub(b, a), (wx - a[0], wy - a[1], wz - a[2])), n) <= 0.0:
                         return None, None
-        return list(visible), horizon
+        return visible, horizon
 
     def _replace(self, point, visible, horizon) -> bool:
         faces, edge_face = self.faces, self.edge_face
@@ -287,18 +327,17 @@ class _Polytope:
             for edge in ((i, j), (j, k), (k, i)):
                 if edge_face.get(edge) == face:
                     del edge_face[edge]
-        new_index = len(self.vertices)
-        self.vertices.append(point)
-        self.known.add(point.w)
+        new_index = self.add_vertex(point)
+        add_face = self.add_face
         for a, b in horizon:
-            self.add_face(a, b, new_index)
+            add_face(a, b, new_index)
         return True
 
     def closest_face(self):
-        heap = self.heap
+        heap, alive = self.heap, self.alive
         while heap:
-            offset, face = heap[0]
-            if self.alive[face]:
+            face = heap[0][1]
+            if alive[face]:
                 return face
             heapq.heappop(heap)
         return None
@@ -317,8 +356,8 @@ class _Polytope:
 
 
 def _build_tetrahedron(poly: _Polytope, corners) -> None:
-    poly.vertices.extend(corners)
-    poly.known.update(p.w for p in corners)
+    for p in corners:
+        poly.add_vertex(p)
     W = [p.w for p in corners]
     for (i, j, k), opposite in (((0, 1, 2), 3), ((0, 1, 3), 2), ((0, 2, 3), 1), ((1, 2, 3), 0)):
         n = cross(sub(W[j], W[i]), sub(W[k], W[i]))
@@ -388,6 +427,7 @@ def epa(shape_a, shape_b, simplex, weights, centre_direction, *, scale: float, g
     certified_gap = math.inf
     last_support = None
     batched = hasattr(shape_a, "core_supports") and hasattr(shape_b, "core_supports")
+    facets = isinstance(shape_a, ConvexPolytope) and isinstance(shape_b, ConvexPolytope)
     prefetched = {}  # face -> its support point, fetched in a batch with other close faces
     while face is not None:
         if iterations >= max_iterations:
@@ -396,6 +436,11 @@ def epa(shape_a, shape_b, simplex, weights, centre_direction, *, scale: float, g
         iterations += 1
         normal = poly.normals[face]
         offset = poly.offsets[face]
+        if iterations == _BATCH_AFTER + 1 and facets:
+            # A large M on two known hull triangulations: the depth straight from M's facet normals.
+            found = facet_depth(shape_a, shape_b)
+            if found is not None:
+                return _facet_result(shape_a, shape_b, found, iterations, flat)
         new = prefetched.pop(face, None)
         if new is None:
             if batched and iterations > _BATCH_AFTER:
@@ -410,7 +455,7 @@ def epa(shape_a, shape_b, simplex, weights, centre_direction, *, scale: float, g
                 new = support(normal)
         last_support = new
         certified_gap = dot(normal, new.w) - offset
-        if certified_gap <= gap or any(new.w == poly.vertices[i].w for i in poly.faces[face]):
+        if certified_gap <= gap or any(new.w == poly.W[i] for i in poly.faces[face]):
             step = _settle(poly, face, support, gap, flat)
             if isinstance(step, _Settled):
                 certified_gap = min(certified_gap, step.gap) if step.face == face else step.gap
@@ -448,6 +493,15 @@ def epa(shape_a, shape_b, simplex, weights, centre_direction, *, scale: float, g
         if residual < miss:
             point_a, point_b = da, db
     return EPAResult(offset, normal, point_a, point_b, iterations + extra, outcome, 3, max(certified_gap, 0.0))
+
+
+def _facet_result(shape_a, shape_b, found, iterations, flat) -> EPAResult:
+    """EPAResult of `polytope.facet_depth`: the depth and normal are exact (the minimum of h_M over M's facet
+    normals, each checked against every vertex); the witness points decompose the closest point of M."""
+    depth, normal, checked = found
+    target = (depth * normal[0], depth * normal[1], depth * normal[2])
+    point_a, point_b, _residual, extra = _decompose(shape_a, shape_b, target, normal)
+    return EPAResult(depth, normal, point_a, point_b, iterations + extra, EPAOutcome.CONVERGED, 3, 0.0)
 
 
 def _own_projection(poly, face):
