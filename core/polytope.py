@@ -318,7 +318,7 @@ def facet_depth(shape_a: ConvexPolytope, shape_b: ConvexPolytope):
     u1 = _unit_rows(u1 - _NUDGE * chord)
     s0, _ = sup_b(-u0, far_b[left[edge]])
     s1, _ = sup_b(-u1, far_b[right[edge]])
-    found_edges, found_b0, found_b1 = [], [], []
+    found_edges, found_b0, found_u = [], [], []
     budget = _ARC_BUDGET * ga.edges.shape[0]
     for _ in range(_MAX_HALVINGS + 1):
         walk = s0 != s1
@@ -327,41 +327,68 @@ def facet_depth(shape_a: ConvexPolytope, shape_b: ConvexPolytope):
             break
         if edge.size > budget:
             return None  # M has far more facets than A and B (tilted many-sided caps): EPA is cheaper here
-        joined = gb.adjacent(s0, s1)
-        found_edges.append(edge[joined])
-        found_b0.append(s0[joined])
-        found_b1.append(s1[joined])
-        split = ~joined
-        edge, u0, u1, s0, s1 = edge[split], u0[split], u1[split], s0[split], s1[split]
-        mid = u0 + u1
+        # Ends joined by an edge of B: the arc meets that edge's arc where u is perpendicular to both edges.  It is
+        # the crossing when B's support there is still that edge; a third vertex beyond it means the arc passes
+        # through that vertex's cone on the way (round a facet normal of -B just beside it): split there.
+        half = np.ones(edge.size, bool)
+        joined = np.flatnonzero(gb.adjacent(s0, s1))
+        if joined.size:
+            ea, eb = edge_vec[edge[joined]], pb[s1[joined]] - pb[s0[joined]]
+            uc = np.cross(ea, eb)
+            length = np.sqrt(np.einsum("ij,ij->i", uc, uc))
+            parallel = length <= _PARALLEL * np.sqrt(np.einsum("ij,ij->i", ea, ea) * np.einsum("ij,ij->i", eb, eb))
+            uc = uc / np.where(parallel, 1.0, length)[:, None]
+            a0, a1 = u0[joined], u1[joined]
+            uc[np.einsum("ij,ij->i", uc, a0 + a1) < 0.0] *= -1.0
+            w = np.cross(a0, a1)
+            between = (np.einsum("ij,ij->i", np.cross(a0, uc), w) >= 0.0) & (
+                np.einsum("ij,ij->i", np.cross(uc, a1), w) >= 0.0)
+            half[joined[parallel]] = False  # parallel edges: the arcs lie on one great circle, no facet
+            look = ~parallel & between
+            rows = joined[look]
+            uc = uc[look]
+            sc, value = sup_b(-uc, s0[rows])
+            ref = -np.einsum("ij,ij->i", pb[s0[rows]], uc)
+            beyond = value > ref + 64.0 * np.finfo(float).eps * (np.abs(value) + np.abs(ref))
+            crossing = rows[~beyond]
+            found_edges.append(edge[crossing])
+            found_b0.append(s0[crossing])
+            found_u.append(uc[~beyond])
+            half[crossing] = False
+            cut = rows[beyond]
+            half[cut] = False
+            cut_u, cut_s = uc[beyond], sc[beyond]
+        else:
+            cut, cut_u, cut_s = joined, np.zeros((0, 3)), joined
+        # the others are halved
+        rows = np.flatnonzero(half)
+        mid = u0[rows] + u1[rows]
         length = np.sqrt(np.einsum("ij,ij->i", mid, mid))
         keep = length > 1e-300  # opposite normals: an edge of zero dihedral angle cannot happen on a valid hull
-        edge, u0, u1, s0, s1, mid = edge[keep], u0[keep], u1[keep], s0[keep], s1[keep], mid[keep] / length[keep, None]
-        sm, _ = sup_b(-mid, s0)
-        edge = np.concatenate([edge, edge])
-        u0, u1 = np.concatenate([u0, mid]), np.concatenate([mid, u1])
-        s0, s1 = np.concatenate([s0, sm]), np.concatenate([sm, s1])
+        rows, mid = rows[keep], mid[keep] / length[keep, None]
+        sm, _ = sup_b(-mid, s0[rows])
+        rows = np.concatenate([cut, rows])
+        mid = np.concatenate([cut_u, mid])
+        sm = np.concatenate([cut_s, sm])
+        edge = np.concatenate([edge[rows], edge[rows]])
+        u0, u1 = np.concatenate([u0[rows], mid]), np.concatenate([mid, u1[rows]])
+        s0, s1 = np.concatenate([s0[rows], sm]), np.concatenate([sm, s1[rows]])
     else:
-        # Arcs still undecided after every halving pass within rounding of a facet normal of B, where B's support
-        # jumps across that facet: its edges around the two supports are the crossed ones.
+        # Arcs still undecided after every pass lie within rounding of a facet normal of -B, where B's support
+        # jumps across that facet: the edges of B around the two supports are the crossed ones.
         for s in (s0, s1):
             row, other = gb.neighbour_pairs(s)
+            u = np.cross(edge_vec[edge[row]], pb[other] - pb[s[row]])
+            length = np.sqrt(np.einsum("ij,ij->i", u, u))
+            ok = length > 0.0
+            u = u[ok] / length[ok, None]
+            row = row[ok]
+            u[np.einsum("ij,ij->i", u, na[left[edge[row]]] + na[right[edge[row]]]) < 0.0] *= -1.0
             found_edges.append(edge[row])
             found_b0.append(s[row])
-            found_b1.append(other)
+            found_u.append(u)
     if found_edges:
-        e = np.concatenate(found_edges)
-        b0, b1 = np.concatenate(found_b0), np.concatenate(found_b1)
-        good = b0 != b1
-        e, b0, b1 = e[good], b0[good], b1[good]
-        eb = pb[b1] - pb[b0]
-        u = np.cross(edge_vec[e], eb)
-        length = np.sqrt(np.einsum("ij,ij->i", u, u))
-        # parallel edges (the arcs lie on one great circle: a copy scaled or shifted, not turned) bound no facet
-        ok = length > _PARALLEL * np.sqrt(np.einsum("ij,ij->i", edge_vec[e], edge_vec[e]) * np.einsum("ij,ij->i", eb, eb))
-        e, b0, u = e[ok], b0[ok], u[ok] / length[ok, None]
-        flip = np.einsum("ij,ij->i", u, na[left[e]] + na[right[e]]) < 0.0
-        u[flip] = -u[flip]
+        e, b0, u = np.concatenate(found_edges), np.concatenate(found_b0), np.concatenate(found_u)
         _, ha = sup_a(u, ga.edges[e, 0])
         _, hb = sup_b(-u, b0)
         directions.append(u)
