@@ -113,22 +113,13 @@ class _Graph:
         return rows, self.idx[first + np.arange(rows.size)]
 
 
-class ConvexPolytope(PointCloud):
-    """A convex polytope given by its vertices and a closed triangulation of its boundary (every triangle with
-    its corners on the hull, e.g. a convex mesh's faces or the output of a convex-hull tool).
+class _Triangulation:
+    """A checked hull triangulation: welded points (local coordinates) and the topology of their graph."""
 
-    vertices: (n, 3); triangles: (k, 3) vertex indices in any orientation (each is turned outward), every vertex
-    used.
-    Exactly equal positions are welded.  Raises ValueError unless the triangles form one closed surface of
-    nonzero area per triangle that bounds a convex body (core/mesh/parts.py's exact convexity test); callers
-    that only offer the triangulation as a speed-up fall back to `PointCloud` then.  Queries treat it as the hull
-    of its vertices, exactly like a `PointCloud`; the triangulation only lets EPA finish large pairs faster."""
-
-    def __init__(self, vertices, triangles, transform=None, margin: float = 0.0, *, _checked: bool = False):
-        """`_checked=True` (core-internal: `core/mesh/query.py`, whose meshes passed the same convexity test
-        already) skips the convexity test; the welding and orientation are done all the same."""
-        super().__init__(vertices, transform, margin)
-        points = self.vertices
+    def __init__(self, points: np.ndarray, triangles, checked: bool):
+        points = np.asarray(points, dtype=np.float64)
+        if points.ndim != 2 or points.shape[1] != 3 or not np.all(np.isfinite(points)):
+            raise ValueError("hull points must be a finite (n, 3) array")
         tris = np.asarray(triangles)
         if tris.ndim != 2 or tris.shape[1] != 3 or tris.shape[0] < 4 or not np.issubdtype(tris.dtype, np.integer):
             raise ValueError(f"triangles must be a (k, 3) integer array with k >= 4, got shape {tris.shape}")
@@ -136,35 +127,104 @@ class ConvexPolytope(PointCloud):
         if tris.min() < 0 or tris.max() >= points.shape[0]:
             raise ValueError("triangles refer to vertices that do not exist")
         unique, weld = np.unique(points, axis=0, return_inverse=True)
-        weld = weld.reshape(-1)
-        topo = weld[tris]
+        topo = weld.reshape(-1)[tris]
         if np.bincount(topo.reshape(-1), minlength=unique.shape[0]).min() == 0:
             raise ValueError("every vertex must be a corner of a triangle of the hull triangulation")
         # Outward: a convex body holds its centroid, so each triangle faces away from it (then the convexity test
         # also proves the orientation consistent: every directed edge must meet its reverse).
         a, b, c = unique[topo[:, 0]], unique[topo[:, 1]], unique[topo[:, 2]]
-        centre = unique.mean(axis=0)
-        inward = np.einsum("ij,ij->i", a - centre, np.cross(b - a, c - a)) < 0.0
+        inward = np.einsum("ij,ij->i", a - unique.mean(axis=0), np.cross(b - a, c - a)) < 0.0
         topo[inward] = topo[inward][:, [0, 2, 1]]
         from .mesh.parts import _convexity, _flat
         if np.any(_flat(unique, topo)):
             raise ValueError("a triangle of the hull triangulation has zero area")
-        if not _checked and not bool(_convexity(unique, topo, topo, np.zeros(topo.shape[0], np.int64), 1)[0]):
+        if not checked and not bool(_convexity(unique, topo, topo, np.zeros(topo.shape[0], np.int64), 1)[0]):
             raise ValueError("the triangles are not a closed surface bounding a convex body")
-        self._hull_points = unique
-        self._graph = _Graph(np.ascontiguousarray(topo), unique.shape[0])
+        self.points = unique
+        self.graph = _Graph(np.ascontiguousarray(topo), unique.shape[0])
 
-    def _hull_world(self) -> np.ndarray:
-        """The welded vertices in the current frame (transform and frame shift applied)."""
-        world = self._pose_cache.get("hull world")
+
+class _Later:
+    """A triangulation made the first time it is needed, by a function of no arguments returning (points,
+    triangles); None from then on if that failed or was refused."""
+
+    def __init__(self, make):
+        self.make = make
+        self.done = False
+        self.value = None
+
+    def get(self, cloud: np.ndarray):
+        """The triangulation, if it is the hull of `cloud` (local vertices): its points are vertices of the cloud
+        and every other vertex is behind every one of its face planes (core/mesh/parts.py's tolerance)."""
+        if not self.done:
+            self.done = True
+            try:
+                points, triangles = self.make()
+                hull = _Triangulation(points, triangles, checked=False)
+                self.value = hull if _holds(hull, cloud) else None
+            except (ValueError, TypeError, RuntimeError):
+                self.value = None
+            self.make = None
+        return self.value
+
+
+# The vertices a triangulation made later leaves out are checked against its face planes when there are at most
+# this many (vertex, plane) pairs; above it (a dense flat grid inside a few big facets) it is not used.
+_CHECK_BUDGET = 1 << 25
+
+
+def _holds(hull: _Triangulation, cloud: np.ndarray) -> bool:
+    both = np.concatenate([hull.points, cloud])
+    _, label = np.unique(both, axis=0, return_inverse=True)
+    label = label.reshape(-1)
+    mine, theirs = label[:hull.points.shape[0]], label[hull.points.shape[0]:]
+    if not np.all(np.isin(mine, theirs)):
+        return False  # a point that is not a vertex of the shape
+    rest = cloud[~np.isin(theirs, mine)]
+    if not rest.shape[0]:
+        return True
+    if rest.shape[0] * hull.graph.triangles.shape[0] > _CHECK_BUDGET:
+        return False
+    from .mesh.parts import _all_behind
+    return bool(_all_behind(hull.points, hull.graph.triangles, rest))
+
+
+class ConvexPolytope(PointCloud):
+    """The convex hull of a vertex array (exactly like `PointCloud` in every query) that also knows a closed
+    triangulation of that hull's boundary, with which EPA finishes large deep pairs faster (`facet_depth`).
+
+    vertices: (n, 3).  triangles: either (k, 3) indices into `vertices` in any orientation (each triangle is turned
+    outward), every vertex a corner (a convex mesh's faces, or a hull tool's output with its points); or a
+    function of no arguments returning (hull points, triangles) in the same local coordinates, called the first
+    time a query needs them (so only pairs that get there pay for a hull; the add-on passes Blender's Convex Hull
+    this way).  Exactly equal positions are welded.  Given as an array, a triangulation that is not one closed
+    surface of nonzero-area triangles bounding a convex body (core/mesh/parts.py's exact convexity test) raises
+    ValueError; given as a function, such a triangulation, one that leaves a vertex outside it (or a function that
+    raises) is just not used.  The final depth is evaluated over the vertices themselves."""
+
+    def __init__(self, vertices, triangles, transform=None, margin: float = 0.0, *, _checked: bool = False):
+        """`_checked=True` (core-internal: `core/mesh/query.py`, whose meshes passed the same convexity test
+        already) skips the convexity test; the welding and orientation are done all the same."""
+        super().__init__(vertices, transform, margin)
+        if callable(triangles):
+            self._source = _Later(triangles)
+        else:
+            self._source = _Triangulation(self.vertices, triangles, _checked)
+
+    def _triangulation(self) -> _Triangulation | None:
+        return self._source.get(self.vertices) if isinstance(self._source, _Later) else self._source
+
+    def _hull_world(self, points: np.ndarray) -> np.ndarray:
+        """`points` (local) in the current frame (transform and frame shift applied), cached per pose."""
+        key = ("hull world", id(points))
+        world = self._pose_cache.get(key)
         if world is None:
-            world = self._hull_points if self._linear is None else self._hull_points @ self._linear_t
-            world = self._pose_cache["hull world"] = world
+            world = points if self._linear is None else points @ self._linear_t
+            world = self._pose_cache[key] = world
         return world + self._offset
 
     def __repr__(self) -> str:
-        return (f"ConvexPolytope({self._hull_points.shape[0]} vertices, {self._graph.triangles.shape[0]} triangles, "
-                f"margin={self.margin!r})")
+        return f"ConvexPolytope({self.vertices.shape[0]} vertices, margin={self.margin!r})"
 
 
 def _unit_rows(v: np.ndarray) -> np.ndarray:
@@ -215,15 +275,14 @@ class _Supports:
     """Exact supports of one polytope, many directions at once: by hill climbing on a large polytope, over every
     vertex on a small one."""
 
-    def __init__(self, shape: ConvexPolytope):
-        self.points = points = shape._hull_world()
-        self.graph = shape._graph
+    def __init__(self, shape: ConvexPolytope, hull: _Triangulation):
+        self.points = points = shape._hull_world(hull.points)
+        self.graph = graph = hull.graph
         self.linear = shape._linear
         # the start table is pose-independent (supports of the local vertices, looked up with local directions):
-        # kept with the shape's topology, so repeated queries on the same shape build it once
-        graph = shape._graph
+        # kept with the triangulation, so repeated queries on the same shape build it once
         if graph.cube is None:
-            local = shape._hull_points
+            local = hull.points
             g = int(min(max(2, round(math.sqrt(local.shape[0] / 48.0))), _CUBE_MAX))
             graph.cube = (g, _Supports._every(_cube_directions(g), local)[0])
         self.cube, self.start_vertex = graph.cube
@@ -289,9 +348,12 @@ def facet_depth(shape_a: ConvexPolytope, shape_b: ConvexPolytope):
     Returns (depth, unit normal u of M at the closest boundary point, candidates checked), with depth =
     h_A(u) + h_B(-u) the minimum over M's facet normals; or None when M has too many facets for this to pay
     (see `_ARC_BUDGET`): EPA then goes on."""
-    ga, gb = shape_a._graph, shape_b._graph
-    pa, pb = shape_a._hull_world(), shape_b._hull_world()
-    sup_a, sup_b = _Supports(shape_a), _Supports(shape_b)
+    hull_a, hull_b = shape_a._triangulation(), shape_b._triangulation()
+    if hull_a is None or hull_b is None:
+        return None
+    sup_a, sup_b = _Supports(shape_a, hull_a), _Supports(shape_b, hull_b)
+    ga, gb = hull_a.graph, hull_b.graph
+    pa, pb = sup_a.points, sup_b.points
     na = _face_normals(pa, ga.triangles)
     nb = _face_normals(pb, gb.triangles)
 
@@ -396,17 +458,25 @@ def facet_depth(shape_a: ConvexPolytope, shape_b: ConvexPolytope):
 
     directions = np.concatenate(directions)
     values = np.concatenate(values)
-    # Verify the smallest candidates against every vertex, in order, until none left can beat the best verified.
+    # Verify the smallest candidates against every vertex of the shapes themselves (not the triangulation's
+    # points), in order, until none left can beat the best verified.  Climbed values are values of real vertices,
+    # never above the true support, so the order is safe.  A best candidate whose verified value exceeds its
+    # climbed one by more than rounding means the triangulation misses part of the shape: not used then.
+    cloud_a = shape_a._world_core_vertices() + shape_a._offset
+    cloud_b = shape_b._world_core_vertices() + shape_b._offset
     order = np.argsort(values, kind="stable")
-    best_value, best_u, checked = math.inf, None, 0
+    best_value, best_u, best_climbed, checked = math.inf, None, math.inf, 0
     for lo in range(0, order.size, 64):
         rows = order[lo:lo + 64]
         if values[rows[0]] >= best_value:
             break
         u = directions[rows]
-        exact = (u @ pa.T).max(axis=1) + (-u @ pb.T).max(axis=1)
+        exact = (u @ cloud_a.T).max(axis=1) + (-u @ cloud_b.T).max(axis=1)
         checked += rows.size
         k = int(exact.argmin())
         if exact[k] < best_value:
-            best_value, best_u = float(exact[k]), u[k]
+            best_value, best_u, best_climbed = float(exact[k]), u[k], float(values[rows[k]])
+    if best_value - best_climbed > 64.0 * np.finfo(float).eps * (abs(best_value) + float(np.abs(cloud_a).max())
+                                                                 + float(np.abs(cloud_b).max())):
+        return None
     return best_value, tuple(best_u.tolist()), checked

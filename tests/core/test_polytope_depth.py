@@ -176,3 +176,52 @@ def test_bad_triangulations_are_refused(case):
         t = t[:3]
     with pytest.raises(ValueError):
         ConvexPolytope(v, t)
+
+
+def _hull_of(points):
+    hull = ConvexHull(points)
+    return points[hull.vertices], np.searchsorted(hull.vertices, hull.simplices)
+
+
+@pytest.mark.parametrize("source", ["right hull", "hull of a subset", "raises", "garbage"])
+def test_a_triangulation_made_later_is_used_only_when_it_is_right(source):
+    """The add-on passes Blender's Convex Hull as a function called on first need.  A right one takes the facet
+    path; one that misses part of the shape (here the hull of 90 % of the vertices), raises or returns garbage
+    is not used, and EPA's answer stands: exact in every case."""
+    a = icosphere(4)
+    b = near_copy(a, np.random.default_rng(714), angle=1e-4)
+    calls = []
+
+    def later(points):
+        def make():
+            calls.append(1)
+            if source == "right hull":
+                return _hull_of(points)
+            if source == "hull of a subset":
+                return _hull_of(points[np.random.default_rng(715).random(points.shape[0]) < 0.9])
+            if source == "raises":
+                raise RuntimeError("no hull here")
+            return np.zeros((3, 3)), np.array([[0, 1, 2]] * 4)
+        return make
+
+    contact = core.collide(ConvexPolytope(a, later(a)), ConvexPolytope(b, later(b)))
+    exact, _, _ = exact_depth(a, b)
+    assert calls, "the triangulation was never asked for"
+    assert abs(-contact.distance - exact) <= TOUCHING * contact.scale, (contact.distance, exact)
+    assert contact.epa_outcome is core.EPAOutcome.CONVERGED
+    if source == "right hull":
+        assert contact.epa_iterations < 600  # the facet path, not ~2,600 expansions
+    else:
+        assert contact.epa_iterations > 1000  # EPA went on
+
+
+def test_a_pair_that_never_reaches_the_large_regime_never_asks_for_the_triangulation():
+    a = blob(3)
+    calls = []
+
+    def make():
+        calls.append(1)
+        return _hull_of(a)
+
+    contact = core.collide(ConvexPolytope(a, make), ConvexPolytope(a + 0.5, make))
+    assert contact.status is core.Status.INTERSECTING and not calls
