@@ -138,6 +138,38 @@ class _Refine:
     seer: int
 
 
+def _plane(a, b, c):
+    """(unit normal, offset) of triangle a b c (counter-clockwise seen from outside; offset = the origin's
+    distance to its plane, > 0 inside).  The normal is crossed at the corner facing the longest edge, the
+    triangle's largest angle, so slivers of a curved M keep accurate normals (`vec3.triangle_normal`'s rule,
+    written out: this runs ~5 times per expansion).  A zero-area face gets offset inf: never the closest, never
+    visible."""
+    ax, ay, az = a
+    bx, by, bz = b
+    cx, cy, cz = c
+    ux, uy, uz = bx - ax, by - ay, bz - az  # ab
+    vx, vy, vz = cx - bx, cy - by, cz - bz  # bc
+    wx, wy, wz = ax - cx, ay - cy, az - cz  # ca
+    ab2 = ux * ux + uy * uy + uz * uz
+    bc2 = vx * vx + vy * vy + vz * vz
+    ca2 = wx * wx + wy * wy + wz * wz
+    if bc2 >= ab2 and bc2 >= ca2:  # pivot at a: (b - a) x (c - a)
+        px, py, pz = ux, uy, uz
+        qx, qy, qz = -wx, -wy, -wz
+    elif ca2 >= ab2:  # pivot at b: (c - b) x (a - b)
+        px, py, pz = vx, vy, vz
+        qx, qy, qz = -ux, -uy, -uz
+    else:  # pivot at c: (a - c) x (b - c)
+        px, py, pz = wx, wy, wz
+        qx, qy, qz = -vx, -vy, -vz
+    nx, ny, nz = py * qz - pz * qy, pz * qx - px * qz, px * qy - py * qx
+    length = math.sqrt(nx * nx + ny * ny + nz * nz)
+    if length == 0.0:
+        return (0.0, 0.0, 0.0), math.inf
+    nx, ny, nz = nx / length, ny / length, nz / length
+    return (nx, ny, nz), (nx * (ax + bx + cx) + ny * (ay + by + cy) + nz * (az + bz + cz)) / 3.0
+
+
 class _Polytope:
     """A closed triangulated convex polytope around the origin, with an edge map for adjacency.
 
@@ -163,42 +195,12 @@ class _Polytope:
         return len(self.W) - 1
 
     def add_face(self, i, j, k):
-        """Append face (i, j, k) (counter-clockwise seen from outside) and return its index.
-
-        Its unit normal is crossed at the vertex facing the longest edge, the triangle's largest angle (the same
-        rule and arithmetic as `vec3.triangle_normal`, inlined: this runs ~5 times per expansion), so slivers of
-        a curved M keep accurate normals.  A zero-area face gets offset inf: never the closest, never visible."""
+        """Append face (i, j, k) (counter-clockwise seen from outside) and return its index (see `_plane`)."""
         W = self.W
-        a, b, c = W[i], W[j], W[k]
-        ax, ay, az = a
-        bx, by, bz = b
-        cx, cy, cz = c
-        ux, uy, uz = bx - ax, by - ay, bz - az  # ab
-        vx, vy, vz = cx - bx, cy - by, cz - bz  # bc
-        wx, wy, wz = ax - cx, ay - cy, az - cz  # ca
-        ab2 = ux * ux + uy * uy + uz * uz
-        bc2 = vx * vx + vy * vy + vz * vz
-        ca2 = wx * wx + wy * wy + wz * wz
-        if bc2 >= ab2 and bc2 >= ca2:  # pivot at a: (b - a) x (c - a)
-            px, py, pz = ux, uy, uz
-            qx, qy, qz = -wx, -wy, -wz
-        elif ca2 >= ab2:  # pivot at b: (c - b) x (a - b)
-            px, py, pz = vx, vy, vz
-            qx, qy, qz = -ux, -uy, -uz
-        else:  # pivot at c: (a - c) x (b - c)
-            px, py, pz = wx, wy, wz
-            qx, qy, qz = -vx, -vy, -vz
-        nx, ny, nz = py * qz - pz * qy, pz * qx - px * qz, px * qy - py * qx
-        length = math.sqrt(nx * nx + ny * ny + nz * nz)
-        if length != 0.0:
-            nx, ny, nz = nx / length, ny / length, nz / length
-            offset = (nx * (ax + bx + cx) + ny * (ay + by + cy) + nz * (az + bz + cz)) / 3.0
-        else:
-            nx = ny = nz = 0.0
-            offset = math.inf
+        normal, offset = _plane(W[i], W[j], W[k])
         index = len(self.faces)
         self.faces.append((i, j, k))
-        self.normals.append((nx, ny, nz))
+        self.normals.append(normal)
         self.offsets.append(offset)
         self.alive.append(True)
         edge_face = self.edge_face
@@ -231,7 +233,8 @@ class _Polytope:
 
     def _visible_spreading(self, w, start_face):
         wx, wy, wz = w
-        faces, normals, offsets, edge_face = self.faces, self.normals, self.offsets, self.edge_face
+        faces, normals, offsets = self.faces, self.normals, self.offsets
+        get = self.edge_face.get
         slack = -self.slack
         visible = [start_face]
         stack = [start_face]
@@ -240,15 +243,14 @@ class _Polytope:
         while stack:
             face = stack.pop()
             i, j, k = faces[face]
-            for edge in ((i, j), (j, k), (k, i)):
-                neighbour = edge_face.get((edge[1], edge[0]))
+            for edge, twin in (((i, j), (j, i)), ((j, k), (k, j)), ((k, i), (i, k))):
+                neighbour = get(twin)
                 if neighbour is None:
                     return None, None
                 seen = tested.get(neighbour)
                 if seen is None:
                     n = normals[neighbour]
-                    seen = n[0] * wx + n[1] * wy + n[2] * wz - offsets[neighbour] > slack
-                    tested[neighbour] = seen
+                    seen = tested[neighbour] = n[0] * wx + n[1] * wy + n[2] * wz - offsets[neighbour] > slack
                     if seen:
                         visible.append(neighbour)
                         stack.append(neighbour)
@@ -321,16 +323,31 @@ class _Polytope:
         if steps != len(horizon):
             return False
         alive = self.alive
+        get = edge_face.get
         for face in visible:
             alive[face] = False
             i, j, k = faces[face]
-            for edge in ((i, j), (j, k), (k, i)):
-                if edge_face.get(edge) == face:
-                    del edge_face[edge]
+            if get((i, j)) == face:
+                del edge_face[(i, j)]
+            if get((j, k)) == face:
+                del edge_face[(j, k)]
+            if get((k, i)) == face:
+                del edge_face[(k, i)]
         new_index = self.add_vertex(point)
-        add_face = self.add_face
-        for a, b in horizon:
-            add_face(a, b, new_index)
+        W, w = self.W, point.w
+        normals, offsets, heap, push = self.normals, self.offsets, self.heap, heapq.heappush
+        index = len(faces)
+        for a, b in horizon:  # the fan: `add_face` for each horizon edge, with everything bound once
+            normal, offset = _plane(W[a], W[b], w)
+            faces.append((a, b, new_index))
+            normals.append(normal)
+            offsets.append(offset)
+            alive.append(True)
+            edge_face[(a, b)] = index
+            edge_face[(b, new_index)] = index
+            edge_face[(new_index, a)] = index
+            push(heap, (offset, index))
+            index += 1
         return True
 
     def closest_face(self):
@@ -455,7 +472,8 @@ def epa(shape_a, shape_b, simplex, weights, centre_direction, *, scale: float, g
                 new = support(normal)
         last_support = new
         certified_gap = dot(normal, new.w) - offset
-        if certified_gap <= gap or any(new.w == poly.W[i] for i in poly.faces[face]):
+        i, j, k = poly.faces[face]
+        if certified_gap <= gap or new.w == poly.W[i] or new.w == poly.W[j] or new.w == poly.W[k]:
             step = _settle(poly, face, support, gap, flat)
             if isinstance(step, _Settled):
                 certified_gap = min(certified_gap, step.gap) if step.face == face else step.gap
