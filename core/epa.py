@@ -33,8 +33,10 @@ localised).  The alternatives measured or weighed against that:
   all of M's facets that come within the gap of it: on these pairs that is all of them;
 - the depth as min of h_M over M's facet normals (facets of A, of -B, and crossing edge pairs): exact and fully
   vectorised once the hulls of A and B are known, but the core has no convex-hull algorithm (numpy only, no
-  scipy), and building one in Python costs the same per-vertex bookkeeping as EPA.  The tests use it as their
-  oracle (tests/core/duplicates.py, with scipy's hull);
+  scipy), and building one in Python costs the same per-vertex bookkeeping as EPA.  So it is used when the
+  hulls' triangulations come from outside: two `polytope.ConvexPolytope`s (the add-on's Exact mode on convex
+  meshes passes their faces, Hull and Loose Parts modes Blender's Convex Hull) go to `polytope.facet_depth`
+  after `_BATCH_AFTER` expansions, ~0.1-0.2 s for 10,000-vertex copies instead of ~1 s here;
 - reducing each cloud to its hull's extreme vertices: no gain here, every vertex of a subdivided primitive is on
   its hull.
 So EPA stays, made to finish:

@@ -53,10 +53,13 @@ def _hull_shape(geometry) -> ConvexPolytope:
     shape and its duplicate in place: core/polytope.py) and used only if the core finds it is the hull of the
     vertices."""
     try:
-        vertices = geometry.vertices
-        return ConvexPolytope(vertices, lambda: blender_hull(vertices), transform=geometry.matrix_world)
+        return _offered_hull(geometry.vertices, geometry.matrix_world)
     except ValueError as exc:
         raise GeometryError(f"'{geometry.name}': {exc}") from None
+
+
+def _offered_hull(vertices: np.ndarray, transform) -> ConvexPolytope:
+    return ConvexPolytope(vertices, lambda: blender_hull(vertices), transform=transform)
 
 
 def blender_hull(vertices: np.ndarray):
@@ -93,7 +96,8 @@ def _mesh(geometry) -> TriangleMesh:
 
 
 class PartHulls(tuple):
-    """Loose Parts mode: one object as the convex hulls of its loose parts (a tuple of `core.PointCloud`s)."""
+    """Loose Parts mode: one object as the convex hulls of its loose parts (a tuple of `core.ConvexPolytope`s,
+    each offering Blender's Convex Hull of its part like Hull mode's shape)."""
 
     def bounds(self):
         boxes = [part.bounds() for part in self]
@@ -106,7 +110,7 @@ class PartHulls(tuple):
 
 def _part_hulls(geometry) -> PartHulls:
     mesh = _mesh(geometry)
-    return PartHulls(PointCloud(part.vertices, transform=part.transform) for part in loose_parts(mesh))
+    return PartHulls(_offered_hull(part.vertices, part.transform) for part in loose_parts(mesh))
 
 
 def shapes_for(geometry, mode: Mode):
