@@ -4,9 +4,13 @@
     .venv/bin/python bench/duplicates.py --quick    # the rows up to ~2,600 vertices only
 
 One row per shape x relation: our one-shot `core.collide` on the raw vertex arrays (median of 3 runs below 3,000
-vertices, else one run), EPA iterations and outcome, our |distance error| / scale against an exact oracle, and the
-peers on the same pair (one-shot, hull preparation included as in bench/run.py: scipy hull + fcl.Convex, coal's
-own convexHull), with their error and the time ratio ours / peer.
+vertices, else one run), EPA iterations and outcome, our |distance error| / scale against an exact oracle; then the
+same pair as the add-on gives it (`core.ConvexPolytope`: the vertices with their hull triangulation, which Blender's
+Convex Hull gives in Hull mode and a convex mesh's own faces in Exact mode; here scipy's qhull stands in for it,
+"hull ms"), "ours+hull ms" = building both polytopes (their checks included) + `core.collide`, with its EPA
+iterations (~256 + the witness search when the facet-normal depth answers) and error; and the peers on the same
+pair (one-shot, hull preparation included as in bench/run.py: scipy hull + fcl.Convex, coal's own convexHull),
+with their error and the ratio (hull ms + ours+hull ms) / peer.
 
 Oracle (independent of every engine): `tests/core/duplicates.py:exact_depth`, the minimum of h_A(u) + h_B(-u) over
 all facet normals of A - B enumerated from the two qhull hulls (facets of A, of -B, crossing edge pairs).  For the
@@ -80,6 +84,15 @@ def timed(fn, repeats: int):
     return statistics.median(times), out
 
 
+def hull_of(points):
+    """(hull points, triangles) by scipy's qhull: what the add-on gets from Blender's Convex Hull (Hull mode) or
+    from a convex mesh's own faces (Exact mode)."""
+    from scipy.spatial import ConvexHull
+    import numpy as np
+    hull = ConvexHull(points)
+    return points[hull.vertices], np.searchsorted(hull.vertices, hull.simplices)
+
+
 def symmetric_width(a):
     import numpy as np
     from scipy.spatial import ConvexHull
@@ -104,8 +117,8 @@ def measure(quick: bool, only: str | None = None) -> None:
             peers[name] = (__import__(name), fn)
         except ImportError as exc:
             print(f"[duplicates] peer {name} missing: {exc}", flush=True)
-    head = ("| shape | hull v | relation | ours ms | EPA it | outcome | ours err | "
-            + " | ".join(f"{p} ms | {p} err | ours/{p}" for p in peers) + " |")
+    head = ("| shape | hull v | relation | ours ms | EPA it | outcome | ours err | hull ms | ours+hull ms | it | err | "
+            + " | ".join(f"{p} ms | {p} err | ours+hull/{p}" for p in peers) + " |")
     print(f"numpy {np.__version__}, python {sys.version.split()[0]}, load {os.getloadavg()}", flush=True)
     print(head)
     print("|" + "---|" * (head.count("|") - 1))
@@ -125,8 +138,14 @@ def measure(quick: bool, only: str | None = None) -> None:
             else:
                 depth = exact_depth(a, b)[0]
             size = c.scale
+            hull_s, hulls = timed(lambda: (hull_of(a), hull_of(b)), repeats)
+            given_s, g = timed(lambda: core.collide(core.ConvexPolytope(*hulls[0]), core.ConvexPolytope(*hulls[1])),
+                               repeats)
+            both = hull_s + given_s
             cells = [shape_name, f"{len(a)}", relation, f"{1e3 * seconds:.0f}", f"{c.epa_iterations}",
-                     c.epa_outcome.name if c.epa_outcome else "-", f"{abs(c.depth - depth) / size:.1e}"]
+                     c.epa_outcome.name if c.epa_outcome else "-", f"{abs(c.depth - depth) / size:.1e}",
+                     f"{1e3 * hull_s:.0f}", f"{1e3 * given_s:.0f}", f"{g.epa_iterations}",
+                     f"{abs(g.depth - depth) / size:.1e}"]
             for name, (module, fn) in peers.items():
                 try:
                     peer_s, peer_depth = timed(lambda: fn(module, a, b), 1)
@@ -134,7 +153,7 @@ def measure(quick: bool, only: str | None = None) -> None:
                     cells += ["-", f"failed: {str(exc).strip().splitlines()[-1][:40]}", "-"]
                     continue
                 err = "no contact" if peer_depth is None else f"{abs(peer_depth - depth) / size:.1e}"
-                cells += [f"{1e3 * peer_s:.0f}", err, f"{seconds / peer_s:.2f}"]
+                cells += [f"{1e3 * peer_s:.0f}", err, f"{both / peer_s:.2f}"]
             print("| " + " | ".join(cells) + " |", flush=True)
 
 

@@ -17,6 +17,7 @@ from .contact import Contact, Containment, Status
 from .epa import EPAOutcome
 from .mesh import TriangleMesh
 from .parts import collide_worst
+from .polytope import ConvexPolytope
 from .query import collide, distance, intersects
 from .shapes import Box, Capsule, Cone, Cylinder, PointCloud, Shape, Sphere, as_shape
 from .tolerances import DEFAULT_TOLERANCES, Tolerances
@@ -24,6 +25,7 @@ from .tolerances import DEFAULT_TOLERANCES, Tolerances
 __all__ = [
     "collide", "intersects", "distance", "collide_worst",
     "Contact", "Containment", "Status", "EPAOutcome", "Tolerances", "DEFAULT_TOLERANCES",
-    "Shape", "PointCloud", "Sphere", "Box", "Capsule", "Cylinder", "Cone", "as_shape", "TriangleMesh",
+    "Shape", "PointCloud", "ConvexPolytope", "Sphere", "Box", "Capsule", "Cylinder", "Cone", "as_shape",
+    "TriangleMesh",
     "candidate_pairs", "ShapeBatch", "collide_many", "find_clashes",
 ]

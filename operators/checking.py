@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..core import PointCloud, TriangleMesh, collide, collide_worst
+from ..core import ConvexPolytope, PointCloud, TriangleMesh, collide, collide_worst
 from ..core.mesh import loose_parts
 from ..results.record import CheckRecord, Mode
 from .reading import GeometryError, read_object
@@ -39,11 +39,50 @@ class CheckSettings:
 
 
 def hull(geometry) -> PointCloud:
-    """The convex hull of one object's geometry (Hull mode, and a lower bound for the others)."""
+    """The convex hull of one object's geometry as a plain vertex cloud (the scene check's prefilter, and a lower
+    bound for the other modes)."""
     try:
         return PointCloud(geometry.vertices, transform=geometry.matrix_world)
     except ValueError as exc:
         raise GeometryError(f"'{geometry.name}': {exc}") from None
+
+
+def _hull_shape(geometry) -> ConvexPolytope:
+    """Hull mode's shape: the vertex cloud's hull, with Blender's Convex Hull of it offered for the core's
+    facet-normal depth.  It is made only if a query needs it (two large hulls deep in each other, such as a
+    shape and its duplicate in place: core/polytope.py) and used only if the core finds it is the hull of the
+    vertices."""
+    try:
+        return _offered_hull(geometry.vertices, geometry.matrix_world)
+    except ValueError as exc:
+        raise GeometryError(f"'{geometry.name}': {exc}") from None
+
+
+def _offered_hull(vertices: np.ndarray, transform) -> ConvexPolytope:
+    return ConvexPolytope(vertices, lambda: blender_hull(vertices), transform=transform)
+
+
+def blender_hull(vertices: np.ndarray):
+    """(hull points, triangles) of an (n, 3) array by Blender's own Convex Hull operator (`bmesh.ops.convex_hull`,
+    in a scratch BMesh: nothing in the file changes); the points are rows of `vertices`."""
+    import bmesh
+
+    bm = bmesh.new()
+    try:
+        for point in vertices.tolist():
+            bm.verts.new(point)
+        geom = bmesh.ops.convex_hull(bm, input=bm.verts[:], use_existing_faces=False)["geom"]
+        bm.verts.index_update()
+        triangles = []
+        for face in geom:
+            if isinstance(face, bmesh.types.BMFace):
+                corners = [v.index for v in face.verts]
+                triangles.extend((corners[0], corners[k], corners[k + 1]) for k in range(1, len(corners) - 1))
+    finally:
+        bm.free()
+    triangles = np.array(triangles, dtype=np.int64).reshape(-1, 3)
+    used, remap = np.unique(triangles, return_inverse=True)
+    return vertices[used], remap.reshape(-1, 3)
 
 
 def _mesh(geometry) -> TriangleMesh:
@@ -57,7 +96,8 @@ def _mesh(geometry) -> TriangleMesh:
 
 
 class PartHulls(tuple):
-    """Loose Parts mode: one object as the convex hulls of its loose parts (a tuple of `core.PointCloud`s)."""
+    """Loose Parts mode: one object as the convex hulls of its loose parts (a tuple of `core.ConvexPolytope`s,
+    each offering Blender's Convex Hull of its part like Hull mode's shape)."""
 
     def bounds(self):
         boxes = [part.bounds() for part in self]
@@ -70,7 +110,7 @@ class PartHulls(tuple):
 
 def _part_hulls(geometry) -> PartHulls:
     mesh = _mesh(geometry)
-    return PartHulls(PointCloud(part.vertices, transform=part.transform) for part in loose_parts(mesh))
+    return PartHulls(_offered_hull(part.vertices, part.transform) for part in loose_parts(mesh))
 
 
 def shapes_for(geometry, mode: Mode):
@@ -80,7 +120,7 @@ def shapes_for(geometry, mode: Mode):
         return _mesh(geometry)
     if mode is Mode.LOOSE_PARTS:
         return _part_hulls(geometry)
-    return hull(geometry)
+    return _hull_shape(geometry)
 
 
 def _collide(shape_a, shape_b, max_distance, warm_start=None):

@@ -1,0 +1,482 @@
+"""Convex polytopes with a known hull triangulation, and their exact penetration depth from facet normals.
+
+Why (issue 7): two identical or near-identical high-poly convex shapes at one pose (Shift+D in Blender) have a
+Minkowski difference M = A - B whose every facet lies within a fraction of a percent of the depth, so EPA must
+add about one vertex of M per expansion, all of them (~0.1 ms each in Python: a second for 10,000 vertices).
+When the hulls' triangulations are known (a convex mesh's own faces in Exact mode, Blender's Convex Hull in Hull
+mode), the depth needs no polytope at all:
+
+    depth = min over unit u of h_M(u),   h_M(u) = h_A(u) + h_B(-u)   (h: support function),
+
+and the minimum is attained at a facet normal of M.  Every facet of M (a Minkowski sum of polytopes) is a facet of
+A plus a vertex of B, a vertex of A plus a facet of -B, or an edge of A plus an edge of -B whose Gauss-map arcs
+cross; its normal is a facet normal of A, minus one of B, or +-(e_a x e_b).  Each candidate u gives an upper bound
+h_M(u) >= depth, so the minimum over any superset of M's facet normals *is* the depth.  Everything is vectorised:
+
+- supports by hill climbing on the triangulation's vertex graph, all directions at once.  On a convex surface a
+  vertex no neighbour improves on is a global maximum (the edges at a vertex span its tangent cone), so the climb
+  is exact; it starts at the support of the nearest of a few precomputed directions;
+- crossing edge pairs without enumerating pairs: along the Gauss arc of an edge of A (from the normal of one of
+  its faces to the other's), B's support along -u moves from vertex to vertex of B, one B edge per crossed arc.
+  So the supports of B at the arc's two ends are compared: equal, no crossing (a normal cone is convex); joined
+  by an edge of B, that edge is the crossing one; else the arc is halved and each half looked at again;
+- the winner is checked against every vertex: climbed values are values of real vertices (never above the true
+  support), so candidates are verified in order of value until the best verified one is no larger than the next.
+
+`ConvexPolytope` is a `PointCloud` (every query works on it as on its vertices) that also carries the checked
+triangulation; EPA switches to `facet_depth` once it has spent `epa._BATCH_AFTER` expansions on a pair of them.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .shapes import PointCloud
+
+__all__ = ["ConvexPolytope", "facet_depth"]
+
+# The climbs start at the support of the cell of a cube map (6 x G x G cells, directions through the cell
+# centres) that holds their direction; G grows with the vertex count (about 1 cell per 8 vertices, G <= 24).
+_CUBE_MAX = 24
+# The climbs look at up to this many neighbours per vertex in one step; a climb that reaches a vertex of higher
+# degree (the apex of a cone, the pole of a UV sphere) takes the support over every vertex instead.
+_TABLE_WIDTH = 16
+# Below this many (direction, vertex) products a set of supports is taken over every vertex, no climbing.
+_BRUTE_FORCE = 1 << 24
+# Climb steps before the rows still climbing take the support over every vertex instead.
+_CLIMB_STEPS = 32
+# Gauss arcs shorter than this (radians) are not walked: their two faces are coplanar up to rounding (a diagonal
+# inside a flat facet), and any direction on such an arc is within this angle of a face normal that is itself a
+# candidate (h_M changes by at most this times the size of M there).
+_FLAT_ARC = 1e-12
+# Arcs are walked from this fraction of their length inside each end (see `facet_depth`): a crossing closer to an
+# end than that is missed, which can raise the depth by at most this x pi x the size of M.
+_NUDGE = 1e-10
+# Edge pairs whose sine of angle is below this are parallel (their Gauss arcs overlap, no facet between them).
+_PARALLEL = 1e-12
+# Arcs walked at once, per edge of A, beyond which the walk gives up (returns None).  Two identical or
+# near-identical shapes cross each arc of A with a few arcs of -B, but two many-sided prisms tilted against each
+# other have M with a number of facets that grows as the product of their sides; EPA only refines M near the
+# answer and is then cheaper.
+_ARC_BUDGET = 1
+# A Gauss arc is halved at most this many times (2^-48 of its length is far below any tolerance).
+_MAX_HALVINGS = 48
+# Rows per block in the climbs and the checks (bounds the temporary (rows, width, 3) arrays).
+_BLOCK = 1 << 16
+
+
+class _Graph:
+    """The triangulation's topology (pose-independent, local vertex indices): outward triangles, unique edges
+    with the two triangles beside them, and the vertex graph (CSR lists, plus a padded table of the first
+    `_TABLE_WIDTH` neighbours for the climbs; a vertex of higher degree is `wide`)."""
+
+    def __init__(self, triangles: np.ndarray, n: int):
+        self.triangles = triangles
+        u = triangles.reshape(-1)
+        v = triangles[:, [1, 2, 0]].reshape(-1)
+        owner = np.repeat(np.arange(triangles.shape[0]), 3)
+        key = u * n + v
+        order = np.argsort(key)
+        found = np.minimum(np.searchsorted(key[order], v * n + u), key.size - 1)
+        twin = order[found]
+        if not np.array_equal(key[twin], v * n + u) or np.unique(key).size != key.size:
+            raise ValueError("the triangles are not a closed surface (an edge is not met by its reverse once)")
+        first = u < v
+        self.edges = np.stack([u[first], v[first]], axis=1)  # each undirected edge once
+        self.edge_faces = np.stack([owner[first], owner[twin[first]]], axis=1)  # the triangles on either side
+        self.edge_keys = np.sort(u[first] * n + v[first])
+        self.n = n
+        degree = np.bincount(u, minlength=n)
+        by_vertex = np.argsort(u, kind="stable")
+        self.ptr = np.concatenate([[0], np.cumsum(degree)])
+        self.idx = v[by_vertex]
+        slot = np.arange(u.size) - np.repeat(self.ptr[:-1], degree)
+        width = int(min(max(np.percentile(degree, 99), 6), degree.max(), _TABLE_WIDTH))
+        table = np.repeat(np.arange(n)[:, None], width, axis=1)  # padding: the vertex itself
+        near = slot < width
+        table[u[by_vertex][near], slot[near]] = self.idx[near]
+        self.table = table
+        self.wide = degree > width
+        self.cube = None  # (g, support vertex of each cube-map cell): built by the first query, see `_Supports`
+
+    def adjacent(self, i: np.ndarray, j: np.ndarray) -> np.ndarray:
+        key = np.minimum(i, j) * self.n + np.maximum(i, j)
+        pos = np.minimum(np.searchsorted(self.edge_keys, key), self.edge_keys.size - 1)
+        return self.edge_keys[pos] == key
+
+    def neighbour_pairs(self, vertices: np.ndarray):
+        """(row, neighbour): every neighbour of vertices[row], for every row."""
+        count = self.ptr[vertices + 1] - self.ptr[vertices]
+        rows = np.repeat(np.arange(vertices.size), count)
+        first = np.repeat(self.ptr[vertices] - np.concatenate([[0], np.cumsum(count)[:-1]]), count)
+        return rows, self.idx[first + np.arange(rows.size)]
+
+
+class _Triangulation:
+    """A checked hull triangulation: welded points (local coordinates) and the topology of their graph."""
+
+    def __init__(self, points: np.ndarray, triangles, checked: bool):
+        points = np.asarray(points, dtype=np.float64)
+        if points.ndim != 2 or points.shape[1] != 3 or not np.all(np.isfinite(points)):
+            raise ValueError("hull points must be a finite (n, 3) array")
+        tris = np.asarray(triangles)
+        if tris.ndim != 2 or tris.shape[1] != 3 or tris.shape[0] < 4 or not np.issubdtype(tris.dtype, np.integer):
+            raise ValueError(f"triangles must be a (k, 3) integer array with k >= 4, got shape {tris.shape}")
+        tris = tris.astype(np.int64)
+        if tris.min() < 0 or tris.max() >= points.shape[0]:
+            raise ValueError("triangles refer to vertices that do not exist")
+        unique, weld = np.unique(points, axis=0, return_inverse=True)
+        topo = weld.reshape(-1)[tris]
+        if np.bincount(topo.reshape(-1), minlength=unique.shape[0]).min() == 0:
+            raise ValueError("every vertex must be a corner of a triangle of the hull triangulation")
+        # Outward: a convex body holds its centroid, so each triangle faces away from it (then the convexity test
+        # also proves the orientation consistent: every directed edge must meet its reverse).
+        a, b, c = unique[topo[:, 0]], unique[topo[:, 1]], unique[topo[:, 2]]
+        inward = np.einsum("ij,ij->i", a - unique.mean(axis=0), np.cross(b - a, c - a)) < 0.0
+        topo[inward] = topo[inward][:, [0, 2, 1]]
+        from .mesh.parts import _convexity, _flat
+        if np.any(_flat(unique, topo)):
+            raise ValueError("a triangle of the hull triangulation has zero area")
+        if not checked and not bool(_convexity(unique, topo, topo, np.zeros(topo.shape[0], np.int64), 1)[0]):
+            raise ValueError("the triangles are not a closed surface bounding a convex body")
+        self.points = unique
+        self.graph = _Graph(np.ascontiguousarray(topo), unique.shape[0])
+
+
+class _Later:
+    """A triangulation made the first time it is needed, by a function of no arguments returning (points,
+    triangles); None from then on if that failed or was refused."""
+
+    def __init__(self, make):
+        self.make = make
+        self.done = False
+        self.value = None
+
+    def get(self, cloud: np.ndarray):
+        """The triangulation, if it is the hull of `cloud` (local vertices): its points are vertices of the cloud
+        and every other vertex is behind every one of its face planes (core/mesh/parts.py's tolerance)."""
+        if not self.done:
+            self.done = True
+            try:
+                points, triangles = self.make()
+                hull = _Triangulation(points, triangles, checked=False)
+                self.value = hull if _holds(hull, cloud) else None
+            except (ValueError, TypeError, RuntimeError):
+                self.value = None
+            self.make = None
+        return self.value
+
+
+# The vertices a triangulation made later leaves out are checked against its face planes when there are at most
+# this many (vertex, plane) pairs; above it (a dense flat grid inside a few big facets) it is not used.
+_CHECK_BUDGET = 1 << 25
+
+
+def _holds(hull: _Triangulation, cloud: np.ndarray) -> bool:
+    both = np.concatenate([hull.points, cloud])
+    _, label = np.unique(both, axis=0, return_inverse=True)
+    label = label.reshape(-1)
+    mine, theirs = label[:hull.points.shape[0]], label[hull.points.shape[0]:]
+    if not np.all(np.isin(mine, theirs)):
+        return False  # a point that is not a vertex of the shape
+    rest = cloud[~np.isin(theirs, mine)]
+    if not rest.shape[0]:
+        return True
+    if rest.shape[0] * hull.graph.triangles.shape[0] > _CHECK_BUDGET:
+        return False
+    from .mesh.parts import _all_behind
+    return bool(_all_behind(hull.points, hull.graph.triangles, rest))
+
+
+class ConvexPolytope(PointCloud):
+    """The convex hull of a vertex array (exactly like `PointCloud` in every query) that also knows a closed
+    triangulation of that hull's boundary, with which EPA finishes large deep pairs faster (`facet_depth`).
+
+    vertices: (n, 3).  triangles: either (k, 3) indices into `vertices` in any orientation (each triangle is turned
+    outward), every vertex a corner (a convex mesh's faces, or a hull tool's output with its points); or a
+    function of no arguments returning (hull points, triangles) in the same local coordinates, called the first
+    time a query needs them (so only pairs that get there pay for a hull; the add-on passes Blender's Convex Hull
+    this way).  Exactly equal positions are welded.  Given as an array, a triangulation that is not one closed
+    surface of nonzero-area triangles bounding a convex body (core/mesh/parts.py's exact convexity test) raises
+    ValueError; given as a function, such a triangulation, one that leaves a vertex outside it (or a function that
+    raises) is just not used.  The final depth is evaluated over the vertices themselves."""
+
+    def __init__(self, vertices, triangles, transform=None, margin: float = 0.0, *, _checked: bool = False):
+        """`_checked=True` (core-internal: `core/mesh/query.py`, whose meshes passed the same convexity test
+        already) skips the convexity test; the welding and orientation are done all the same."""
+        super().__init__(vertices, transform, margin)
+        if callable(triangles):
+            self._source = _Later(triangles)
+        else:
+            self._source = _Triangulation(self.vertices, triangles, _checked)
+
+    def _triangulation(self) -> _Triangulation | None:
+        return self._source.get(self.vertices) if isinstance(self._source, _Later) else self._source
+
+    def _hull_world(self, points: np.ndarray) -> np.ndarray:
+        """`points` (local) in the current frame (transform and frame shift applied), cached per pose."""
+        key = ("hull world", id(points))
+        world = self._pose_cache.get(key)
+        if world is None:
+            world = points if self._linear is None else points @ self._linear_t
+            world = self._pose_cache[key] = world
+        return world + self._offset
+
+    def __repr__(self) -> str:
+        return f"ConvexPolytope({self.vertices.shape[0]} vertices, margin={self.margin!r})"
+
+
+def _unit_rows(v: np.ndarray) -> np.ndarray:
+    length = np.sqrt(np.einsum("ij,ij->i", v, v))
+    return v / np.where(length > 0.0, length, 1.0)[:, None]
+
+
+def _face_normals(points: np.ndarray, triangles: np.ndarray) -> np.ndarray:
+    """Unit outward normals, each crossed at the corner facing the triangle's longest edge (its largest angle:
+    well conditioned on slivers)."""
+    p = points[triangles]  # (k, 3 corners, 3)
+    edge2 = np.stack([((p[:, 2] - p[:, 1]) ** 2).sum(1), ((p[:, 0] - p[:, 2]) ** 2).sum(1),
+                      ((p[:, 1] - p[:, 0]) ** 2).sum(1)], axis=1)  # edge opposite corner 0, 1, 2
+    pivot = edge2.argmax(axis=1)
+    rows = np.arange(triangles.shape[0])
+    o = p[rows, pivot]
+    q = p[rows, (pivot + 1) % 3]
+    r = p[rows, (pivot + 2) % 3]
+    return _unit_rows(np.cross(q - o, r - o))
+
+
+def _cube_cells(directions: np.ndarray, g: int) -> np.ndarray:
+    """Cube-map cell index (0 .. 6 g^2 - 1) of each row of `directions` (any length, nonzero)."""
+    mag = np.abs(directions)
+    axis = mag.argmax(axis=1)
+    rows = np.arange(directions.shape[0])
+    major = directions[rows, axis]
+    face = 2 * axis + (major < 0.0)
+    uv = np.stack([directions[rows, (axis + 1) % 3], directions[rows, (axis + 2) % 3]], axis=1) / mag[rows, axis, None]
+    cell = np.clip(((uv + 1.0) * (0.5 * g)).astype(np.int64), 0, g - 1)
+    return (face * g + cell[:, 0]) * g + cell[:, 1]
+
+
+def _cube_directions(g: int) -> np.ndarray:
+    """The centre direction of every cube-map cell, in `_cube_cells` order."""
+    t = (np.arange(g) + 0.5) * (2.0 / g) - 1.0
+    cu, cv = np.meshgrid(t, t, indexing="ij")
+    out = np.empty((6, g, g, 3))
+    for face in range(6):
+        axis, sign = face // 2, (-1.0 if face % 2 else 1.0)
+        out[face, :, :, axis] = sign
+        out[face, :, :, (axis + 1) % 3] = cu
+        out[face, :, :, (axis + 2) % 3] = cv
+    return out.reshape(-1, 3)
+
+
+class _Supports:
+    """Exact supports of one polytope, many directions at once: by hill climbing on a large polytope, over every
+    vertex on a small one."""
+
+    def __init__(self, shape: ConvexPolytope, hull: _Triangulation):
+        self.points = points = shape._hull_world(hull.points)
+        self.graph = graph = hull.graph
+        self.linear = shape._linear
+        # the start table is pose-independent (supports of the local vertices, looked up with local directions):
+        # kept with the triangulation, so repeated queries on the same shape build it once
+        if graph.cube is None:
+            local = hull.points
+            g = int(min(max(2, round(math.sqrt(local.shape[0] / 48.0))), _CUBE_MAX))
+            graph.cube = (g, _Supports._every(_cube_directions(g), local)[0])
+        self.cube, self.start_vertex = graph.cube
+
+    @staticmethod
+    def _every(directions: np.ndarray, points: np.ndarray):
+        index = np.empty(directions.shape[0], np.int64)
+        value = np.empty(directions.shape[0])
+        block = max(1, _BLOCK * 4 // max(points.shape[0], 1))
+        for lo in range(0, directions.shape[0], block):
+            vals = directions[lo:lo + block] @ points.T
+            best = vals.argmax(axis=1)
+            index[lo:lo + block] = best
+            value[lo:lo + block] = vals[np.arange(best.size), best]
+        return index, value
+
+    def every_vertex(self, directions: np.ndarray):
+        """(vertex index, support value) along each row of `directions`, over every vertex (blocks of rows)."""
+        return self._every(directions, self.points)
+
+    def __call__(self, directions: np.ndarray, start: np.ndarray | None = None):
+        """(vertex index, support value) along each row of `directions`; `start`: vertices to climb from."""
+        points, table, wide = self.points, self.graph.table, self.graph.wide
+        if directions.shape[0] * points.shape[0] <= _BRUTE_FORCE:
+            return self.every_vertex(directions)
+        if start is None:
+            local = directions if self.linear is None else directions @ self.linear
+            start = self.start_vertex[_cube_cells(local, self.cube)]
+        current = np.array(start, dtype=np.int64)
+        value = np.einsum("ij,ij->i", points[current], directions)
+        active = np.arange(directions.shape[0])
+        block = max(1, _BLOCK // table.shape[1])
+        steps = 0
+        while active.size:
+            steps += 1
+            # at a vertex of high degree, or after many steps (a long walk round the rim of a many-sided
+            # cylinder): the support over every vertex, and these rows are done
+            done = wide[current[active]] if steps <= _CLIMB_STEPS else np.ones(active.size, bool)
+            if np.any(done):
+                rows = active[done]
+                current[rows], value[rows] = self.every_vertex(directions[rows])
+                active = active[~done]
+            moved = []
+            for lo in range(0, active.size, block):
+                rows = active[lo:lo + block]
+                cand = table[current[rows]]  # (r, width)
+                vals = np.einsum("rwk,rk->rw", points[cand], directions[rows])
+                best = vals.argmax(axis=1)
+                top = vals[np.arange(rows.size), best]
+                up = top > value[rows]
+                if np.any(up):
+                    r = rows[up]
+                    current[r] = cand[up, best[up]]
+                    value[r] = top[up]
+                    moved.append(r)
+            active = np.concatenate(moved) if moved else active[:0]
+        return current, value
+
+
+def facet_depth(shape_a: ConvexPolytope, shape_b: ConvexPolytope):
+    """Exact penetration of two convex polytopes whose Minkowski difference holds the origin (EPA's frame).
+
+    Returns (depth, unit normal u of M at the closest boundary point, candidates checked), with depth =
+    h_A(u) + h_B(-u) the minimum over M's facet normals; or None when M has too many facets for this to pay
+    (see `_ARC_BUDGET`): EPA then goes on."""
+    hull_a, hull_b = shape_a._triangulation(), shape_b._triangulation()
+    if hull_a is None or hull_b is None:
+        return None
+    sup_a, sup_b = _Supports(shape_a, hull_a), _Supports(shape_b, hull_b)
+    ga, gb = hull_a.graph, hull_b.graph
+    pa, pb = sup_a.points, sup_b.points
+    na = _face_normals(pa, ga.triangles)
+    nb = _face_normals(pb, gb.triangles)
+
+    # facets of A (u = n_a) and of -B (u = -n_b): each face's own corner starts the climb on its own shape
+    own_a, ha_a = sup_a(na, ga.triangles[:, 0])
+    far_b, hb_a = sup_b(-na)
+    far_a, ha_b = sup_a(-nb)
+    own_b, hb_b = sup_b(nb, gb.triangles[:, 0])
+    directions = [na, -nb]
+    values = [ha_a + hb_a, ha_b + hb_b]
+
+    # crossing edge pairs, walking each Gauss arc of A through B's supports (far_b[f] = B's support along -n_f)
+    left, right = ga.edge_faces[:, 0], ga.edge_faces[:, 1]
+    edge_vec = pa[ga.edges[:, 1]] - pa[ga.edges[:, 0]]
+    edge = np.arange(ga.edges.shape[0])
+    u0, u1 = na[left], na[right]
+    chord = u1 - u0
+    bent = np.einsum("ij,ij->i", chord, chord) > _FLAT_ARC * _FLAT_ARC
+    edge, u0, u1, chord = edge[bent], u0[bent], u1[bent], chord[bent]
+    # Each arc starts and ends a hair inside: an end that is exactly a facet normal of -B (identical shapes at
+    # one pose: every facet of A faces one of B) has a whole facet of B as its support, and the nudge picks the
+    # vertex of that facet whose normal cone the arc enters.
+    u0 = _unit_rows(u0 + _NUDGE * chord)
+    u1 = _unit_rows(u1 - _NUDGE * chord)
+    s0, _ = sup_b(-u0, far_b[left[edge]])
+    s1, _ = sup_b(-u1, far_b[right[edge]])
+    found_edges, found_b0, found_u = [], [], []
+    budget = _ARC_BUDGET * ga.edges.shape[0]
+    for _ in range(_MAX_HALVINGS + 1):
+        walk = s0 != s1
+        edge, u0, u1, s0, s1 = edge[walk], u0[walk], u1[walk], s0[walk], s1[walk]
+        if not edge.size:
+            break
+        if edge.size > budget:
+            return None  # M has far more facets than A and B (tilted many-sided caps): EPA is cheaper here
+        # Ends joined by an edge of B: the arc meets that edge's arc where u is perpendicular to both edges.  It is
+        # the crossing when B's support there is still that edge; a third vertex beyond it means the arc passes
+        # through that vertex's cone on the way (round a facet normal of -B just beside it): split there.
+        half = np.ones(edge.size, bool)
+        joined = np.flatnonzero(gb.adjacent(s0, s1))
+        if joined.size:
+            ea, eb = edge_vec[edge[joined]], pb[s1[joined]] - pb[s0[joined]]
+            uc = np.cross(ea, eb)
+            length = np.sqrt(np.einsum("ij,ij->i", uc, uc))
+            parallel = length <= _PARALLEL * np.sqrt(np.einsum("ij,ij->i", ea, ea) * np.einsum("ij,ij->i", eb, eb))
+            uc = uc / np.where(parallel, 1.0, length)[:, None]
+            a0, a1 = u0[joined], u1[joined]
+            uc[np.einsum("ij,ij->i", uc, a0 + a1) < 0.0] *= -1.0
+            w = np.cross(a0, a1)
+            between = (np.einsum("ij,ij->i", np.cross(a0, uc), w) >= 0.0) & (
+                np.einsum("ij,ij->i", np.cross(uc, a1), w) >= 0.0)
+            half[joined[parallel]] = False  # parallel edges: the arcs lie on one great circle, no facet
+            look = ~parallel & between
+            rows = joined[look]
+            uc = uc[look]
+            sc, value = sup_b(-uc, s0[rows])
+            ref = -np.einsum("ij,ij->i", pb[s0[rows]], uc)
+            beyond = value > ref + 64.0 * np.finfo(float).eps * (np.abs(value) + np.abs(ref))
+            crossing = rows[~beyond]
+            found_edges.append(edge[crossing])
+            found_b0.append(s0[crossing])
+            found_u.append(uc[~beyond])
+            half[crossing] = False
+            cut = rows[beyond]
+            half[cut] = False
+            cut_u, cut_s = uc[beyond], sc[beyond]
+        else:
+            cut, cut_u, cut_s = joined, np.zeros((0, 3)), joined
+        # the others are halved
+        rows = np.flatnonzero(half)
+        mid = u0[rows] + u1[rows]
+        length = np.sqrt(np.einsum("ij,ij->i", mid, mid))
+        keep = length > 1e-300  # opposite normals: an edge of zero dihedral angle cannot happen on a valid hull
+        rows, mid = rows[keep], mid[keep] / length[keep, None]
+        sm, _ = sup_b(-mid, s0[rows])
+        rows = np.concatenate([cut, rows])
+        mid = np.concatenate([cut_u, mid])
+        sm = np.concatenate([cut_s, sm])
+        edge = np.concatenate([edge[rows], edge[rows]])
+        u0, u1 = np.concatenate([u0[rows], mid]), np.concatenate([mid, u1[rows]])
+        s0, s1 = np.concatenate([s0[rows], sm]), np.concatenate([sm, s1[rows]])
+    else:
+        # Arcs still undecided after every pass lie within rounding of a facet normal of -B, where B's support
+        # jumps across that facet: the edges of B around the two supports are the crossed ones.
+        for s in (s0, s1):
+            row, other = gb.neighbour_pairs(s)
+            u = np.cross(edge_vec[edge[row]], pb[other] - pb[s[row]])
+            length = np.sqrt(np.einsum("ij,ij->i", u, u))
+            ok = length > 0.0
+            u = u[ok] / length[ok, None]
+            row = row[ok]
+            u[np.einsum("ij,ij->i", u, na[left[edge[row]]] + na[right[edge[row]]]) < 0.0] *= -1.0
+            found_edges.append(edge[row])
+            found_b0.append(s[row])
+            found_u.append(u)
+    if found_edges:
+        e, b0, u = np.concatenate(found_edges), np.concatenate(found_b0), np.concatenate(found_u)
+        _, ha = sup_a(u, ga.edges[e, 0])
+        _, hb = sup_b(-u, b0)
+        directions.append(u)
+        values.append(ha + hb)
+
+    directions = np.concatenate(directions)
+    values = np.concatenate(values)
+    # Verify the smallest candidates against every vertex of the shapes themselves (not the triangulation's
+    # points), in order, until none left can beat the best verified.  Climbed values are values of real vertices,
+    # never above the true support, so the order is safe.  A best candidate whose verified value exceeds its
+    # climbed one by more than rounding means the triangulation misses part of the shape: not used then.
+    cloud_a = shape_a._world_core_vertices() + shape_a._offset
+    cloud_b = shape_b._world_core_vertices() + shape_b._offset
+    order = np.argsort(values, kind="stable")
+    best_value, best_u, best_climbed, checked = math.inf, None, math.inf, 0
+    for lo in range(0, order.size, 64):
+        rows = order[lo:lo + 64]
+        if values[rows[0]] >= best_value:
+            break
+        u = directions[rows]
+        exact = (u @ cloud_a.T).max(axis=1) + (-u @ cloud_b.T).max(axis=1)
+        checked += rows.size
+        k = int(exact.argmin())
+        if exact[k] < best_value:
+            best_value, best_u, best_climbed = float(exact[k]), u[k], float(values[rows[k]])
+    if best_value - best_climbed > 64.0 * np.finfo(float).eps * (abs(best_value) + float(np.abs(cloud_a).max())
+                                                                 + float(np.abs(cloud_b).max())):
+        return None
+    return best_value, tuple(best_u.tolist()), checked

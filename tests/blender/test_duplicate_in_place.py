@@ -1,0 +1,48 @@
+"""Issue 7 in Blender: an Ico Sphere and its duplicate in place (Shift+D, move cancelled), checked in Hull mode.
+
+The user's steps through the real operators: add the sphere, `object.duplicate` (no move), select both, Check.
+Hull mode offers the core Blender's Convex Hull of each object (`operators.checking.blender_hull`, made only
+when a query needs it), and the core's facet-normal depth answers instead of ~2,600 EPA expansions.  Judged
+against the exact oracle of tests/core/duplicates.py on the world vertices read without the add-on (the minimum
+of h_A(u) + h_B(-u) over every facet normal of A - B from scipy's hulls).
+"""
+import math
+
+import numpy as np
+import pytest
+
+bpy = pytest.importorskip("bpy")  # without bpy this module skips; the core tests still run
+from tests.blender.scenes import check_pair, result, world_vertices
+from tests.core.duplicates import exact_depth, point_offset
+
+TOUCHING = 1e-9
+
+
+def _sphere_and_copy(turn: float):
+    bpy.ops.mesh.primitive_ico_sphere_add(subdivisions=5, radius=1.0, location=(3.0, -2.0, 1.0))
+    original = bpy.context.active_object
+    original.name = "Sphere"
+    bpy.ops.object.duplicate()  # Shift+D without the move
+    copy = bpy.context.active_object
+    copy.name = "Sphere copy"
+    copy.rotation_euler = (turn, 0.0, 0.0)
+    bpy.context.view_layer.update()
+    return original, copy
+
+
+@pytest.mark.parametrize("turn", [0.0, 1e-4])
+def test_a_sphere_and_its_duplicate_in_place_get_the_exact_depth(addon_modules, turn):
+    original, copy = _sphere_and_copy(turn)
+    bpy.context.scene.collision_inspector.mode = "HULL"
+    assert check_pair(original, copy) == {"FINISHED"}
+    contact = addon_modules.store.active_contact()
+    a, b = world_vertices(original), world_vertices(copy)
+    assert a.shape[0] == 2562
+    depth, _, _ = exact_depth(a - a.mean(axis=0), b - a.mean(axis=0))
+    limit = TOUCHING * contact.scale
+    assert result().status == "INTERSECTING"
+    assert abs(-contact.distance - depth) <= limit, (contact.distance, depth)
+    assert contact.epa_outcome.name == "CONVERGED" and contact.converged
+    assert contact.epa_iterations < 600, contact.epa_iterations  # the facet path, not ~2,600 expansions
+    assert point_offset(contact.point_a, a) <= limit and point_offset(contact.point_b, b) <= limit
+    assert math.isclose(float(np.linalg.norm(contact.normal)), 1.0, abs_tol=1e-12)

@@ -1,0 +1,227 @@
+"""Issue 7: the facet-normal depth of two convex polytopes with known hull triangulations is exact.
+
+`core.polytope.facet_depth` takes the minimum of h_A(u) + h_B(-u) over the facet normals of M = A - B that it finds
+by climbing supports and walking Gauss arcs; EPA hands large pairs of `ConvexPolytope`s to it.  Judged against the
+independent oracle of tests/core/duplicates.py (`exact_depth`: every facet normal of A - B from two qhull hulls,
+each evaluated against every vertex; no engine code):
+- copies of high-poly shapes (identical, turned, shifted, scaled, inside a 1.001 copy): depth within 1e-9 x scale,
+  and h_M along the returned normal equal to the depth (a many-sided prism turned against its copy has a number
+  of facets that grows as the product of the sides: the walk gives up, and EPA's answer is judged instead);
+- pairs turned by large angles (edge-edge facets of A - B decide the depth);
+- `core.collide` on two `ConvexPolytope`s: the facet path really runs on a large pair, exact, points on shapes;
+- `ConvexPolytope` answers like `PointCloud` on a seeded corpus of small pairs (same status, same distance);
+- a triangulation that is open, dented, degenerate or leaves a vertex out is refused with a ValueError.
+Hull triangulations come from scipy's qhull (test-only), oriented by the class itself.
+"""
+from __future__ import annotations
+
+import zlib
+
+import numpy as np
+import pytest
+from scipy.spatial import ConvexHull
+
+import core
+from core.polytope import ConvexPolytope, facet_depth
+from tests.core.duplicates import (blob, cone, cylinder, exact_depth, icosphere, near_copy, point_offset,
+                                   rounded_box, uv_sphere)
+from tests.core.reporting import TOUCHING
+
+SHAPES = {
+    "ico sphere s3 (642 v)": lambda: icosphere(3),
+    "uv sphere 48x24": lambda: uv_sphere(48, 24),
+    "cylinder 128 sides": lambda: cylinder(128),
+    "cone 256 sides": lambda: cone(256),
+    "rounded box grid 12": lambda: rounded_box(12),
+    "blob (ico s3)": lambda: blob(3),
+}
+
+RELATIONS = {
+    "identical": {},
+    "inside a 1.001 copy": {"scale": 1.001},
+    "rotated 1e-6": {"angle": 1e-6},
+    "rotated 1e-2": {"angle": 1e-2},
+    "shifted 1e-9": {"shift": 1e-9},
+    "shifted 1e-3": {"shift": 1e-3},
+    "scaled 1-1e-6": {"scale": 1.0 - 1e-6},
+}
+
+
+def hull_polytope(points: np.ndarray, transform=None) -> ConvexPolytope:
+    hull = ConvexHull(points)
+    return ConvexPolytope(points[hull.vertices], np.searchsorted(hull.vertices, hull.simplices), transform)
+
+
+def h_m(u, a, b) -> float:
+    """h_A(u) + h_B(-u) over every vertex (the support function of M = A - B)."""
+    u = np.asarray(u)
+    return float((a @ u).max() + (-(b @ u)).max())
+
+
+def _scale(a, b) -> float:
+    return max(float(np.linalg.norm(p.max(axis=0) - p.min(axis=0))) for p in (a, b))
+
+
+@pytest.mark.parametrize("shape", list(SHAPES))
+def test_facet_depth_is_exact_on_copies(shape):
+    problems = []
+    for relation, kwargs in RELATIONS.items():
+        a = SHAPES[shape]()
+        rng = np.random.default_rng([709, zlib.crc32(shape.encode()), zlib.crc32(relation.encode())])
+        b = near_copy(a, rng, **kwargs) if kwargs else a.copy()
+        pa, pb = hull_polytope(a), hull_polytope(b)
+        found = facet_depth(pa, pb)
+        limit = TOUCHING * _scale(a, b)
+        exact, _, _ = exact_depth(a, b)
+        if found is None:  # a many-sided prism turned against its copy: EPA goes on, and must be exact
+            contact = core.collide(pa, pb)
+            if abs(-contact.distance - exact) > limit or contact.epa_outcome is not core.EPAOutcome.CONVERGED:
+                problems.append(f"{relation}: gave up, then EPA answered {-contact.distance!r} against {exact!r}")
+            continue
+        depth, u, _ = found
+        if abs(depth - exact) > limit:
+            problems.append(f"{relation}: depth {depth!r} against {exact!r}")
+        if abs(np.linalg.norm(u) - 1.0) > 1e-12 or abs(h_m(u, a, b) - depth) > limit:
+            problems.append(f"{relation}: h_M along the normal {h_m(u, a, b)!r} is not the depth {depth!r}")
+    assert not problems, f"{shape}:\n" + "\n".join(problems)
+
+
+@pytest.mark.parametrize("seed", range(16))
+def test_facet_depth_is_exact_on_turned_pairs(seed):
+    """Pairs turned by 0.05 to 1.5 rad and shifted: edge-edge facets of A - B exist and often decide the depth.
+    A pair of many-sided prisms tilted against each other may make the walk give up (None): EPA then answers."""
+    rng = np.random.default_rng([710, seed])
+    a = [icosphere(2), cone(24), blob(2), rounded_box(4), cylinder(32), uv_sphere(16, 8)][seed % 6]
+    a = a @ np.linalg.qr(rng.normal(size=(3, 3)))[0].T
+    b = near_copy(a, rng, angle=float(rng.uniform(0.05, 1.5)), shift=float(rng.uniform(0.0, 0.2)))
+    found = facet_depth(hull_polytope(a), hull_polytope(b))
+    if found is None:
+        return
+    exact, _, _ = exact_depth(a, b)
+    assert abs(found[0] - exact) <= TOUCHING * _scale(a, b), (found[0], exact)
+
+
+@pytest.mark.parametrize("relation", ["identical", "rotated 1e-4", "inside a 1.001 copy"])
+def test_collide_takes_the_facet_path_on_a_large_pair(relation):
+    """Two 2,562-vertex Ico Spheres as ConvexPolytopes (moved far from the origin and turned as a whole): EPA hands
+    over after 256 expansions (plain EPA needs ~2,600), and the answer is exact with points on the shapes."""
+    a = icosphere(4)
+    b = near_copy(a, np.random.default_rng(711), **{"identical": {}, "rotated 1e-4": {"angle": 1e-4},
+                                                    "inside a 1.001 copy": {"scale": 1.001}}[relation])
+    pose = np.eye(4)
+    pose[:3, :3] = np.linalg.qr(np.random.default_rng(712).normal(size=(3, 3)))[0]
+    pose[:3, 3] = (1e3, -2e3, 5e2)
+    contact = core.collide(hull_polytope(a, pose), hull_polytope(b, pose))
+    world_a = a @ pose[:3, :3].T + pose[:3, 3]
+    world_b = b @ pose[:3, :3].T + pose[:3, 3]
+    exact, _, _ = exact_depth(a, b)  # depth is invariant under the common rigid motion
+    limit = TOUCHING * contact.scale
+    assert contact.status is core.Status.INTERSECTING
+    assert contact.epa_outcome is core.EPAOutcome.CONVERGED and contact.converged
+    assert contact.epa_iterations < 600, contact.epa_iterations
+    assert abs(-contact.distance - exact) <= limit, (contact.distance, exact)
+    assert abs(h_m(contact.normal, world_a, world_b) - exact) <= limit
+    assert point_offset(contact.point_a, world_a) <= limit and point_offset(contact.point_b, world_b) <= limit
+    assert np.linalg.norm(contact.point_a - contact.point_b + contact.distance * contact.normal) <= limit
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_polytopes_answer_like_point_clouds(seed):
+    """Small seeded pairs (apart, touching-close, overlapping; tiny, huge, far from the origin): the
+    triangulation changes nothing where EPA finishes on its own."""
+    rng = np.random.default_rng([713, seed])
+    size = float(10.0 ** rng.uniform(-3, 3))
+    far = float(10.0 ** rng.uniform(0, 5)) * (seed % 3 == 0)
+    shapes = []
+    for _ in range(2):
+        v = rng.normal(size=(int(rng.integers(8, 60)), 3)) * rng.uniform(0.3, 1.0, 3) * size
+        shapes.append(v + far)
+    shapes[1] = shapes[1] + rng.normal(size=3) * size * rng.uniform(0.0, 1.5)
+    by_cloud = core.collide(core.PointCloud(shapes[0]), core.PointCloud(shapes[1]))
+    by_hull = core.collide(hull_polytope(shapes[0]), hull_polytope(shapes[1]))
+    assert by_hull.status is by_cloud.status
+    assert abs(by_hull.distance - by_cloud.distance) <= TOUCHING * by_cloud.scale
+
+
+def _octahedron():
+    v = np.array([[1, 0, 0], [-1, 0, 0], [0, 1, 0], [0, -1, 0], [0, 0, 1], [0, 0, -1]], float)
+    t = np.array([[0, 2, 4], [2, 1, 4], [1, 3, 4], [3, 0, 4], [2, 0, 5], [1, 2, 5], [3, 1, 5], [0, 3, 5]])
+    return v, t
+
+
+def test_octahedron_is_accepted_in_either_orientation():
+    v, t = _octahedron()
+    for tris in (t, t[:, [0, 2, 1]], np.vstack([t[:4], t[4:, [0, 2, 1]]])):
+        found = facet_depth(ConvexPolytope(v, tris), ConvexPolytope(v, tris))
+        assert abs(found[0] - 2.0 / np.sqrt(3.0)) <= 1e-15  # width of the octahedron across opposite faces
+
+
+@pytest.mark.parametrize("case", ["open", "dented", "zero-area triangle", "unused vertex", "bad index", "too few"])
+def test_bad_triangulations_are_refused(case):
+    v, t = _octahedron()
+    if case == "open":
+        t = t[:-1]
+    elif case == "dented":
+        v = v.copy()
+        v[4] = (0.0, 0.0, -0.2)  # the top apex pushed through the middle: a closed surface, not convex
+    elif case == "zero-area triangle":
+        v = np.vstack([v, [0.5, 0.5, 0.0]])  # the midpoint of edge 0-2, fanned into a flat sliver
+        t = np.vstack([t[1:], [[0, 6, 4], [6, 2, 4], [0, 2, 6]]])
+    elif case == "unused vertex":
+        v = np.vstack([v, [0.0, 0.0, 0.0]])
+    elif case == "bad index":
+        t = t.copy()
+        t[0, 0] = 17
+    else:
+        t = t[:3]
+    with pytest.raises(ValueError):
+        ConvexPolytope(v, t)
+
+
+def _hull_of(points):
+    hull = ConvexHull(points)
+    return points[hull.vertices], np.searchsorted(hull.vertices, hull.simplices)
+
+
+@pytest.mark.parametrize("source", ["right hull", "hull of a subset", "raises", "garbage"])
+def test_a_triangulation_made_later_is_used_only_when_it_is_right(source):
+    """The add-on passes Blender's Convex Hull as a function called on first need.  A right one takes the facet
+    path; one that misses part of the shape (here the hull of 90 % of the vertices), raises or returns garbage
+    is not used, and EPA's answer stands: exact in every case."""
+    a = icosphere(4)
+    b = near_copy(a, np.random.default_rng(714), angle=1e-4)
+    calls = []
+
+    def later(points):
+        def make():
+            calls.append(1)
+            if source == "right hull":
+                return _hull_of(points)
+            if source == "hull of a subset":
+                return _hull_of(points[np.random.default_rng(715).random(points.shape[0]) < 0.9])
+            if source == "raises":
+                raise RuntimeError("no hull here")
+            return np.zeros((3, 3)), np.array([[0, 1, 2]] * 4)
+        return make
+
+    contact = core.collide(ConvexPolytope(a, later(a)), ConvexPolytope(b, later(b)))
+    exact, _, _ = exact_depth(a, b)
+    assert calls, "the triangulation was never asked for"
+    assert abs(-contact.distance - exact) <= TOUCHING * contact.scale, (contact.distance, exact)
+    assert contact.epa_outcome is core.EPAOutcome.CONVERGED
+    if source == "right hull":
+        assert contact.epa_iterations < 600  # the facet path, not ~2,600 expansions
+    else:
+        assert contact.epa_iterations > 1000  # EPA went on
+
+
+def test_a_pair_that_never_reaches_the_large_regime_never_asks_for_the_triangulation():
+    a = blob(3)
+    calls = []
+
+    def make():
+        calls.append(1)
+        return _hull_of(a)
+
+    contact = core.collide(ConvexPolytope(a, make), ConvexPolytope(a + 0.5, make))
+    assert contact.status is core.Status.INTERSECTING and not calls
