@@ -225,3 +225,45 @@ def test_a_pair_that_never_reaches_the_large_regime_never_asks_for_the_triangula
 
     contact = core.collide(ConvexPolytope(a, make), ConvexPolytope(a + 0.5, make))
     assert contact.status is core.Status.INTERSECTING and not calls
+
+
+def _fold(triangles: np.ndarray, count: int, seed: int) -> np.ndarray:
+    """The triangulation with `count` edges (no two on one triangle) flipped to the other diagonal of their quad,
+    which on points in convex position folds them inwards."""
+    t = triangles.copy()
+    owner = {}
+    for f, (i, j, k) in enumerate(t.tolist()):
+        owner[(i, j)], owner[(j, k)], owner[(k, i)] = (f, k), (f, i), (f, j)
+    taken, done = set(), 0
+    for (i, j) in sorted(owner, key=lambda e: zlib.crc32(repr((e, seed)).encode())):
+        (f, k), (g, l) = owner[(i, j)], owner[(j, i)]
+        if done == count or f in taken or g in taken:
+            continue
+        t[f], t[g] = (i, l, k), (l, j, k)
+        taken |= {f, g}
+        done += 1
+    return t
+
+
+def test_a_hull_with_folded_edges_is_mended_by_flips():
+    """Blender's Convex Hull of a 10,242-vertex Ico Sphere leaves 28 quads split along the wrong diagonal: such a
+    triangulation is repaired by edge flips, then used (facet path, exact)."""
+    a = icosphere(3)
+    points, triangles = _hull_of(a)
+    outward = np.einsum("ij,ij->i", points[triangles[:, 0]],
+                        np.cross(points[triangles[:, 1]] - points[triangles[:, 0]],
+                                 points[triangles[:, 2]] - points[triangles[:, 0]])) < 0.0
+    triangles[outward] = triangles[outward][:, [0, 2, 1]]
+    folded = _fold(triangles, 40, seed=1)
+    import core.polytope as polytope
+    saved = polytope._flip_folds
+    polytope._flip_folds = lambda points, topo: topo  # without the repair the folds are refused
+    try:
+        with pytest.raises(ValueError):
+            ConvexPolytope(points, folded)
+    finally:
+        polytope._flip_folds = saved
+    b = near_copy(a, np.random.default_rng(716), angle=1e-4)
+    found = facet_depth(ConvexPolytope(points, folded), hull_polytope(b))
+    exact, _, _ = exact_depth(a, b)
+    assert found is not None and abs(found[0] - exact) <= TOUCHING * _scale(a, b)
