@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Issue 7 as a user meets it: a high-poly primitive, Shift+D (move cancelled), select both, Check.
 
-    .venv/bin/python bench/bpy_duplicates.py
+    .venv/bin/python bench/bpy_duplicates.py [--modes EXACT HULL LOOSE_PARTS]
 
 Runs in the project venv (bpy 5.0.1) with the built extension installed in a throw-away profile
 (scripts/blender_env.py). For each primitive (made by Blender's own operators: Ico Spheres of 2,562 and 10,242
@@ -35,6 +35,10 @@ MODES = ["EXACT", "HULL", "LOOSE_PARTS"]
 
 
 def main() -> int:
+    import argparse
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--modes", nargs="+", default=MODES, choices=MODES)
+    modes = parser.parse_args().modes
     blender_env.isolate("ci-bench-duplicates-")  # before bpy is imported: removed when the process ends
     try:
         import bpy
@@ -50,7 +54,7 @@ def main() -> int:
     print("|---|---|---|---|---|---|---|---|---|---|")
     for label, op, kwargs in PRIMITIVES:
         for relation, change in RELATIONS:
-            for mode in MODES:
+            for mode in modes:
                 bpy.ops.wm.read_homefile(use_empty=True)
                 getattr(bpy.ops.mesh, op)(**kwargs)
                 original = bpy.context.active_object

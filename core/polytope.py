@@ -138,12 +138,11 @@ class _Triangulation:
         from .mesh.parts import _convexity, _flat
         if np.any(_flat(unique, topo)):
             raise ValueError("a triangle of the hull triangulation has zero area")
-        convex = lambda t: bool(_convexity(unique, t, t, np.zeros(t.shape[0], np.int64), 1)[0])  # noqa: E731
-        if not checked and not convex(topo):
+        if not checked:
             # A hull tool working in float32 may leave a few quads split along the wrong diagonal (Blender's
-            # Convex Hull on a 10,242-vertex Ico Sphere: 28 edges folded inwards by up to 3e-4): flip them.
+            # Convex Hull on a 10,242-vertex Ico Sphere: 28 edges folded inwards by up to 3e-4): flipped first.
             topo = _flip_folds(unique, topo)
-            if topo is None or not convex(topo):
+            if topo is None or not bool(_convexity(unique, topo, topo, np.zeros(topo.shape[0], np.int64), 1)[0]):
                 raise ValueError("the triangles are not a closed surface bounding a convex body")
         self.points = unique
         self.graph = _Graph(np.ascontiguousarray(topo), unique.shape[0])

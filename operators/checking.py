@@ -13,6 +13,7 @@ change since the last check is not read again, and its prepared shape is reused,
 """
 from __future__ import annotations
 
+import hashlib
 import time
 from dataclasses import dataclass
 
@@ -59,7 +60,26 @@ def _hull_shape(geometry) -> ConvexPolytope:
 
 
 def _offered_hull(vertices: np.ndarray, transform) -> ConvexPolytope:
-    return ConvexPolytope(vertices, lambda: blender_hull(vertices), transform=transform)
+    """A `ConvexPolytope` of these local vertices placed with `transform`.  Shapes are kept by the vertices'
+    contents (`_HULLS`), so a duplicate (Shift+D copies the mesh: the same local vertices, placed by its own
+    matrix) and a repeated check share one validated shape, and Blender's hull is made once for all of them."""
+    key = (vertices.shape, vertices.dtype.str, hashlib.blake2b(np.ascontiguousarray(vertices).data,
+                                                               digest_size=16).digest())
+    kept = _HULLS.pop(key, None)
+    if kept is None or not np.array_equal(kept[0], vertices):
+        local = np.array(vertices)  # a private copy: the shape must not change with the caller's array
+        kept = (local, ConvexPolytope(local, lambda: blender_hull(local)))
+    _HULLS[key] = kept  # most recently used last
+    while len(_HULLS) > 1 and (len(_HULLS) > _HULLS_KEPT
+                               or sum(len(v[0]) for v in _HULLS.values()) > _HULLS_VERTICES):
+        del _HULLS[next(iter(_HULLS))]
+    return kept[1].moved(transform)
+
+
+_HULLS: dict = {}
+"""Hull shapes by the contents of their local vertices, least recently used first (see `_offered_hull`)."""
+_HULLS_KEPT = 16
+_HULLS_VERTICES = 2_000_000
 
 
 def blender_hull(vertices: np.ndarray):
