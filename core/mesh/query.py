@@ -344,6 +344,16 @@ def _descend(wa: WorldBVH, wb: WorldBVH, band, prune, max_distance, near_only=Fa
     found.beyond = False
     while True:
         na, nb = wa.node(la, ia), wb.node(lb, ib)
+        if near_only and (la > 0 or lb > 0):
+            # above the leaves only the boxes' overlap (within the band on every axis): the oriented bounds
+            # barely prune there for surfaces in contact, and the leaves get the full bound below
+            meet = _boxes_meet(wa, na, wb, nb, band)
+            ia, ib = ia[meet], ib[meet]
+            if ia.size == 0:
+                bound = np.zeros(0)
+                break
+            ia, ib, la, lb = _split(wa, wb, ia, ib, la, lb)
+            continue
         # the box test first, on every pair; the oriented bounds only on the pairs it keeps
         bound = box_lower_bound(wa, na, wb, nb)
         if ia.size > 1 or near_only:
@@ -378,22 +388,37 @@ def _descend(wa: WorldBVH, wb: WorldBVH, band, prune, max_distance, near_only=Fa
             la = lb = 0
         if la == 0 and lb == 0:
             break
-        split_a = la > 0 and la >= lb
-        split_b = lb > 0 and lb >= la
-        if split_a:
-            left, right, has = wa.children(la, ia)
-            ib = np.concatenate([ib, ib[has]])
-            ia = np.concatenate([left, right[has]])
-            la -= 1
-        if split_b:
-            left, right, has = wb.children(lb, ib)
-            ia = np.concatenate([ia, ia[has]])
-            ib = np.concatenate([left, right[has]])
-            lb -= 1
+        ia, ib, la, lb = _split(wa, wb, ia, ib, la, lb)
     found.ia, found.ib, found.lb = ia, ib, bound
     found.ub, found.ub_points = ub, ub_points
     found.dropped_lb = dropped
     return found
+
+
+def _boxes_meet(wa: WorldBVH, na, wb: WorldBVH, nb, band) -> np.ndarray:
+    """Which node pairs have axis-aligned boxes within `band` of each other on every axis (a necessary
+    condition for a box distance within the band)."""
+    lo_a, hi_a, lo_b, hi_b = wa.lo[na], wa.hi[na], wb.lo[nb], wb.hi[nb]
+    return ((lo_b[:, 0] - hi_a[:, 0] <= band) & (lo_a[:, 0] - hi_b[:, 0] <= band)
+            & (lo_b[:, 1] - hi_a[:, 1] <= band) & (lo_a[:, 1] - hi_b[:, 1] <= band)
+            & (lo_b[:, 2] - hi_a[:, 2] <= band) & (lo_a[:, 2] - hi_b[:, 2] <= band))
+
+
+def _split(wa: WorldBVH, wb: WorldBVH, ia, ib, la, lb):
+    """One level down: the deeper side (both when level with each other) is replaced by its children."""
+    split_a = la > 0 and la >= lb
+    split_b = lb > 0 and lb >= la
+    if split_a:
+        left, right, has = wa.children(la, ia)
+        ib = np.concatenate([ib, ib[has]])
+        ia = np.concatenate([left, right[has]])
+        la -= 1
+    if split_b:
+        left, right, has = wb.children(lb, ib)
+        ia = np.concatenate([ia, ia[has]])
+        ib = np.concatenate([left, right[has]])
+        lb -= 1
+    return ia, ib, la, lb
 
 
 def _upper_bound(wa: WorldBVH, na, wb: WorldBVH, nb, bound, ub, ub_points):

@@ -199,31 +199,43 @@ def _side_interval(T, s, positive):
 def crossing(A, B, on: float):
     """Which of k triangle pairs cross, and their crossing segments.  Returns (mask (k,), segments (j, 2, 3))."""
     k = A.shape[0]
+    mask = np.zeros(k, bool)
     if k == 0:
-        return np.zeros(0, bool), np.zeros((0, 2, 3))
-    na = _cross(A[:, 1] - A[:, 0], A[:, 2] - A[:, 0])
-    nb = _cross(B[:, 1] - B[:, 0], B[:, 2] - B[:, 0])
+        return mask, np.zeros((0, 2, 3))
+    # B's corners against A's plane first, on every pair: most pairs of surfaces in contact stop here; the rest
+    # of the test runs on the pairs where B straddles A's plane
+    a0 = A[:, 0]
+    na = _cross(A[:, 1] - a0, A[:, 2] - a0)
     la = np.sqrt(_dot(na, na))
-    lb = np.sqrt(_dot(nb, nb))
-    ea = np.max(np.linalg.norm(A - A[:, [1, 2, 0]], axis=2), axis=1)
-    eb = np.max(np.linalg.norm(B - B[:, [1, 2, 0]], axis=2), axis=1)
-    proper = (la > 1e-12 * ea * ea) & (lb > 1e-12 * eb * eb)
-    na = na / np.where(proper, la, 1.0)[:, None]
-    nb = nb / np.where(proper, lb, 1.0)[:, None]
-    sb = np.einsum("kij,kj->ki", B - A[:, :1], na)  # B's corners against A's plane
-    sa = np.einsum("kij,kj->ki", A - B[:, :1], nb)
+    na = na / np.where(la > 0.0, la, 1.0)[:, None]
+    sb = np.stack([_dot(B[:, j] - a0, na) for j in range(3)], axis=1)  # B's corners against A's plane
     pos_b = sb >= -on
-    pos_a = sa >= -on
     straddle_b = pos_b.any(axis=1) & ~pos_b.all(axis=1)
+    idx = np.flatnonzero(straddle_b)
+    A, B, na, la, sb, pos_b = A[idx], B[idx], na[idx], la[idx], sb[idx], pos_b[idx]
+    b0 = B[:, 0]
+    nb = _cross(B[:, 1] - b0, B[:, 2] - b0)
+    lb = np.sqrt(_dot(nb, nb))
+    nb = nb / np.where(lb > 0.0, lb, 1.0)[:, None]
+    sa = np.stack([_dot(A[:, j] - b0, nb) for j in range(3)], axis=1)  # A's corners against B's plane
+    pos_a = sa >= -on
     straddle_a = pos_a.any(axis=1) & ~pos_a.all(axis=1)
-    mask = proper & straddle_a & straddle_b
-    idx = np.flatnonzero(mask)
+    ea = np.sqrt(np.maximum(np.maximum(_dot(A[:, 1] - A[:, 0], A[:, 1] - A[:, 0]),
+                                       _dot(A[:, 2] - A[:, 1], A[:, 2] - A[:, 1])),
+                            _dot(A[:, 0] - A[:, 2], A[:, 0] - A[:, 2])))
+    eb = np.sqrt(np.maximum(np.maximum(_dot(B[:, 1] - B[:, 0], B[:, 1] - B[:, 0]),
+                                       _dot(B[:, 2] - B[:, 1], B[:, 2] - B[:, 1])),
+                            _dot(B[:, 0] - B[:, 2], B[:, 0] - B[:, 2])))
+    proper = (la > 1e-12 * ea * ea) & (lb > 1e-12 * eb * eb)
+    keep = np.flatnonzero(proper & straddle_a)
+    idx = idx[keep]
+    mask[idx] = True
     if idx.size == 0:
         return mask, np.zeros((0, 2, 3))
-    A_, B_ = A[idx], B[idx]
-    pa = _side_interval(A_, sa[idx], pos_a[idx])
-    pb = _side_interval(B_, sb[idx], pos_b[idx])
-    line = _cross(na[idx], nb[idx])
+    A_, B_, na, nb, sa, sb, pos_a, pos_b, ea, eb = (x[keep] for x in (A, B, na, nb, sa, sb, pos_a, pos_b, ea, eb))
+    pa = _side_interval(A_, sa, pos_a)
+    pb = _side_interval(B_, sb, pos_b)
+    line = _cross(na, nb)
     ta = np.stack([_dot(p, line) for p in pa], axis=1)
     tb = np.stack([_dot(p, line) for p in pb], axis=1)
     pts_a = np.stack(pa, axis=1)
@@ -239,7 +251,7 @@ def crossing(A, B, on: float):
     hi = np.where(hi_from_a, hi_a, hi_b)
     start = np.where(lo_from_a[:, None], pts_a[rows, ia_lo], pts_b[rows, ib_lo])
     end = np.where(hi_from_a[:, None], pts_a[rows, ia_hi], pts_b[rows, ib_hi])
-    length_scale = np.sqrt(_dot(line, line)) * np.maximum(ea[idx], eb[idx])
+    length_scale = np.sqrt(_dot(line, line)) * np.maximum(ea, eb)
     real = hi - lo > 1e-13 * length_scale
     mask[idx[~real]] = False
     segments = np.stack([start[real], end[real]], axis=1)
