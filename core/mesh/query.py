@@ -38,7 +38,7 @@ from .points import closest_points, winding_numbers
 from . import copies
 from .parts import is_convex
 from .trimesh import TriangleMesh
-from .tritri import _cross, crossing, separation_bound, triangle_triangle
+from .tritri import _cross, _dot, crossing, separation_bound, triangle_triangle
 
 __all__ = ["collide_meshes"]
 
@@ -456,6 +456,14 @@ def _best_distance(A, B, found, band, prune):
             break
         sel = order[start:start + chunk]
         if start > 0:
+            # Pairs that cannot beat the best (by more than `prune`) are only asked whether they touch: two
+            # corners within the band say yes without the exact distance (surfaces lying on each other, a mesh
+            # and its copy in place, have a shared corner in almost every such pair).
+            only_touch = lbs[start:start + chunk] > best - prune
+            if np.any(only_touch):
+                touch = _corners_within(A[sel[only_touch]], B[sel[only_touch]], band)
+                touching.append(sel[only_touch][touch])
+                sel = np.concatenate([sel[~only_touch], sel[only_touch][~touch]])
             # screen with the separating-axis bound: only pairs that may still beat the best (or touch) go on
             screen = separation_bound(A[sel], B[sel])
             sel = sel[(screen <= band) | (screen <= best - prune)]
@@ -471,7 +479,21 @@ def _best_distance(A, B, found, band, prune):
         start += chunk
         chunk *= 2
     touching = np.concatenate(touching) if touching else np.zeros(0, np.int64)
+    rank = np.empty(order.size, np.int64)
+    rank[order] = np.arange(order.size)
+    touching = touching[np.argsort(rank[touching], kind="stable")]  # in the order of their lower bounds
     return best, pa, pb, touching
+
+
+def _corners_within(X, Y, band) -> np.ndarray:
+    """Which triangle pairs (k,3,3) x (k,3,3) have a corner of X within `band` of a corner of Y (then their
+    distance is within the band too)."""
+    near = np.zeros(X.shape[0], bool)
+    for i in range(3):
+        for j in range(3):
+            d = X[:, i] - Y[:, j]
+            near |= _dot(d, d) <= band * band
+    return near
 
 
 def _touch_normal(sa, sb, found, pairs, pa, pb, fallback):
