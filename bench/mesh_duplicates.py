@@ -44,7 +44,8 @@ def meshes(quick: bool):
     rows = [("ico sphere 2,562", lambda: icosphere(4), True), ("cylinder 1024", lambda: cylinder(1024), True),
             ("torus 64x20 (non-convex)", lambda: torus(1.0, 0.25, 64, 20), False)]
     if not quick:
-        rows += [("ico sphere 10,242", lambda: icosphere(5), True), ("uv sphere 128x64", lambda: uv_sphere(128, 64), True),
+        rows += [("ico sphere 10,242", lambda: icosphere(5), True),
+                 ("uv sphere 128x64", lambda: uv_sphere(128, 64), True),
                  ("torus 128x40 (non-convex)", lambda: torus(1.0, 0.25, 128, 40), False)]
     out = []
     for name, build, convex in rows:
