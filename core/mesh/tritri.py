@@ -188,15 +188,17 @@ def _side_interval(T, s, positive):
     lone = np.where(count == 1, np.argmax(positive, axis=1), np.argmin(positive, axis=1))
     i1 = (lone + 1) % 3
     i2 = (lone + 2) % 3
-    s = np.where(positive, np.maximum(s, 0.0), s)  # corners counted as positive are on or above the plane
+    s = np.where(positive, np.maximum(s, 0.0), s).reshape(-1)  # corners counted positive are on or above it
+    corners = T.reshape(-1, 3)
+    base = 3 * rows  # flat indices: one gather per array instead of a (row, column) pair
+    sl = s[base + lone]
+    pl = corners[base + lone]
     points = []
     for other in (i1, i2):
-        sl = s[rows, lone]
-        so = s[rows, other]
+        so = s[base + other]
         denom = sl - so
         t = np.where(denom != 0.0, sl / np.where(denom != 0.0, denom, 1.0), 0.0)
-        pl = T[rows, lone]
-        po = T[rows, other]
+        po = corners[base + other]
         points.append(pl + t[:, None] * (po - pl))
     return points
 
@@ -241,21 +243,19 @@ def crossing(A, B, on: float):
     pa = _side_interval(A_, sa, pos_a)
     pb = _side_interval(B_, sb, pos_b)
     line = _cross(na, nb)
-    ta = np.stack([_dot(p, line) for p in pa], axis=1)
-    tb = np.stack([_dot(p, line) for p in pb], axis=1)
-    pts_a = np.stack(pa, axis=1)
-    pts_b = np.stack(pb, axis=1)
-    rows = np.arange(idx.size)
-    ia_lo, ia_hi = np.argmin(ta, axis=1), np.argmax(ta, axis=1)
-    ib_lo, ib_hi = np.argmin(tb, axis=1), np.argmax(tb, axis=1)
-    lo_a, hi_a = ta[rows, ia_lo], ta[rows, ia_hi]
-    lo_b, hi_b = tb[rows, ib_lo], tb[rows, ib_hi]
+    # each triangle's interval on the common line: its two points ordered by their parameter (first on ties)
+    ta0, ta1 = _dot(pa[0], line), _dot(pa[1], line)
+    tb0, tb1 = _dot(pb[0], line), _dot(pb[1], line)
+    first_lo_a, first_hi_a = (ta0 <= ta1)[:, None], (ta0 >= ta1)[:, None]
+    first_lo_b, first_hi_b = (tb0 <= tb1)[:, None], (tb0 >= tb1)[:, None]
+    lo_a, hi_a = np.minimum(ta0, ta1), np.maximum(ta0, ta1)
+    lo_b, hi_b = np.minimum(tb0, tb1), np.maximum(tb0, tb1)
     lo_from_a = lo_a >= lo_b
     hi_from_a = hi_a <= hi_b
     lo = np.where(lo_from_a, lo_a, lo_b)
     hi = np.where(hi_from_a, hi_a, hi_b)
-    start = np.where(lo_from_a[:, None], pts_a[rows, ia_lo], pts_b[rows, ib_lo])
-    end = np.where(hi_from_a[:, None], pts_a[rows, ia_hi], pts_b[rows, ib_hi])
+    start = np.where(lo_from_a[:, None], np.where(first_lo_a, pa[0], pa[1]), np.where(first_lo_b, pb[0], pb[1]))
+    end = np.where(hi_from_a[:, None], np.where(first_hi_a, pa[0], pa[1]), np.where(first_hi_b, pb[0], pb[1]))
     length_scale = np.sqrt(_dot(line, line)) * np.maximum(ea, eb)
     real = hi - lo > 1e-13 * length_scale
     mask[idx[~real]] = False
