@@ -2,20 +2,26 @@
 
 Steps:
 1. Both meshes one closed convex part each: the convex engine answers, on their vertices (exactly as
-   `core.collide` on two vertex arrays would); when they intersect, steps 2-5 add the crossing curve and the
-   containment.
-2. Pair frame (origin = centre of the pair's world box, the same for either argument order), scale = the larger world box diagonal, touching band.
+   `core.collide` on two vertex arrays would); when they intersect, `crossing_and_containment` adds the crossing
+   curve and the containment alone (steps 2, 3 keeping only the pairs within the band, 4's crossing test and 5's
+   containment; no distance or depth work), or, for a copy lying in or on the other, the certificates of
+   core/mesh/copies.py (no hierarchy at all).
+2. Pair frame (`_Frame`: origin = centre of the pair's world box, the same for either argument order), scale = the
+   larger world box diagonal, touching band.
 3. Simultaneous descent of both hierarchies, level by level.  A pair of nodes is kept while its lower bound
    (`bvh.pair_lower_bound`) is within the touching band (it may hold a crossing or a contact) or below the best
    upper bound minus `PRUNE` x scale (it may hold a closer pair).  Upper bounds come from a surface point of each
    node and from the exact distance of the first triangles of the most promising pairs.
-4. Leaves: the pairs within the band go through the crossing test (segments of the crossing curve); if nothing
-   crosses, the exact triangle-triangle distance runs best-first over the candidates (screened by a
-   separating-axis bound) until the next lower bound exceeds the best distance found.
-5. Inside/outside (closed meshes only, winding numbers, only when the world boxes meet): corners of every loose
+4. Leaves (`_meet`, shared by both routes): the pairs within the band go through the crossing test (segments of
+   the crossing curve), and the containment is decided: corners of every loose part against the other mesh when
+   nothing crosses, points stepped off the curve when a closed mesh may only touch the other from inside.  If
+   nothing crosses, the exact triangle-triangle distance runs best-first over the candidates (screened by a
+   separating-axis bound) until the next lower bound exceeds the best distance found; candidates that cannot
+   beat the best are only asked whether they touch (shared corners first).
+5. Depth samples (closed meshes only, winding numbers, only when the world boxes meet): corners of every loose
    part, a sample of vertices and points next to the contact are tested against the other mesh.
-6. Status, containment, depth (see `core/mesh/__init__.py` for what depth means); for an intersecting pair
-   `gap` = the convex hulls' depth minus the depth.
+6. Status, depth (see `core/mesh/__init__.py` for what depth means); for an intersecting pair `gap` = the convex
+   hulls' depth minus the depth.
 
 Work caps: if a near-tie keeps more than `MAX_PAIRS` node pairs alive at a level, the farthest ones (by lower
 bound) are dropped and their smallest lower bound is kept; past `MAX_EXACT` leaf candidates the best-first stage
@@ -40,7 +46,7 @@ from .parts import is_convex
 from .trimesh import TriangleMesh
 from .tritri import _cross, _dot, crossing, separation_bound, triangle_triangle
 
-__all__ = ["collide_meshes"]
+__all__ = ["collide_meshes", "crossing_and_containment"]
 
 PRUNE = 1e-12
 """A pair whose lower bound is within PRUNE x scale of the best distance cannot improve it by more than that,
@@ -124,8 +130,11 @@ def collide_meshes(a, b, tolerances: Tolerances = DEFAULT_TOLERANCES, max_distan
 
 def crossing_and_containment(a: TriangleMesh, b: TriangleMesh, tolerances: Tolerances = DEFAULT_TOLERANCES):
     """Only the crossing curve (world segments (k, 2, 3)) and the containment (`Containment` or None) of two
-    meshes, exactly as `collide_meshes` reports them for an intersecting pair, without any distance or depth
-    work: a descent that keeps only the node pairs within the touching band, then `_meet`."""
+    meshes, as the general pipeline reports them for an intersecting pair, without any distance or depth work: a
+    descent that keeps only the node pairs within the touching band, then `_meet`.  Every pair that crosses has
+    all its ancestors within the band in either descent, so both find the same crossing pairs
+    (tests/core/test_mesh_duplicates.py).  Two closed convex meshes with the same triangles, one certified to lie
+    in or on the other (core/mesh/copies.py), skip the descent: nothing crosses by more than the band."""
     frame = _Frame(a, b, tolerances)
     if is_convex(a) and is_convex(b) and copies.cannot_cross(frame):
         # a copy of one convex mesh lying in or on the other: nothing crosses by more than the band (see
