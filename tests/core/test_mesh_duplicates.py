@@ -52,11 +52,12 @@ COPIES = {
 
 
 def placement(seed: int) -> np.ndarray:
-    """A shared world placement (rotation, uniform scale, far translation): the copy keeps its relation."""
+    """A shared world placement (rotation or reflection; scale uniform for every other copy, else up to 25:1
+    across the axes; far translation): an affine map, so the copy keeps its relation to the original."""
     rng = np.random.default_rng(seed)
     q, _ = np.linalg.qr(rng.normal(size=(3, 3)))
     m = np.eye(4)
-    m[:3, :3] = q * rng.uniform(0.2, 5.0)
+    m[:3, :3] = q * rng.uniform(0.2, 5.0) if (seed // 10) % 2 == 0 else q @ np.diag(rng.uniform(0.2, 5.0, size=3))
     m[:3, 3] = rng.normal(scale=100.0, size=3)
     return m
 
