@@ -55,6 +55,11 @@ and is dropped (ties between equally close triangles end there).  The reported d
 MAX_PAIRS = 300_000
 """Cap on live node pairs per level (memory and time budget); see the module docstring."""
 
+OBB_SAMPLE = 256
+OBB_WORTH = 0.1
+"""Band-only descent (`_descend(near_only=True)`): above the leaves, the oriented bounds run on a level's pairs
+when more than OBB_WORTH of a sample of about OBB_SAMPLE of them would be pruned by them."""
+
 MAX_EXACT = 100_000
 """Cap on leaf candidates taken by the best-first stage; beyond it the answer is the certified interval
 [smallest lower bound left, best distance found] (`gap` is its width, `converged` False)."""
@@ -354,10 +359,16 @@ def _descend(wa: WorldBVH, wb: WorldBVH, band, prune, max_distance, near_only=Fa
     while True:
         na, nb = wa.node(la, ia), wb.node(lb, ib)
         if near_only and (la > 0 or lb > 0):
-            # above the leaves only the boxes' overlap (within the band on every axis): the oriented bounds
-            # barely prune there for surfaces in contact, and the leaves get the full bound below
+            # Above the leaves the boxes' overlap (within the band on every axis) first; the oriented bounds only
+            # when a sample says they prune: for surfaces lying on each other they barely do (rounded shapes),
+            # except where the boxes are loose (long thin triangles, like a cylinder's caps).  The leaves get the
+            # full bound below.
             meet = _boxes_meet(wa, na, wb, nb, band)
-            ia, ib = ia[meet], ib[meet]
+            ia, ib, na, nb = ia[meet], ib[meet], na[meet], nb[meet]
+            sample = slice(None, None, max(1, ia.size // OBB_SAMPLE))
+            if ia.size and np.mean(pair_lower_bound(wa, na[sample], wb, nb[sample]) > band) > OBB_WORTH:
+                keep = pair_lower_bound(wa, na, wb, nb) <= band
+                ia, ib = ia[keep], ib[keep]
             if ia.size == 0:
                 bound = np.zeros(0)
                 break
