@@ -1,5 +1,5 @@
 """Two closed convex meshes, one a copy of the other in place (identical, rotated, shifted, scaled about its
-centre, under a shared placement): the convex route of `core.collide` reports the same crossing curve and the
+centre or stretched along the axes, under a shared placement): the convex route of `core.collide` reports the same crossing curve and the
 same containment as the general mesh pipeline, and the curve lies on both surfaces.
 
 Issue 7: the convex route (`collide_meshes` when both meshes are exactly convex) answers distance and depth with
@@ -48,7 +48,17 @@ COPIES = {
     "scaled 1.001": {"scale": 1.001},
     "scaled 0.999": {"scale": 0.999},
     "scaled 1 + 1e-7": {"scale": 1.0 + 1e-7},
+    "stretched x 1.001": {"stretch": (1.001, 1.0, 1.0)},
+    "stretched x 1.001, y 0.999": {"stretch": (1.001, 0.999, 1.0)},
 }
+
+
+def make_copy(points: np.ndarray, rng, kw: dict) -> np.ndarray:
+    """The copy: `near_copy` (tests/core/duplicates.py), or stretched along the axes about the centroid."""
+    if "stretch" in kw:
+        centre = points.mean(axis=0)
+        return centre + (points - centre) * np.asarray(kw["stretch"])
+    return near_copy(points, rng, **kw) if kw else points.copy()
 
 
 def placement(seed: int) -> np.ndarray:
@@ -88,7 +98,7 @@ def _sorted_segments(s: np.ndarray) -> np.ndarray:
 def test_convex_route_gives_the_pipelines_crossing_and_containment(shape, points, kw, placed, seed):
     tris = hull_triangles(points)
     rng = np.random.default_rng(seed)
-    copy = near_copy(points, rng, **kw) if kw else points.copy()
+    copy = make_copy(points, rng, kw)
     transform = placement(seed) if placed else None
     a = core.TriangleMesh(points, tris, transform)
     b = core.TriangleMesh(copy, tris, transform)
