@@ -1,6 +1,6 @@
 """Two closed convex meshes, one a copy of the other in place (identical, rotated, shifted, scaled about its
-centre or stretched along the axes, under a shared placement): the convex route of `core.collide` reports the same crossing curve and the
-same containment as the general mesh pipeline, and the curve lies on both surfaces.
+centre or stretched along the axes, under a shared placement): the convex route of `core.collide` reports the
+same crossing curve and the same containment as the general mesh pipeline, and the curve lies on both surfaces.
 
 Issue 7: the convex route (`collide_meshes` when both meshes are exactly convex) answers distance and depth with
 the convex engine and adds only the crossing curve and the containment (`query.crossing_and_containment`:
