@@ -2,20 +2,26 @@
 
 Steps:
 1. Both meshes one closed convex part each: the convex engine answers, on their vertices (exactly as
-   `core.collide` on two vertex arrays would); when they intersect, steps 2-5 add the crossing curve and the
-   containment.
-2. Pair frame (origin = centre of the pair's world box, the same for either argument order), scale = the larger world box diagonal, touching band.
+   `core.collide` on two vertex arrays would); when they intersect, `crossing_and_containment` adds the crossing
+   curve and the containment alone (steps 2, 3 keeping only the pairs within the band, 4's crossing test and 5's
+   containment; no distance or depth work), or, for a copy lying in or on the other, the certificates of
+   core/mesh/copies.py (no hierarchy at all).
+2. Pair frame (`_Frame`: origin = centre of the pair's world box, the same for either argument order), scale = the
+   larger world box diagonal, touching band.
 3. Simultaneous descent of both hierarchies, level by level.  A pair of nodes is kept while its lower bound
    (`bvh.pair_lower_bound`) is within the touching band (it may hold a crossing or a contact) or below the best
    upper bound minus `PRUNE` x scale (it may hold a closer pair).  Upper bounds come from a surface point of each
    node and from the exact distance of the first triangles of the most promising pairs.
-4. Leaves: the pairs within the band go through the crossing test (segments of the crossing curve); if nothing
-   crosses, the exact triangle-triangle distance runs best-first over the candidates (screened by a
-   separating-axis bound) until the next lower bound exceeds the best distance found.
-5. Inside/outside (closed meshes only, winding numbers, only when the world boxes meet): corners of every loose
+4. Leaves (`_meet`, shared by both routes): the pairs within the band go through the crossing test (segments of
+   the crossing curve), and the containment is decided: corners of every loose part against the other mesh when
+   nothing crosses, points stepped off the curve when a closed mesh may only touch the other from inside.  If
+   nothing crosses, the exact triangle-triangle distance runs best-first over the candidates (screened by a
+   separating-axis bound) until the next lower bound exceeds the best distance found; candidates that cannot
+   beat the best are only asked whether they touch (shared corners first).
+5. Depth samples (closed meshes only, winding numbers, only when the world boxes meet): corners of every loose
    part, a sample of vertices and points next to the contact are tested against the other mesh.
-6. Status, containment, depth (see `core/mesh/__init__.py` for what depth means); for an intersecting pair
-   `gap` = the convex hulls' depth minus the depth.
+6. Status, depth (see `core/mesh/__init__.py` for what depth means); for an intersecting pair `gap` = the convex
+   hulls' depth minus the depth.
 
 Work caps: if a near-tie keeps more than `MAX_PAIRS` node pairs alive at a level, the farthest ones (by lower
 bound) are dropped and their smallest lower bound is kept; past `MAX_EXACT` leaf candidates the best-first stage
@@ -35,10 +41,12 @@ from ..shapes import PointCloud
 from ..tolerances import DEFAULT_TOLERANCES, Tolerances
 from .bvh import WorldBVH, box_lower_bound, pair_lower_bound
 from .points import closest_points, winding_numbers
+from . import copies
+from .parts import is_convex
 from .trimesh import TriangleMesh
-from .tritri import _cross, crossing, separation_bound, triangle_triangle
+from .tritri import _cross, _dot, crossing, separation_bound, triangle_triangle
 
-__all__ = ["collide_meshes"]
+__all__ = ["collide_meshes", "crossing_and_containment"]
 
 PRUNE = 1e-12
 """A pair whose lower bound is within PRUNE x scale of the best distance cannot improve it by more than that,
@@ -46,6 +54,11 @@ and is dropped (ties between equally close triangles end there).  The reported d
 
 MAX_PAIRS = 300_000
 """Cap on live node pairs per level (memory and time budget); see the module docstring."""
+
+OBB_SAMPLE = 256
+OBB_WORTH = 0.1
+"""Band-only descent (`_descend(near_only=True)`): above the leaves, the oriented bounds run on a level's pairs
+when more than OBB_WORTH of a sample of about OBB_SAMPLE of them would be pruned by them."""
 
 MAX_EXACT = 100_000
 """Cap on leaf candidates taken by the best-first stage; beyond it the answer is the certified interval
@@ -74,8 +87,16 @@ class _Side:
         self.local = mesh._local
         self.offset = mesh._translation - origin
         self.vertices = mesh.world_vertices(origin)
-        self.world = WorldBVH(self.local.bvh, self.vertices, mesh._linear, self.offset)
         self.closed = bool(self.local.closed)
+        self._world = None
+
+    @property
+    def world(self) -> WorldBVH:
+        """The hierarchy placed in the pair frame (built on first use: the certificates of core/mesh/copies.py
+        answer some convex pairs without it)."""
+        if self._world is None:
+            self._world = WorldBVH(self.local.bvh, self.vertices, self.mesh._linear, self.offset)
+        return self._world
 
 
 def _unit_or(v, fallback):
@@ -97,32 +118,61 @@ def collide_meshes(a, b, tolerances: Tolerances = DEFAULT_TOLERANCES, max_distan
     from ..query import _as_max_distance
     max_distance = _as_max_distance(max_distance)  # the same rules as for convex shapes (None, or >= 0)
 
-    from .parts import is_convex
     if is_convex(a) and is_convex(b):
-        # Exactly the convex engine's answer on the vertices; when they intersect, the mesh pipeline adds the
-        # crossing curve and the containment (the convex engine knows neither).
+        # Exactly the convex engine's answer on the vertices; when they intersect, the crossing curve and the
+        # containment (the convex engine knows neither) come from the crossing step alone: distance and depth
+        # are the convex engine's, so nothing of the distance and depth stages runs.
         from ..query import collide as convex_collide
         ca = PointCloud(a.vertices[a._local.used], a.transform)
         cb = PointCloud(b.vertices[b._local.used], b.transform)
         contact = convex_collide(ca, cb, tolerances)
         if contact.status is Status.INTERSECTING:
-            extra = _mesh_collide(a, b, tolerances, None)
-            contact = replace(contact, intersection=extra.intersection, containment=extra.containment)
+            segments, contained = crossing_and_containment(a, b, tolerances)
+            contact = replace(contact, intersection=segments, containment=contained)
         return contact
     return _mesh_collide(a, b, tolerances, max_distance)
 
 
+def crossing_and_containment(a: TriangleMesh, b: TriangleMesh, tolerances: Tolerances = DEFAULT_TOLERANCES):
+    """Only the crossing curve (world segments (k, 2, 3)) and the containment (`Containment` or None) of two
+    meshes, as the general pipeline reports them for an intersecting pair, without any distance or depth work: a
+    descent that keeps only the node pairs within the touching band, then `_meet`.  Every pair that crosses has
+    all its ancestors within the band in either descent, so both find the same crossing pairs
+    (tests/core/test_mesh_duplicates.py).  Two closed convex meshes with the same triangles, one certified to lie
+    in or on the other (core/mesh/copies.py), skip the descent: nothing crosses by more than the band."""
+    frame = _Frame(a, b, tolerances)
+    if is_convex(a) and is_convex(b) and copies.cannot_cross(frame):
+        # a copy of one convex mesh lying in or on the other: nothing crosses by more than the band (see
+        # core/mesh/copies.py), so `_meet` would find no crossing; only the containment is left to decide
+        return np.zeros((0, 2, 3)), _containment(frame, copies.convex_measure)
+    found = _descend(frame.sa.world, frame.sb.world, frame.band, PRUNE * frame.scale, None, near_only=True)
+    meeting = _meet(frame, found)
+    return meeting.segments + frame.origin, meeting.contained
+
+
+class _Frame:
+    """The pair frame: origin = centre of the pair's world box (the same for (a, b) and (b, a), so the answers
+    agree up to the swap), scale = the larger world box diagonal, the touching band, both sides placed in it."""
+
+    def __init__(self, a: TriangleMesh, b: TriangleMesh, tolerances: Tolerances):
+        lo_a, hi_a = a.bounds()
+        lo_b, hi_b = b.bounds()
+        self.scale = max(float(np.linalg.norm(hi_a - lo_a)), float(np.linalg.norm(hi_b - lo_b)))
+        if not math.isfinite(self.scale):
+            raise ValueError("the meshes are too large to measure in float64 (their extent overflows)")
+        self.origin = 0.5 * (np.minimum(lo_a, lo_b) + np.maximum(hi_a, hi_b))
+        self.band = tolerances.touching * self.scale
+        self.sa, self.sb = _Side(a, self.origin), _Side(b, self.origin)
+        self.fallback_normal = _unit_or(0.5 * (lo_b + hi_b) - self.origin, [0.0, 0.0, 1.0])
+        # only where the boxes meet can anything be inside the other mesh
+        self.boxes_meet = bool(np.all(lo_a <= hi_b + self.band) and np.all(lo_b <= hi_a + self.band))
+
+
 def _mesh_collide(a: TriangleMesh, b: TriangleMesh, tolerances: Tolerances, max_distance) -> Contact:
-    lo_a, hi_a = a.bounds()
-    lo_b, hi_b = b.bounds()
-    scale = max(float(np.linalg.norm(hi_a - lo_a)), float(np.linalg.norm(hi_b - lo_b)))
-    if not math.isfinite(scale):
-        raise ValueError("the meshes are too large to measure in float64 (their extent overflows)")
-    # the centre of the pair's box: the same frame for (a, b) and (b, a), so the answers agree up to the swap
-    origin = 0.5 * (np.minimum(lo_a, lo_b) + np.maximum(hi_a, hi_b))
-    band = tolerances.touching * scale
-    sa, sb = _Side(a, origin), _Side(b, origin)
-    fallback_normal = _unit_or(0.5 * (lo_b + hi_b) - origin, [0.0, 0.0, 1.0])
+    """The general pipeline (steps 2-6 of the module docstring)."""
+    frame = _Frame(a, b, tolerances)
+    sa, sb, band, scale, origin = frame.sa, frame.sb, frame.band, frame.scale, frame.origin
+    fallback_normal = frame.fallback_normal
 
     # as for convex shapes: stop once the meshes are proven farther than max(max_distance, touching band)
     limit = None if max_distance is None else max(max_distance, band)
@@ -134,53 +184,30 @@ def _mesh_collide(a: TriangleMesh, b: TriangleMesh, tolerances: Tolerances, max_
                        point_a=pa + origin, point_b=pb + origin, beyond_max_distance=True, converged=False,
                        gap=max(0.0, found.ub - found.lower), **common)
 
-    A = sa.world.leaf_corners[found.ia]
-    B = sb.world.leaf_corners[found.ib]
-    near = found.lb <= band
-    cross_mask, segments = crossing(A[near], B[near], band)
-    crossing_pairs = np.flatnonzero(near)[cross_mask]
-    if segments.shape[0] and not np.any(_robust(A[crossing_pairs], B[crossing_pairs], segments, band)):
-        # every crossing is a contact blurred by rounding (faces that touch, far from the origin or under a skew
-        # transform): the surfaces touch there, they do not cross
-        cross_mask[:] = False
-        crossing_pairs = crossing_pairs[:0]
-        segments = segments[:0]
-    crossed = segments.shape[0] > 0
+    meeting = _meet(frame, found)
+    A, B, crossing_pairs = meeting.A, meeting.B, meeting.crossing_pairs
+    crossed = meeting.crossing_segments.shape[0] > 0  # before contact lines are told from crossings
 
     found.exact_lb = math.inf
     if crossed:
-        d_min, pa, pb = 0.0, segments[0, 0], segments[0, 0]
+        d_min, pa, pb = 0.0, meeting.crossing_segments[0, 0], meeting.crossing_segments[0, 0]
         touching_pairs = crossing_pairs
     else:
         d_min, pa, pb, touching_pairs = _best_distance(A, B, found, band, PRUNE * scale)
     lower = min(d_min, found.dropped_lb, found.exact_lb)  # certified lower bound of the distance
 
-    # inside / outside: only closed meshes have an inside, and only when the boxes overlap can anything be in it
-    boxes_meet = bool(np.all(lo_a <= hi_b + band) and np.all(lo_b <= hi_a + band))
-    # (a crossing pair is never contained: the parts are then only needed for the depth, and skipped)
+    # points inside the other mesh, for the depth: only closed meshes have an inside, only where the boxes meet
+    # (a crossing pair is never contained: the parts' corners are then left out)
     inside_ab = _inside(sa, sb, found, crossing_pairs, touching_pairs, A, B, band, scale,
-                        containment=not crossed) if sb.closed and boxes_meet else None
+                        with_parts=not crossed) if sb.closed and frame.boxes_meet else None
     inside_ba = _inside(sb, sa, found, crossing_pairs, touching_pairs, B, A, band, scale, swap=True,
-                        containment=not crossed) if sa.closed and boxes_meet else None
+                        with_parts=not crossed) if sa.closed and frame.boxes_meet else None
 
-    if crossed:
-        # Crossing segments where one closed mesh only touches the other's surface from inside (a box resting
-        # on the inner floor of a bigger box) are contact lines, not crossings: when no point of X stepped off
-        # them lies strictly outside Y and every loose part of X is inside Y, X is contained.
-        for inside, sx, sy in ((inside_ab, sa, sb), (inside_ba, sb, sa)):
-            if inside is not None and not inside.leaves and _parts_inside(sx, sy, band, scale):
-                inside.all_parts_inside = True
-                crossed = False
-                segments = segments[:0]
-                break
-    contained = None
+    segments = meeting.segments
+    crossed = segments.shape[0] > 0
+    contained = meeting.contained
     deep_a = inside_ab is not None and inside_ab.any_inside
     deep_b = inside_ba is not None and inside_ba.any_inside
-    if not crossed:
-        if inside_ab is not None and inside_ab.all_parts_inside:
-            contained = Containment.A_INSIDE_B
-        elif inside_ba is not None and inside_ba.all_parts_inside:
-            contained = Containment.B_INSIDE_A
 
     if crossed or deep_a or deep_b or contained is not None:
         depth, wa, wb = 0.0, None, None
@@ -218,6 +245,85 @@ def _mesh_collide(a: TriangleMesh, b: TriangleMesh, tolerances: Tolerances, max_
                    gap=gap, **common)
 
 
+# ------------------------------------------------------------------------------------------------ crossing
+
+class _Meeting:
+    """Where the surfaces meet: the leaf pairs' corners `A`, `B` (k,3,3), the indices of the pairs that cross
+    (`crossing_pairs`) with their segments (`crossing_segments`, pair frame), the containment, and the reported
+    crossing curve `segments` (the crossing segments, or none when they are the contact lines of a contained
+    mesh)."""
+
+
+def _meet(frame: _Frame, found) -> _Meeting:
+    """The crossing curve and the containment from the descent's leaf pairs within the band.  One home for
+    both routes: the general pipeline and the convex one (whose descent keeps only the pairs within the band;
+    every crossing pair is among them)."""
+    sa, sb, band, scale = frame.sa, frame.sb, frame.band, frame.scale
+    m = _Meeting()
+    A = m.A = sa.world.leaf_corners[found.ia]
+    B = m.B = sb.world.leaf_corners[found.ib]
+    near = found.lb <= band
+    cross_mask, segments = crossing(A[near], B[near], band)
+    crossing_pairs = np.flatnonzero(near)[cross_mask]
+    if segments.shape[0] and not np.any(_robust(A[crossing_pairs], B[crossing_pairs], segments, band)):
+        # every crossing is a contact blurred by rounding (faces that touch, far from the origin or under a skew
+        # transform): the surfaces touch there, they do not cross
+        crossing_pairs = crossing_pairs[:0]
+        segments = segments[:0]
+    m.crossing_pairs, m.crossing_segments, m.segments = crossing_pairs, segments, segments
+    m.contained = None
+    # only a closed mesh holds anything, and only where the boxes meet
+    holds_b = sb.closed and frame.boxes_meet
+    holds_a = sa.closed and frame.boxes_meet
+    if segments.shape[0]:
+        # Crossing segments where one closed mesh only touches the other's surface from inside (a box resting
+        # on the inner floor of a bigger box) are contact lines, not crossings: when no point of X stepped off
+        # them lies strictly outside Y and every loose part of X is inside Y, X is contained.
+        for holds, sx, sy, X, Y, swap, verdict in ((holds_b, sa, sb, A, B, False, Containment.A_INSIDE_B),
+                                                   (holds_a, sb, sa, B, A, True, Containment.B_INSIDE_A)):
+            if (holds and not _leaves(sy, found, crossing_pairs, X, Y, band, scale, swap)
+                    and _parts_inside(sx, sy, band, scale)):
+                m.contained = verdict
+                m.segments = segments[:0]
+                break
+    else:
+        m.contained = _containment(frame)
+    return m
+
+
+def _containment(frame: _Frame, measure=None):
+    """The containment of two meshes that do not cross: A_INSIDE_B when every loose part of A is inside closed B
+    (`_parts_inside`), else B_INSIDE_A when every part of B is inside closed A, else None.  `measure` as for
+    `_parts_inside`."""
+    sa, sb, band, scale = frame.sa, frame.sb, frame.band, frame.scale
+    if sb.closed and frame.boxes_meet and _parts_inside(sa, sb, band, scale, measure):
+        return Containment.A_INSIDE_B
+    if sa.closed and frame.boxes_meet and _parts_inside(sb, sa, band, scale, measure):
+        return Containment.B_INSIDE_A
+    return None
+
+
+def _in_leaf_order(found, pairs, swap):
+    """Pair indices sorted by (X's leaf, Y's leaf): the probes sampled from them are then the same whichever
+    argument X was (collide(b, a) is collide(a, b).swapped())."""
+    x_leaf, y_leaf = (found.ib, found.ia) if swap else (found.ia, found.ib)
+    return pairs[np.lexsort((y_leaf[pairs], x_leaf[pairs]))]
+
+
+def _crossing_sample(pairs):
+    """The crossing pairs whose curve is stepped off (MAX_PROBES / 8 of them, evenly spread)."""
+    return pairs[:: max(1, pairs.size // (MAX_PROBES // 8))]
+
+
+def _leaves(sy: _Side, found, crossing_pairs, X, Y, band, scale, swap=False) -> bool:
+    """Does X really leave closed Y where they cross?  Some point of X stepped off the curve strictly outside Y
+    (off Y's surface by more than the band) says so; if none is, X only touches Y's surface from inside there."""
+    pick = _crossing_sample(_in_leaf_order(found, crossing_pairs, swap))
+    stepped = _steps_off_the_curve(X[pick], Y[pick], band)
+    out = stepped[winding_numbers(stepped, sy.world, scale) == 0]
+    return bool(out.shape[0]) and bool(np.any(closest_points(out, sy.world)[0] > band))
+
+
 def _robust(X, Y, segments, band) -> np.ndarray:
     """Which crossing triangle pairs (k,3,3) x (k,3,3) with their segments (k,2,3) cross by more than the band:
     the segment is longer than the band, and each triangle reaches beyond the band on both sides of the other's
@@ -239,40 +345,46 @@ class _Found:
     pass
 
 
-def _descend(wa: WorldBVH, wb: WorldBVH, band, prune, max_distance) -> _Found:
+def _descend(wa: WorldBVH, wb: WorldBVH, band, prune, max_distance, near_only=False) -> _Found:
+    """Simultaneous descent of both hierarchies (step 3 of the module docstring).  `near_only`: keep only the
+    pairs within the band (all that can cross or touch; no upper bound, no closest pair is sought)."""
     la, lb = wa.local.levels - 1, wb.local.levels - 1
     ia = np.zeros(1, np.int64)
     ib = np.zeros(1, np.int64)
-    ub = math.inf
+    ub = -math.inf if near_only else math.inf
     ub_points = (wa.rep[wa.node(la, 0)], wb.rep[wb.node(lb, 0)])
     dropped = math.inf
     found = _Found()
     found.beyond = False
     while True:
         na, nb = wa.node(la, ia), wb.node(lb, ib)
+        if near_only and (la > 0 or lb > 0):
+            # Above the leaves the boxes' overlap (within the band on every axis) first; the oriented bounds only
+            # when a sample says they prune: for surfaces lying on each other they barely do (rounded shapes),
+            # except where the boxes are loose (long thin triangles, like a cylinder's caps).  The leaves get the
+            # full bound below.
+            meet = _boxes_meet(wa, na, wb, nb, band)
+            ia, ib, na, nb = ia[meet], ib[meet], na[meet], nb[meet]
+            sample = slice(None, None, max(1, ia.size // OBB_SAMPLE))
+            if ia.size and np.mean(pair_lower_bound(wa, na[sample], wb, nb[sample]) > band) > OBB_WORTH:
+                keep = pair_lower_bound(wa, na, wb, nb) <= band
+                ia, ib = ia[keep], ib[keep]
+            if ia.size == 0:
+                bound = np.zeros(0)
+                break
+            ia, ib, la, lb = _split(wa, wb, ia, ib, la, lb)
+            continue
         # the box test first, on every pair; the oriented bounds only on the pairs it keeps
         bound = box_lower_bound(wa, na, wb, nb)
-        if ia.size > 1:
+        if ia.size > 1 or near_only:
             alive = (bound <= band) | (bound <= ub - prune)
             if not np.all(alive):
                 ia, ib, na, nb, bound = ia[alive], ib[alive], na[alive], nb[alive], bound[alive]
         if ia.size == 0:
             break
         bound = pair_lower_bound(wa, na, wb, nb, bound)
-        r = wa.rep[na] - wb.rep[nb]
-        r = r[:, 0] * r[:, 0] + r[:, 1] * r[:, 1] + r[:, 2] * r[:, 2]
-        j = int(np.argmin(r))
-        if math.sqrt(r[j]) < ub:
-            ub = math.sqrt(r[j])
-            ub_points = (wa.rep[na[j]], wb.rep[nb[j]])
-        k = min(TOP_K, bound.size)
-        top = np.argpartition(bound, k - 1)[:k] if bound.size > k else np.arange(bound.size)
-        d, xa, xb = triangle_triangle(wa.leaf_corners[wa.local.first_leaf[na[top]]],
-                                      wb.leaf_corners[wb.local.first_leaf[nb[top]]])
-        j = int(np.argmin(d))
-        if d[j] < ub:
-            ub = float(d[j])
-            ub_points = (xa[j], xb[j])
+        if not near_only:
+            ub, ub_points = _upper_bound(wa, na, wb, nb, bound, ub, ub_points)
         if max_distance is not None and min(float(bound.min()), ub) > max_distance:
             # every pair left is farther than max_distance, and so is every pair dropped (no closer than ub)
             found.beyond = True
@@ -296,22 +408,57 @@ def _descend(wa: WorldBVH, wb: WorldBVH, band, prune, max_distance) -> _Found:
             la = lb = 0
         if la == 0 and lb == 0:
             break
-        split_a = la > 0 and la >= lb
-        split_b = lb > 0 and lb >= la
-        if split_a:
-            left, right, has = wa.children(la, ia)
-            ib = np.concatenate([ib, ib[has]])
-            ia = np.concatenate([left, right[has]])
-            la -= 1
-        if split_b:
-            left, right, has = wb.children(lb, ib)
-            ia = np.concatenate([ia, ia[has]])
-            ib = np.concatenate([left, right[has]])
-            lb -= 1
+        ia, ib, la, lb = _split(wa, wb, ia, ib, la, lb)
     found.ia, found.ib, found.lb = ia, ib, bound
     found.ub, found.ub_points = ub, ub_points
     found.dropped_lb = dropped
     return found
+
+
+def _boxes_meet(wa: WorldBVH, na, wb: WorldBVH, nb, band) -> np.ndarray:
+    """Which node pairs have axis-aligned boxes within `band` of each other on every axis (a necessary
+    condition for a box distance within the band)."""
+    lo_a, hi_a, lo_b, hi_b = wa.lo[na], wa.hi[na], wb.lo[nb], wb.hi[nb]
+    return ((lo_b[:, 0] - hi_a[:, 0] <= band) & (lo_a[:, 0] - hi_b[:, 0] <= band)
+            & (lo_b[:, 1] - hi_a[:, 1] <= band) & (lo_a[:, 1] - hi_b[:, 1] <= band)
+            & (lo_b[:, 2] - hi_a[:, 2] <= band) & (lo_a[:, 2] - hi_b[:, 2] <= band))
+
+
+def _split(wa: WorldBVH, wb: WorldBVH, ia, ib, la, lb):
+    """One level down: the deeper side (both when level with each other) is replaced by its children."""
+    split_a = la > 0 and la >= lb
+    split_b = lb > 0 and lb >= la
+    if split_a:
+        left, right, has = wa.children(la, ia)
+        ib = np.concatenate([ib, ib[has]])
+        ia = np.concatenate([left, right[has]])
+        la -= 1
+    if split_b:
+        left, right, has = wb.children(lb, ib)
+        ia = np.concatenate([ia, ia[has]])
+        ib = np.concatenate([left, right[has]])
+        lb -= 1
+    return ia, ib, la, lb
+
+
+def _upper_bound(wa: WorldBVH, na, wb: WorldBVH, nb, bound, ub, ub_points):
+    """The best distance known after one level: a surface point of each node, and the exact distance of the
+    first triangles of the TOP_K most promising pairs.  Returns (ub, its points)."""
+    r = wa.rep[na] - wb.rep[nb]
+    r = r[:, 0] * r[:, 0] + r[:, 1] * r[:, 1] + r[:, 2] * r[:, 2]
+    j = int(np.argmin(r))
+    if math.sqrt(r[j]) < ub:
+        ub = math.sqrt(r[j])
+        ub_points = (wa.rep[na[j]], wb.rep[nb[j]])
+    k = min(TOP_K, bound.size)
+    top = np.argpartition(bound, k - 1)[:k] if bound.size > k else np.arange(bound.size)
+    d, xa, xb = triangle_triangle(wa.leaf_corners[wa.local.first_leaf[na[top]]],
+                                  wb.leaf_corners[wb.local.first_leaf[nb[top]]])
+    j = int(np.argmin(d))
+    if d[j] < ub:
+        ub = float(d[j])
+        ub_points = (xa[j], xb[j])
+    return ub, ub_points
 
 
 def _best_distance(A, B, found, band, prune):
@@ -329,6 +476,14 @@ def _best_distance(A, B, found, band, prune):
             break
         sel = order[start:start + chunk]
         if start > 0:
+            # Pairs that cannot beat the best (by more than `prune`) are only asked whether they touch: two
+            # corners within the band say yes without the exact distance (surfaces lying on each other, a mesh
+            # and its copy in place, have a shared corner in almost every such pair).
+            only_touch = lbs[start:start + chunk] > best - prune
+            if np.any(only_touch):
+                touch = _corners_within(A[sel[only_touch]], B[sel[only_touch]], band)
+                touching.append(sel[only_touch][touch])
+                sel = np.concatenate([sel[~only_touch], sel[only_touch][~touch]])
             # screen with the separating-axis bound: only pairs that may still beat the best (or touch) go on
             screen = separation_bound(A[sel], B[sel])
             sel = sel[(screen <= band) | (screen <= best - prune)]
@@ -344,7 +499,21 @@ def _best_distance(A, B, found, band, prune):
         start += chunk
         chunk *= 2
     touching = np.concatenate(touching) if touching else np.zeros(0, np.int64)
+    rank = np.empty(order.size, np.int64)
+    rank[order] = np.arange(order.size)
+    touching = touching[np.argsort(rank[touching], kind="stable")]  # in the order of their lower bounds
     return best, pa, pb, touching
+
+
+def _corners_within(X, Y, band) -> np.ndarray:
+    """Which triangle pairs (k,3,3) x (k,3,3) have a corner of X within `band` of a corner of Y (then their
+    distance is within the band too)."""
+    near = np.zeros(X.shape[0], bool)
+    for i in range(3):
+        for j in range(3):
+            d = X[:, i] - Y[:, j]
+            near |= _dot(d, d) <= band * band
+    return near
 
 
 def _touch_normal(sa, sb, found, pairs, pa, pb, fallback):
@@ -362,32 +531,21 @@ def _touch_normal(sa, sb, found, pairs, pa, pb, fallback):
 # ------------------------------------------------------------------------------------------------ inside
 
 class _Inside:
-    leaves = True
     any_inside = False
-    all_parts_inside = False
     depth = 0.0
     point_in = None
     point_surface = None
 
 
 def _inside(sx: _Side, sy: _Side, found, crossing_pairs, touching_pairs, X, Y, band, scale, swap=False,
-            containment=True):
-    """Points of mesh X inside closed mesh Y: part representatives (only when `containment` is asked), a vertex
-    sample, points near the contact."""
+            with_parts=True):
+    """The deepest point of mesh X found inside closed mesh Y (for the depth): part representatives (when
+    `with_parts`), a vertex sample, points near the contact.  (Containment is decided by `_meet`.)"""
     result = _Inside()
-    # the pairs in the order of (X's leaf, Y's leaf): the probes sampled from them are then the same whichever
-    # argument X was (collide(b, a) is collide(a, b).swapped())
-    x_leaf, y_leaf = (found.ib, found.ia) if swap else (found.ia, found.ib)
-    crossing_pairs = crossing_pairs[np.lexsort((y_leaf[crossing_pairs], x_leaf[crossing_pairs]))]
-    touching_pairs = touching_pairs[np.lexsort((y_leaf[touching_pairs], x_leaf[touching_pairs]))]
+    crossing_pairs = _in_leaf_order(found, crossing_pairs, swap)
+    touching_pairs = _in_leaf_order(found, touching_pairs, swap)
     verts = sx.vertices
-    if containment:
-        part_count = sx.local.parts.count
-        rep_points, rep_part = _part_points(sx)
-    else:
-        part_count = 0
-        rep_points = np.zeros((0, 3))
-        rep_part = np.zeros(0, np.int64)
+    rep_points = _part_points(sx)[0] if with_parts else np.zeros((0, 3))
     probes = [rep_points]
     used = sx.local.used
     stride = max(1, used.size // 64)
@@ -401,22 +559,16 @@ def _inside(sx: _Side, sy: _Side, found, crossing_pairs, touching_pairs, X, Y, b
     if crossing_pairs.size:
         pick = crossing_pairs[:: max(1, crossing_pairs.size // (MAX_PROBES // 2))]
         probes.append(_clipped_centroids(X[pick], Y[pick]))
-        pick = crossing_pairs[:: max(1, crossing_pairs.size // (MAX_PROBES // 8))]
+        pick = _crossing_sample(crossing_pairs)
         probes.append(_steps_off_the_curve(X[pick], Y[pick], band))
-    stepped_from = sum(p.shape[0] for p in probes[:-1]) if crossing_pairs.size else None
     points = np.concatenate(probes)
     winding = winding_numbers(points, sy.world, scale)
     inside = winding != 0
-    if stepped_from is not None:
-        # Does X really leave Y where they meet?  Some point stepped off the curve strictly outside Y says so;
-        # if none is, X only touches Y's surface from inside there (see _mesh_collide).
-        out = np.flatnonzero(~inside[stepped_from:]) + stepped_from
-        result.leaves = bool(out.size) and bool(np.any(closest_points(points[out], sy.world)[0] > band))
     dist = np.zeros(points.shape[0])
     surface = np.zeros((points.shape[0], 3))
     if np.any(inside):
         measured = np.flatnonzero(inside)
-        # every part representative found inside is measured (containment needs them off the surface)
+        # every part representative found inside is measured, the other points up to MAX_DEPTH_POINTS
         reps = measured[measured < rep_points.shape[0]]
         others = measured[measured >= rep_points.shape[0]]
         measured = np.concatenate([reps, others[:: max(1, others.size // MAX_DEPTH_POINTS)]])
@@ -424,18 +576,6 @@ def _inside(sx: _Side, sy: _Side, found, crossing_pairs, touching_pairs, X, Y, b
         dist[measured], surface[measured] = d, q
     deep = inside & (dist > band)
     result.any_inside = bool(np.any(deep))
-    rep_deep = deep[:rep_points.shape[0]]
-    rep_out = (~inside[:rep_points.shape[0]])
-    # a part is inside when one of its representatives is strictly inside and none strictly outside (an
-    # outside representative with distance 0 is on the surface: undecided, ignored)
-    part_in = np.bincount(rep_part[rep_deep], minlength=part_count) > 0
-    part_out = np.bincount(rep_part[rep_out], minlength=part_count) > 0
-    # an outside verdict is trusted only when the point is off the surface: check the outside reps' distances
-    if np.any(rep_out):
-        d_out, _ = closest_points(rep_points[rep_out], sy.world)
-        off = d_out > band
-        part_out = np.bincount(rep_part[rep_out][off], minlength=part_count) > 0
-    result.all_parts_inside = containment and bool(np.all(part_in & ~part_out))
     if not result.any_inside and sx.closed and touching_pairs.size:
         # Surfaces in contact with no surface point found inside (coplanar faces, identical meshes, crossings
         # only along shared edges): points of X's solid just behind the contact faces, kept where X's own
@@ -474,12 +614,19 @@ def _part_points(side: _Side):
     return points, np.tile(np.arange(parts.count), 3 * len(picks))
 
 
-def _parts_inside(sx: _Side, sy: _Side, band, scale) -> bool:
-    """Every loose part of X has a corner strictly inside closed Y and none strictly outside it."""
+def _measure(points, sy: _Side, scale):
+    """Distance of each point to Y's surface, and whether it is inside closed Y (non-zero winding number)."""
+    return closest_points(points, sy.world)[0], winding_numbers(points, sy.world, scale) != 0
+
+
+def _parts_inside(sx: _Side, sy: _Side, band, scale, measure=None) -> bool:
+    """Every loose part of X has a corner strictly inside closed Y and none strictly outside it (a corner within
+    the band of Y's surface decides nothing).  `measure(points, sy, scale)` gives the points' distances to Y's
+    surface and their inside flags (default `_measure`; only the flags of points off the surface are used)."""
     parts = sx.local.parts
     points, part = _part_points(sx)
-    off = closest_points(points, sy.world)[0] > band
-    inside = winding_numbers(points, sy.world, scale) != 0
+    dist, inside = (measure or _measure)(points, sy, scale)
+    off = dist > band
     strictly_in = np.bincount(part[off & inside], minlength=parts.count) > 0
     strictly_out = np.bincount(part[off & ~inside], minlength=parts.count) > 0
     return bool(np.all(strictly_in & ~strictly_out))

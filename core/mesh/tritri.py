@@ -139,14 +139,19 @@ def triangle_triangle(A, B):
 
 def separation_bound(A, B):
     """A lower bound of the distance of k triangle pairs: the largest gap between their projections on the
-    two normals and the nine edge-edge cross products (separating axes).  It equals the distance whenever the
-    closest points are a vertex and a face interior or two edge interiors; about five times cheaper than
-    `triangle_triangle`, it screens candidates before the exact kernel.  0 for pairs that overlap on every axis."""
+    two normals, the nine edge-edge cross products and the six in-plane edge normals (separating axes).  It
+    equals the distance whenever the closest points are a vertex and a face interior or two edge interiors, and
+    parts coplanar pairs; several times cheaper than `triangle_triangle`, it screens candidates before the exact
+    kernel.  0 for pairs that overlap on every axis."""
     k = A.shape[0]
     best = np.zeros(k)
     ea = [A[:, 1] - A[:, 0], A[:, 2] - A[:, 1], A[:, 0] - A[:, 2]]
     eb = [B[:, 1] - B[:, 0], B[:, 2] - B[:, 1], B[:, 0] - B[:, 2]]
-    axes = [_cross(ea[0], -ea[2]), _cross(eb[0], -eb[2])] + [_cross(u, v) for u in ea for v in eb]
+    na, nb = _cross(ea[0], -ea[2]), _cross(eb[0], -eb[2])
+    axes = [na, nb] + [_cross(u, v) for u in ea for v in eb]
+    # the edges' normals within each triangle's plane: they part coplanar pairs (faces lying on each other),
+    # where the normals and the edge cross products are all one direction
+    axes += [_cross(na, u) for u in ea] + [_cross(nb, v) for v in eb]
     for w in axes:
         length = np.sqrt(_dot(w, w))
         ok = length > 0.0
@@ -183,15 +188,17 @@ def _side_interval(T, s, positive):
     lone = np.where(count == 1, np.argmax(positive, axis=1), np.argmin(positive, axis=1))
     i1 = (lone + 1) % 3
     i2 = (lone + 2) % 3
-    s = np.where(positive, np.maximum(s, 0.0), s)  # corners counted as positive are on or above the plane
+    s = np.where(positive, np.maximum(s, 0.0), s).reshape(-1)  # corners counted positive are on or above it
+    corners = T.reshape(-1, 3)
+    base = 3 * rows  # flat indices: one gather per array instead of a (row, column) pair
+    sl = s[base + lone]
+    pl = corners[base + lone]
     points = []
     for other in (i1, i2):
-        sl = s[rows, lone]
-        so = s[rows, other]
+        so = s[base + other]
         denom = sl - so
         t = np.where(denom != 0.0, sl / np.where(denom != 0.0, denom, 1.0), 0.0)
-        pl = T[rows, lone]
-        po = T[rows, other]
+        po = corners[base + other]
         points.append(pl + t[:, None] * (po - pl))
     return points
 
@@ -199,47 +206,57 @@ def _side_interval(T, s, positive):
 def crossing(A, B, on: float):
     """Which of k triangle pairs cross, and their crossing segments.  Returns (mask (k,), segments (j, 2, 3))."""
     k = A.shape[0]
+    mask = np.zeros(k, bool)
     if k == 0:
-        return np.zeros(0, bool), np.zeros((0, 2, 3))
-    na = _cross(A[:, 1] - A[:, 0], A[:, 2] - A[:, 0])
-    nb = _cross(B[:, 1] - B[:, 0], B[:, 2] - B[:, 0])
+        return mask, np.zeros((0, 2, 3))
+    # B's corners against A's plane first, on every pair: most pairs of surfaces in contact stop here; the rest
+    # of the test runs on the pairs where B straddles A's plane
+    a0 = A[:, 0]
+    na = _cross(A[:, 1] - a0, A[:, 2] - a0)
     la = np.sqrt(_dot(na, na))
-    lb = np.sqrt(_dot(nb, nb))
-    ea = np.max(np.linalg.norm(A - A[:, [1, 2, 0]], axis=2), axis=1)
-    eb = np.max(np.linalg.norm(B - B[:, [1, 2, 0]], axis=2), axis=1)
-    proper = (la > 1e-12 * ea * ea) & (lb > 1e-12 * eb * eb)
-    na = na / np.where(proper, la, 1.0)[:, None]
-    nb = nb / np.where(proper, lb, 1.0)[:, None]
-    sb = np.einsum("kij,kj->ki", B - A[:, :1], na)  # B's corners against A's plane
-    sa = np.einsum("kij,kj->ki", A - B[:, :1], nb)
+    na = na / np.where(la > 0.0, la, 1.0)[:, None]
+    sb = np.stack([_dot(B[:, j] - a0, na) for j in range(3)], axis=1)  # B's corners against A's plane
     pos_b = sb >= -on
-    pos_a = sa >= -on
     straddle_b = pos_b.any(axis=1) & ~pos_b.all(axis=1)
+    idx = np.flatnonzero(straddle_b)
+    A, B, na, la, sb, pos_b = A[idx], B[idx], na[idx], la[idx], sb[idx], pos_b[idx]
+    b0 = B[:, 0]
+    nb = _cross(B[:, 1] - b0, B[:, 2] - b0)
+    lb = np.sqrt(_dot(nb, nb))
+    nb = nb / np.where(lb > 0.0, lb, 1.0)[:, None]
+    sa = np.stack([_dot(A[:, j] - b0, nb) for j in range(3)], axis=1)  # A's corners against B's plane
+    pos_a = sa >= -on
     straddle_a = pos_a.any(axis=1) & ~pos_a.all(axis=1)
-    mask = proper & straddle_a & straddle_b
-    idx = np.flatnonzero(mask)
+    ea = np.sqrt(np.maximum(np.maximum(_dot(A[:, 1] - A[:, 0], A[:, 1] - A[:, 0]),
+                                       _dot(A[:, 2] - A[:, 1], A[:, 2] - A[:, 1])),
+                            _dot(A[:, 0] - A[:, 2], A[:, 0] - A[:, 2])))
+    eb = np.sqrt(np.maximum(np.maximum(_dot(B[:, 1] - B[:, 0], B[:, 1] - B[:, 0]),
+                                       _dot(B[:, 2] - B[:, 1], B[:, 2] - B[:, 1])),
+                            _dot(B[:, 0] - B[:, 2], B[:, 0] - B[:, 2])))
+    proper = (la > 1e-12 * ea * ea) & (lb > 1e-12 * eb * eb)
+    keep = np.flatnonzero(proper & straddle_a)
+    idx = idx[keep]
+    mask[idx] = True
     if idx.size == 0:
         return mask, np.zeros((0, 2, 3))
-    A_, B_ = A[idx], B[idx]
-    pa = _side_interval(A_, sa[idx], pos_a[idx])
-    pb = _side_interval(B_, sb[idx], pos_b[idx])
-    line = _cross(na[idx], nb[idx])
-    ta = np.stack([_dot(p, line) for p in pa], axis=1)
-    tb = np.stack([_dot(p, line) for p in pb], axis=1)
-    pts_a = np.stack(pa, axis=1)
-    pts_b = np.stack(pb, axis=1)
-    rows = np.arange(idx.size)
-    ia_lo, ia_hi = np.argmin(ta, axis=1), np.argmax(ta, axis=1)
-    ib_lo, ib_hi = np.argmin(tb, axis=1), np.argmax(tb, axis=1)
-    lo_a, hi_a = ta[rows, ia_lo], ta[rows, ia_hi]
-    lo_b, hi_b = tb[rows, ib_lo], tb[rows, ib_hi]
+    A_, B_, na, nb, sa, sb, pos_a, pos_b, ea, eb = (x[keep] for x in (A, B, na, nb, sa, sb, pos_a, pos_b, ea, eb))
+    pa = _side_interval(A_, sa, pos_a)
+    pb = _side_interval(B_, sb, pos_b)
+    line = _cross(na, nb)
+    # each triangle's interval on the common line: its two points ordered by their parameter (first on ties)
+    ta0, ta1 = _dot(pa[0], line), _dot(pa[1], line)
+    tb0, tb1 = _dot(pb[0], line), _dot(pb[1], line)
+    first_lo_a, first_hi_a = (ta0 <= ta1)[:, None], (ta0 >= ta1)[:, None]
+    first_lo_b, first_hi_b = (tb0 <= tb1)[:, None], (tb0 >= tb1)[:, None]
+    lo_a, hi_a = np.minimum(ta0, ta1), np.maximum(ta0, ta1)
+    lo_b, hi_b = np.minimum(tb0, tb1), np.maximum(tb0, tb1)
     lo_from_a = lo_a >= lo_b
     hi_from_a = hi_a <= hi_b
     lo = np.where(lo_from_a, lo_a, lo_b)
     hi = np.where(hi_from_a, hi_a, hi_b)
-    start = np.where(lo_from_a[:, None], pts_a[rows, ia_lo], pts_b[rows, ib_lo])
-    end = np.where(hi_from_a[:, None], pts_a[rows, ia_hi], pts_b[rows, ib_hi])
-    length_scale = np.sqrt(_dot(line, line)) * np.maximum(ea[idx], eb[idx])
+    start = np.where(lo_from_a[:, None], np.where(first_lo_a, pa[0], pa[1]), np.where(first_lo_b, pb[0], pb[1]))
+    end = np.where(hi_from_a[:, None], np.where(first_hi_a, pa[0], pa[1]), np.where(first_hi_b, pb[0], pb[1]))
+    length_scale = np.sqrt(_dot(line, line)) * np.maximum(ea, eb)
     real = hi - lo > 1e-13 * length_scale
     mask[idx[~real]] = False
     segments = np.stack([start[real], end[real]], axis=1)
