@@ -37,6 +37,7 @@ from dataclasses import replace
 import numpy as np
 
 from ..contact import Contact, Containment, Status
+from ..polytope import ConvexPolytope
 from ..shapes import PointCloud
 from ..tolerances import DEFAULT_TOLERANCES, Tolerances
 from .bvh import WorldBVH, box_lower_bound, pair_lower_bound
@@ -123,14 +124,25 @@ def collide_meshes(a, b, tolerances: Tolerances = DEFAULT_TOLERANCES, max_distan
         # containment (the convex engine knows neither) come from the crossing step alone: distance and depth
         # are the convex engine's, so nothing of the distance and depth stages runs.
         from ..query import collide as convex_collide
-        ca = PointCloud(a.vertices[a._local.used], a.transform)
-        cb = PointCloud(b.vertices[b._local.used], b.transform)
-        contact = convex_collide(ca, cb, tolerances)
+        contact = convex_collide(_convex_shape(a), _convex_shape(b), tolerances)
         if contact.status is Status.INTERSECTING:
             segments, contained = crossing_and_containment(a, b, tolerances)
             contact = replace(contact, intersection=segments, containment=contained)
         return contact
     return _mesh_collide(a, b, tolerances, max_distance)
+
+
+def _convex_shape(mesh: TriangleMesh) -> PointCloud:
+    """The convex engine's shape of a mesh that is one closed convex part: its used vertices with its own
+    triangles (already proved convex, so not tested again), with which EPA hands a large deep pair to the
+    facet-normal depth (core/polytope.py); a plain `PointCloud` of the vertices when a triangle has zero area."""
+    used = mesh._local.used
+    vertices = mesh.vertices[used]
+    triangles = mesh.triangles[mesh._local.proper]
+    try:
+        return ConvexPolytope(vertices, np.searchsorted(used, triangles), mesh.transform, _checked=True)
+    except ValueError:
+        return PointCloud(vertices, mesh.transform)
 
 
 def crossing_and_containment(a: TriangleMesh, b: TriangleMesh, tolerances: Tolerances = DEFAULT_TOLERANCES):

@@ -267,3 +267,23 @@ def test_a_hull_with_folded_edges_is_mended_by_flips():
     found = facet_depth(ConvexPolytope(points, folded), hull_polytope(b))
     exact, _, _ = exact_depth(a, b)
     assert found is not None and abs(found[0] - exact) <= TOUCHING * _scale(a, b)
+
+
+@pytest.mark.parametrize("relation", ["identical", "rotated 1e-4"])
+def test_convex_meshes_in_exact_mode_take_the_facet_path(relation):
+    """Two closed convex `TriangleMesh`es (a 2,562-vertex Ico Sphere and its copy): the mesh query hands the
+    convex engine their own triangles, so the depth comes from the facet normals, exact."""
+    a = icosphere(4)
+    b = a.copy() if relation == "identical" else near_copy(a, np.random.default_rng(717), angle=1e-4)
+    points, triangles = _hull_of(a)
+    centre = points.mean(axis=0)
+    inward = np.einsum("ij,ij->i", points[triangles[:, 0]] - centre,
+                       np.cross(points[triangles[:, 1]] - points[triangles[:, 0]],
+                                points[triangles[:, 2]] - points[triangles[:, 0]])) < 0.0
+    triangles[inward] = triangles[inward][:, [0, 2, 1]]  # a mesh's faces are consistently oriented
+    order = ConvexHull(a).vertices  # the same triangles on the copy's matching vertices
+    contact = core.collide(core.TriangleMesh(points, triangles), core.TriangleMesh(b[order], triangles))
+    exact, _, _ = exact_depth(a, b)
+    assert contact.status is core.Status.INTERSECTING
+    assert abs(-contact.distance - exact) <= TOUCHING * contact.scale, (contact.distance, exact)
+    assert contact.epa_iterations < 600, contact.epa_iterations
