@@ -142,7 +142,8 @@ class _Triangulation:
             # A hull tool working in float32 may leave a few quads split along the wrong diagonal (Blender's
             # Convex Hull on a 10,242-vertex Ico Sphere: 28 edges folded inwards by up to 3e-4): flipped first.
             topo = _flip_folds(unique, topo)
-            if topo is None or not bool(_convexity(unique, topo, topo, np.zeros(topo.shape[0], np.int64), 1)[0]):
+            if topo is None or not bool(_convexity(unique, topo, topo, np.zeros(topo.shape[0], np.int64), 1,
+                                                   _HULL_SLACK)[0]):
                 raise ValueError("the triangles are not a closed surface bounding a convex body")
         self.points = unique
         self.graph = _Graph(np.ascontiguousarray(topo), unique.shape[0])
@@ -186,11 +187,11 @@ def _flip_folds(points: np.ndarray, topo: np.ndarray, rounds: int = 32):
 
 
 class _Later:
-    """A triangulation made the first time it is needed, by a function of no arguments returning (points,
-    triangles); None from then on if that failed or was refused."""
+    """A triangulation made the first time it is needed, by the first of some functions of no arguments
+    returning (points, triangles) whose answer passes; None from then on if none did."""
 
-    def __init__(self, make):
-        self.make = make
+    def __init__(self, makers):
+        self.makers = list(makers)
         self.done = False
         self.value = None
 
@@ -199,14 +200,25 @@ class _Later:
         and every other vertex is behind every one of its face planes (core/mesh/parts.py's tolerance)."""
         if not self.done:
             self.done = True
-            try:
-                points, triangles = self.make()
-                hull = _Triangulation(points, triangles, checked=False)
-                self.value = hull if _holds(hull, cloud) else None
-            except (ValueError, TypeError, RuntimeError):
-                self.value = None
-            self.make = None
+            for make in self.makers:
+                try:
+                    points, triangles = make()
+                    hull = _Triangulation(points, triangles, checked=False)
+                except (ValueError, TypeError, RuntimeError):
+                    continue
+                if _holds(hull, cloud):
+                    self.value = hull
+                    break
+            self.makers = None
         return self.value
+
+
+# A triangulation from outside (given as an array or made later) may be convex, and hold the vertices it leaves
+# out, only up to this times its size (plus rounding): float32 meshes and hull tools leave points a few 1e-10 off
+# (a 128 x 64 UV Sphere's poles lie 5e-10 x its size inside the hull of its rings).  The facet normals then found
+# are those of a polytope this close to the hull, and the depth (evaluated over the vertices themselves) is
+# exact to about twice this times the size; a mesh already proved convex (`_checked`) keeps the mesh test's 1e-10.
+_HULL_SLACK = 1e-9
 
 
 # The vertices a triangulation made later leaves out are checked against its face planes when there are at most
@@ -227,7 +239,7 @@ def _holds(hull: _Triangulation, cloud: np.ndarray) -> bool:
     if rest.shape[0] * hull.graph.triangles.shape[0] > _CHECK_BUDGET:
         return False
     from .mesh.parts import _all_behind
-    return bool(_all_behind(hull.points, hull.graph.triangles, rest))
+    return bool(_all_behind(hull.points, hull.graph.triangles, rest, _HULL_SLACK))
 
 
 class ConvexPolytope(PointCloud):
@@ -237,8 +249,9 @@ class ConvexPolytope(PointCloud):
     vertices: (n, 3).  triangles: either (k, 3) indices into `vertices` in any orientation (each triangle is turned
     outward), every vertex a corner (a convex mesh's faces, or a hull tool's output with its points); or a
     function of no arguments returning (hull points, triangles) in the same local coordinates, called the first
-    time a query needs them (so only pairs that get there pay for a hull; the add-on passes Blender's Convex Hull
-    this way).  Exactly equal positions are welded.  Given as an array, a triangulation that is not one closed
+    time a query needs them (so only pairs that get there pay for a hull), or a list of such functions tried in
+    order until one gives a triangulation that passes (the add-on offers the mesh's own faces, then Blender's
+    Convex Hull).  Exactly equal positions are welded.  Given as an array, a triangulation that is not one closed
     surface of nonzero-area triangles bounding a convex body (core/mesh/parts.py's exact convexity test) raises
     ValueError; given as a function, such a triangulation, one that leaves a vertex outside it (or a function that
     raises) is just not used.  The final depth is evaluated over the vertices themselves."""
@@ -248,6 +261,8 @@ class ConvexPolytope(PointCloud):
         already) skips the convexity test; the welding and orientation are done all the same."""
         super().__init__(vertices, transform, margin)
         if callable(triangles):
+            self._source = _Later([triangles])
+        elif isinstance(triangles, (list, tuple)) and triangles and all(callable(f) for f in triangles):
             self._source = _Later(triangles)
         else:
             self._source = _Triangulation(self.vertices, triangles, _checked)

@@ -49,31 +49,46 @@ def hull(geometry) -> PointCloud:
 
 
 def _hull_shape(geometry) -> ConvexPolytope:
-    """Hull mode's shape: the vertex cloud's hull, with Blender's Convex Hull of it offered for the core's
-    facet-normal depth.  It is made only if a query needs it (two large hulls deep in each other, such as a
-    shape and its duplicate in place: core/polytope.py) and used only if the core finds it is the hull of the
+    """Hull mode's shape: the vertex cloud's hull, with a triangulation of it offered for the core's facet-normal
+    depth: the mesh's own faces when they bound its hull (a convex primitive, its float32 folds mended by the
+    core), else Blender's Convex Hull.  Made only if a query needs it (two large hulls deep in each other, such as
+    a shape and its duplicate in place: core/polytope.py) and used only if the core finds it is the hull of the
     vertices."""
     try:
-        return _offered_hull(geometry.vertices, geometry.matrix_world)
+        return _offered_hull(geometry.vertices, geometry.matrix_world, geometry.triangles)
     except ValueError as exc:
         raise GeometryError(f"'{geometry.name}': {exc}") from None
 
 
-def _offered_hull(vertices: np.ndarray, transform) -> ConvexPolytope:
-    """A `ConvexPolytope` of these local vertices placed with `transform`.  Shapes are kept by the vertices'
-    contents (`_HULLS`), so a duplicate (Shift+D copies the mesh: the same local vertices, placed by its own
-    matrix) and a repeated check share one validated shape, and Blender's hull is made once for all of them."""
-    key = (vertices.shape, vertices.dtype.str, hashlib.blake2b(np.ascontiguousarray(vertices).data,
-                                                               digest_size=16).digest())
+def _offered_hull(vertices: np.ndarray, transform, triangles=None) -> ConvexPolytope:
+    """A `ConvexPolytope` of these local vertices placed with `transform`, offering `triangles` (the mesh's own
+    faces, if any) and then Blender's Convex Hull.  Shapes are kept by the contents of their arrays (`_HULLS`), so
+    a duplicate (Shift+D copies the mesh: the same local vertices, placed by its own matrix) and a repeated check
+    share one validated shape, and its triangulation is made once for all of them."""
+    faces = None if triangles is None or len(triangles) < 4 else np.ascontiguousarray(triangles)
+    digest = hashlib.blake2b(np.ascontiguousarray(vertices).data, digest_size=16)
+    if faces is not None:
+        digest.update(faces.data)
+    key = (vertices.shape, vertices.dtype.str, None if faces is None else faces.shape, digest.digest())
     kept = _HULLS.pop(key, None)
     if kept is None or not np.array_equal(kept[0], vertices):
-        local = np.array(vertices)  # a private copy: the shape must not change with the caller's array
-        kept = (local, ConvexPolytope(local, lambda: blender_hull(local)))
+        local = np.array(vertices)  # private copies: the shape must not change with the caller's arrays
+        makers = [lambda: blender_hull(local)]
+        if faces is not None:
+            own = np.array(faces, dtype=np.int64)
+            makers.insert(0, lambda: _own_faces(local, own))
+        kept = (local, ConvexPolytope(local, makers))
     _HULLS[key] = kept  # most recently used last
     while len(_HULLS) > 1 and (len(_HULLS) > _HULLS_KEPT
                                or sum(len(v[0]) for v in _HULLS.values()) > _HULLS_VERTICES):
         del _HULLS[next(iter(_HULLS))]
     return kept[1].moved(transform)
+
+
+def _own_faces(vertices: np.ndarray, triangles: np.ndarray):
+    """(points, triangles): the mesh's own triangles on the vertices they use."""
+    used, remap = np.unique(triangles, return_inverse=True)
+    return vertices[used], remap.reshape(-1, 3)
 
 
 _HULLS: dict = {}
@@ -151,11 +166,11 @@ def _collide(shape_a, shape_b, max_distance, warm_start=None):
 
 
 def _geometry_and_shape(obj, depsgraph, mode: Mode, cache):
-    need_triangles = mode is not Mode.HULL
+    required = mode is not Mode.HULL  # Hull mode reads the faces too, when there are some (`_hull_shape`)
     if cache is None:
-        geometry = read_object(obj, depsgraph, triangles=need_triangles)
+        geometry = read_object(obj, depsgraph, triangles=True, require_faces=required)
         return geometry, shapes_for(geometry, mode)
-    entry = cache.read(obj, depsgraph, need_triangles)
+    entry = cache.read(obj, depsgraph, True, require_faces=required)
     geometry = entry.geometry
     placed = entry.prepared.get(mode)
     if placed is None or not hasattr(placed[1], "moved"):

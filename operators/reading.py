@@ -171,7 +171,7 @@ class GeometryCache:
         if reshaped and self._entries:
             self.invalidate(reshaped)
 
-    def read(self, obj, depsgraph, triangles: bool) -> CacheEntry:
+    def read(self, obj, depsgraph, triangles: bool, *, require_faces: bool = True) -> CacheEntry:
         """The entry for `obj`, re-read when missing, out of date or lacking the triangles asked for; its
         geometry carries the current `matrix_world`."""
         from .store import object_identity  # noqa: PLC0415  (store imports bpy-heavy props)
@@ -187,7 +187,7 @@ class GeometryCache:
             elif entry.geometry.name != obj.name:
                 entry.geometry = replace(entry.geometry, name=obj.name)
             return entry
-        geometry = read_object(obj, depsgraph, triangles=triangles)
+        geometry = read_object(obj, depsgraph, triangles=triangles, require_faces=require_faces)
         self.reads += 1
         self.invalidate((identity,))
         entry = self._entries[identity] = CacheEntry(key=key, geometry=geometry)
@@ -207,9 +207,10 @@ def _read_matrix(evaluated, name: str) -> np.ndarray:
     return matrix
 
 
-def read_object(obj, depsgraph, triangles: bool = False) -> ObjectGeometry:
+def read_object(obj, depsgraph, triangles: bool = False, *, require_faces: bool = True) -> ObjectGeometry:
     """The evaluated local vertices (and triangles, if asked) and world matrix of `obj`; GeometryError naming
-    the object if unusable."""
+    the object if unusable, or if triangles were asked with `require_faces` and it has none (Hull mode reads
+    them when there are some, to offer them to the core: operators/checking.py)."""
     name = obj.name
     problem = _no_geometry(obj)
     if problem:
@@ -239,7 +240,7 @@ def read_object(obj, depsgraph, triangles: bool = False) -> ObjectGeometry:
         bad = int(count - np.count_nonzero(np.isfinite(vertices).all(axis=1)))
         raise GeometryError(f"'{name}' has {bad} of {count} vertices with NaN or infinite coordinates")
     matrix = _read_matrix(evaluated, name)
-    if triangles and faces is not None and len(faces) == 0:
+    if triangles and require_faces and faces is not None and len(faces) == 0:
         raise GeometryError(f"'{name}' has no faces (only vertices or edges): use Hull mode, or give it faces "
                             f"(e.g. a curve's bevel depth, or a Solidify modifier)")
     return ObjectGeometry(name=name, vertices=vertices, matrix_world=matrix, triangles=faces)

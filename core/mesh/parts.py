@@ -58,7 +58,7 @@ def _flat(vertices: np.ndarray, corners_idx: np.ndarray) -> np.ndarray:
     return _dot(cr, cr) <= 1e-20 * _dot(e1, e1) * _dot(e2, e2)
 
 
-def _convexity(vertices, corners_idx, topo, label, count):
+def _convexity(vertices, corners_idx, topo, label, count, relative: float = 1e-10):
     """Exact convexity of each labelled group of triangles (see the module docstring).
 
     vertices: local positions; corners_idx (k, 3): vertex indices of the proper triangles (positions);
@@ -72,17 +72,17 @@ def _convexity(vertices, corners_idx, topo, label, count):
         if not np.any(keep):
             return convex
         convex = _convexity_proper(vertices, corners_idx[keep], topo[keep], label[keep], count,
-                                   np.bincount(label[keep], minlength=count))
+                                   np.bincount(label[keep], minlength=count), relative)
         for group in np.flatnonzero(convex & (np.bincount(label[flat], minlength=count) > 0)):
             rows = np.flatnonzero(keep & (label == group))
             pts = vertices[np.unique(corners_idx[flat & (label == group)])]
-            if pts.shape[0] > 4096 or not _all_behind(vertices, corners_idx[rows], pts):
+            if pts.shape[0] > 4096 or not _all_behind(vertices, corners_idx[rows], pts, relative):
                 convex[group] = False
         return convex
-    return _convexity_proper(vertices, corners_idx, topo, label, count, None)
+    return _convexity_proper(vertices, corners_idx, topo, label, count, None, relative)
 
 
-def _frame(points: np.ndarray):
+def _frame(points: np.ndarray, relative: float = 1e-10):
     """(centre, size, tolerance) of a point set: heights are measured from the centre, with a tolerance of
     1e-10 x the set's size plus the rounding of its coordinates (far from the origin, a flat face's corners are
     only coplanar to a few ulps of their magnitude)."""
@@ -90,14 +90,14 @@ def _frame(points: np.ndarray):
     centre = 0.5 * (lo + hi)
     size = float(np.sqrt(((hi - lo) ** 2).sum()))
     magnitude = float(np.abs(points).max())
-    return centre, size, 1e-10 * size + 16.0 * np.finfo(float).eps * magnitude
+    return centre, size, relative * size + 16.0 * np.finfo(float).eps * magnitude
 
 
-def _all_behind(vertices, corners_idx, pts) -> bool:
+def _all_behind(vertices, corners_idx, pts, relative: float = 1e-10) -> bool:
     """Every point of pts is behind or on every face plane of the closed convex surface corners_idx (up to the
     tolerance of `_frame`), in chunks of planes."""
     corners = vertices[corners_idx]
-    centre, _, tol = _frame(corners.reshape(-1, 3))
+    centre, _, tol = _frame(corners.reshape(-1, 3), relative)
     a = corners[:, 0] - centre
     n = _cross(corners[:, 1] - corners[:, 0], corners[:, 2] - corners[:, 0])
     length = np.sqrt(_dot(n, n))
@@ -119,7 +119,7 @@ def _vertex_group(corners_idx, label, n):
     return group
 
 
-def _convexity_proper(vertices, corners_idx, topo, label, count, faces):
+def _convexity_proper(vertices, corners_idx, topo, label, count, faces, relative: float = 1e-10):
     n = int(topo.max()) + 1
     if faces is None:
         faces = np.bincount(label, minlength=count)
@@ -145,7 +145,7 @@ def _convexity_proper(vertices, corners_idx, topo, label, count, faces):
     # each group in its own frame (centred on its box), with a tolerance relative to its own size plus the
     # rounding of its coordinates: far from the origin the volume and the heights keep their precision
     magnitude = np.maximum(np.abs(lo), np.abs(hi)).max(axis=1)
-    tol = 1e-10 * np.sqrt(((hi - lo) ** 2).sum(axis=1)) + 16.0 * np.finfo(float).eps * magnitude
+    tol = relative * np.sqrt(((hi - lo) ** 2).sum(axis=1)) + 16.0 * np.finfo(float).eps * magnitude
     centre = 0.5 * (lo + hi)
     vertices = vertices - centre[_vertex_group(corners_idx, label, vertices.shape[0])]
     a = a - centre[label]
