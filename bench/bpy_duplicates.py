@@ -44,14 +44,7 @@ def main() -> int:
     parser.add_argument("--modes", nargs="+", default=MODES, choices=MODES)
     modes = parser.parse_args().modes
     blender_env.isolate("ci-bench-duplicates-")  # before bpy is imported: removed when the process ends
-    try:
-        import bpy
-    except ImportError as exc:
-        print(f"RESULT skipped: bpy is not importable ({exc}); run `make venv`")
-        return 0
-    base = blender_env.install_for_bench()
-    if base is None:
-        return 1
+    bpy, base = blender_env.bpy_for_bench()
     store = sys.modules[f"{base}.operators.store"]
     checking = sys.modules[f"{base}.operators.checking"]
     print("| primitive | vertices | copy | mode | first check ms | again ms | status | depth | EPA it | outcome |",

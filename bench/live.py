@@ -115,14 +115,7 @@ def build_pair(bpy, np, kind: str):
 def run(updates: int, which: set) -> int:
     import numpy as np
 
-    try:
-        import bpy
-    except ImportError as exc:
-        print(f"RESULT skipped: bpy is not importable ({exc}); run `make venv`")
-        return 0
-    base = blender_env.install_for_bench()
-    if base is None:
-        return 1
+    bpy, base = blender_env.bpy_for_bench()
     live = importlib.import_module(f"{base}.operators.live")
     store = importlib.import_module(f"{base}.operators.store")
     checking = importlib.import_module(f"{base}.operators.checking")

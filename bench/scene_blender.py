@@ -153,14 +153,7 @@ def build_exact_scene(bpy, np, count: int, seed: int, spacing: float = LAYOUT):
 def run(rows, seed: int) -> int:
     import numpy as np
 
-    try:
-        import bpy
-    except ImportError as exc:
-        print(f"RESULT skipped: bpy is not importable ({exc}); run `make venv`")
-        return 0
-    base = blender_env.install_for_bench()
-    if base is None:
-        return 1
+    bpy, base = blender_env.bpy_for_bench()
     store = sys.modules[f"{base}.operators.store"]
     import importlib
 

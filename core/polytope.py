@@ -66,6 +66,21 @@ _MAX_HALVINGS = 48
 _BLOCK = 1 << 16
 
 
+def _twins(triangles: np.ndarray, n: int):
+    """The directed edges u -> v of the triangles (3 per triangle, in corner order), the triangle owning each, and
+    the row of its reverse edge; twin is None unless every edge is used once and met by its reverse once."""
+    u = triangles.reshape(-1)
+    v = triangles[:, [1, 2, 0]].reshape(-1)
+    owner = np.repeat(np.arange(triangles.shape[0]), 3)
+    key = u * n + v
+    order = np.argsort(key)
+    found = np.minimum(np.searchsorted(key[order], v * n + u), key.size - 1)
+    twin = order[found]
+    if not np.array_equal(key[twin], v * n + u) or np.unique(key).size != key.size:
+        return u, v, owner, None
+    return u, v, owner, twin
+
+
 class _Graph:
     """The triangulation's topology (pose-independent, local vertex indices): outward triangles, unique edges
     with the two triangles beside them, and the vertex graph (CSR lists, plus a padded table of the first
@@ -73,14 +88,8 @@ class _Graph:
 
     def __init__(self, triangles: np.ndarray, n: int):
         self.triangles = triangles
-        u = triangles.reshape(-1)
-        v = triangles[:, [1, 2, 0]].reshape(-1)
-        owner = np.repeat(np.arange(triangles.shape[0]), 3)
-        key = u * n + v
-        order = np.argsort(key)
-        found = np.minimum(np.searchsorted(key[order], v * n + u), key.size - 1)
-        twin = order[found]
-        if not np.array_equal(key[twin], v * n + u) or np.unique(key).size != key.size:
+        u, v, owner, twin = _twins(triangles, n)
+        if twin is None:
             raise ValueError("the triangles are not a closed surface (an edge is not met by its reverse once)")
         first = u < v
         self.edges = np.stack([u[first], v[first]], axis=1)  # each undirected edge once
@@ -159,16 +168,10 @@ def _flip_folds(points: np.ndarray, topo: np.ndarray, rounds: int = 32):
     lo, hi = points.min(axis=0), points.max(axis=0)
     tol = 1e-10 * float(np.linalg.norm(hi - lo)) + 16.0 * np.finfo(float).eps * float(np.abs(points).max())
     for _ in range(rounds):
-        u = topo.reshape(-1)
-        v = topo[:, [1, 2, 0]].reshape(-1)
-        far = topo[:, [2, 0, 1]].reshape(-1)
-        owner = np.repeat(np.arange(topo.shape[0]), 3)
-        key = u * n + v
-        order = np.argsort(key)
-        found = np.minimum(np.searchsorted(key[order], v * n + u), key.size - 1)
-        twin = order[found]
-        if not np.array_equal(key[twin], v * n + u):
+        u, v, owner, twin = _twins(topo, n)
+        if twin is None:
             return None
+        far = topo[:, [2, 0, 1]].reshape(-1)
         normal = _unit_rows(np.cross(points[topo[:, 1]] - points[topo[:, 0]], points[topo[:, 2]] - points[topo[:, 0]]))
         height = np.einsum("ij,ij->i", normal[owner], points[far[twin]] - points[u])
         folded = np.flatnonzero((height > tol) & (u < v))

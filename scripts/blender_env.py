@@ -256,6 +256,21 @@ def install() -> str:
     return module
 
 
+def bpy_for_bench():
+    """For the benchmark scripts, after `isolate()`: (bpy, the add-on's module name) with the add-on installed.
+    Ends the script after printing the `RESULT` line they report with: exit 0 when bpy is missing (skipped),
+    exit 1 when the add-on does not install."""
+    try:
+        import bpy
+    except ImportError as exc:
+        print(f"RESULT skipped: bpy is not importable ({exc}); run `make venv`")
+        raise SystemExit(0) from None
+    base = install_for_bench()
+    if base is None:
+        raise SystemExit(1)
+    return bpy, base
+
+
 def install_for_bench() -> str | None:
     """`install()` for the benchmark scripts: the module name, or None after printing the `RESULT error` line
     they report failures with."""
