@@ -39,8 +39,8 @@ __all__ = ["ConvexPolytope", "facet_depth"]
 # The climbs start at the support of the cell of a cube map (6 x G x G cells, directions through the cell
 # centres) that holds their direction; G grows with the vertex count (about 1 cell per 8 vertices, G <= 24).
 _CUBE_MAX = 24
-# The climbs look at up to this many neighbours per vertex in one step; a climb that reaches a vertex of higher
-# degree (the apex of a cone, the pole of a UV sphere) takes the support over every vertex instead.
+# The climbs look at up to this many neighbours per vertex in one padded step; a vertex of higher degree (the apex
+# of a cone, the pole of a UV sphere) has its whole neighbour list looked at apart.
 _TABLE_WIDTH = 16
 # Below this many (direction, vertex) products a set of supports is taken over every vertex, no climbing.
 _BRUTE_FORCE = 1 << 24
@@ -377,14 +377,23 @@ class _Supports:
         steps = 0
         while active.size:
             steps += 1
-            # at a vertex of high degree, or after many steps (a long walk round the rim of a many-sided
-            # cylinder): the support over every vertex, and these rows are done
-            done = wide[current[active]] if steps <= _CLIMB_STEPS else np.ones(active.size, bool)
-            if np.any(done):
-                rows = active[done]
-                current[rows], value[rows] = self.every_vertex(directions[rows])
-                active = active[~done]
+            if steps > _CLIMB_STEPS:  # a long walk (round the rim of a many-sided cylinder): every vertex
+                current[active], value[active] = self.every_vertex(directions[active])
+                break
             moved = []
+            at_wide = wide[current[active]]
+            if np.any(at_wide):  # a vertex of high degree (a cone's apex, a UV Sphere's pole): all its neighbours
+                rows = active[at_wide]
+                row, other = self.graph.neighbour_pairs(current[rows])
+                vals = np.einsum("ij,ij->i", points[other], directions[rows[row]])
+                order = np.lexsort((-vals, row))  # per row, its best neighbour first
+                first = order[np.concatenate([[True], row[order][1:] != row[order][:-1]])]
+                r, top = rows[row[first]], vals[first]
+                up = top > value[r]
+                current[r[up]] = other[first][up]
+                value[r[up]] = top[up]
+                moved.append(r[up])
+                active = active[~at_wide]
             for lo in range(0, active.size, block):
                 rows = active[lo:lo + block]
                 cand = table[current[rows]]  # (r, width)
