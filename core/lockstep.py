@@ -30,7 +30,7 @@ __all__ = ["RUNNING", "ORIGIN", "BEYOND", "SEPARATED", "SCALAR", "lockstep_gjk"]
 RUNNING, ORIGIN, BEYOND, SEPARATED, SCALAR = 0, 1, 2, 3, 4
 
 # The thresholds of core/simplex.py (same meaning): a sliver triangle and a flat tetrahedron go to the scalar path.
-from .simplex import _TETRA_VOLUME_MIN, _TRIANGLE_SIN2_MIN  # noqa: E402
+from .simplex import _TETRA_VOLUME_MIN, _TRIANGLE_SIN2_MIN, signed_volumes  # noqa: E402
 
 # The faces of a tetrahedron with the vertex each leaves out, in `simplex._TETRA_FACES`'s order.
 _FACES = (((1, 2, 3), 0), ((0, 2, 3), 1), ((0, 1, 3), 2), ((0, 1, 2), 3))
@@ -103,17 +103,7 @@ def _tetrahedron(p0, p1, p2, p3):
     """`simplex.closest_on_tetrahedron` over rows: (q, weights (m, 4), inside, bad); bad marks flat ones and
     rows whose face solution is a sliver."""
     m = len(p0)
-    x0, y0, z0 = p0[:, 0], p0[:, 1], p0[:, 2]
-    x1, y1, z1 = p1[:, 0], p1[:, 1], p1[:, 2]
-    x2, y2, z2 = p2[:, 0], p2[:, 1], p2[:, 2]
-    x3, y3, z3 = p3[:, 0], p3[:, 1], p3[:, 2]
-    cx, cy, cz = y2 * z3 - z2 * y3, z2 * x3 - x2 * z3, x2 * y3 - y2 * x3
-    d0 = x1 * cx + y1 * cy + z1 * cz
-    d1 = -(x0 * cx + y0 * cy + z0 * cz)
-    cx, cy, cz = y1 * z3 - z1 * y3, z1 * x3 - x1 * z3, x1 * y3 - y1 * x3
-    d2 = x0 * cx + y0 * cy + z0 * cz
-    cx, cy, cz = y1 * z2 - z1 * y2, z1 * x2 - x1 * z2, x1 * y2 - y1 * x2
-    d3 = -(x0 * cx + y0 * cy + z0 * cz)
+    d0, d1, d2, d3 = signed_volumes(*p0.T, *p1.T, *p2.T, *p3.T)
     volume = d0 + d1 + d2 + d3
     pts = (p0, p1, p2, p3)
     longest2 = np.zeros(m)

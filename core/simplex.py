@@ -123,17 +123,10 @@ def _det(a, b, c):
 _TETRA_FACES = (((1, 2, 3), 0), ((0, 2, 3), 1), ((0, 1, 3), 2), ((0, 1, 2), 3))
 
 
-def closest_on_tetrahedron(p0, p1, p2, p3):
-    """Closest point to the origin on the solid tetrahedron, its four weights, and whether the origin is inside.
-
-    Inside means all four barycentric weights are >= 0 (the returned point is then the origin itself)."""
-    pts = (p0, p1, p2, p3)
-    x0, y0, z0 = p0
-    x1, y1, z1 = p1
-    x2, y2, z2 = p2
-    x3, y3, z3 = p3
-    # Signed volumes of the sub-tetrahedra formed with the origin (Cramer's rule), each = 6 * volume:
-    # p1.(p2 x p3), -p0.(p2 x p3), p0.(p1 x p3), -p0.(p1 x p2).
+def signed_volumes(x0, y0, z0, x1, y1, z1, x2, y2, z2, x3, y3, z3):
+    """The signed volumes (x 6) of the tetrahedra the origin makes with each face of p0 p1 p2 p3 (Cramer's rule):
+    p1.(p2 x p3), -p0.(p2 x p3), p0.(p1 x p3), -p0.(p1 x p2); their sum is 6 x the tetrahedron's volume.  Plain
+    arithmetic, so the same code serves Python floats here and numpy columns in core/lockstep.py, bit for bit."""
     cx, cy, cz = y2 * z3 - z2 * y3, z2 * x3 - x2 * z3, x2 * y3 - y2 * x3
     d0 = x1 * cx + y1 * cy + z1 * cz
     d1 = -(x0 * cx + y0 * cy + z0 * cz)
@@ -141,6 +134,15 @@ def closest_on_tetrahedron(p0, p1, p2, p3):
     d2 = x0 * cx + y0 * cy + z0 * cz
     cx, cy, cz = y1 * z2 - z1 * y2, z1 * x2 - x1 * z2, x1 * y2 - y1 * x2
     d3 = -(x0 * cx + y0 * cy + z0 * cz)
+    return d0, d1, d2, d3
+
+
+def closest_on_tetrahedron(p0, p1, p2, p3):
+    """Closest point to the origin on the solid tetrahedron, its four weights, and whether the origin is inside.
+
+    Inside means all four barycentric weights are >= 0 (the returned point is then the origin itself)."""
+    pts = (p0, p1, p2, p3)
+    d0, d1, d2, d3 = signed_volumes(*p0, *p1, *p2, *p3)
     volume = d0 + d1 + d2 + d3
     longest2 = 0.0
     for i, (xi, yi, zi) in enumerate(pts):
