@@ -51,7 +51,7 @@ test: venv system-deps build test-core-np2
 # peers re-execute themselves in bench/.venv, which bench/run.py makes on first use; the bpy rows need the zip.
 # numpy's BLAS runs on one thread, like the peers: on a busy 2-core machine its threads made the many thin
 # products of the core 3-5x slower and the timings noisy (bench/README.md, "How the benchmarks run").
-BENCH_SCRIPTS := run.py duplicates.py mesh.py mesh_duplicates.py scene.py scene_blender.py live.py
+BENCH_SCRIPTS := run.py duplicates.py bpy_duplicates.py mesh.py mesh_duplicates.py scene.py scene_blender.py live.py
 
 bench: venv build
 	@set -e; export OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1; for script in $(BENCH_SCRIPTS); do \
