@@ -3,8 +3,8 @@
 Why (issue 7): two identical or near-identical high-poly convex shapes at one pose (Shift+D in Blender) have a
 Minkowski difference M = A - B whose every facet lies within a fraction of a percent of the depth, so EPA must
 add about one vertex of M per expansion, all of them (~0.1 ms each in Python: a second for 10,000 vertices).
-When the hulls' triangulations are known (a convex mesh's own faces in Exact mode, Blender's Convex Hull in Hull
-mode), the depth needs no polytope at all:
+When the hulls' triangulations are known (a convex mesh's own faces in Exact mode; in Hull mode the mesh's faces
+or else Blender's Convex Hull), the depth needs no polytope at all:
 
     depth = min over unit u of h_M(u),   h_M(u) = h_A(u) + h_B(-u)   (h: support function),
 
@@ -15,11 +15,13 @@ h_M(u) >= depth, so the minimum over any superset of M's facet normals *is* the 
 
 - supports by hill climbing on the triangulation's vertex graph, all directions at once.  On a convex surface a
   vertex no neighbour improves on is a global maximum (the edges at a vertex span its tangent cone), so the climb
-  is exact; it starts at the support of the nearest of a few precomputed directions;
+  is exact; it starts at the support precomputed for the cube-map cell that holds its direction;
 - crossing edge pairs without enumerating pairs: along the Gauss arc of an edge of A (from the normal of one of
   its faces to the other's), B's support along -u moves from vertex to vertex of B, one B edge per crossed arc.
-  So the supports of B at the arc's two ends are compared: equal, no crossing (a normal cone is convex); joined
-  by an edge of B, that edge is the crossing one; else the arc is halved and each half looked at again;
+  So the supports of B at the arc's two ends (a hair inside them) are compared: equal, no crossing (a normal cone
+  is convex); joined by an edge of B, the crossing is where u is perpendicular to both edges, unless B's support
+  there is a third vertex (the arc passes round a facet normal of -B), which splits the arc; else the arc is
+  halved; the pieces are looked at again;
 - the winner is checked against every vertex: climbed values are values of real vertices (never above the true
   support), so candidates are verified in order of value until the best verified one is no larger than the next.
 
@@ -60,7 +62,7 @@ _PARALLEL = 1e-12
 # other have M with a number of facets that grows as the product of their sides; EPA only refines M near the
 # answer and is then cheaper.
 _ARC_BUDGET = 1
-# A Gauss arc is halved at most this many times (2^-48 of its length is far below any tolerance).
+# Passes of the arc walk (each halves or splits the arcs left; 2^-48 of an arc is far below any tolerance).
 _MAX_HALVINGS = 48
 # Rows per block in the climbs and the checks (bounds the temporary (rows, width, 3) arrays).
 _BLOCK = 1 << 16
@@ -218,7 +220,7 @@ class _Later:
 
 # A triangulation from outside (given as an array or made later) may be convex, and hold the vertices it leaves
 # out, only up to this times its size (plus rounding): float32 meshes and hull tools leave points a few 1e-10 off
-# (a 128 x 64 UV Sphere's poles lie 5e-10 x its size inside the hull of its rings).  The facet normals then found
+# (Blender's 128 x 64 UV Sphere of radius 1: folds up to 2e-6 in its own faces, 5e-10 left after the flips).  The facet normals then found
 # are those of a polytope this close to the hull, and the depth (evaluated over the vertices themselves) is
 # exact to about twice this times the size; a mesh already proved convex (`_checked`) keeps the mesh test's 1e-10.
 _HULL_SLACK = 1e-9

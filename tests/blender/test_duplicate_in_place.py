@@ -3,8 +3,8 @@
 The user's steps through the real operators: add the sphere, `object.duplicate` (no move), select both, Check.
 Hull mode offers the core each object's own faces, then Blender's Convex Hull (`operators.checking`, made only
 when a query needs it), and the core's facet-normal depth answers instead of ~2,000-2,600 EPA expansions: an
-Ico Sphere (exactly convex faces) and a UV Sphere (float32 quads folded by up to 6e-7 and poles 5e-10 inside the
-hull of their rings: mended and accepted within core/polytope.py's `_HULL_SLACK`).  Judged
+Ico Sphere (exactly convex faces) and a UV Sphere (float32 quads, not exactly convex: its faces are mended by
+edge flips and accepted within core/polytope.py's `_HULL_SLACK`).  Judged
 against the exact oracle of tests/core/duplicates.py on the world vertices read without the add-on (the minimum
 of h_A(u) + h_B(-u) over every facet normal of A - B from scipy's hulls).
 """
