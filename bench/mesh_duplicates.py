@@ -30,17 +30,8 @@ sys.path[:0] = [str(BENCH.parent)]
 import numpy as np  # noqa: E402
 
 
-def hull_triangles(points: np.ndarray) -> np.ndarray:
-    from scipy.spatial import ConvexHull
-    tris = ConvexHull(points).simplices.copy()
-    n = np.cross(points[tris[:, 1]] - points[tris[:, 0]], points[tris[:, 2]] - points[tris[:, 0]])
-    flip = np.einsum("ij,ij->i", n, points[tris[:, 0]] - points.mean(axis=0)) < 0.0
-    tris[flip] = tris[flip][:, [0, 2, 1]]
-    return tris
-
-
 def meshes(quick: bool):
-    from tests.core.duplicates import cylinder, icosphere, uv_sphere
+    from tests.core.duplicates import cylinder, hull_triangles, icosphere, uv_sphere
     from tests.core.mesh_corpus import torus
     rows = [("ico sphere 2,562", lambda: icosphere(4), True), ("cylinder 1024", lambda: cylinder(1024), True),
             ("torus 64x20 (non-convex)", lambda: torus(1.0, 0.25, 64, 20), False)]

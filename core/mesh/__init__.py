@@ -33,11 +33,17 @@ largest of:
 2. the convex engine's EPA depth of the deepest intersecting pair of exactly convex loose parts (closed parts
    that pass the convexity test of core/mesh/parts.py) whose boxes meet no other loose part of their own mesh
    with a positive volume (a part holding a cavity shell, like a crate's outer box, is no convex solid there).
+3. for two closed, nearly convex meshes (core/mesh/inner.py: a float32 UV Sphere or subdivided cube whose faces
+   fold by a hair, so the exact convexity test rejects them), the hulls' depth minus how far each mesh's proved
+   inner body (its hull shrunk about a centre, shown to lie inside the mesh) falls short of its hull: the depth of
+   the two inner bodies is at least that.  When this is beyond the touching band, the pair is answered from it
+   alone (no point samples), with the crossing curve and containment of `crossing_and_containment`.
 `gap` = the convex hulls' depth minus this depth: the shortest separating translation lies in
 [depth, depth + gap] (moving B by the hulls' depth separates the hulls, hence the meshes).
 `point_a` and `point_b` are the witness of that bound: for (1) with a point p of A inside B, point_a = p (on
 A's surface or, for the points behind a contact, inside A) and point_b = the closest point of B's surface (point_a - point_b = depth * normal); the mirror for a point of B
-inside A; for (2) the convex engine's witness points.  The depth is 0 only when no point strictly inside is
+inside A; for (2) the convex engine's witness points; for (3) the hulls' witness points, each pulled in along the
+normal by its mesh's shortfall.  The depth is 0 only when no point strictly inside is
 found, which happens when the overlap has no volume (open surfaces crossing, coplanar contact); the points are
 then a point of the crossing curve and `fallback_used` is True.
 """

@@ -6,6 +6,9 @@ Steps:
    curve and the containment alone (steps 2, 3 keeping only the pairs within the band, 4's crossing test and 5's
    containment; no distance or depth work), or, for a copy lying in or on the other, the certificates of
    core/mesh/copies.py (no hierarchy at all).
+1b. Both meshes closed and nearly convex (core/mesh/inner.py proves a body inside each, within a hair of its
+   hull), their hulls deeper in each other than the two hairs and the band: the depth is the hulls' depth minus the
+   hairs (`_nearly_convex`), with the crossing curve and containment as in step 1; nothing below runs.
 2. Pair frame (`_Frame`: origin = centre of the pair's world box, the same for either argument order), scale = the
    larger world box diagonal, touching band.
 3. Simultaneous descent of both hierarchies, level by level.  A pair of nodes is kept while its lower bound
@@ -20,8 +23,9 @@ Steps:
    beat the best are only asked whether they touch (shared corners first).
 5. Depth samples (closed meshes only, winding numbers, only when the world boxes meet): corners of every loose
    part, a sample of vertices and points next to the contact are tested against the other mesh.
-6. Status, depth (see `core/mesh/__init__.py` for what depth means); for an intersecting pair `gap` = the convex
-   hulls' depth minus the depth.
+6. Status, depth (see `core/mesh/__init__.py` for what depth means: the deepest sample, the deepest pair of convex
+   parts, or step 1b's bound for nearly convex meshes whose hulls overlap only a little); for an intersecting
+   pair `gap` = the convex hulls' depth minus the depth.
 
 Work caps: if a near-tie keeps more than `MAX_PAIRS` node pairs alive at a level, the farthest ones (by lower
 bound) are dropped and their smallest lower bound is kept; past `MAX_EXACT` leaf candidates the best-first stage
@@ -42,7 +46,7 @@ from ..shapes import PointCloud
 from ..tolerances import DEFAULT_TOLERANCES, Tolerances
 from .bvh import WorldBVH, box_lower_bound, pair_lower_bound
 from .points import closest_points, winding_numbers
-from . import copies
+from . import copies, inner
 from .parts import is_convex
 from .trimesh import TriangleMesh
 from .tritri import _cross, _dot, crossing, separation_bound, triangle_triangle
@@ -129,6 +133,9 @@ def collide_meshes(a, b, tolerances: Tolerances = DEFAULT_TOLERANCES, max_distan
             segments, contained = crossing_and_containment(a, b, tolerances)
             contact = replace(contact, intersection=segments, containment=contained)
         return contact
+    nearly = _nearly_convex(a, b, tolerances)
+    if nearly is not None:
+        return nearly
     return _mesh_collide(a, b, tolerances, max_distance)
 
 
@@ -143,6 +150,62 @@ def _convex_shape(mesh: TriangleMesh) -> PointCloud:
         return ConvexPolytope(vertices, np.searchsorted(used, triangles), mesh.transform, _checked=True)
     except ValueError:
         return PointCloud(vertices, mesh.transform)
+
+
+def _hull_shape(mesh: TriangleMesh) -> ConvexPolytope:
+    """The convex hull of a mesh's used vertices, offering the mesh's own triangles as its triangulation (taken
+    by the core only if they bound that hull, after mending float32 folds: core/polytope.py), so that two large
+    nearly convex meshes deep in each other get the hulls' depth from the facet-normal path.  Kept on the local
+    data: every pose of the mesh shares it."""
+    local = mesh._local
+
+    def build():
+        used = local.used
+        own = lambda: (local.vertices[used], np.searchsorted(used, local.triangles[local.proper]))
+        return ConvexPolytope(local.vertices[used], own)
+
+    return local.cached("hull shape", build).moved(mesh.transform)
+
+
+def _nearly_convex(a: TriangleMesh, b: TriangleMesh, tolerances: Tolerances) -> Contact | None:
+    """The answer for two closed, nearly convex meshes deep in each other (Blender's float32 UV Sphere and its
+    duplicate in place), or None to leave the pair to the general pipeline: the depth from their hulls
+    (`_nearly_convex_depth`), the crossing curve and containment from `crossing_and_containment`, no point
+    sampling.  Taken only when that depth is beyond the touching band (the solids then certainly overlap)."""
+    if not (a._local.closed and b._local.closed):
+        return None
+    if inner.inner_body(a._local) is None or inner.inner_body(b._local) is None:
+        return None
+    from ..query import collide as convex_collide
+    hull = convex_collide(_hull_shape(a), _hull_shape(b), tolerances)
+    near = _nearly_convex_depth(a, b, hull)
+    if near is None or near[0] <= hull.touching_tolerance:
+        return None
+    depth, point_a, point_b = near
+    segments, contained = crossing_and_containment(a, b, tolerances)
+    return Contact(status=Status.INTERSECTING, distance=-depth + 0.0, normal=np.asarray(hull.normal),
+                   point_a=point_a, point_b=point_b, scale=hull.scale, touching_tolerance=hull.touching_tolerance,
+                   containment=contained, intersection=segments, converged=hull.converged,
+                   iteration_cap_hit=hull.iteration_cap_hit, gjk_iterations=hull.gjk_iterations,
+                   epa_iterations=hull.epa_iterations, gap=max(0.0, hull.depth - depth) + hull.gap)
+
+
+def _nearly_convex_depth(a: TriangleMesh, b: TriangleMesh, hull: Contact):
+    """A lower bound of the depth of two closed, nearly convex meshes from their hulls' answer `hull`, or None
+    (core/mesh/inner.py): the hulls' depth minus how far each mesh's proved inner body falls short of its hull.
+    Returns (depth, point_a, point_b) in world units, the hulls' witness points each pulled in along the normal by
+    its own shortfall (so point_a - point_b = depth x normal)."""
+    if hull.status is not Status.INTERSECTING:
+        return None
+    inner_a, inner_b = inner.inner_body(a._local), inner.inner_body(b._local)
+    if inner_a is None or inner_b is None:
+        return None
+    short_a, short_b = inner_a.shortfall(a), inner_b.shortfall(b)
+    depth = hull.depth - short_a - short_b
+    if not depth > 0.0:
+        return None
+    normal = np.asarray(hull.normal)
+    return depth, np.asarray(hull.point_a) - short_a * normal, np.asarray(hull.point_b) + short_b * normal
 
 
 def crossing_and_containment(a: TriangleMesh, b: TriangleMesh, tolerances: Tolerances = DEFAULT_TOLERANCES):
@@ -230,17 +293,19 @@ def _mesh_collide(a: TriangleMesh, b: TriangleMesh, tolerances: Tolerances, max_
         part_depth = _convex_part_depth(sa, sb, tolerances)
         if part_depth is not None and part_depth[0] > depth:
             depth, wa, wb = part_depth[0], part_depth[1] - origin, part_depth[2] - origin
+        # The hulls' depth bounds the true separating translation from above: gap = hull depth - depth
+        # certifies the interval [depth, depth + gap] (rounding can only put the bound a few ulps above it).
+        from ..query import collide as convex_collide
+        hull = convex_collide(_hull_shape(a), _hull_shape(b), tolerances)
+        hull_depth = max(0.0, -hull.distance)
+        near = _nearly_convex_depth(a, b, hull)
+        if near is not None and near[0] > depth:
+            depth, wa, wb = near[0], near[1] - origin, near[2] - origin
         if wa is None:
             wa = wb = pa
             normal = fallback_normal
         else:
             normal = _unit_or(wa - wb, fallback_normal)
-        # The hulls' depth bounds the true separating translation from above: gap = hull depth - depth
-        # certifies the interval [depth, depth + gap] (rounding can only put the bound a few ulps above it).
-        from ..query import collide as convex_collide
-        hull = convex_collide(PointCloud(a.vertices[a._local.used], a.transform),
-                              PointCloud(b.vertices[b._local.used], b.transform), tolerances)
-        hull_depth = max(0.0, -hull.distance)
         return Contact(status=Status.INTERSECTING, distance=-depth + 0.0, normal=normal, point_a=wa + origin,
                        point_b=wb + origin, containment=contained, intersection=segments + origin,
                        converged=True, gap=max(0.0, hull_depth - depth), fallback_used=depth == 0.0, **common)

@@ -10,6 +10,12 @@ Shapes (vertex arrays, size ~2, centred near the origin; built here in numpy, no
 - `cylinder(sides)`, `cone(sides)`: regular polygons at z = -1 and z = +1 (cone: one apex at z = +1);
 - `rounded_box(grid, bevel)`: a subdivided cube (grid x grid per face) with its edges and corners bevelled
   (every point is pulled to the surface of a box of half extents 1 - bevel swept by a ball of radius bevel);
+- `uv_sphere_triangles(segments, rings)`: Blender's triangles for that layout (pole fans, every quad split along
+  its first corner's diagonal), outward; with float32 positions (`float32`) this is Blender's UV Sphere, whose
+  quads fold by up to ~1e-7 of its size, so it is only nearly convex;
+- `subdivided_cube(grid)`: (vertices, triangles) of a cube of half size 1 with each face a grid x grid lattice of
+  quads split along one diagonal (Blender's Subdivide on the default cube), outward;
+- `hull_triangles(points)`: scipy's hull triangles of a point set, oriented outward;
 - `blob(subdivisions, seed)`: stands in for "Suzanne subdivided twice": an Ico Sphere's vertices moved
   radially by a seeded smooth random field (a few low-order harmonics), scaled non-uniformly and sheared, so the
   hull has no symmetry at all and every vertex sits on or near it.
@@ -35,7 +41,7 @@ from scipy.spatial import ConvexHull, cKDTree
 
 from tests.core.oracle import ShapeSpec, _facet_offsets, distance_to_shape
 
-__all__ = ["icosphere", "uv_sphere", "cylinder", "cone", "rounded_box", "blob", "rotation", "near_copy",
+__all__ = ["icosphere", "uv_sphere", "uv_sphere_triangles", "subdivided_cube", "hull_triangles", "float32", "cylinder", "cone", "rounded_box", "blob", "rotation", "near_copy",
            "exact_depth", "point_offset", "HullInfo"]
 
 
@@ -89,6 +95,57 @@ def uv_sphere(segments: int, rings: int) -> np.ndarray:
     ring = np.stack([st * np.cos(phi)[None, :], st * np.sin(phi)[None, :], np.broadcast_to(ct, (rings - 1, segments))],
                     axis=-1).reshape(-1, 3)
     return np.vstack([[0.0, 0.0, 1.0], ring, [0.0, 0.0, -1.0]])
+
+
+def uv_sphere_triangles(segments: int, rings: int) -> np.ndarray:
+    """Triangles of `uv_sphere(segments, rings)` as Blender makes them: a fan at each pole, and each quad between
+    two rings split into (a, b, c), (a, c, d) along the diagonal from its first corner; outward."""
+    def at(ring, k):
+        return 1 + ring * segments + k % segments
+    bottom = 1 + (rings - 1) * segments
+    tris = [(0, at(0, k), at(0, k + 1)) for k in range(segments)]
+    for ring in range(rings - 2):
+        for k in range(segments):
+            a, b, c, d = at(ring, k), at(ring + 1, k), at(ring + 1, k + 1), at(ring, k + 1)
+            tris += [(a, b, c), (a, c, d)]
+    tris += [(bottom, at(rings - 2, k + 1), at(rings - 2, k)) for k in range(segments)]
+    return np.array(tris, dtype=np.int64)
+
+
+def subdivided_cube(grid: int) -> tuple[np.ndarray, np.ndarray]:
+    """A cube of half size 1, each face a `grid` x `grid` lattice of quads split along one diagonal, outward."""
+    g = np.linspace(-1.0, 1.0, grid + 1)
+    points, tris = [], []
+    for axis in range(3):
+        for side in (-1.0, 1.0):
+            u, v = np.meshgrid(g, g, indexing="ij")
+            face = np.zeros((grid + 1, grid + 1, 3))
+            face[..., axis] = side
+            face[..., (axis + 1) % 3], face[..., (axis + 2) % 3] = u, v
+            base = sum(len(p) for p in points)
+            points.append(face.reshape(-1, 3))
+            at = lambda i, j: base + i * (grid + 1) + j
+            for i in range(grid):
+                for j in range(grid):
+                    a, b, c, d = at(i, j), at(i + 1, j), at(i + 1, j + 1), at(i, j + 1)
+                    tris += [(a, b, c), (a, c, d)] if side > 0 else [(a, c, b), (a, d, c)]
+    points = np.vstack(points)
+    unique, index = np.unique(points, axis=0, return_inverse=True)  # weld the shared edges
+    return unique, index.reshape(-1)[np.array(tris)]
+
+
+def hull_triangles(points: np.ndarray) -> np.ndarray:
+    """The convex hull's triangles of a point set, oriented outward (scipy)."""
+    tris = ConvexHull(points).simplices.copy()
+    n = np.cross(points[tris[:, 1]] - points[tris[:, 0]], points[tris[:, 2]] - points[tris[:, 0]])
+    flip = np.einsum("ij,ij->i", n, points[tris[:, 0]] - points.mean(axis=0)) < 0.0
+    tris[flip] = tris[flip][:, [0, 2, 1]]
+    return tris
+
+
+def float32(points: np.ndarray) -> np.ndarray:
+    """Points rounded to float32 as Blender stores them (returned as float64)."""
+    return np.asarray(points, dtype=np.float32).astype(np.float64)
 
 
 def _polygon(sides: int) -> np.ndarray:

@@ -13,22 +13,12 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from scipy.spatial import ConvexHull
 
 import core
 from core.mesh import copies, is_convex
 from core.mesh import query as mesh_query
 from tests.core import mesh_oracle as oracle
-from tests.core.duplicates import cylinder, icosphere, near_copy, uv_sphere
-
-
-def hull_triangles(points: np.ndarray) -> np.ndarray:
-    """The convex hull's triangles of a point set, oriented outward (test-only helper: scipy)."""
-    tris = ConvexHull(points).simplices.copy()
-    n = np.cross(points[tris[:, 1]] - points[tris[:, 0]], points[tris[:, 2]] - points[tris[:, 0]])
-    flip = np.einsum("ij,ij->i", n, points[tris[:, 0]] - points.mean(axis=0)) < 0.0
-    tris[flip] = tris[flip][:, [0, 2, 1]]
-    return tris
+from tests.core.duplicates import cylinder, hull_triangles, icosphere, near_copy, uv_sphere
 
 
 CUBE = np.array([[x, y, z] for x in (-1.0, 1.0) for y in (-1.0, 1.0) for z in (-1.0, 1.0)])
