@@ -132,7 +132,7 @@ def _mesh(geometry) -> TriangleMesh:
 
 class PartHulls(tuple):
     """Loose Parts mode: one object as the convex hulls of its loose parts (a tuple of `core.ConvexPolytope`s,
-    each offering Blender's Convex Hull of its part like Hull mode's shape)."""
+    each offering its part's own faces, then Blender's Convex Hull of the part, like Hull mode's shape)."""
 
     def bounds(self):
         boxes = [part.bounds() for part in self]
@@ -145,7 +145,7 @@ class PartHulls(tuple):
 
 def _part_hulls(geometry) -> PartHulls:
     mesh = _mesh(geometry)
-    return PartHulls(_offered_hull(part.vertices, part.transform) for part in loose_parts(mesh))
+    return PartHulls(_offered_hull(part.vertices, part.transform, part.triangles) for part in loose_parts(mesh))
 
 
 def shapes_for(geometry, mode: Mode):
