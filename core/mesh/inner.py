@@ -6,18 +6,22 @@ about 1e-6 of its size.  Its solid is then a hair smaller than its convex hull H
 point samples (core/mesh/query.py) see little of the depth of two such solids deep in each other.  This module
 proves how small the hair is.
 
-Kernel.  Let x lie strictly behind the plane of every triangle of a closed mesh (faces pointing outwards, i.e. a
-positive enclosed volume; the mirror for inward faces).  Every triangle then subtends a solid angle of the same
-sign at x, so the winding number at x, their sum over 4 pi, is a non-zero integer: x is inside the mesh (the
-definition of core/mesh/points.py).  Triangles whose computed cross product is exactly zero subtend no solid angle
-worth counting and are left out.
+The centre.  Take c strictly behind the plane of every triangle (faces pointing outwards, i.e. a positive enclosed
+volume; the mirror for inward faces).  Every triangle then subtends a solid angle of the same sign at c, so the
+winding number at c, their sum over 4 pi, is a non-zero integer: c is inside the mesh (the definition of
+core/mesh/points.py).  Triangles whose computed cross product is exactly zero subtend no solid angle worth
+counting and are left out.
 
-Shrunk hull.  Take a centre c strictly behind every triangle's plane and a factor s in (0, 1].  The body
-c + s (H - c) is convex, so it is behind a plane as soon as its corners c + s (v - c) are (v: the mesh's vertices).
-For triangle t with outward unit normal n_t through its corner a_t, write r_t = n_t . (a_t - c) > 0 (how far c is
-behind the plane) and e_t = max over v of n_t . (v - a_t) >= 0 (how far the farthest vertex is in front of it: 0
-for an exactly convex mesh).  Then every corner is behind the plane when s <= r_t / (r_t + e_t), and the largest
-such s over all triangles puts the whole body inside the mesh (by the kernel argument).
+Shrunk hull.  For s in (0, 1] the body c + s (H - c) is convex, holds c in its interior, and has support
+h(u) = u . c + s (h_H(u) - u . c).  A triangle t lies in the half-space {x : u . x >= m_t(u)} of any unit direction
+u (m_t: the smallest u . x over its corners), so it misses the body's interior as soon as
+m_t(u) - u . c >= s (h_H(u) - u . c), i.e. s <= m_t / h_t measured from c.  With s the smallest such ratio over
+all triangles, each with a direction of its own, no triangle meets the body's interior: that interior is
+connected, so the winding number is the same all over it, the one at c.  The body is inside the mesh.  The
+direction u_t is the triangle's own normal (then h_t - m_t is how far the farthest vertex is in front of its
+plane: 0 for an exactly convex mesh) or the area-weighted normal of it and its neighbours within SMOOTH of its
+plane (a quad split in two and folded by a hair is judged by the quad's plane), whichever gives the smaller
+ratio (`_directions`).
 
 Depth.  Every point p of H is within (1 - s) |p - c| <= (1 - s) R of its image c + s (p - c) (R = max over v of
 |v - c|), so the support function of the body is at most (1 - s) R below H's.  The penetration depth of two convex
@@ -27,8 +31,9 @@ both shortfalls (1 - s) R and the hulls' depth itself.  An affine transform maps
 T(c) + s (T(H) - T(c)), so s is decided once in local coordinates and R is measured in world units
 (`Inner.shortfall`).
 
-Rounding.  Heights are measured from c, with a margin per triangle covering the rounding of its normal (which
-grows as 1 / sine of its corner angle) and of the dot products: e_t is made larger and r_t smaller by it.
+Rounding.  Heights u . (x - c) are measured on coordinates taken from c, and m_t is rounded down and h_t up by
+16 ulps of the mesh's reach (whatever vector u is, the argument holds for it; only its dot products round).  The
+centre's side of each triangle is judged by the sign of the triple product, beyond its rounding.
 Work: the vertices are cut into spatially coherent chunks; a chunk's box bounds its heights over each plane, and
 only chunks whose box reaches in front of a plane are measured vertex by vertex.  Meshes above `MAX_WORK`
 (triangle, chunk) pairs get no certificate (their depth stays the general pipeline's).
@@ -48,13 +53,13 @@ MAX_WORK = 100_000_000
 """Cap on (triangle, chunk) pairs measured by box, and on (triangle, vertex) pairs measured exactly."""
 
 NEARLY = 1e-4
-"""A mesh is nearly convex when its proved body is its hull shrunk by a factor s >= 1 - NEARLY: Blender's float32
-UV Sphere measures 6e-7, a cube under Simple subdivision 8e-7, a UV Sphere of radius 0.5 stored 300 units from the
-origin 7e-5 (float32's spacing there is 3e-5).  Below that, `inner_body` gives up as soon as one vertex is far
-enough in front of one triangle's plane to prove it."""
+"""A mesh is nearly convex when its proved body is its hull shrunk by a factor s >= 1 - NEARLY: 1 - s measures
+3e-7 for Blender's default UV Sphere (float32), 5e-7 for a cube under Simple subdivision, 3e-5 for a UV Sphere of
+radius 0.5 stored 300 units from the origin (float32's spacing there is 3e-5).  The first pass gives up as soon as
+one triangle is 100 times further off than that (a mesh that is just not convex)."""
 
-CHUNK = 32
-"""Vertices per chunk (more for large meshes, so that there are at most about 1,024 chunks)."""
+SMOOTH = 1e-3
+"""Neighbours whose normals are within this angle (radians) of a triangle's are averaged into its direction."""
 
 _EPS = float(np.finfo(float).eps)
 
@@ -93,39 +98,82 @@ def _inner_body(local) -> Inner | None:
     if not local.closed:
         return None
     used = local.used
-    tris = local.triangles[local.proper]
     vertices = local.vertices
     lo, hi = vertices[used].min(axis=0), vertices[used].max(axis=0)
     centre = 0.5 * (lo + hi)
     points = vertices[used] - centre
-    a = vertices[tris[:, 0]] - centre
-    e1 = vertices[tris[:, 1]] - vertices[tris[:, 0]]
-    e2 = vertices[tris[:, 2]] - vertices[tris[:, 0]]
-    normal = _cross(e1, e2)
-    length = np.sqrt(_dot(normal, normal))
-    keep = length > 0.0
+    proper = local.proper
+    corners = vertices[local.triangles[proper]] - centre  # (k, 3, 3)
+    a, b, c = corners[:, 0], corners[:, 1], corners[:, 2]
+    normal = _cross(b - a, c - a)
+    keep = _dot(normal, normal) > 0.0
     if not np.any(keep):
         return None
-    a, normal, length = a[keep], normal[keep], length[keep]
-    e1, e2 = e1[keep], e2[keep]
-    volume = float(_dot(a, normal).sum())  # six times the enclosed volume, up to its sign
+    # the centre behind every triangle: the tetrahedron (centre, a, b, c) turns the same way as the whole mesh,
+    # by more than the rounding of the triple product
+    triple = _dot(a, _cross(b, c))
+    volume = float(triple[keep].sum())  # six times the enclosed volume
     if volume == 0.0:
         return None
-    unit = normal / length[:, None] * (1.0 if volume > 0.0 else -1.0)
-    reach = float(np.sqrt(_dot(points, points).max()))
-    # rounding of a height n_t . (p - a_t) over |p - a_t| <= 2 reach: the normal's direction is off by about
-    # eps |e1| |e2| / |e1 x e2|, the products by a few eps
-    margin = 16.0 * _EPS * reach * (1.0 + np.sqrt(_dot(e1, e1) * _dot(e2, e2)) / length)
-    behind = _dot(unit, a) - margin  # r_t: how far the centre is behind each plane (made smaller by the margin)
-    if not np.all(behind > 0.0):
+    sign = 1.0 if volume > 0.0 else -1.0
+    size = np.sqrt(_dot(a, a) * _dot(b, b) * _dot(c, c))
+    if not np.all(triple[keep] * sign > 32.0 * _EPS * size[keep]):
         return None
-    # s >= 1 - NEARLY needs e_t <= NEARLY / (1 - NEARLY) r_t on every plane
-    ahead = _ahead(points, unit, _dot(unit, a), NEARLY / (1.0 - NEARLY) * behind - margin)
+    own, smooth = _directions(normal * sign, local.welded[proper], keep)
+    corners = corners[keep]
+    reach = float(np.sqrt(_dot(points, points).max()))
+    rounding = 16.0 * _EPS * reach  # of a height u . (p - c) with |u| = 1, |p - c| <= reach
+    # every triangle with the smoothed direction (giving up at 100 x NEARLY: no nearly convex mesh is that far)
+    worst = _ratios(points, smooth, corners, rounding, 100.0 * NEARLY)
+    if worst is None:
+        return None
+    # then its own normal where that may lower the largest ratio, the worst triangles first, until the next
+    # triangle's smoothed ratio is no worse than the best answer found
+    order = np.argsort(-worst, kind="stable")
+    shrink, start, batch = 0.0, 0, 256
+    while start < order.size and worst[order[start]] > shrink:
+        rows = order[start:start + batch]
+        ratio = _ratios(points, own[rows], corners[rows], rounding, math.inf)
+        if ratio is None:
+            return None
+        shrink = max(shrink, float(np.minimum(ratio, worst[rows]).max()))
+        start, batch = start + batch, 2 * batch
+    return Inner(centre, shrink, used) if shrink <= NEARLY else None
+
+
+def _ratios(points, direction, corners, rounding, limit):
+    """(h_t - m_t) / h_t for each triangle t with unit direction u_t (module docstring: s = min_t m_t / h_t), from
+    m_t = min over its corners of u_t . (x - c) rounded down and h_t = max over the vertices rounded up; inf where
+    m_t is not positive.  None past the work cap or if some ratio exceeds `limit`."""
+    low = np.einsum("kij,kj->ki", corners, direction).min(axis=1) - rounding
+    usable = low > 0.0
+    bound = np.where(usable, limit / (1.0 - limit) * low - rounding, np.inf) if math.isfinite(limit) else \
+        np.full(low.size, np.inf)
+    if not np.all(usable) and math.isfinite(limit):
+        return None
+    ahead = _ahead(points, direction, low, bound)
     if ahead is None:
         return None
-    ahead = np.maximum(ahead, 0.0) + margin  # e_t (made larger by the margin)
-    shrink = float(np.max(ahead / (behind + ahead)))  # 1 - s, with s the smallest r_t / (r_t + e_t)
-    return Inner(centre, shrink, used) if shrink <= NEARLY else None
+    ahead = np.maximum(ahead, 0.0) + rounding
+    return np.where(usable, ahead / np.where(usable, low + ahead, 1.0), np.inf)
+
+
+def _directions(normal: np.ndarray, topo: np.ndarray, keep: np.ndarray):
+    """Two outward unit directions for each triangle `keep` (see the module docstring): its own normal, and the
+    area-weighted sum of its normal and those of its neighbours across an edge within SMOOTH of it (a quad split
+    in two and folded by a hair, or a flat face of many small triangles, is better judged by that; a curved fan by
+    its own normal).  `_inner_body` takes the better one per triangle."""
+    from .parts import _edge_twins
+
+    length = np.sqrt(_dot(normal, normal))
+    unit = normal / np.where(length > 0.0, length, 1.0)[:, None]
+    total = normal.copy()
+    _, _, owner, twin, ok = _edge_twins(topo, int(topo.max()) + 1)
+    close = ok & (_dot(unit[owner], unit[twin]) >= math.cos(SMOOTH)) & keep[twin]
+    for axis in range(3):
+        total[:, axis] += np.bincount(owner[close], weights=normal[twin[close], axis], minlength=normal.shape[0])
+    smooth = total / np.where(length > 0.0, np.sqrt(_dot(total, total)), 1.0)[:, None]
+    return unit[keep], smooth[keep]
 
 
 def _ahead(points: np.ndarray, unit: np.ndarray, offset: np.ndarray, limit: np.ndarray) -> np.ndarray | None:
