@@ -58,6 +58,9 @@ NEARLY = 1e-4
 radius 0.5 stored 300 units from the origin (float32's spacing there is 3e-5).  The first pass gives up as soon as
 one triangle is 100 times further off than that (a mesh that is just not convex)."""
 
+CHUNK = 32
+"""Vertices per chunk (more for large meshes, so that there are at most about 1,024 chunks)."""
+
 SMOOTH = 1e-3
 """Neighbours whose normals are within this angle (radians) of a triangle's are averaged into its direction."""
 
