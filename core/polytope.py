@@ -385,16 +385,21 @@ class _Supports:
             moved = []
             at_wide = wide[current[active]]
             if np.any(at_wide):  # a vertex of high degree (a cone's apex, a UV Sphere's pole): all its neighbours
-                rows = active[at_wide]
-                row, other = self.graph.neighbour_pairs(current[rows])
-                vals = np.einsum("ij,ij->i", points[other], directions[rows[row]])
-                order = np.lexsort((-vals, row))  # per row, its best neighbour first
-                first = order[np.concatenate([[True], row[order][1:] != row[order][:-1]])]
-                r, top = rows[row[first]], vals[first]
-                up = top > value[r]
-                current[r[up]] = other[first][up]
-                value[r[up]] = top[up]
-                moved.append(r[up])
+                wide_rows = active[at_wide]
+                # in blocks of at most _BLOCK (row, neighbour) pairs: a fan-triangulated cap of thousands of sides
+                # has vertices of thousands of neighbours, reached by thousands of rows
+                degree = self.graph.ptr[current[wide_rows] + 1] - self.graph.ptr[current[wide_rows]]
+                cuts = np.flatnonzero(np.diff(np.cumsum(degree) // _BLOCK)) + 1
+                for rows in np.split(wide_rows, cuts):
+                    row, other = self.graph.neighbour_pairs(current[rows])
+                    vals = np.einsum("ij,ij->i", points[other], directions[rows[row]])
+                    order = np.lexsort((-vals, row))  # per row, its best neighbour first
+                    first = order[np.concatenate([[True], row[order][1:] != row[order][:-1]])]
+                    r, top = rows[row[first]], vals[first]
+                    up = top > value[r]
+                    current[r[up]] = other[first][up]
+                    value[r[up]] = top[up]
+                    moved.append(r[up])
                 active = active[~at_wide]
             for lo in range(0, active.size, block):
                 rows = active[lo:lo + block]
