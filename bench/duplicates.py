@@ -93,23 +93,11 @@ def hull_of(points):
     return points[hull.vertices], np.searchsorted(hull.vertices, hull.simplices)
 
 
-def symmetric_width(a):
-    import numpy as np
-    from scipy.spatial import ConvexHull
-    assert {tuple(p) for p in a} == {tuple(-p) for p in a}, "the width oracle needs A = -A"
-    normals = ConvexHull(a).equations[:, :3]
-    best = float("inf")
-    for start in range(0, len(normals), 1024):  # chunked: 40,962 x 81,920 at once would be 25 GB
-        n = normals[start:start + 1024]
-        best = min(best, float(((n @ a.T).max(axis=1) + (-n @ a.T).max(axis=1)).min()))
-    return best
-
-
 def measure(quick: bool, only: str | None = None) -> None:
     import numpy as np
 
     import core
-    from tests.core.duplicates import exact_depth, near_copy
+    from tests.core.duplicates import exact_depth, near_copy, symmetric_width
 
     peers = {}
     for name, fn in (("fcl", fcl_depth), ("coal", coal_depth)):

@@ -42,7 +42,7 @@ from scipy.spatial import ConvexHull, cKDTree
 from tests.core.oracle import ShapeSpec, _facet_offsets, distance_to_shape
 
 __all__ = ["icosphere", "uv_sphere", "uv_sphere_triangles", "subdivided_cube", "hull_triangles", "float32", "cylinder", "cone", "rounded_box", "blob", "rotation", "near_copy",
-           "exact_depth", "point_offset", "HullInfo"]
+           "exact_depth", "symmetric_width", "point_offset", "HullInfo"]
 
 
 # ----------------------------------------------------------------------------------------------- shapes
@@ -320,6 +320,19 @@ def exact_depth(a: np.ndarray, b: np.ndarray, chunk: int = 2048) -> tuple[float,
             best, best_u = float(h[k]), u[k].copy()
     assert best > 0.0, "exact_depth needs overlapping shapes (the origin inside A - B)"
     return best, best_u, len(cands)
+
+
+def symmetric_width(a: np.ndarray, chunk: int = 1024) -> float:
+    """The depth of a centrally symmetric cloud (A = -A, asserted) against itself in place: its smallest width
+    h(u) + h(-u) over its facet normals (A - A = 2A, whose facet normals are A's).  Much cheaper than
+    `exact_depth` when A has many edges."""
+    assert {tuple(p) for p in a} == {tuple(-p) for p in a}, "the width oracle needs A = -A"
+    normals = HullInfo(a).normals
+    best = math.inf
+    for start in range(0, len(normals), chunk):  # chunked: 40,962 x 81,920 at once would be 25 GB
+        h = normals[start:start + chunk] @ a.T
+        best = min(best, float((h.max(axis=1) - h.min(axis=1)).min()))
+    return best
 
 
 def point_offset(point, vertices) -> float:
