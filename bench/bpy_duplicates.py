@@ -54,7 +54,7 @@ def main() -> int:
         for relation, change in RELATIONS:
             for mode in modes:
                 bpy.ops.wm.read_homefile(use_empty=True)
-                checking._HULLS.clear()  # a first check is a first check: no hull kept from the previous row
+                checking._KEPT.clear()  # a first check is a first check: no hull kept from the previous row
                 getattr(bpy.ops.mesh, op)(**kwargs)
                 original = bpy.context.active_object
                 if label in SUBDIVIDED:

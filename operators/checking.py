@@ -62,27 +62,17 @@ def _hull_shape(geometry) -> ConvexPolytope:
 
 def _offered_hull(vertices: np.ndarray, transform, triangles=None) -> ConvexPolytope:
     """A `ConvexPolytope` of these local vertices placed with `transform`, offering `triangles` (the mesh's own
-    faces, if any) and then Blender's Convex Hull.  Shapes are kept by the contents of their arrays (`_HULLS`), so
-    a duplicate (Shift+D copies the mesh: the same local vertices, placed by its own matrix) and a repeated check
-    share one validated shape, and its triangulation is made once for all of them."""
+    faces, if any) and then Blender's Convex Hull.  Kept by content (`_by_content`), so a duplicate and a repeated
+    check share one validated shape, and its triangulation is made once for all of them."""
     faces = None if triangles is None or len(triangles) < 4 else np.ascontiguousarray(triangles)
-    digest = hashlib.blake2b(np.ascontiguousarray(vertices).data, digest_size=16)
-    if faces is not None:
-        digest.update(faces.data)
-    key = (vertices.shape, vertices.dtype.str, None if faces is None else faces.shape, digest.digest())
-    kept = _HULLS.pop(key, None)
-    if kept is None or not np.array_equal(kept[0], vertices):
-        local = np.array(vertices)  # private copies: the shape must not change with the caller's arrays
+
+    def make(local, own):
         makers = [lambda: blender_hull(local)]
-        if faces is not None:
-            own = np.array(faces, dtype=np.int64)
-            makers.insert(0, lambda: _own_faces(local, own))
-        kept = (local, ConvexPolytope(local, makers))
-    _HULLS[key] = kept  # most recently used last
-    while len(_HULLS) > 1 and (len(_HULLS) > _HULLS_KEPT
-                               or sum(len(v[0]) for v in _HULLS.values()) > _HULLS_VERTICES):
-        del _HULLS[next(iter(_HULLS))]
-    return kept[1].moved(transform)
+        if own is not None:
+            makers.insert(0, lambda: _own_faces(local, own.astype(np.int64)))
+        return ConvexPolytope(local, makers)
+
+    return _by_content("hull", vertices, faces, make).moved(transform)
 
 
 def _own_faces(vertices: np.ndarray, triangles: np.ndarray):
@@ -91,10 +81,32 @@ def _own_faces(vertices: np.ndarray, triangles: np.ndarray):
     return vertices[used], remap.reshape(-1, 3)
 
 
-_HULLS: dict = {}
-"""Hull shapes by the contents of their local vertices, least recently used first (see `_offered_hull`)."""
-_HULLS_KEPT = 16
-_HULLS_VERTICES = 2_000_000
+def _by_content(kind: str, vertices: np.ndarray, triangles, make):
+    """`make(vertices, triangles)` on private copies of the arrays, kept by their contents (`_KEPT`): a Shift+D
+    duplicate (the same local vertices, placed by its own matrix) and a repeated check get the object made the first
+    time, with everything it prepared (a hull triangulation, a mesh's hierarchy and convexity).  The caller places
+    it with `moved`."""
+    digest = hashlib.blake2b(np.ascontiguousarray(vertices).data, digest_size=16)
+    if triangles is not None:
+        digest.update(np.ascontiguousarray(triangles).data)
+    key = (kind, vertices.shape, vertices.dtype.str, None if triangles is None else (triangles.shape,
+           triangles.dtype.str), digest.digest())
+    kept = _KEPT.pop(key, None)
+    if kept is None or not (np.array_equal(kept[0], vertices)
+                            and (triangles is None or np.array_equal(kept[1], triangles))):
+        local = np.array(vertices)  # private copies: the object must not change with the caller's arrays
+        own = None if triangles is None else np.array(triangles)
+        kept = (local, own, make(local, own))
+    _KEPT[key] = kept  # most recently used last
+    while len(_KEPT) > 1 and (len(_KEPT) > _KEPT_COUNT or sum(len(v[0]) for v in _KEPT.values()) > _KEPT_VERTICES):
+        del _KEPT[next(iter(_KEPT))]
+    return kept[2]
+
+
+_KEPT: dict = {}
+"""Objects made from array contents, least recently used first (see `_by_content`)."""
+_KEPT_COUNT = 16
+_KEPT_VERTICES = 2_000_000
 
 
 def blender_hull(vertices: np.ndarray):
@@ -125,7 +137,8 @@ def _mesh(geometry) -> TriangleMesh:
         raise GeometryError(f"'{geometry.name}' has no faces (only vertices or edges): Exact and Loose Parts need "
                             f"faces; use Hull mode, or give it faces (a curve's bevel depth, a Solidify modifier)")
     try:
-        return TriangleMesh(geometry.vertices, geometry.triangles, transform=geometry.matrix_world)
+        return _by_content("mesh", geometry.vertices, geometry.triangles,
+                           lambda vertices, triangles: TriangleMesh(vertices, triangles)).moved(geometry.matrix_world)
     except ValueError as exc:
         raise GeometryError(f"'{geometry.name}': {exc}") from None
 

@@ -73,3 +73,28 @@ def test_exact_mode_reads_a_uv_sphere_and_its_duplicate_within_a_hair_of_their_h
     assert contact.gap <= 1e-6 * contact.scale, contact.gap
     assert np.allclose(np.asarray(contact.point_a) - contact.point_b, depth * np.asarray(contact.normal),
                        atol=limit)
+
+
+@pytest.mark.parametrize("mode", ["EXACT", "HULL"])
+def test_a_duplicate_shares_what_its_original_prepared(addon_modules, mode):
+    """Shift+D copies the mesh: the copy's local arrays equal the original's, so its shape is the original's placed
+    by its own matrix (the hierarchy, convexity and inner body, or the hull triangulation, are made once), while a
+    copy whose mesh was then edited gets a shape of its own."""
+    original, copy = _sphere_and_copy(0.3, "uv")
+    checking, reading = addon_modules.checking, addon_modules.reading
+
+    def shape(obj):
+        geometry = reading.read_object(obj, bpy.context.evaluated_depsgraph_get(), triangles=True,
+                                       require_faces=False)
+        return checking.shapes_for(geometry, checking.Mode[mode]), geometry
+
+    (a, geometry_a), (b, geometry_b) = shape(original), shape(copy)
+    shared = (lambda s: s._local) if mode == "EXACT" else (lambda s: s._source)
+    assert shared(a) is shared(b)
+    assert np.allclose(b.bounds()[0], (geometry_b.matrix_world[:3, :3] @ geometry_b.vertices.T).T.min(axis=0)
+                       + geometry_b.matrix_world[:3, 3])
+    copy.data.vertices[0].co.z += 0.25
+    copy.data.update()
+    bpy.context.view_layer.update()
+    edited, _ = shape(copy)
+    assert shared(edited) is not shared(a)
