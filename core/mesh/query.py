@@ -133,10 +133,14 @@ def collide_meshes(a, b, tolerances: Tolerances = DEFAULT_TOLERANCES, max_distan
             segments, contained = crossing_and_containment(a, b, tolerances)
             contact = replace(contact, intersection=segments, containment=contained)
         return contact
-    nearly = _nearly_convex(a, b, tolerances)
-    if nearly is not None:
-        return nearly
-    return _mesh_collide(a, b, tolerances, max_distance)
+    hull = None
+    if inner.inner_body(a._local) is not None and inner.inner_body(b._local) is not None:
+        # both nearly convex (a fast no for most other meshes: see core/mesh/inner.py)
+        hull = _hulls(a, b, tolerances)
+        nearly = _nearly_convex(a, b, tolerances, hull)
+        if nearly is not None:
+            return nearly
+    return _mesh_collide(a, b, tolerances, max_distance, hull)
 
 
 def _convex_shape(mesh: TriangleMesh) -> PointCloud:
@@ -167,17 +171,18 @@ def _hull_shape(mesh: TriangleMesh) -> ConvexPolytope:
     return local.cached("hull shape", build).moved(mesh.transform)
 
 
-def _nearly_convex(a: TriangleMesh, b: TriangleMesh, tolerances: Tolerances) -> Contact | None:
-    """The answer for two closed, nearly convex meshes deep in each other (Blender's float32 UV Sphere and its
-    duplicate in place), or None to leave the pair to the general pipeline: the depth from their hulls
-    (`_nearly_convex_depth`), the crossing curve and containment from `crossing_and_containment`, no point
-    sampling.  Taken only when that depth is beyond the touching band (the solids then certainly overlap)."""
-    if not (a._local.closed and b._local.closed):
-        return None
-    if inner.inner_body(a._local) is None or inner.inner_body(b._local) is None:
-        return None
+def _hulls(a: TriangleMesh, b: TriangleMesh, tolerances: Tolerances) -> Contact:
+    """The convex engine's answer for the two meshes' hulls (`_hull_shape`)."""
     from ..query import collide as convex_collide
-    hull = convex_collide(_hull_shape(a), _hull_shape(b), tolerances)
+    return convex_collide(_hull_shape(a), _hull_shape(b), tolerances)
+
+
+def _nearly_convex(a: TriangleMesh, b: TriangleMesh, tolerances: Tolerances, hull: Contact) -> Contact | None:
+    """The answer for two closed, nearly convex meshes deep in each other (Blender's float32 UV Sphere and its
+    duplicate in place), from their hulls' answer `hull`, or None to leave the pair to the general pipeline: the
+    depth from the hulls (`_nearly_convex_depth`), the crossing curve and containment from
+    `crossing_and_containment`, no point sampling.  Taken only when that depth is beyond the touching band (the
+    solids then certainly overlap)."""
     near = _nearly_convex_depth(a, b, hull)
     if near is None or near[0] <= hull.touching_tolerance:
         return None
@@ -243,8 +248,9 @@ class _Frame:
         self.boxes_meet = bool(np.all(lo_a <= hi_b + self.band) and np.all(lo_b <= hi_a + self.band))
 
 
-def _mesh_collide(a: TriangleMesh, b: TriangleMesh, tolerances: Tolerances, max_distance) -> Contact:
-    """The general pipeline (steps 2-6 of the module docstring)."""
+def _mesh_collide(a: TriangleMesh, b: TriangleMesh, tolerances: Tolerances, max_distance,
+                  hull: Contact | None = None) -> Contact:
+    """The general pipeline (steps 2-6 of the module docstring); `hull`: the hulls' answer, if already known."""
     frame = _Frame(a, b, tolerances)
     sa, sb, band, scale, origin = frame.sa, frame.sb, frame.band, frame.scale, frame.origin
     fallback_normal = frame.fallback_normal
@@ -295,8 +301,7 @@ def _mesh_collide(a: TriangleMesh, b: TriangleMesh, tolerances: Tolerances, max_
             depth, wa, wb = part_depth[0], part_depth[1] - origin, part_depth[2] - origin
         # The hulls' depth bounds the true separating translation from above: gap = hull depth - depth
         # certifies the interval [depth, depth + gap] (rounding can only put the bound a few ulps above it).
-        from ..query import collide as convex_collide
-        hull = convex_collide(_hull_shape(a), _hull_shape(b), tolerances)
+        hull = hull if hull is not None else _hulls(a, b, tolerances)
         hull_depth = max(0.0, -hull.distance)
         near = _nearly_convex_depth(a, b, hull)
         if near is not None and near[0] > depth:
