@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Issue 7 as a user meets it: a high-poly primitive, Shift+D (move cancelled), select both, Check.
 
-    .venv/bin/python bench/bpy_duplicates.py [--modes EXACT HULL LOOSE_PARTS]
+    .venv/bin/python bench/bpy_duplicates.py [--modes EXACT HULL LOOSE_PARTS] [--only uv cylinder] [--repeat 3]
 
 Runs in the project venv (bpy 5.0.1) with the built extension installed in a throw-away profile
 (scripts/blender_env.py). For each primitive (made by Blender's own operators: Ico Spheres of 2,562 and 10,242
@@ -42,7 +42,12 @@ def main() -> int:
     import argparse
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--modes", nargs="+", default=MODES, choices=MODES)
-    modes = parser.parse_args().modes
+    parser.add_argument("--only", nargs="+", metavar="WORD",
+                        help="only the primitives whose label contains one of these words (e.g. uv cylinder)")
+    parser.add_argument("--repeat", type=int, default=1, help="run every row this many times (first checks vary)")
+    args = parser.parse_args()
+    modes = args.modes
+    primitives = [p for p in PRIMITIVES if not args.only or any(w.lower() in p[0].lower() for w in args.only)]
     blender_env.isolate("ci-bench-duplicates-")  # before bpy is imported: removed when the process ends
     bpy, base = blender_env.bpy_for_bench()
     store = sys.modules[f"{base}.operators.store"]
@@ -50,9 +55,9 @@ def main() -> int:
     print("| primitive | vertices | copy | mode | first check ms | again ms | status | depth | EPA it | outcome |",
           flush=True)
     print("|---|---|---|---|---|---|---|---|---|---|")
-    for label, op, kwargs in PRIMITIVES:
+    for label, op, kwargs in primitives:
         for relation, change in RELATIONS:
-            for mode in modes:
+            for mode in [m for m in modes for _ in range(args.repeat)]:
                 bpy.ops.wm.read_homefile(use_empty=True)
                 checking._HULLS.clear()  # a first check is a first check: no hull kept from the previous row
                 getattr(bpy.ops.mesh, op)(**kwargs)
