@@ -21,7 +21,8 @@ h_M(u) >= depth, so the minimum over any superset of M's facet normals *is* the 
   So the supports of B at the arc's two ends (a hair inside them) are compared: equal, no crossing (a normal cone
   is convex); joined by an edge of B, the crossing is where u is perpendicular to both edges, unless B's support
   there is a third vertex (the arc passes round a facet normal of -B), which splits the arc; else the arc is
-  halved; the pieces are looked at again;
+  halved; the pieces are looked at again, down to `_SHORT_ARC` (then the piece's middle stands for its crossing:
+  an edge of A nearly parallel to one of B, as on a float32 copy, has a crossing found only to ~1e-9 rad);
 - the winner is checked against every vertex: climbed values are values of real vertices (never above the true
   support), so candidates are verified in order of value until the best verified one is no larger than the next.
 
@@ -456,6 +457,27 @@ class _Supports:
             moved.append(r)
 
 
+def _undecided_arcs(gb: _Graph, pb: np.ndarray, edge_vec: np.ndarray, edge: np.ndarray, s0: np.ndarray,
+                    s1: np.ndarray, bisector: np.ndarray):
+    """Candidates for arcs still walked after every pass (arcs cut again and again where B's support jumps across
+    a facet normal of -B, none shorter than `_SHORT_ARC`): the edges of B around the two supports are the crossed
+    ones.  (edges of A, B vertices to climb from, unit directions); `bisector`: per edge of A, the sum of its two
+    face normals (orients each direction).  Halved arcs never get here (they reach `_SHORT_ARC` first)."""
+    out_e, out_b, out_u = [], [], []
+    for s in (s0, s1):
+        row, other = gb.neighbour_pairs(s)
+        u = np.cross(edge_vec[edge[row]], pb[other] - pb[s[row]])
+        length = np.sqrt(np.einsum("ij,ij->i", u, u))
+        ok = length > 0.0
+        u = u[ok] / length[ok, None]
+        row = row[ok]
+        u[np.einsum("ij,ij->i", u, bisector[edge[row]]) < 0.0] *= -1.0
+        out_e.append(edge[row])
+        out_b.append(s[row])
+        out_u.append(u)
+    return np.concatenate(out_e), np.concatenate(out_b), np.concatenate(out_u)
+
+
 def facet_depth(shape_a: ConvexPolytope, shape_b: ConvexPolytope):
     """Exact penetration of two convex polytopes whose Minkowski difference holds the origin (EPA's frame).
 
@@ -539,9 +561,14 @@ def facet_depth(shape_a: ConvexPolytope, shape_b: ConvexPolytope):
             found_b0.append(s0[crossing])
             found_u.append(uc[~beyond])
             half[crossing] = False
-            cut = rows[beyond]
+            # a cut within `_SHORT_ARC` of an end would leave the arc as it was (seen on float32 copies, next to
+            # a facet normal of -B): halved instead
+            a0, a1 = a0[look][beyond], a1[look][beyond]
+            inside = (np.einsum("ij,ij->i", uc[beyond] - a0, uc[beyond] - a0) >= _SHORT_ARC * _SHORT_ARC) & (
+                np.einsum("ij,ij->i", uc[beyond] - a1, uc[beyond] - a1) >= _SHORT_ARC * _SHORT_ARC)
+            cut = rows[beyond][inside]
             half[cut] = False
-            cut_u, cut_s = uc[beyond], sc[beyond]
+            cut_u, cut_s = uc[beyond][inside], sc[beyond][inside]
         else:
             cut, cut_u, cut_s = joined, np.zeros((0, 3)), joined
         # the others are halved
@@ -558,19 +585,9 @@ def facet_depth(shape_a: ConvexPolytope, shape_b: ConvexPolytope):
         u0, u1 = np.concatenate([u0[rows], mid]), np.concatenate([mid, u1[rows]])
         s0, s1 = np.concatenate([s0[rows], sm]), np.concatenate([sm, s1[rows]])
     else:
-        # Arcs still undecided after every pass lie within rounding of a facet normal of -B, where B's support
-        # jumps across that facet: the edges of B around the two supports are the crossed ones.
-        for s in (s0, s1):
-            row, other = gb.neighbour_pairs(s)
-            u = np.cross(edge_vec[edge[row]], pb[other] - pb[s[row]])
-            length = np.sqrt(np.einsum("ij,ij->i", u, u))
-            ok = length > 0.0
-            u = u[ok] / length[ok, None]
-            row = row[ok]
-            u[np.einsum("ij,ij->i", u, na[left[edge[row]]] + na[right[edge[row]]]) < 0.0] *= -1.0
-            found_edges.append(edge[row])
-            found_b0.append(s[row])
-            found_u.append(u)
+        more = _undecided_arcs(gb, pb, edge_vec, edge, s0, s1, na[left] + na[right])
+        for found, part in zip((found_edges, found_b0, found_u), more):
+            found.append(part)
     if found_edges:
         e, b0, u = np.concatenate(found_edges), np.concatenate(found_b0), np.concatenate(found_u)
         _, ha = sup_a(u, ga.edges[e, 0])
