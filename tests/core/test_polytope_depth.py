@@ -9,6 +9,9 @@ each evaluated against every vertex; no engine code):
   of facets that grows as the product of the sides: the walk gives up, and EPA's answer is judged instead);
 - pairs turned by large angles (edge-edge facets of A - B decide the depth);
 - `core.collide` on two `ConvexPolytope`s: the facet path really runs on a large pair, exact, points on shapes;
+- Blender's float32 UV Spheres (64 x 32, 128 x 64; folded quads) and their copies placed by an object transform,
+  as Hull mode passes them (one shape offering its own faces): exact, converged, on the facet path; the walk
+  leaves no arc to its last pass; the climbs reach the support over every vertex;
 - `ConvexPolytope` answers like `PointCloud` on a seeded corpus of small pairs (same status, same distance);
 - a triangulation that is open, dented, degenerate or leaves a vertex out is refused with a ValueError.
 Hull triangulations come from scipy's qhull (test-only), oriented by the class itself.
@@ -23,8 +26,8 @@ from scipy.spatial import ConvexHull
 
 import core
 from core.polytope import ConvexPolytope, facet_depth
-from tests.core.duplicates import (blob, cone, cylinder, exact_depth, icosphere, near_copy, point_offset,
-                                   rotation, rounded_box, uv_sphere)
+from tests.core.duplicates import (blender_uv_sphere, blob, cone, cylinder, exact_depth, icosphere, near_copy,
+                                   placement, point_offset, rounded_box, uv_sphere)
 from tests.core.reporting import TOUCHING
 
 SHAPES = {
@@ -290,48 +293,6 @@ def test_convex_meshes_in_exact_mode_take_the_facet_path(relation):
 
 
 # ------------------------------------------------------------------ issue 7: Blender's float32 UV Spheres (Hull mode)
-
-def blender_uv_sphere(segments: int, rings: int):
-    """(float32 vertices, triangles) of a UV Sphere of radius 1 made the way Blender's operator makes it: one
-    meridian in float32, spun about z step after step by a float32 rotation (the rounding accumulates round the
-    rings, so the quads are not planar: 3,631 folded quads up to 1.2e-6 for 128 x 64, where Blender 5.0's own mesh
-    has 3,669 up to 2e-6), pole fans, and each quad split along its 0-2 diagonal as Blender's loop triangles are.
-    Vertex and triangle order differ from Blender's (they do not matter here)."""
-    theta = np.arange(1, rings) * (np.pi / rings)
-    meridian = np.stack([np.sin(theta), np.zeros_like(theta), np.cos(theta)], axis=1).astype(np.float32)
-    step = np.float32(2.0 * np.pi / segments)
-    c, s = np.cos(step, dtype=np.float32), np.sin(step, dtype=np.float32)
-    turn = np.array([[c, -s, 0.0], [s, c, 0.0], [0.0, 0.0, 1.0]], dtype=np.float32)
-    columns = [meridian]
-    for _ in range(segments - 1):
-        columns.append(columns[-1] @ turn.T)
-    ring = np.stack(columns, axis=1).reshape(-1, 3)
-    vertices = np.vstack([[[0.0, 0.0, 1.0]], ring, [[0.0, 0.0, -1.0]]]).astype(np.float32)
-    index = 1 + np.arange((rings - 1) * segments).reshape(rings - 1, segments)
-    after = np.roll(index, -1, axis=1)
-    top, bottom = 0, vertices.shape[0] - 1
-    triangles = [np.stack([np.full(segments, top), index[0], after[0]], axis=1)]
-    for r in range(rings - 2):
-        quad = np.stack([index[r], index[r + 1], after[r + 1], after[r]], axis=1)
-        triangles += [quad[:, [0, 1, 2]], quad[:, [0, 2, 3]]]
-    triangles.append(np.stack([np.full(segments, bottom), after[-1], index[-1]], axis=1))
-    return vertices, np.concatenate(triangles)
-
-
-def placement(points: np.ndarray, rng, *, angle: float = 0.0, shift: float = 0.0, scale: float = 1.0) -> np.ndarray:
-    """The 4x4 of `tests.core.duplicates.near_copy` (turn about a random axis through the centroid, scale about
-    it, shift by `shift` x size along a random direction): the copy as an object transform, as in Blender."""
-    centre = points.mean(axis=0)
-    size = float(np.linalg.norm(points.max(axis=0) - points.min(axis=0)))
-    linear = scale * (rotation(angle, rng.normal(size=3)) if angle else np.eye(3))
-    pose = np.eye(4)
-    pose[:3, :3] = linear
-    pose[:3, 3] = centre - linear @ centre
-    if shift:
-        direction = rng.normal(size=3)
-        pose[:3, 3] += shift * size * direction / np.linalg.norm(direction)
-    return pose
-
 
 UV_FLOAT32 = [(64, 32, relation) for relation in RELATIONS] + [
     (128, 64, "identical"), (128, 64, "rotated 1e-4"), (128, 64, "inside a 1.001 copy")]
