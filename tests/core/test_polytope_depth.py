@@ -387,3 +387,17 @@ def test_regression_an_edge_used_four_times_is_not_a_closed_surface():
     with pytest.raises(ValueError):
         ConvexPolytope(v, np.vstack([t, t[:, [0, 2, 1]]]))  # and once either way twice
     ConvexPolytope(v, t)  # the tetrahedron itself is fine
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_weld_agrees_with_numpy_unique(seed):
+    """`_weld` (one lexsort of the columns) gives np.unique(axis=0, return_inverse=True)'s rows and labels: seeded
+    rows with repeats, signed zeros (welded: -0.0 == 0.0), huge and tiny coordinates."""
+    from core.polytope import _weld
+    rng = np.random.default_rng([723, seed])
+    rows = np.round(rng.normal(size=(300, 3)), 1) * 10.0 ** rng.integers(-8, 8, size=(300, 1))
+    rows = np.vstack([rows, rows[rng.integers(0, 300, size=100)], [[0.0, -0.0, 1.0], [-0.0, 0.0, 1.0]]])
+    unique, inverse = _weld(rows)
+    expected, expected_inverse = np.unique(rows, axis=0, return_inverse=True)
+    assert np.array_equal(unique, expected) and np.array_equal(inverse, expected_inverse.reshape(-1))
+    assert np.array_equal(unique[inverse], rows)
