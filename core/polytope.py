@@ -49,10 +49,12 @@ _TABLE_WIDTH = 16
 _WIDE_TABLE = 1 << 20
 # Below this many (direction, vertex) products a set of supports is taken over every vertex, no climbing: for
 # directions with no start (a climb from the cube map may take a dozen steps), and, far fewer, for directions
-# with a start next to their support (the arc walk's: two or three steps).  Measured on the 8,066-vertex UV
-# Sphere: 900 rows over every vertex cost ~5 ms, their climb ~0.5 ms.
+# with a start next to their support (the arc walk's: two or three steps) on a shape of more than
+# `_FEW_VERTICES` (on fewer, a row over every vertex costs about one climb step).  Measured on the 8,066-vertex
+# UV Sphere: 900 rows over every vertex cost ~5 ms, their climb ~0.5 ms.
 _BRUTE_FORCE = 1 << 24
 _BRUTE_FORCE_STARTED = 1 << 18
+_FEW_VERTICES = 1024
 # Climb steps before the rows still climbing take the support over every vertex instead.
 _CLIMB_STEPS = 32
 # Gauss arcs shorter than this (radians) are not walked: their two faces are coplanar up to rounding (a diagonal
@@ -429,7 +431,8 @@ class _Supports:
     def __call__(self, directions: np.ndarray, start: np.ndarray | None = None):
         """(vertex index, support value) along each row of `directions`; `start`: vertices to climb from."""
         points, table, wide = self.points, self.graph.table, self.graph.wide
-        if directions.shape[0] * points.shape[0] <= (_BRUTE_FORCE if start is None else _BRUTE_FORCE_STARTED):
+        started = start is not None and points.shape[0] > _FEW_VERTICES
+        if directions.shape[0] * points.shape[0] <= (_BRUTE_FORCE_STARTED if started else _BRUTE_FORCE):
             return self.every_vertex(directions)
         if start is None:
             local = directions if self.linear is None else directions @ self.linear
