@@ -21,7 +21,8 @@ h_M(u) >= depth, so the minimum over any superset of M's facet normals *is* the 
   So the supports of B at the arc's two ends (a hair inside them) are compared: equal, no crossing (a normal cone
   is convex); joined by an edge of B, the crossing is where u is perpendicular to both edges, unless B's support
   there is a third vertex (the arc passes round a facet normal of -B), which splits the arc; else the arc is
-  halved; the pieces are looked at again;
+  halved; the pieces are looked at again, down to `_SHORT_ARC` (then the piece's middle stands for its crossing:
+  an edge of A nearly parallel to one of B, as on a float32 copy, has a crossing found only to ~1e-9 rad);
 - the winner is checked against every vertex: climbed values are values of real vertices (never above the true
   support), so candidates are verified in order of value until the best verified one is no larger than the next.
 
@@ -44,8 +45,16 @@ _CUBE_MAX = 24
 # The climbs look at up to this many neighbours per vertex in one padded step; a vertex of higher degree (the apex
 # of a cone, the pole of a UV sphere) has its whole neighbour list looked at apart.
 _TABLE_WIDTH = 16
-# Below this many (direction, vertex) products a set of supports is taken over every vertex, no climbing.
+# The padded neighbour table of the wide vertices is kept when it has at most this many entries.
+_WIDE_TABLE = 1 << 20
+# Below this many (direction, vertex) products a set of supports is taken over every vertex, no climbing: for
+# directions with no start (a climb from the cube map may take a dozen steps), and, far fewer, for directions
+# with a start next to their support (the arc walk's: two or three steps) on a shape of more than
+# `_FEW_VERTICES` (on fewer, a row over every vertex costs about one climb step).  Measured on the 8,066-vertex
+# UV Sphere: 900 rows over every vertex cost ~5 ms, their climb ~0.5 ms.
 _BRUTE_FORCE = 1 << 24
+_BRUTE_FORCE_STARTED = 1 << 18
+_FEW_VERTICES = 1024
 # Climb steps before the rows still climbing take the support over every vertex instead.
 _CLIMB_STEPS = 32
 # Gauss arcs shorter than this (radians) are not walked: their two faces are coplanar up to rounding (a diagonal
@@ -64,6 +73,12 @@ _PARALLEL = 1e-12
 _ARC_BUDGET = 1
 # Passes of the arc walk (each halves or splits the arcs left; 2^-48 of an arc is far below any tolerance).
 _MAX_HALVINGS = 48
+# An arc still walked when it is shorter than this (radians) is walked no further: its middle direction becomes
+# a candidate.  Any facet normal of M on it is within half this angle of that direction, where h_M is at most
+# that angle times the size of M larger (h_M is Lipschitz with the largest |m| of M, which holds the origin).
+# Without it, arcs whose crossing is ill-conditioned (an edge of A nearly parallel to one of B: float32 copies,
+# sine ~1e-7, crossing direction found only to ~1e-9) were halved through all the passes (issue 7).
+_SHORT_ARC = 1e-11
 # Rows per block in the climbs and the checks (bounds the temporary (rows, width, 3) arrays).
 _BLOCK = 1 << 16
 
@@ -74,13 +89,32 @@ def _twins(triangles: np.ndarray, n: int):
     u = triangles.reshape(-1)
     v = triangles[:, [1, 2, 0]].reshape(-1)
     owner = np.repeat(np.arange(triangles.shape[0]), 3)
-    key = u * n + v
-    order = np.argsort(key)
-    found = np.minimum(np.searchsorted(key[order], v * n + u), key.size - 1)
-    twin = order[found]
-    if not np.array_equal(key[twin], v * n + u) or np.unique(key).size != key.size:
+    # Sorted by undirected edge, a closed surface has each edge exactly twice in a row, once either way.
+    order = np.argsort(np.minimum(u, v) * n + np.maximum(u, v), kind="stable")
+    if order.size % 2:
         return u, v, owner, None
+    first, second = order[0::2], order[1::2]
+    if not (np.array_equal(u[first], v[second]) and np.array_equal(v[first], u[second])
+            and np.all(u[first] != v[first])):
+        return u, v, owner, None
+    pair = np.minimum(u[first], v[first]) * n + np.maximum(u[first], v[first])
+    if pair.size > 1 and not np.all(pair[1:] != pair[:-1]):  # an edge used more than twice
+        return u, v, owner, None
+    twin = np.empty_like(order)
+    twin[first], twin[second] = second, first
     return u, v, owner, twin
+
+
+def _weld(points: np.ndarray):
+    """(distinct rows in lexicographic order, index of each row among them): np.unique(points, axis=0,
+    return_inverse=True) by one lexsort of the columns (3-5x faster: no comparison of rows as records)."""
+    order = np.lexsort((points[:, 2], points[:, 1], points[:, 0]))
+    ordered = points[order]
+    new = np.ones(ordered.shape[0], bool)
+    new[1:] = np.any(ordered[1:] != ordered[:-1], axis=1)
+    inverse = np.empty(ordered.shape[0], np.int64)
+    inverse[order] = np.cumsum(new) - 1
+    return ordered[new], inverse
 
 
 class _Graph:
@@ -109,6 +143,18 @@ class _Graph:
         table[u[by_vertex][near], slot[near]] = self.idx[near]
         self.table = table
         self.wide = degree > width
+        # the wide vertices' whole neighbour lists, padded with the vertex itself, when that table is small (a UV
+        # Sphere's two poles: 2 x 128); else their lists are looked at pair by pair (`_Supports.__call__`)
+        wide_ids = np.flatnonzero(self.wide)
+        self.wide_table = None
+        if wide_ids.size and wide_ids.size * int(degree.max()) <= _WIDE_TABLE:
+            rows, other = self.neighbour_pairs(wide_ids)
+            wide_table = np.repeat(wide_ids[:, None], int(degree[wide_ids].max()), axis=1)
+            row_start = np.concatenate([[0], np.cumsum(degree[wide_ids])[:-1]])
+            wide_table[rows, np.arange(rows.size) - row_start[rows]] = other
+            self.wide_row = np.full(n, -1, np.int64)
+            self.wide_row[wide_ids] = np.arange(wide_ids.size)
+            self.wide_table = wide_table
         self.cube = None  # (g, support vertex of each cube-map cell): built by the first query, see `_Supports`
 
     def adjacent(self, i: np.ndarray, j: np.ndarray) -> np.ndarray:
@@ -137,14 +183,15 @@ class _Triangulation:
         tris = tris.astype(np.int64)
         if tris.min() < 0 or tris.max() >= points.shape[0]:
             raise ValueError("triangles refer to vertices that do not exist")
-        unique, weld = np.unique(points, axis=0, return_inverse=True)
+        unique, weld = _weld(points)
         topo = weld.reshape(-1)[tris]
         if np.bincount(topo.reshape(-1), minlength=unique.shape[0]).min() == 0:
             raise ValueError("every vertex must be a corner of a triangle of the hull triangulation")
         # Outward: a convex body holds its centroid, so each triangle faces away from it (then the convexity test
         # also proves the orientation consistent: every directed edge must meet its reverse).
-        a, b, c = unique[topo[:, 0]], unique[topo[:, 1]], unique[topo[:, 2]]
-        inward = np.einsum("ij,ij->i", a - unique.mean(axis=0), np.cross(b - a, c - a)) < 0.0
+        corner = np.take(unique, topo, axis=0)
+        a, b, c = corner[:, 0], corner[:, 1], corner[:, 2]
+        inward = _dot(a - unique.mean(axis=0), _cross(b - a, c - a)) < 0.0
         topo[inward] = topo[inward][:, [0, 2, 1]]
         from .mesh.parts import _convexity, _flat
         if np.any(_flat(unique, topo)):
@@ -162,9 +209,10 @@ class _Triangulation:
 
 def _flip_folds(points: np.ndarray, topo: np.ndarray, rounds: int = 32):
     """Edge flips until no edge folds inwards: an edge (i, j) between triangles (i, j, k) and (j, i, l) whose far
-    corner l lies above the plane of (i, j, k) becomes (k, l), the triangles (i, l, k) and (l, j, k).  Flips that
-    share a triangle wait for the next round.  The triangulation after the last round (or None when it is not a
-    closed surface); the caller checks it again."""
+    corner l lies above the plane of (i, j, k) becomes (k, l), the triangles (i, l, k) and (l, j, k).  In a round
+    an edge flips when it folds more than every other folded edge of its two triangles (all at once, no loop:
+    Blender's 128 x 64 UV Sphere has 3,669 folded quad diagonals); the others wait for the next round.  The
+    triangulation after the last round (or None when it is not a closed surface); the caller checks it again."""
     topo = topo.copy()
     n = points.shape[0]
     lo, hi = points.min(axis=0), points.max(axis=0)
@@ -174,20 +222,22 @@ def _flip_folds(points: np.ndarray, topo: np.ndarray, rounds: int = 32):
         if twin is None:
             return None
         far = topo[:, [2, 0, 1]].reshape(-1)
-        normal = _unit_rows(np.cross(points[topo[:, 1]] - points[topo[:, 0]], points[topo[:, 2]] - points[topo[:, 0]]))
-        height = np.einsum("ij,ij->i", normal[owner], points[far[twin]] - points[u])
+        corner = np.take(points, topo, axis=0)  # np.take: a faster gather than indexing
+        normal = _unit_rows(_cross(corner[:, 1] - corner[:, 0], corner[:, 2] - corner[:, 0]))
+        height = _dot(np.take(normal, owner, axis=0), np.take(points, far[twin], axis=0) - np.take(points, u, axis=0))
         folded = np.flatnonzero((height > tol) & (u < v))
         if not folded.size:
             break
-        taken = np.zeros(topo.shape[0], bool)
-        for e in folded[np.argsort(-height[folded])].tolist():
-            f, g = owner[e], owner[twin[e]]
-            if taken[f] or taken[g]:
-                continue
-            i, j, k, l = u[e], v[e], far[e], far[twin[e]]
-            topo[f] = (i, l, k)
-            topo[g] = (l, j, k)
-            taken[f] = taken[g] = True
+        rank = np.empty(folded.size, np.int64)
+        rank[np.lexsort((folded, height[folded]))] = np.arange(folded.size)  # distinct, by height
+        f, g = owner[folded], owner[twin[folded]]
+        top = np.full(topo.shape[0], -1, np.int64)
+        np.maximum.at(top, f, rank)
+        np.maximum.at(top, g, rank)
+        e = folded[(top[f] == rank) & (top[g] == rank)]  # the highest fold of both its triangles
+        i, j, k, l = u[e], v[e], far[e], far[twin[e]]
+        topo[owner[e]] = np.stack([i, l, k], axis=1)
+        topo[owner[twin[e]]] = np.stack([l, j, k], axis=1)
     return topo
 
 
@@ -220,9 +270,10 @@ class _Later:
 
 # A triangulation from outside (given as an array or made later) may be convex, and hold the vertices it leaves
 # out, only up to this times its size (plus rounding): float32 meshes and hull tools leave points a few 1e-10 off
-# (Blender's 128 x 64 UV Sphere of radius 1: folds up to 2e-6 in its own faces, 5e-10 left after the flips).  The facet normals then found
-# are those of a polytope this close to the hull, and the depth (evaluated over the vertices themselves) is
-# exact to about twice this times the size; a mesh already proved convex (`_checked`) keeps the mesh test's 1e-10.
+# (Blender's 128 x 64 UV Sphere of radius 1: folds up to 2e-6 in its own faces, 5e-10 left after the flips).  The
+# facet normals then found are those of a polytope this close to the hull, and the depth (evaluated over the
+# vertices themselves) is exact to about twice this times the size; a mesh already proved convex (`_checked`)
+# keeps the mesh test's 1e-10.
 _HULL_SLACK = 1e-9
 
 
@@ -233,7 +284,7 @@ _CHECK_BUDGET = 1 << 25
 
 def _holds(hull: _Triangulation, cloud: np.ndarray) -> bool:
     both = np.concatenate([hull.points, cloud])
-    _, label = np.unique(both, axis=0, return_inverse=True)
+    _, label = _weld(both)
     label = label.reshape(-1)
     mine, theirs = label[:hull.points.shape[0]], label[hull.points.shape[0]:]
     if not np.all(np.isin(mine, theirs)):
@@ -288,6 +339,19 @@ class ConvexPolytope(PointCloud):
         return f"ConvexPolytope({self.vertices.shape[0]} vertices, margin={self.margin!r})"
 
 
+def _cross(u: np.ndarray, v: np.ndarray) -> np.ndarray:
+    """Row-wise cross products by core/mesh/tritri.py's column arithmetic (4x faster than np.cross on (k, 3)
+    rows, same bits); imported on first use, as core/mesh imports this module."""
+    from .mesh.tritri import _cross as cross
+    return cross(u, v)
+
+
+def _dot(u: np.ndarray, v: np.ndarray) -> np.ndarray:
+    """Row-wise dot products of (k, 3) arrays, by core/mesh/tritri.py's column arithmetic (as `_cross`)."""
+    from .mesh.tritri import _dot as dot
+    return dot(u, v)
+
+
 def _unit_rows(v: np.ndarray) -> np.ndarray:
     length = np.sqrt(np.einsum("ij,ij->i", v, v))
     return v / np.where(length > 0.0, length, 1.0)[:, None]
@@ -304,7 +368,7 @@ def _face_normals(points: np.ndarray, triangles: np.ndarray) -> np.ndarray:
     o = p[rows, pivot]
     q = p[rows, (pivot + 1) % 3]
     r = p[rows, (pivot + 2) % 3]
-    return _unit_rows(np.cross(q - o, r - o))
+    return _unit_rows(_cross(q - o, r - o))
 
 
 def _cube_cells(directions: np.ndarray, g: int) -> np.ndarray:
@@ -367,13 +431,14 @@ class _Supports:
     def __call__(self, directions: np.ndarray, start: np.ndarray | None = None):
         """(vertex index, support value) along each row of `directions`; `start`: vertices to climb from."""
         points, table, wide = self.points, self.graph.table, self.graph.wide
-        if directions.shape[0] * points.shape[0] <= _BRUTE_FORCE:
+        started = start is not None and points.shape[0] > _FEW_VERTICES
+        if directions.shape[0] * points.shape[0] <= (_BRUTE_FORCE_STARTED if started else _BRUTE_FORCE):
             return self.every_vertex(directions)
         if start is None:
             local = directions if self.linear is None else directions @ self.linear
             start = self.start_vertex[_cube_cells(local, self.cube)]
         current = np.array(start, dtype=np.int64)
-        value = np.einsum("ij,ij->i", points[current], directions)
+        value = np.einsum("ij,ij->i", np.take(points, current, axis=0), directions)
         active = np.arange(directions.shape[0])
         block = max(1, _BLOCK // table.shape[1])
         steps = 0
@@ -384,7 +449,15 @@ class _Supports:
                 break
             moved = []
             at_wide = wide[current[active]]
-            if np.any(at_wide):  # a vertex of high degree (a cone's apex, a UV Sphere's pole): all its neighbours
+            if np.any(at_wide) and self.graph.wide_table is not None:
+                # a vertex of high degree (a cone's apex, a UV Sphere's pole): all its neighbours, padded
+                wide_table, wide_row = self.graph.wide_table, self.graph.wide_row
+                rows_all = active[at_wide]
+                for lo in range(0, rows_all.size, max(1, _BLOCK // wide_table.shape[1])):
+                    rows = rows_all[lo:lo + max(1, _BLOCK // wide_table.shape[1])]
+                    self._step(rows, wide_table[wide_row[current[rows]]], directions, current, value, moved)
+                active = active[~at_wide]
+            elif np.any(at_wide):  # the same pair by pair (many wide vertices, or one of a huge degree)
                 wide_rows = active[at_wide]
                 # in blocks of at most _BLOCK (row, neighbour) pairs: a fan-triangulated cap of thousands of sides
                 # has vertices of thousands of neighbours, reached by thousands of rows
@@ -403,18 +476,42 @@ class _Supports:
                 active = active[~at_wide]
             for lo in range(0, active.size, block):
                 rows = active[lo:lo + block]
-                cand = table[current[rows]]  # (r, width)
-                vals = np.einsum("rwk,rk->rw", points[cand], directions[rows])
-                best = vals.argmax(axis=1)
-                top = vals[np.arange(rows.size), best]
-                up = top > value[rows]
-                if np.any(up):
-                    r = rows[up]
-                    current[r] = cand[up, best[up]]
-                    value[r] = top[up]
-                    moved.append(r)
+                self._step(rows, table[current[rows]], directions, current, value, moved)
             active = np.concatenate(moved) if moved else active[:0]
         return current, value
+
+    def _step(self, rows, cand, directions, current, value, moved):
+        """One climb step of `rows` to the best of their candidates `cand` (r, width) when it is higher."""
+        vals = np.einsum("rwk,rk->rw", np.take(self.points, cand, axis=0), directions[rows])  # take: a faster gather
+        best = vals.argmax(axis=1)
+        top = vals[np.arange(rows.size), best]
+        up = top > value[rows]
+        if np.any(up):
+            r = rows[up]
+            current[r] = cand[up, best[up]]
+            value[r] = top[up]
+            moved.append(r)
+
+
+def _undecided_arcs(gb: _Graph, pb: np.ndarray, edge_vec: np.ndarray, edge: np.ndarray, s0: np.ndarray,
+                    s1: np.ndarray, bisector: np.ndarray):
+    """Candidates for arcs still walked after every pass (arcs cut again and again where B's support jumps across
+    a facet normal of -B, none shorter than `_SHORT_ARC`): the edges of B around the two supports are the crossed
+    ones.  (edges of A, B vertices to climb from, unit directions); `bisector`: per edge of A, the sum of its two
+    face normals (orients each direction).  Halved arcs never get here (they reach `_SHORT_ARC` first)."""
+    out_e, out_b, out_u = [], [], []
+    for s in (s0, s1):
+        row, other = gb.neighbour_pairs(s)
+        u = _cross(edge_vec[edge[row]], pb[other] - pb[s[row]])
+        length = np.sqrt(np.einsum("ij,ij->i", u, u))
+        ok = length > 0.0
+        u = u[ok] / length[ok, None]
+        row = row[ok]
+        u[np.einsum("ij,ij->i", u, bisector[edge[row]]) < 0.0] *= -1.0
+        out_e.append(edge[row])
+        out_b.append(s[row])
+        out_u.append(u)
+    return np.concatenate(out_e), np.concatenate(out_b), np.concatenate(out_u)
 
 
 def facet_depth(shape_a: ConvexPolytope, shape_b: ConvexPolytope):
@@ -460,6 +557,14 @@ def facet_depth(shape_a: ConvexPolytope, shape_b: ConvexPolytope):
     for _ in range(_MAX_HALVINGS + 1):
         walk = s0 != s1
         edge, u0, u1, s0, s1 = edge[walk], u0[walk], u1[walk], s0[walk], s1[walk]
+        chord = u1 - u0
+        short = np.einsum("ij,ij->i", chord, chord) < _SHORT_ARC * _SHORT_ARC
+        if np.any(short):  # walked far enough: the middle stands for any crossing on it (see `_SHORT_ARC`)
+            found_edges.append(edge[short])
+            found_b0.append(s0[short])
+            found_u.append(_unit_rows(u0[short] + u1[short]))
+            keep = ~short
+            edge, u0, u1, s0, s1 = edge[keep], u0[keep], u1[keep], s0[keep], s1[keep]
         if not edge.size:
             break
         if edge.size > budget:
@@ -471,15 +576,15 @@ def facet_depth(shape_a: ConvexPolytope, shape_b: ConvexPolytope):
         joined = np.flatnonzero(gb.adjacent(s0, s1))
         if joined.size:
             ea, eb = edge_vec[edge[joined]], pb[s1[joined]] - pb[s0[joined]]
-            uc = np.cross(ea, eb)
+            uc = _cross(ea, eb)
             length = np.sqrt(np.einsum("ij,ij->i", uc, uc))
             parallel = length <= _PARALLEL * np.sqrt(np.einsum("ij,ij->i", ea, ea) * np.einsum("ij,ij->i", eb, eb))
             uc = uc / np.where(parallel, 1.0, length)[:, None]
             a0, a1 = u0[joined], u1[joined]
             uc[np.einsum("ij,ij->i", uc, a0 + a1) < 0.0] *= -1.0
-            w = np.cross(a0, a1)
-            between = (np.einsum("ij,ij->i", np.cross(a0, uc), w) >= 0.0) & (
-                np.einsum("ij,ij->i", np.cross(uc, a1), w) >= 0.0)
+            w = _cross(a0, a1)
+            between = (np.einsum("ij,ij->i", _cross(a0, uc), w) >= 0.0) & (
+                np.einsum("ij,ij->i", _cross(uc, a1), w) >= 0.0)
             half[joined[parallel]] = False  # parallel edges: the arcs lie on one great circle, no facet
             look = ~parallel & between
             rows = joined[look]
@@ -492,9 +597,14 @@ def facet_depth(shape_a: ConvexPolytope, shape_b: ConvexPolytope):
             found_b0.append(s0[crossing])
             found_u.append(uc[~beyond])
             half[crossing] = False
-            cut = rows[beyond]
+            # a cut within `_SHORT_ARC` of an end would leave the arc as it was (seen on float32 copies, next to
+            # a facet normal of -B): halved instead
+            a0, a1 = a0[look][beyond], a1[look][beyond]
+            inside = (np.einsum("ij,ij->i", uc[beyond] - a0, uc[beyond] - a0) >= _SHORT_ARC * _SHORT_ARC) & (
+                np.einsum("ij,ij->i", uc[beyond] - a1, uc[beyond] - a1) >= _SHORT_ARC * _SHORT_ARC)
+            cut = rows[beyond][inside]
             half[cut] = False
-            cut_u, cut_s = uc[beyond], sc[beyond]
+            cut_u, cut_s = uc[beyond][inside], sc[beyond][inside]
         else:
             cut, cut_u, cut_s = joined, np.zeros((0, 3)), joined
         # the others are halved
@@ -511,19 +621,9 @@ def facet_depth(shape_a: ConvexPolytope, shape_b: ConvexPolytope):
         u0, u1 = np.concatenate([u0[rows], mid]), np.concatenate([mid, u1[rows]])
         s0, s1 = np.concatenate([s0[rows], sm]), np.concatenate([sm, s1[rows]])
     else:
-        # Arcs still undecided after every pass lie within rounding of a facet normal of -B, where B's support
-        # jumps across that facet: the edges of B around the two supports are the crossed ones.
-        for s in (s0, s1):
-            row, other = gb.neighbour_pairs(s)
-            u = np.cross(edge_vec[edge[row]], pb[other] - pb[s[row]])
-            length = np.sqrt(np.einsum("ij,ij->i", u, u))
-            ok = length > 0.0
-            u = u[ok] / length[ok, None]
-            row = row[ok]
-            u[np.einsum("ij,ij->i", u, na[left[edge[row]]] + na[right[edge[row]]]) < 0.0] *= -1.0
-            found_edges.append(edge[row])
-            found_b0.append(s[row])
-            found_u.append(u)
+        more = _undecided_arcs(gb, pb, edge_vec, edge, s0, s1, na[left] + na[right])
+        for found, part in zip((found_edges, found_b0, found_u), more):
+            found.append(part)
     if found_edges:
         e, b0, u = np.concatenate(found_edges), np.concatenate(found_b0), np.concatenate(found_u)
         _, ha = sup_a(u, ga.edges[e, 0])

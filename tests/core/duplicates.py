@@ -7,15 +7,17 @@ Shapes (vertex arrays, size ~2, centred near the origin; built here in numpy, no
 - `icosphere(subdivisions)`: an icosahedron split 4-to-1 per subdivision, every vertex pushed to the unit sphere
   (10 x 4^s + 2 vertices: 642, 2,562, 10,242, 40,962 for s = 3..6); centrally symmetric, bit for bit;
 - `uv_sphere(segments, rings)`: Blender's UV sphere layout (poles + rings x segments);
+- `blender_uv_sphere(segments, rings)`: the same made as Blender's operator makes it, float32 and not exactly
+  convex, with its triangles (a duplicate in Hull mode: tests/core/test_polytope_depth.py, bench/uv_duplicates.py);
 - `cylinder(sides)`, `cone(sides)`: regular polygons at z = -1 and z = +1 (cone: one apex at z = +1);
 - `rounded_box(grid, bevel)`: a subdivided cube (grid x grid per face) with its edges and corners bevelled
   (every point is pulled to the surface of a box of half extents 1 - bevel swept by a ball of radius bevel);
 - `uv_sphere_triangles(segments, rings)`: Blender's triangles for that layout (pole fans, every quad split along
-  its first corner's diagonal), outward; with float32 positions (`float32`) this is Blender's UV Sphere, whose
-  quads fold by up to ~1e-7 of its size, so it is only nearly convex;
+  its first corner's diagonal), outward (`blender_uv_sphere`'s triangles);
 - `subdivided_cube(grid)`: (vertices, triangles) of a cube of half size 1 with each face a grid x grid lattice of
   quads split along one diagonal (Blender's Subdivide on the default cube), outward;
-- `hull_triangles(points)`: scipy's hull triangles of a point set, oriented outward;
+- `hull_triangles(points)`: scipy's hull triangles of a point set, oriented outward; `float32(points)`: rounded as
+  Blender stores them;
 - `blob(subdivisions, seed)`: stands in for "Suzanne subdivided twice": an Ico Sphere's vertices moved
   radially by a seeded smooth random field (a few low-order harmonics), scaled non-uniformly and sheared, so the
   hull has no symmetry at all and every vertex sits on or near it.
@@ -41,8 +43,9 @@ from scipy.spatial import ConvexHull, cKDTree
 
 from tests.core.oracle import ShapeSpec, _facet_offsets, distance_to_shape
 
-__all__ = ["icosphere", "uv_sphere", "uv_sphere_triangles", "subdivided_cube", "hull_triangles", "float32", "cylinder", "cone", "rounded_box", "blob", "rotation", "near_copy",
-           "exact_depth", "symmetric_width", "point_offset", "HullInfo"]
+__all__ = ["icosphere", "uv_sphere", "uv_sphere_triangles", "blender_uv_sphere", "subdivided_cube", "hull_triangles",
+           "float32", "cylinder", "cone", "rounded_box", "blob", "rotation", "near_copy", "placement", "exact_depth",
+           "symmetric_width", "point_offset", "HullInfo"]
 
 
 # ----------------------------------------------------------------------------------------------- shapes
@@ -212,6 +215,40 @@ def near_copy(vertices: np.ndarray, rng, *, angle: float = 0.0, shift: float = 0
     if shift:
         out = out + shift * size * _unit(rng.normal(size=3))
     return out
+
+
+def blender_uv_sphere(segments: int, rings: int):
+    """(float32 vertices, triangles) of a UV Sphere of radius 1 made the way Blender's operator makes it: one
+    meridian in float32, spun about z step after step by a float32 rotation (the rounding accumulates round the
+    rings, so the quads are not planar: 3,631 folded quads up to 1.2e-6 for 128 x 64, where Blender 5.0's own mesh
+    has 3,669 up to 2e-6), pole fans, and each quad split along its 0-2 diagonal as Blender's loop triangles are.
+    Vertex and triangle order differ from Blender's (they do not matter here)."""
+    theta = np.arange(1, rings) * (np.pi / rings)
+    meridian = np.stack([np.sin(theta), np.zeros_like(theta), np.cos(theta)], axis=1).astype(np.float32)
+    step = np.float32(2.0 * np.pi / segments)
+    c, s = np.cos(step, dtype=np.float32), np.sin(step, dtype=np.float32)
+    turn = np.array([[c, -s, 0.0], [s, c, 0.0], [0.0, 0.0, 1.0]], dtype=np.float32)
+    columns = [meridian]
+    for _ in range(segments - 1):
+        columns.append(columns[-1] @ turn.T)
+    ring = np.stack(columns, axis=1).reshape(-1, 3)
+    vertices = np.vstack([[[0.0, 0.0, 1.0]], ring, [[0.0, 0.0, -1.0]]]).astype(np.float32)
+    return vertices, uv_sphere_triangles(segments, rings)
+
+
+def placement(points: np.ndarray, rng, *, angle: float = 0.0, shift: float = 0.0, scale: float = 1.0) -> np.ndarray:
+    """The 4x4 of `tests.core.duplicates.near_copy` (turn about a random axis through the centroid, scale about
+    it, shift by `shift` x size along a random direction): the copy as an object transform, as in Blender."""
+    centre = points.mean(axis=0)
+    size = float(np.linalg.norm(points.max(axis=0) - points.min(axis=0)))
+    linear = scale * (rotation(angle, rng.normal(size=3)) if angle else np.eye(3))
+    pose = np.eye(4)
+    pose[:3, :3] = linear
+    pose[:3, 3] = centre - linear @ centre
+    if shift:
+        direction = rng.normal(size=3)
+        pose[:3, 3] += shift * size * direction / np.linalg.norm(direction)
+    return pose
 
 
 # ----------------------------------------------------------------------------------------------- oracle

@@ -22,18 +22,22 @@ import pytest
 import core
 from core.mesh import inner, is_convex
 from tests.core import mesh_oracle as oracle
-from tests.core.duplicates import (exact_depth, float32, hull_triangles, near_copy, rotation, subdivided_cube,
-                                   uv_sphere, uv_sphere_triangles)
+from tests.core.duplicates import (blender_uv_sphere, exact_depth, float32, hull_triangles, placement, rotation,
+                                   subdivided_cube, uv_sphere, uv_sphere_triangles)
 from tests.core.meshes import crate, torus
 
 SHAPES = {
-    "uv sphere 32x16": lambda: (float32(uv_sphere(32, 16)), uv_sphere_triangles(32, 16)),
-    "uv sphere 64x32": lambda: (float32(uv_sphere(64, 32)), uv_sphere_triangles(64, 32)),
+    "uv sphere 32x16": lambda: _float64(*blender_uv_sphere(32, 16)),
+    "uv sphere 64x32": lambda: _float64(*blender_uv_sphere(64, 32)),
     "subdivided cube 8, turned in float32": lambda: _turned(*subdivided_cube(8), 0.3),
     "uv sphere 48x24 far from the origin": lambda: (float32(uv_sphere(48, 24) * 0.5 + [300.0, -20.0, 7.0]),
                                                     uv_sphere_triangles(48, 24)),
     "tiny uv sphere 32x16": lambda: (float32(uv_sphere(32, 16) * 1e-4), uv_sphere_triangles(32, 16)),
 }
+
+
+def _float64(vertices, triangles):
+    return vertices.astype(np.float64), triangles
 
 
 def _turned(vertices, triangles, angle):
@@ -104,13 +108,9 @@ POSES = {
 
 
 def _pose(vertices, pose, seed):
-    """(4x4 transform, world vertices) of a copy: `near_copy`'s motion, found as a transform by least squares."""
-    moved = near_copy(vertices, np.random.default_rng(seed), **POSES[pose])
-    ones = np.column_stack([vertices, np.ones(len(vertices))])
-    solution, *_ = np.linalg.lstsq(ones, moved, rcond=None)
-    transform = np.eye(4)
-    transform[:3, :] = solution.T
-    return transform, ones @ solution
+    """(4x4 transform, world vertices) of a copy moved as `near_copy` moves it (`placement`)."""
+    transform = placement(vertices, np.random.default_rng(seed), **POSES[pose])
+    return transform, vertices @ transform[:3, :3].T + transform[:3, 3]
 
 
 @pytest.mark.parametrize("pose", POSES)

@@ -9,6 +9,9 @@ each evaluated against every vertex; no engine code):
   of facets that grows as the product of the sides: the walk gives up, and EPA's answer is judged instead);
 - pairs turned by large angles (edge-edge facets of A - B decide the depth);
 - `core.collide` on two `ConvexPolytope`s: the facet path really runs on a large pair, exact, points on shapes;
+- Blender's float32 UV Spheres (64 x 32, 128 x 64; folded quads) and their copies placed by an object transform,
+  as Hull mode passes them (one shape offering its own faces): exact, converged, on the facet path; the walk
+  leaves no arc to its last pass; the climbs reach the support over every vertex;
 - `ConvexPolytope` answers like `PointCloud` on a seeded corpus of small pairs (same status, same distance);
 - a triangulation that is open, dented, degenerate or leaves a vertex out is refused with a ValueError.
 Hull triangulations come from scipy's qhull (test-only), oriented by the class itself.
@@ -23,8 +26,8 @@ from scipy.spatial import ConvexHull
 
 import core
 from core.polytope import ConvexPolytope, facet_depth
-from tests.core.duplicates import (blob, cone, cylinder, exact_depth, icosphere, near_copy, point_offset,
-                                   rounded_box, uv_sphere)
+from tests.core.duplicates import (blender_uv_sphere, blob, cone, cylinder, exact_depth, icosphere, near_copy,
+                                   placement, point_offset, rounded_box, uv_sphere)
 from tests.core.reporting import TOUCHING
 
 SHAPES = {
@@ -287,3 +290,114 @@ def test_convex_meshes_in_exact_mode_take_the_facet_path(relation):
     assert contact.status is core.Status.INTERSECTING
     assert abs(-contact.distance - exact) <= TOUCHING * contact.scale, (contact.distance, exact)
     assert contact.epa_iterations < 600, contact.epa_iterations
+
+
+# ------------------------------------------------------------------ issue 7: Blender's float32 UV Spheres (Hull mode)
+
+UV_FLOAT32 = [(64, 32, relation) for relation in RELATIONS] + [
+    (128, 64, "identical"), (128, 64, "rotated 1e-4"), (128, 64, "inside a 1.001 copy")]
+UV_RELATIONS = dict(RELATIONS, **{"rotated 1e-4": {"angle": 1e-4}})
+
+
+@pytest.mark.parametrize("segments, rings, relation", UV_FLOAT32)
+def test_float32_uv_sphere_copies_are_exact_in_hull_mode(segments, rings, relation):
+    """Hull mode on a UV Sphere and its copy (Shift+D, then turned, shifted or scaled by its object transform):
+    one shape of the float32 local vertices offering its own faces (made on first need), placed twice.  The
+    folds are flipped, the facet path answers (not ~8,000 EPA expansions), exact with points on the shapes."""
+    vertices, triangles = blender_uv_sphere(segments, rings)
+    shape = ConvexPolytope(vertices, lambda: (vertices, triangles))
+    local = vertices.astype(np.float64)
+    rng = np.random.default_rng([718, segments, zlib.crc32(relation.encode())])
+    pose = placement(local, rng, **UV_RELATIONS[relation])
+    contact = core.collide(shape.moved(None), shape.moved(pose))
+    world_b = local @ pose[:3, :3].T + pose[:3, 3]
+    exact, _, _ = exact_depth(local, world_b)
+    limit = TOUCHING * contact.scale
+    assert contact.status is core.Status.INTERSECTING
+    assert contact.epa_outcome is core.EPAOutcome.CONVERGED and contact.converged
+    assert contact.epa_iterations < 600, contact.epa_iterations  # the facet path took it
+    assert abs(-contact.distance - exact) <= limit, (contact.distance, exact)
+    assert abs(h_m(contact.normal, local, world_b) - exact) <= limit
+    assert point_offset(contact.point_a, local) <= limit and point_offset(contact.point_b, world_b) <= limit
+
+
+def test_regression_float32_copy_arcs_end_within_the_passes(monkeypatch):
+    """Regression (issue 7, Hull mode's UV Sphere 128 x 64 duplicate taking 0.34-1.07 s): on a float32 copy each
+    edge of A is nearly parallel to one of B (sine ~1e-7), their crossing is found only to ~1e-9 rad, so ~700
+    arcs were halved through all 48 passes and then handed every neighbour of their supports (15,000 more
+    candidates, each climbed far).  Arcs now stop at `_SHORT_ARC`: no arc is left after the passes."""
+    import core.polytope as polytope
+
+    def left_over(*args):
+        raise AssertionError(f"{args[3].size} arcs still walked after every pass")
+
+    monkeypatch.setattr(polytope, "_undecided_arcs", left_over)
+    vertices, triangles = blender_uv_sphere(64, 32)
+    shape = ConvexPolytope(vertices, triangles)
+    local = vertices.astype(np.float64)
+    for pose in (None, placement(local, np.random.default_rng(719), scale=1.001)):
+        b = shape.moved(pose)
+        found = facet_depth(shape, b)
+        world_b = local if pose is None else local @ pose[:3, :3].T + pose[:3, 3]
+        exact, _, _ = exact_depth(local, world_b)
+        assert found is not None and abs(found[0] - exact) <= TOUCHING * _scale(local, world_b), (found, exact)
+
+
+@pytest.mark.parametrize("shape", ["cone 256 sides (apex of degree 256)", "float32 uv sphere 64x32 (poles)",
+                                   "ico sphere s3"])
+def test_climbs_reach_the_support_over_every_vertex(shape, monkeypatch):
+    """The climbs (padded table, and the wide vertices' whole lists: as one padded table, or pair by pair) give
+    the support value over every vertex, for seeded directions; exactly on an exactly convex hull (qhull's), and
+    within the folds left after the flips (core/polytope.py's `_HULL_SLACK`) on the float32 UV Sphere."""
+    import core.polytope as polytope
+    monkeypatch.setattr(polytope, "_BRUTE_FORCE", 0)  # climb even where a product over every vertex is cheap
+    monkeypatch.setattr(polytope, "_BRUTE_FORCE_STARTED", 0)
+    if shape.startswith("float32"):
+        vertices, triangles = blender_uv_sphere(64, 32)
+        poly, slack = ConvexPolytope(vertices, triangles), polytope._HULL_SLACK
+    else:
+        poly, slack = hull_polytope(cone(256) if shape.startswith("cone") else icosphere(3)), 0.0
+    hull = poly._triangulation()
+    directions = np.random.default_rng(720).normal(size=(4000, 3))
+    _, every = polytope._Supports._every(directions, hull.points)
+    tables = [hull.graph.wide_table]
+    if hull.graph.wide_table is not None:
+        tables.append(None)  # the pair-by-pair path too
+    else:
+        assert not shape.startswith(("cone", "float32")), "the wide vertices should have a padded table"
+    for table in tables:
+        monkeypatch.setattr(hull.graph, "wide_table", table)
+        monkeypatch.setattr(hull.graph, "cube", None)
+        climbed = polytope._Supports(poly, hull)
+        starts = np.random.default_rng(721).integers(0, hull.points.shape[0], size=directions.shape[0])
+        for start in (None, starts):
+            _, value = climbed(directions, start)
+            size = float(np.linalg.norm(hull.points.max(axis=0) - hull.points.min(axis=0)))
+            assert np.all(value <= every + 1e-15 * size)
+            assert np.all(value >= every - slack * size - 1e-15 * size), float((every - value).max())
+
+
+def test_regression_an_edge_used_four_times_is_not_a_closed_surface():
+    """The edge twins come from one sort of the undirected edges (each must be there exactly twice, once either
+    way): a tetrahedron's triangles given twice (every edge used four times) must still be refused."""
+    v = np.array([[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]])
+    t = np.array([[0, 2, 1], [0, 1, 3], [1, 2, 3], [0, 3, 2]])
+    with pytest.raises(ValueError):
+        ConvexPolytope(v, np.vstack([t, t]))
+    with pytest.raises(ValueError):
+        ConvexPolytope(v, np.vstack([t, t[:, [0, 2, 1]]]))  # and once either way twice
+    ConvexPolytope(v, t)  # the tetrahedron itself is fine
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_weld_agrees_with_numpy_unique(seed):
+    """`_weld` (one lexsort of the columns) gives np.unique(axis=0, return_inverse=True)'s rows and labels: seeded
+    rows with repeats, signed zeros (welded: -0.0 == 0.0), huge and tiny coordinates."""
+    from core.polytope import _weld
+    rng = np.random.default_rng([723, seed])
+    rows = np.round(rng.normal(size=(300, 3)), 1) * 10.0 ** rng.integers(-8, 8, size=(300, 1))
+    rows = np.vstack([rows, rows[rng.integers(0, 300, size=100)], [[0.0, -0.0, 1.0], [-0.0, 0.0, 1.0]]])
+    unique, inverse = _weld(rows)
+    expected, expected_inverse = np.unique(rows, axis=0, return_inverse=True)
+    assert np.array_equal(unique, expected) and np.array_equal(inverse, expected_inverse.reshape(-1))
+    assert np.array_equal(unique[inverse], rows)

@@ -1,0 +1,149 @@
+#!/usr/bin/env python3
+"""Issue 7, Hull mode: a Blender UV Sphere and its duplicate in place, first check, core only (before/after).
+
+    OPENBLAS_NUM_THREADS=1 .venv/bin/python bench/uv_duplicates.py                      # this checkout, ~2 minutes
+    OPENBLAS_NUM_THREADS=1 .venv/bin/python bench/uv_duplicates.py --roots OLD .        # OLD's core against this one's
+    OPENBLAS_NUM_THREADS=1 .venv/bin/python bench/uv_duplicates.py --quick              # without the 128 x 64 rows
+
+What Hull mode hands the core for a UV Sphere and its Shift+D copy (operators/checking.py `_offered_hull`): one
+`ConvexPolytope` of the float32 local vertices that offers the mesh's own triangles (made on first need, folds
+flipped, checked), placed twice, the copy by its object transform.  The sphere is made as Blender's operator makes
+it (`tests/core/duplicates.py:blender_uv_sphere`: a float32 meridian spun step by step, quads split along their
+0-2 diagonal); the copy is identical, turned, shifted or scaled about the centroid (`placement`).  Controls: an
+Ico Sphere and cylinders with scipy's triangulation (exactly convex), identical and turned 1e-4.
+
+Each row: `core.collide` on a fresh shape (so the triangulation is built and checked inside the time, as in a
+first check), process time, median of `--repeat` runs (default 3); EPA iterations and outcome; the error
+|depth - exact| / scale against `tests/core/duplicates.py:exact_depth` (every facet normal of A - B from qhull,
+independent of the engine).  With `--roots`, each checkout's core runs in its own process on the same arrays
+(saved once by this script), so the columns are one run on one machine state: the ratio is after / before.
+Runs in the project venv (numpy, scipy); no peers.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+RELATIONS = [("identical", {}), ("turned 1e-6", {"angle": 1e-6}), ("turned 1e-4", {"angle": 1e-4}),
+             ("turned 1e-2", {"angle": 1e-2}), ("shifted 1e-9", {"shift": 1e-9}), ("shifted 1e-3", {"shift": 1e-3}),
+             ("scaled 1+1e-6", {"scale": 1.0 + 1e-6}), ("scaled 1-1e-6", {"scale": 1.0 - 1e-6}),
+             ("inside 1.001", {"scale": 1.001})]
+CONTROL_RELATIONS = RELATIONS[:1] + RELATIONS[2:3]
+
+
+def cases(quick: bool):
+    """(label, float32-or-float64 local vertices, triangles, [(relation, 4x4)]) for every row."""
+    import numpy as np
+    from scipy.spatial import ConvexHull
+
+    from tests.core.duplicates import blender_uv_sphere, cylinder, icosphere, placement
+
+    def qhull(points):
+        hull = ConvexHull(points)
+        return points[hull.vertices], np.searchsorted(hull.vertices, hull.simplices)
+
+    shapes = [("uv sphere 64x32 (float32, own faces)", *blender_uv_sphere(64, 32), RELATIONS)]
+    if not quick:
+        shapes.append(("uv sphere 128x64 (float32, own faces)", *blender_uv_sphere(128, 64), RELATIONS))
+    shapes += [("ico sphere s4 (qhull)", *qhull(icosphere(4)), CONTROL_RELATIONS),
+               ("cylinder 256 (qhull)", *qhull(cylinder(256)), CONTROL_RELATIONS),
+               ("cylinder 1024 (qhull)", *qhull(cylinder(1024)), CONTROL_RELATIONS)]
+    out = []
+    for label, vertices, triangles, relations in shapes:
+        local = vertices.astype(np.float64)
+        poses = []
+        for relation, kwargs in relations:
+            rng = np.random.default_rng([722, len(vertices), len(relation)])
+            poses.append((relation, placement(local, rng, **kwargs)))
+        out.append((label, vertices, triangles, poses))
+    return out
+
+
+def child(root: str, data: str, repeat: int) -> None:
+    """Time `core.collide` with `root`'s core on the saved arrays; one JSON line per row on stdout."""
+    sys.path.insert(0, root)
+    import numpy as np
+
+    import core
+    from core.polytope import ConvexPolytope
+
+    saved = np.load(data)
+    for k in range(int(saved["count"])):
+        vertices, triangles, poses = saved[f"v{k}"], saved[f"t{k}"], saved[f"p{k}"]
+        for j in range(poses.shape[0]):
+            times, contact = [], None
+            for _ in range(repeat):
+                shape = ConvexPolytope(vertices, lambda v=vertices, t=triangles: (v, t))  # fresh: a first check
+                t0 = time.process_time()
+                contact = core.collide(shape.moved(None), shape.moved(poses[j]))
+                times.append(time.process_time() - t0)
+            print(json.dumps({"shape": k, "pose": j, "ms": 1e3 * statistics.median(times),
+                              "depth": -contact.distance, "scale": contact.scale, "it": contact.epa_iterations,
+                              "outcome": contact.epa_outcome.name if contact.epa_outcome else "-"}), flush=True)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--roots", nargs="+", default=[str(ROOT)], help="checkouts whose core is timed, in order")
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--quick", action="store_true", help="without the 128 x 64 UV Sphere")
+    parser.add_argument("--child", nargs=2, metavar=("ROOT", "DATA"), help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        child(args.child[0], args.child[1], args.repeat)
+        return 0
+    sys.path.insert(0, str(ROOT))
+    import numpy as np
+
+    from tests.core.duplicates import exact_depth
+
+    rows = cases(args.quick)
+    with tempfile.TemporaryDirectory(prefix="uv-duplicates-") as tmp:
+        data = os.path.join(tmp, "cases.npz")
+        arrays = {"count": np.array(len(rows))}
+        for k, (_, vertices, triangles, poses) in enumerate(rows):
+            arrays.update({f"v{k}": vertices, f"t{k}": triangles, f"p{k}": np.stack([p for _, p in poses])})
+        np.savez(data, **arrays)
+        results = []
+        for root in args.roots:
+            done = subprocess.run([sys.executable, __file__, "--child", str(Path(root).resolve()), data,
+                                   "--repeat", str(args.repeat)], capture_output=True, text=True)
+            if done.returncode:
+                print(f"RESULT error: {root}: {done.stderr.strip().splitlines()[-1:]}")
+                return 1
+            results.append({(r["shape"], r["pose"]): r for r in map(json.loads, done.stdout.splitlines())})
+    names = [Path(r).resolve().name or r for r in args.roots]
+    print(f"numpy {np.__version__}, python {sys.version.split()[0]}, load {os.getloadavg()}, "
+          f"{time.strftime('%Y-%m-%d %H:%M', time.gmtime())} UTC; roots: " + ", ".join(names))
+    head = ["shape", "hull v", "copy"]
+    for name in names:
+        head += [f"{name} ms", f"{name} EPA it", f"{name} outcome", f"{name} err"]
+    if len(names) > 1:
+        head.append(f"{names[-1]}/{names[0]}")
+    print("| " + " | ".join(head) + " |")
+    print("|" + "---|" * len(head))
+    for k, (label, vertices, _, poses) in enumerate(rows):
+        local = vertices.astype(np.float64)
+        for j, (relation, pose) in enumerate(poses):
+            exact, _, _ = exact_depth(local, local @ pose[:3, :3].T + pose[:3, 3])
+            cells = [label, str(len(vertices)), relation]
+            for result in results:
+                r = result[(k, j)]
+                cells += [f"{r['ms']:.0f}", str(r["it"]), r["outcome"], f"{abs(r['depth'] - exact) / r['scale']:.1e}"]
+            if len(results) > 1:
+                cells.append(f"{results[-1][(k, j)]['ms'] / results[0][(k, j)]['ms']:.2f}")
+            print("| " + " | ".join(cells) + " |", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
