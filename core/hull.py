@@ -34,6 +34,9 @@ __all__ = ["convex_hull"]
 # Heights above a face plane up to this times the cloud's size (plus rounding of its coordinates) count as on the
 # plane: such points are not added.  Far below the 1e-9 x size within which polytope.py accepts a hull.
 _RELATIVE_EPS = 1e-12
+# Clouds of more than this many points start from the hull of their extreme points along this many directions.
+_SEED_ABOVE = 256
+_SEED_DIRECTIONS = 128
 # Rounds before giving up (each inserts at least one point; in practice a few dozen suffice for 10^4 points).
 _MAX_ROUNDS = 100_000
 
@@ -48,6 +51,7 @@ class _Faces:
         self.normal = np.empty((capacity, 3))
         self.offset = np.empty(capacity)
         self.alive = np.zeros(capacity, bool)
+        self.far = np.full(capacity, -1, np.int64)  # the farthest point of the outside set, or -1
         self.count = 0
 
     def reserve(self, extra: int) -> None:
@@ -55,31 +59,37 @@ class _Faces:
         if need <= self.tri.shape[0]:
             return
         size = max(need, 2 * self.tri.shape[0])
-        for name in ("tri", "nb", "normal", "offset", "alive"):
+        for name in ("tri", "nb", "normal", "offset", "alive", "far"):
             old = getattr(self, name)
-            new = np.zeros((size,) + old.shape[1:], old.dtype)
+            new = np.full((size,) + old.shape[1:], -1 if name == "far" else 0, old.dtype)
             new[:self.count] = old[:self.count]
             setattr(self, name, new)
 
 
+def _cross_rows(u: np.ndarray, v: np.ndarray) -> np.ndarray:
+    out = np.empty_like(u)
+    out[:, 0] = u[:, 1] * v[:, 2] - u[:, 2] * v[:, 1]
+    out[:, 1] = u[:, 2] * v[:, 0] - u[:, 0] * v[:, 2]
+    out[:, 2] = u[:, 0] * v[:, 1] - u[:, 1] * v[:, 0]
+    return out
+
+
 def _planes(points: np.ndarray, tri: np.ndarray):
-    """Unit normals (crossed at the corner facing the longest edge) and offsets of triangles."""
-    p = points[tri]
-    e0 = p[:, 1] - p[:, 0]
-    e1 = p[:, 2] - p[:, 1]
-    e2 = p[:, 0] - p[:, 2]
-    l0 = np.einsum("ij,ij->i", e0, e0)
-    l1 = np.einsum("ij,ij->i", e1, e1)
-    l2 = np.einsum("ij,ij->i", e2, e2)
-    # pivot at the corner opposite the longest edge: corner 2 faces e0, corner 0 faces e1, corner 1 faces e2
-    n = np.cross(e0, -e2)  # pivot at corner 0
-    at1 = (l2 >= l0) & (l2 >= l1)
-    at2 = ~at1 & (l0 >= l1)
-    n[at1] = np.cross(e1[at1], -e0[at1])
-    n[at2] = np.cross(e2[at2], -e1[at2])
+    """Unit normals (crossed at the corner facing the longest edge, the largest angle: well conditioned on
+    slivers), plane offsets, and whether each triangle has a nonzero cross product."""
+    a, b, c = points[tri[:, 0]], points[tri[:, 1]], points[tri[:, 2]]
+    ab, bc, ca = b - a, c - b, a - c
+    lab = np.einsum("ij,ij->i", ab, ab)
+    lbc = np.einsum("ij,ij->i", bc, bc)
+    lca = np.einsum("ij,ij->i", ca, ca)
+    # (b - a) x (c - a) = ab x -ca (pivot a, facing bc); = bc x -ab (pivot b, facing ca); = ca x -bc (pivot c)
+    first = np.where((lbc >= lab) & (lbc >= lca), 0, np.where(lca >= lab, 1, 2))
+    u = np.where((first == 0)[:, None], ab, np.where((first == 1)[:, None], bc, ca))
+    v = np.where((first == 0)[:, None], ca, np.where((first == 1)[:, None], ab, bc))
+    n = -_cross_rows(u, v)
     length = np.sqrt(np.einsum("ij,ij->i", n, n))
     n = n / np.where(length > 0.0, length, 1.0)[:, None]
-    offset = np.einsum("ij,ij->i", n, p.sum(axis=1)) / 3.0
+    offset = np.einsum("ij,ij->i", n, a + b + c) / 3.0
     return n, offset, length > 0.0
 
 
@@ -124,78 +134,124 @@ def convex_hull(points) -> tuple[np.ndarray, np.ndarray] | None:
         raise ValueError(f"points must have shape (n, 3), got {points.shape}")
     if not np.all(np.isfinite(points)):
         raise ValueError("points contain NaN or infinite coordinates")
-    n = points.shape[0]
-    if n < 4:
+    if points.shape[0] < 4:
         return None
     lo, hi = points.min(axis=0), points.max(axis=0)
     centre = 0.5 * (lo + hi)
     p = points - centre  # heights keep their precision far from the origin
     size = float(np.sqrt(((hi - lo) ** 2).sum()))
     eps = _RELATIVE_EPS * size + 32.0 * np.finfo(float).eps * float(np.abs(points).max())
-    start = _tetrahedron(p, eps)
-    if start is None:
+    triangles = _build(p, eps)
+    if triangles is None:
         return None
-    (a, b, c, d), d_above = start
-    if d_above:  # d above plane (a, b, c): that face looks away from d when turned round
-        b, c = c, b
-    faces = _Faces(max(64, 4 * n))
-    # faces (a b c), (a d b), (b d c), (c d a): outward when d lies below (a b c)
-    tri = np.array([[a, b, c], [a, d, b], [b, d, c], [c, d, a]])
-    # neighbours across edges (0-1, 1-2, 2-0) of each face
-    nb = np.array([[1, 2, 3], [3, 2, 0], [1, 3, 0], [2, 1, 0]])
+    return np.unique(triangles), triangles
+
+
+def _fibonacci(count: int) -> np.ndarray:
+    """`count` unit directions spread evenly over the sphere (a Fibonacci lattice)."""
+    i = np.arange(count) + 0.5
+    z = 1.0 - 2.0 * i / count
+    r = np.sqrt(np.maximum(0.0, 1.0 - z * z))
+    phi = i * (np.pi * (3.0 - np.sqrt(5.0)))
+    return np.column_stack([r * np.cos(phi), r * np.sin(phi), z])
+
+
+def _neighbours(tri: np.ndarray, n: int) -> np.ndarray | None:
+    """Face across edge k (corners k, k + 1) of each triangle of a closed, consistently oriented surface."""
+    u = tri.reshape(-1)
+    v = tri[:, [1, 2, 0]].reshape(-1)
+    key = u * n + v
+    order = np.argsort(key)
+    pos = np.minimum(np.searchsorted(key[order], v * n + u), key.size - 1)
+    twin = order[pos]
+    if not np.array_equal(key[twin], v * n + u):
+        return None
+    return (twin // 3).reshape(-1, 3)
+
+
+def _build(p: np.ndarray, eps: float) -> np.ndarray | None:
+    """Triangles (indices into p, outward) of the hull of p (centred), or None."""
+    n = p.shape[0]
+    tri = None
+    if n > _SEED_ABOVE:
+        # start from the hull of the extreme points along evenly spread directions (built the same way): the
+        # first rounds then have hundreds of faces to work on, instead of a tetrahedron's four
+        seed = np.unique((_fibonacci(_SEED_DIRECTIONS) @ p.T).argmax(axis=1))
+        if seed.size >= 4:
+            sub = _build(p[seed], eps)
+            if sub is not None:
+                tri = seed[sub]
+    if tri is None:
+        start = _tetrahedron(p, eps)
+        if start is None:
+            return None
+        (a, b, c, d), d_above = start
+        if d_above:  # d above plane (a, b, c): turned round, that face looks away from d
+            b, c = c, b
+        tri = np.array([[a, b, c], [a, d, b], [b, d, c], [c, d, a]])
+    nb = _neighbours(tri, n)
     normal, offset, ok = _planes(p, tri)
-    if not np.all(ok):
+    if nb is None or not np.all(ok):
         return None
-    faces.tri[:4], faces.nb[:4], faces.normal[:4], faces.offset[:4] = tri, nb, normal, offset
-    faces.alive[:4] = True
-    faces.count = 4
+    k = tri.shape[0]
+    faces = _Faces(max(64, 4 * n, 2 * k))
+    faces.tri[:k], faces.nb[:k], faces.normal[:k], faces.offset[:k] = tri, nb, normal, offset
+    faces.alive[:k] = True
+    faces.count = k
 
     # outside sets: each point goes to the face it is highest above (if any by more than eps)
-    h = p @ normal.T - offset
-    owner = h.argmax(axis=1)
-    height = h[np.arange(n), owner]
-    owner = np.where(height > eps, owner, -1)
-    owner[[a, b, c, d]] = -1
+    owner = np.empty(n, np.int64)
+    height = np.empty(n)
+    block = max(1, (1 << 21) // k)
+    for lo in range(0, n, block):
+        h = p[lo:lo + block] @ normal.T - offset
+        best = h.argmax(axis=1)
+        owner[lo:lo + block] = best
+        height[lo:lo + block] = h[np.arange(best.size), best]
+    owner[height <= eps] = -1
+    _farthest(faces, owner, height, np.flatnonzero(owner >= 0))
 
     for _ in range(_MAX_ROUNDS):
-        out = np.flatnonzero(owner >= 0)
-        if not out.size:
+        cand_face = np.flatnonzero(faces.far[:faces.count] >= 0)
+        if not cand_face.size:
             break
-        # every face's farthest point
-        order = out[np.lexsort((-height[out], owner[out]))]
-        first = np.concatenate([[True], owner[order[1:]] != owner[order[:-1]]])
-        cand = order[first]
-        cand_face = owner[cand]
-        count = cand.size
-        # visible regions, all candidates in lock-step: pairs (candidate, face)
+        cand = faces.far[cand_face]
         pc, pf = _visible_regions(p, faces, cand, cand_face, eps)
         pc, pf = _independent(faces, height[cand], pc, pf)
         if not _insert(p, faces, cand, pc, pf, owner, height, eps):
             return None
     else:
         return None
+    return faces.tri[np.flatnonzero(faces.alive[:faces.count])]
 
-    alive = np.flatnonzero(faces.alive[:faces.count])
-    triangles = faces.tri[alive]
-    return np.unique(triangles), triangles
+
+def _farthest(faces, owner, height, points) -> None:
+    """Set `faces.far` (the farthest point of each face's outside set) for the faces owning `points`."""
+    if not points.size:
+        return
+    order = points[np.lexsort((-height[points], owner[points]))]
+    first = np.concatenate([[True], owner[order[1:]] != owner[order[:-1]]])
+    faces.far[owner[order[first]]] = order[first]
 
 
 def _visible_regions(p, faces, cand, cand_face, eps):
-    """(candidate, face) pairs: the faces each candidate point sees, connected to the face it came from."""
+    """(candidate, face) pairs: the faces each candidate point sees, connected to the face it came from (a
+    breadth-first search over face neighbours, all candidates in lock-step)."""
     fcount = faces.count
     pc = np.arange(cand.size)
-    pf = cand_face.copy()
-    seen = pc * fcount + pf
+    pf = cand_face
+    seen = pc * fcount + pf  # sorted: cand_face ascends
     frontier_c, frontier_f = pc, pf
     region_c, region_f = [pc], [pf]
     while frontier_c.size:
         nc = np.repeat(frontier_c, 3)
         nf = faces.nb[frontier_f].reshape(-1)
-        key = nc * fcount + nf
-        key, first = np.unique(key, return_index=True)
-        fresh = ~np.isin(key, seen, assume_unique=True)
-        key, nc, nf = key[fresh], nc[first[fresh]], nf[first[fresh]]
-        seen = np.concatenate([seen, key])
+        key, first = np.unique(nc * fcount + nf, return_index=True)
+        pos = np.minimum(np.searchsorted(seen, key), seen.size - 1)
+        fresh = seen[pos] != key
+        key, first = key[fresh], first[fresh]
+        nc, nf = nc[first], nf[first]
+        seen = np.sort(np.concatenate([seen, key]))
         above = np.einsum("ij,ij->i", faces.normal[nf], p[cand[nc]]) - faces.offset[nf] > eps
         frontier_c, frontier_f = nc[above], nf[above]
         region_c.append(frontier_c)
@@ -212,19 +268,22 @@ def _independent(faces, value, pc, pf):
     each pass is always kept."""
     count = value.size
     prio = np.empty(count, np.int64)
-    prio[np.argsort(-value, kind="stable")] = np.arange(count)[::-1]
+    prio[np.argsort(value, kind="stable")] = np.arange(count)
     owner = np.full(faces.count, -1, np.int64)  # kept candidate's priority per face
+    best = np.full(faces.count, -1, np.int64)
     kept_c, kept_f = [], []
+    lost = np.zeros(count, bool)
     while pc.size:
-        best = np.full(faces.count, -1, np.int64)
+        best[pf] = -1
         np.maximum.at(best, pf, prio[pc])
-        lost = np.zeros(count, bool)
+        lost[:] = False
         lost[pc[best[pf] != prio[pc]]] = True
         keep = ~lost[pc]
         c, f = pc[keep], pf[keep]
-        best[:] = -1
+        best[pf] = -1
         best[f] = prio[c]
         lost[c[np.any(best[faces.nb[f]] > prio[c][:, None], axis=1)]] = True
+        best[f] = -1
         keep = ~lost[c]
         c, f = c[keep], f[keep]
         kept_c.append(c)
@@ -301,6 +360,7 @@ def _insert(p, faces, cand, pc, pf, owner, height, eps) -> bool:
     outer_slot = (faces.nb[outer] == ef[:, None]).argmax(axis=1)
     faces.nb[outer, outer_slot] = new
     faces.alive[pf] = False
+    faces.far[pf] = -1
     faces.count = base + k
 
     # inserted points are hull vertices; the removed faces' outside points go to their insertion's new faces
@@ -324,4 +384,5 @@ def _insert(p, faces, cand, pc, pf, owner, height, eps) -> bool:
         outside = top > eps
         owner[orphan] = np.where(outside, face[pick], -1)
         height[orphan] = top
+        _farthest(faces, owner, height, orphan[outside])
     return True
