@@ -58,7 +58,7 @@ import math
 from dataclasses import dataclass
 
 from .gjk import gjk
-from .polytope import ConvexPolytope, facet_depth
+from .polytope import facet_depth, with_hulls
 from .minkowski import SupportPoint, minkowski_support, minkowski_supports, weighted_points
 from .simplex import closest_on_triangle
 from .vec3 import cross, dot, norm, perpendicular, sub, triangle_normal, unit_or_none
@@ -446,7 +446,6 @@ def epa(shape_a, shape_b, simplex, weights, centre_direction, *, scale: float, g
     certified_gap = math.inf
     last_support = None
     batched = hasattr(shape_a, "core_supports") and hasattr(shape_b, "core_supports")
-    facets = isinstance(shape_a, ConvexPolytope) and isinstance(shape_b, ConvexPolytope)
     prefetched = {}  # face -> its support point, fetched in a batch with other close faces
     while face is not None:
         if iterations >= max_iterations:
@@ -455,9 +454,11 @@ def epa(shape_a, shape_b, simplex, weights, centre_direction, *, scale: float, g
         iterations += 1
         normal = poly.normals[face]
         offset = poly.offsets[face]
-        if iterations == _BATCH_AFTER + 1 and facets:
-            # A large M on two known hull triangulations: the depth straight from M's facet normals.
-            found = facet_depth(shape_a, shape_b)
+        if iterations == _BATCH_AFTER + 1:
+            # A large M on two point clouds: the depth straight from M's facet normals, with the hulls'
+            # triangulations given (`ConvexPolytope`) or made now (`polytope.with_hulls`, core/hull.py).
+            polytopes = with_hulls(shape_a, shape_b)
+            found = None if polytopes is None else facet_depth(*polytopes)
             if found is not None:
                 return _facet_result(shape_a, shape_b, found, iterations, flat)
         new = prefetched.pop(face, None)
