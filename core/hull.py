@@ -236,22 +236,29 @@ def _farthest(faces, owner, height, points) -> None:
 
 def _visible_regions(p, faces, cand, cand_face, eps):
     """(candidate, face) pairs: the faces each candidate point sees, connected to the face it came from (a
-    breadth-first search over face neighbours, all candidates in lock-step)."""
+    breadth-first search over face neighbours, all candidates in lock-step).
+
+    Pairs already looked at are remembered for the last two layers only: a face that sees the point is found
+    from a layer next to its own, so it cannot turn up again later; a face that does not may be looked at
+    twice (and is again left out)."""
     fcount = faces.count
     pc = np.arange(cand.size)
     pf = cand_face
-    seen = pc * fcount + pf  # sorted: cand_face ascends
+    before = np.zeros(0, np.int64)
+    layer = pc * fcount + pf  # sorted: cand_face ascends
     frontier_c, frontier_f = pc, pf
     region_c, region_f = [pc], [pf]
     while frontier_c.size:
         nc = np.repeat(frontier_c, 3)
         nf = faces.nb[frontier_f].reshape(-1)
         key, first = np.unique(nc * fcount + nf, return_index=True)
+        seen = np.concatenate([before, layer])
+        seen.sort()
         pos = np.minimum(np.searchsorted(seen, key), seen.size - 1)
         fresh = seen[pos] != key
         key, first = key[fresh], first[fresh]
         nc, nf = nc[first], nf[first]
-        seen = np.sort(np.concatenate([seen, key]))
+        before, layer = layer, key
         above = np.einsum("ij,ij->i", faces.normal[nf], p[cand[nc]]) - faces.offset[nf] > eps
         frontier_c, frontier_f = nc[above], nf[above]
         region_c.append(frontier_c)
