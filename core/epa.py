@@ -32,11 +32,12 @@ localised).  The alternatives measured or weighed against that:
   (one product), but the lower bound still needs a polytope inside M that holds the ball of that radius, i.e.
   all of M's facets that come within the gap of it: on these pairs that is all of them;
 - the depth as min of h_M over M's facet normals (facets of A, of -B, and crossing edge pairs): exact and fully
-  vectorised once the hulls of A and B are known, but the core has no convex-hull algorithm (numpy only, no
-  scipy), and building one in Python costs the same per-vertex bookkeeping as EPA.  So it is used when the
-  hulls' triangulations come from outside: two `polytope.ConvexPolytope`s (the add-on's Exact mode on convex
-  meshes passes their faces, Hull and Loose Parts modes Blender's Convex Hull) go to `polytope.facet_depth`
-  after `_BATCH_AFTER` expansions, ~0.1-0.2 s for 10,000-vertex copies instead of ~1 s here;
+  vectorised once the hulls of A and B are known.  After `_BATCH_AFTER` expansions on two point clouds EPA
+  hands over to `polytope.facet_depth`: with the triangulations given (two `polytope.ConvexPolytope`s: the
+  add-on's Exact mode on convex meshes passes their faces, Hull and Loose Parts modes Blender's Convex Hull), or
+  made then for plain `PointCloud`s and raw arrays by core/hull.py (a numpy quickhull in rounds; B first tries
+  A's triangulation on its own vertices, which fits a duplicate in place), see `polytope.with_hulls`.  Every
+  triangulation is checked before use; when one is refused or the facet walk gives up, EPA goes on;
 - reducing each cloud to its hull's extreme vertices: no gain here, every vertex of a subdivided primitive is on
   its hull.
 So EPA stays, made to finish:

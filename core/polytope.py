@@ -27,6 +27,8 @@ h_M(u) >= depth, so the minimum over any superset of M's facet normals *is* the 
 
 `ConvexPolytope` is a `PointCloud` (every query works on it as on its vertices) that also carries the checked
 triangulation; EPA switches to `facet_depth` once it has spent `epa._BATCH_AFTER` expansions on a pair of them.
+For two plain `PointCloud`s (raw arrays) `with_hulls` makes such views of them there and then, their
+triangulations by core/hull.py, checked like any triangulation made later.
 """
 from __future__ import annotations
 
