@@ -1,8 +1,10 @@
 """Issue 7 on raw vertex arrays: copies of high-poly shapes answer exactly through the hulls core/hull.py makes.
 
-`core.collide(a, b)` on two (n, 3) arrays (or `PointCloud`s) runs EPA; after 256 expansions it builds the two
-hulls (core/hull.py; B first tries A's triangulation on its own vertices), has them checked, and takes the
-minimum of h_A(u) + h_B(-u) over the facet normals of A - B (`polytope.facet_depth`).  Judged against the
+`core.collide(a, b)` on two (n, 3) arrays (or `PointCloud`s) runs EPA; once it has spent 1.5 expansions per vertex
+of the larger cloud (`epa._RAW_HULL_PER_VERTEX`, at least 256) it builds the two hulls (core/hull.py; B first
+tries A's triangulation on its own vertices), has them checked, and takes the minimum of h_A(u) + h_B(-u) over
+the facet normals of A - B (`polytope.facet_depth`).  The copies below are run with the switch at 256
+expansions (`_RAW_HULL_PER_VERTEX` = 0), so the hull path answers each of them.  Judged against the
 independent oracle of tests/core/duplicates.py (`exact_depth`: every facet normal of A - B from two qhull hulls,
 evaluated against every vertex; no engine code), as tests/core/test_polytope_depth.py judges the given-hull path:
 - copies (identical, turned 1e-6 and 1e-2 rad, shifted 1e-9 and 1e-3 x size, scaled 1 - 1e-6, inside a 1.001
@@ -10,7 +12,9 @@ evaluated against every vertex; no engine code), as tests/core/test_polytope_dep
   their shapes; and the hull path really ran (far fewer EPA iterations than the ~1 per vertex plain EPA needs),
   except on a many-sided prism turned against its copy, where the facet walk gives up and EPA answers;
 - a pair placed far from the origin and turned as a whole; a pair whose B is not a copy of A (own hull for B);
-- a pair that converges early never builds a hull; a flat pair (hull declined) still answers exactly.
+- by default, a many-sided cone inside its 1.001 copy (EPA: 4.4 expansions per vertex) takes the hull path, and
+  a sphere's copy (EPA: about 1 per vertex) never builds a hull;
+- a pair that converges early never builds a hull; a declined hull leaves the (exact) answer to EPA.
 """
 from __future__ import annotations
 
@@ -20,9 +24,10 @@ import numpy as np
 import pytest
 
 import core
+import core.epa
 import core.hull
 from core.polytope import facet_depth, with_hulls
-from tests.core.duplicates import blob, cylinder, exact_depth, icosphere, near_copy, point_offset, rounded_box, \
+from tests.core.duplicates import blob, cone, cylinder, exact_depth, icosphere, near_copy, point_offset, rounded_box, \
     uv_sphere
 from tests.core.reporting import TOUCHING
 
@@ -66,8 +71,27 @@ def _problems(contact, a, b, exact) -> list[str]:
     return bad
 
 
+@pytest.fixture
+def early_switch(monkeypatch):
+    """The hull path after 256 expansions, as for given triangulations."""
+    monkeypatch.setattr(core.epa, "_RAW_HULL_PER_VERTEX", 0.0)
+
+
+@pytest.fixture
+def hull_calls(monkeypatch):
+    calls = []
+    real = core.hull.convex_hull
+
+    def counted(points):
+        calls.append(points.shape[0])
+        return real(points)
+
+    monkeypatch.setattr(core.hull, "convex_hull", counted)
+    return calls
+
+
 @pytest.mark.parametrize("shape", list(SHAPES))
-def test_raw_copies_are_exact_through_the_hull_path(shape):
+def test_raw_copies_are_exact_through_the_hull_path(shape, early_switch):
     a = SHAPES[shape]()
     problems = []
     for relation, kwargs in RELATIONS.items():
@@ -87,7 +111,7 @@ def test_raw_copies_are_exact_through_the_hull_path(shape):
     assert not problems, f"{shape}:\n" + "\n".join(problems)
 
 
-def test_point_clouds_far_from_the_origin_and_turned():
+def test_point_clouds_far_from_the_origin_and_turned(early_switch):
     """Two `PointCloud`s with one 4x4 transform (turned, 1e4 from the origin): the hulls are built in local
     coordinates and used in the pair frame."""
     a = icosphere(4)
@@ -102,67 +126,54 @@ def test_point_clouds_far_from_the_origin_and_turned():
     assert contact.epa_iterations < 600
 
 
-def test_a_partner_that_is_not_a_copy_gets_its_own_hull():
-    """B has other vertices than A (a 2,562-vertex Ico Sphere inside a 2,048-vertex UV Sphere-like cloud): A's
+def test_a_partner_that_is_not_a_copy_gets_its_own_hull(early_switch, hull_calls):
+    """B has other vertices than A (a 2,562-vertex Ico Sphere inside a 2,050-vertex UV Sphere cloud): A's
     triangulation cannot be copied onto B, B's own hull is built, the answer is exact."""
     a = icosphere(4)
     b = uv_sphere(64, 33)[:, [2, 0, 1]] * 1.0005
-    calls = []
-    saved = core.hull.convex_hull
-
-    def counted(points):
-        calls.append(points.shape[0])
-        return saved(points)
-
-    core.hull.convex_hull = counted
-    try:
-        contact = core.collide(a, b)
-    finally:
-        core.hull.convex_hull = saved
+    contact = core.collide(a, b)
     exact, _, _ = exact_depth(a, b)
-    assert sorted(calls) == sorted([a.shape[0], b.shape[0]]), calls
+    assert sorted(hull_calls) == sorted([a.shape[0], b.shape[0]]), hull_calls
     assert not _problems(contact, a, b, exact), _problems(contact, a, b, exact)
 
 
-def test_a_copy_reuses_the_first_hull():
+def test_a_copy_reuses_the_first_hull(early_switch, hull_calls):
     """A duplicate in place (same vertex order) builds one hull: B's is A's triangulation, checked on B."""
     a = uv_sphere(48, 24)
     b = near_copy(a, np.random.default_rng(724), angle=1e-3, shift=1e-6)
-    calls = []
-    saved = core.hull.convex_hull
-    core.hull.convex_hull = lambda points: calls.append(1) or saved(points)
-    try:
-        contact = core.collide(a, b)
-    finally:
-        core.hull.convex_hull = saved
+    contact = core.collide(a, b)
     exact, _, _ = exact_depth(a, b)
-    assert len(calls) == 1 and contact.epa_iterations < 600
+    assert len(hull_calls) == 1 and contact.epa_iterations < 600
     assert not _problems(contact, a, b, exact), _problems(contact, a, b, exact)
 
 
-def test_a_pair_that_converges_early_builds_no_hull():
+def test_by_default_only_a_pair_past_epas_pace_builds_hulls(hull_calls):
+    """A 1,024-sided cone inside its 1.001 copy needs ~4.4 EPA expansions per vertex: the hull path takes over
+    after 1.5 per vertex (one hull, copied onto B).  An Ico Sphere's copy finishes in ~1 per vertex: no hull."""
+    a = cone(1024)
+    b = near_copy(a, np.random.default_rng(726), scale=1.001)
+    contact = core.collide(a, b)
+    exact, _, _ = exact_depth(a, b)
+    assert not _problems(contact, a, b, exact), _problems(contact, a, b, exact)
+    assert len(hull_calls) == 1 and contact.epa_iterations < 2 * a.shape[0], contact.epa_iterations
+    a = icosphere(3)
+    contact = core.collide(a, near_copy(a, np.random.default_rng(727), angle=1e-4))
+    assert len(hull_calls) == 1 and contact.converged
+
+
+def test_a_pair_that_converges_early_builds_no_hull(early_switch, hull_calls):
     """Small or easy pairs pay nothing: EPA finishes before 256 expansions and never asks for a hull."""
     a = blob(3)
-    calls = []
-    saved = core.hull.convex_hull
-    core.hull.convex_hull = lambda points: calls.append(1) or saved(points)
-    try:
-        contact = core.collide(a, a + [0.5, 0.1, 0.0])
-    finally:
-        core.hull.convex_hull = saved
-    assert contact.status is core.Status.INTERSECTING and contact.epa_iterations <= 256 and not calls
+    contact = core.collide(a, a + [0.5, 0.1, 0.0])
+    assert contact.status is core.Status.INTERSECTING and contact.epa_iterations <= 256 and not hull_calls
 
 
-def test_a_declined_hull_leaves_the_answer_to_epa():
+def test_a_declined_hull_leaves_the_answer_to_epa(early_switch, monkeypatch):
     """When the hull builder declines (here: made to), EPA goes on and is exact all the same."""
     a = icosphere(3)
     b = near_copy(a, np.random.default_rng(725), angle=1e-4)
-    saved = core.hull.convex_hull
-    core.hull.convex_hull = lambda points: None
-    try:
-        contact = core.collide(a, b)
-    finally:
-        core.hull.convex_hull = saved
+    monkeypatch.setattr(core.hull, "convex_hull", lambda points: None)
+    contact = core.collide(a, b)
     exact, _, _ = exact_depth(a, b)
     assert not _problems(contact, a, b, exact), _problems(contact, a, b, exact)
     assert contact.epa_iterations > 600  # EPA's own expansions, no hull
