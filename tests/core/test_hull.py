@@ -50,6 +50,11 @@ CLOUDS = {
     "far from the origin": lambda: icosphere(3) * 0.5 + [3e5, -2e5, 1e5],
     "tiny": lambda: blob(3) * 1e-7,
     "huge": lambda: _on_sphere(2000, 5) * 1e7,
+    "cube faces with 1e-13 noise": lambda: _cube_grid(12) + np.random.default_rng([902, 5]).normal(size=(1728, 3)) * 1e-13,
+    "needle (radius 1e-6, length 2)": lambda: cylinder(64) * [1e-6, 1e-6, 1.0],
+    "float32 ico sphere s4 far away": lambda: (icosphere(4) + [1e3, 2e3, -5e2]).astype(np.float32).astype(np.float64),
+    "two far clusters": lambda: np.vstack([_on_sphere(500, 7), _on_sphere(500, 8) + [1e3, 0.0, 0.0]]),
+    "slab 1e-9 thick": lambda: np.random.default_rng([902, 6]).uniform(-1, 1, (2000, 3)) * [1.0, 1.0, 1e-9],
 }
 
 
