@@ -220,6 +220,7 @@ def _build(p: np.ndarray, eps: float) -> np.ndarray | None:
         cand_face = np.flatnonzero(faces.far[:faces.count] >= 0)
         if not cand_face.size:
             break
+        cand_face = _apart(faces, cand_face, height[faces.far[cand_face]])
         cand = faces.far[cand_face]
         pc, pf = _visible_regions(p, faces, cand, cand_face, eps)
         pc, pf = _independent(faces, height[cand], pc, pf)
@@ -237,6 +238,27 @@ def _farthest(faces, owner, height, points) -> None:
     order = points[np.lexsort((-height[points], owner[points]))]
     first = np.concatenate([[True], owner[order[1:]] != owner[order[:-1]]])
     faces.far[owner[order[first]]] = order[first]
+
+
+def _apart(faces, cand_face, value):
+    """The faces (ascending) of a maximal set of proposals, greedy by `value`, whose own faces are not neighbours.
+
+    A proposal's region holds its own face, so two proposals on neighbouring faces cannot both be inserted: most
+    of them are dropped here, before their regions are searched (the exact test on the regions follows)."""
+    prio = np.full(faces.count, -1, np.int64)
+    prio[cand_face[np.argsort(value, kind="stable")]] = np.arange(cand_face.size)
+    kept = []
+    rest = cand_face
+    while rest.size:
+        ring = prio[faces.nb[rest]]  # (k, 3): the neighbours' proposals' ranks, -1 for none
+        top = np.all(ring < prio[rest][:, None], axis=1)  # higher than every neighbour left
+        chosen = rest[top]
+        kept.append(chosen)
+        prio[chosen] = -1
+        prio[faces.nb[chosen].reshape(-1)] = -1  # the neighbours' proposals are out
+        rest = rest[~top]
+        rest = rest[prio[rest] >= 0]
+    return np.sort(np.concatenate(kept))
 
 
 def _visible_regions(p, faces, cand, cand_face, eps):
