@@ -48,7 +48,7 @@ _MAX_ROUNDS = 100_000
 
 class _Faces:
     """Growable face arrays: corners (CCW seen from outside), neighbours (across edge k: corners k, k+1), unit
-    normals, plane offsets, alive."""
+    normals, plane offsets, alive, and the farthest point of each face's outside set (-1: none)."""
 
     def __init__(self, capacity: int):
         self.tri = np.empty((capacity, 3), np.int64)
@@ -56,7 +56,7 @@ class _Faces:
         self.normal = np.empty((capacity, 3))
         self.offset = np.empty(capacity)
         self.alive = np.zeros(capacity, bool)
-        self.far = np.full(capacity, -1, np.int64)  # the farthest point of the outside set, or -1
+        self.far = np.full(capacity, -1, np.int64)
         self.count = 0
 
     def reserve(self, extra: int) -> None:
@@ -99,7 +99,8 @@ def _planes(points: np.ndarray, tri: np.ndarray):
 
 
 def _tetrahedron(points: np.ndarray, eps: float):
-    """Four extreme points spanning a solid, or None (the cloud is flat within eps)."""
+    """Four extreme points spanning a solid, and whether the fourth lies above the plane of the first three; or
+    None (the cloud is a point, a line or flat within eps)."""
     lo, hi = points.argmin(axis=0), points.argmax(axis=0)
     extremes = np.unique(np.concatenate([lo, hi]))
     e = points[extremes]
@@ -111,7 +112,10 @@ def _tetrahedron(points: np.ndarray, eps: float):
     u = (b - a) / np.sqrt(d2[i, j])
     r = points - a
     off = r - np.outer(r @ u, u)
-    k = int(np.einsum("ij,ij->i", off, off).argmax())
+    off2 = np.einsum("ij,ij->i", off, off)
+    k = int(off2.argmax())
+    if off2[k] <= eps * eps:
+        return None  # collinear within eps
     n = np.cross(b - a, points[k] - a)
     length = float(np.linalg.norm(n))
     if length == 0.0:
