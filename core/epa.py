@@ -77,8 +77,8 @@ _BATCH_SIZE = 32
 # Raw point clouds (no triangulation given) go to `facet_depth` only after this many expansions per vertex of the
 # larger one: building their hulls (core/hull.py) and checking them costs about what EPA spends on one expansion
 # per vertex (bench/README.md, "Raw arrays: the numpy hull"), and EPA needs 0.2 to 1.3 expansions per vertex on
-# copies of spheres and cylinders, but 2 to 4.4 on many-sided cones.  So only pairs that run past its usual pace
-# pay for hulls.
+# copies of spheres and cylinders, but 1.4 to 4.4 on a 1,024-sided cone.  So only pairs that run past its usual
+# pace pay for hulls.
 _RAW_HULL_PER_VERTEX = 1.5
 # After this many expansions a new point takes only one ring of edge-on faces (see `_Polytope.add_point`).
 _LOCAL_AFTER = 256
@@ -456,7 +456,7 @@ def epa(shape_a, shape_b, simplex, weights, centre_direction, *, scale: float, g
     last_support = None
     batched = hasattr(shape_a, "core_supports") and hasattr(shape_b, "core_supports")
     prefetched = {}  # face -> its support point, fetched in a batch with other close faces
-    facets_after = _facets_after(shape_a, shape_b)
+    facets_after = _BATCH_AFTER  # the real switch is worked out then (`_facets_after`): small pairs pay nothing
     while face is not None:
         if iterations >= max_iterations:
             outcome = EPAOutcome.CAP_HIT
@@ -464,6 +464,8 @@ def epa(shape_a, shape_b, simplex, weights, centre_direction, *, scale: float, g
         iterations += 1
         normal = poly.normals[face]
         offset = poly.offsets[face]
+        if iterations == _BATCH_AFTER + 1:
+            facets_after = _facets_after(shape_a, shape_b)
         if iterations == facets_after + 1:
             # A large M on two point clouds: the depth straight from M's facet normals, with the hulls'
             # triangulations given (`ConvexPolytope`) or made now (`polytope.with_hulls`, core/hull.py).

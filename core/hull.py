@@ -20,8 +20,9 @@ round over many points at once:
 - the points of the removed faces' outside sets go to the new faces of the same insertion that they lie above
   (Barber, Dobkin and Huhdanpaa 1996: a point outside the new hull lies above one of them), or are dropped.
 
-About 45-50 rounds for 10,000 points on a sphere (each round inserts some 15 % of the proposals: regions and
-their neighbours block the rest), 3-4x the time of qhull in C; bench/hull.py has the numbers.
+About 50 rounds for 10,000 points on a sphere (each round inserts some 15 % of the proposals: regions and their
+neighbours block the rest; most of the others are thinned out before their regions are searched, `_apart`),
+2.4-3x the time of qhull in C; bench/README.md has the numbers.
 
 Near-coplanar points are judged with the tolerance `eps` (heights up to it count as "on the plane"), so the hull
 may leave out points within `eps` of its faces (coplanar grid points on a cube's face: the face stays two
