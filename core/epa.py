@@ -32,11 +32,14 @@ localised).  The alternatives measured or weighed against that:
   (one product), but the lower bound still needs a polytope inside M that holds the ball of that radius, i.e.
   all of M's facets that come within the gap of it: on these pairs that is all of them;
 - the depth as min of h_M over M's facet normals (facets of A, of -B, and crossing edge pairs): exact and fully
-  vectorised once the hulls of A and B are known, but the core has no convex-hull algorithm (numpy only, no
-  scipy), and building one in Python costs the same per-vertex bookkeeping as EPA.  So it is used when the
-  hulls' triangulations come from outside: two `polytope.ConvexPolytope`s (the add-on's Exact mode on convex
-  meshes passes their faces, Hull and Loose Parts modes Blender's Convex Hull) go to `polytope.facet_depth`
-  after `_BATCH_AFTER` expansions, ~0.1-0.2 s for 10,000-vertex copies instead of ~1 s here;
+  vectorised once the hulls of A and B are known.  After `_BATCH_AFTER` expansions on two point clouds EPA
+  hands over to `polytope.facet_depth`: with the triangulations given (two `polytope.ConvexPolytope`s: the
+  add-on's Exact mode on convex meshes passes their faces, Hull and Loose Parts modes Blender's Convex Hull), or
+  made then for plain `PointCloud`s and raw arrays by core/hull.py (a numpy quickhull in rounds; B first tries
+  A's triangulation on its own vertices, which fits a duplicate in place), see `polytope.with_hulls`.  Every
+  triangulation is checked before use; when one is refused or the facet walk gives up, EPA goes on.  Building
+  the hulls costs about as much as EPA's own expansions, so raw clouds switch only after
+  `_RAW_HULL_PER_VERTEX` expansions per vertex (then EPA is off its usual pace: cones);
 - reducing each cloud to its hull's extreme vertices: no gain here, every vertex of a subdivided primitive is on
   its hull.
 So EPA stays, made to finish:
@@ -58,7 +61,7 @@ import math
 from dataclasses import dataclass
 
 from .gjk import gjk
-from .polytope import ConvexPolytope, facet_depth
+from .polytope import ConvexPolytope, facet_depth, with_hulls
 from .minkowski import SupportPoint, minkowski_support, minkowski_supports, weighted_points
 from .simplex import closest_on_triangle
 from .vec3 import cross, dot, norm, perpendicular, sub, triangle_normal, unit_or_none
@@ -71,6 +74,12 @@ _WELL_SHAPED_TETRA = 1e-6
 # expansion), and then fetch the supports of this many closest faces in one product per shape.
 _BATCH_AFTER = 256
 _BATCH_SIZE = 32
+# Raw point clouds (no triangulation given) go to `facet_depth` only after this many expansions per vertex of the
+# larger one: building their hulls (core/hull.py) and checking them costs about what EPA spends on one expansion
+# per vertex (bench/README.md, "Raw arrays: the numpy hull"), and EPA needs 0.2 to 1.3 expansions per vertex on
+# copies of spheres and cylinders, but 1.4 to 4.4 on a 1,024-sided cone.  So only pairs that run past its usual
+# pace pay for hulls.
+_RAW_HULL_PER_VERTEX = 1.5
 # After this many expansions a new point takes only one ring of edge-on faces (see `_Polytope.add_point`).
 _LOCAL_AFTER = 256
 # GJK iterations allowed to `_decompose` (the witness points' last resort, a polytope query that ends far sooner).
@@ -446,8 +455,8 @@ def epa(shape_a, shape_b, simplex, weights, centre_direction, *, scale: float, g
     certified_gap = math.inf
     last_support = None
     batched = hasattr(shape_a, "core_supports") and hasattr(shape_b, "core_supports")
-    facets = isinstance(shape_a, ConvexPolytope) and isinstance(shape_b, ConvexPolytope)
     prefetched = {}  # face -> its support point, fetched in a batch with other close faces
+    facets_after = _BATCH_AFTER  # the real switch is worked out then (`_facets_after`): small pairs pay nothing
     while face is not None:
         if iterations >= max_iterations:
             outcome = EPAOutcome.CAP_HIT
@@ -455,9 +464,13 @@ def epa(shape_a, shape_b, simplex, weights, centre_direction, *, scale: float, g
         iterations += 1
         normal = poly.normals[face]
         offset = poly.offsets[face]
-        if iterations == _BATCH_AFTER + 1 and facets:
-            # A large M on two known hull triangulations: the depth straight from M's facet normals.
-            found = facet_depth(shape_a, shape_b)
+        if iterations == _BATCH_AFTER + 1:
+            facets_after = _facets_after(shape_a, shape_b)
+        if iterations == facets_after + 1:
+            # A large M on two point clouds: the depth straight from M's facet normals, with the hulls'
+            # triangulations given (`ConvexPolytope`) or made now (`polytope.with_hulls`, core/hull.py).
+            polytopes = with_hulls(shape_a, shape_b)
+            found = None if polytopes is None else facet_depth(*polytopes)
             if found is not None:
                 return _facet_result(shape_a, shape_b, found, iterations, flat)
         new = prefetched.pop(face, None)
@@ -513,6 +526,15 @@ def epa(shape_a, shape_b, simplex, weights, centre_direction, *, scale: float, g
         if residual < miss:
             point_a, point_b = da, db
     return EPAResult(offset, normal, point_a, point_b, iterations + extra, outcome, 3, max(certified_gap, 0.0))
+
+
+def _facets_after(shape_a, shape_b) -> int:
+    """Expansions after which EPA tries `facet_depth`: `_BATCH_AFTER` when both hull triangulations are given,
+    else (a hull to build, see `_RAW_HULL_PER_VERTEX`) that many per vertex of the larger shape."""
+    if isinstance(shape_a, ConvexPolytope) and isinstance(shape_b, ConvexPolytope):
+        return _BATCH_AFTER
+    count = max(shape_a.core_vertex_count(), shape_b.core_vertex_count())
+    return max(_BATCH_AFTER, int(_RAW_HULL_PER_VERTEX * count))
 
 
 def _facet_result(shape_a, shape_b, found, iterations, flat) -> EPAResult:

@@ -28,6 +28,8 @@ h_M(u) >= depth, so the minimum over any superset of M's facet normals *is* the 
 
 `ConvexPolytope` is a `PointCloud` (every query works on it as on its vertices) that also carries the checked
 triangulation; EPA switches to `facet_depth` once it has spent `epa._BATCH_AFTER` expansions on a pair of them.
+For two plain `PointCloud`s (raw arrays) `with_hulls` makes such views of them there and then, their
+triangulations by core/hull.py, checked like any triangulation made later.
 """
 from __future__ import annotations
 
@@ -37,7 +39,7 @@ import numpy as np
 
 from .shapes import PointCloud
 
-__all__ = ["ConvexPolytope", "facet_depth"]
+__all__ = ["ConvexPolytope", "facet_depth", "with_hulls"]
 
 # The climbs start at the support of the cell of a cube map (6 x G x G cells, directions through the cell
 # centres) that holds their direction; G grows with the vertex count (about 1 cell per 8 vertices, G <= 24).
@@ -350,6 +352,80 @@ def _dot(u: np.ndarray, v: np.ndarray) -> np.ndarray:
     """Row-wise dot products of (k, 3) arrays, by core/mesh/tritri.py's column arithmetic (as `_cross`)."""
     from .mesh.tritri import _dot as dot
     return dot(u, v)
+
+
+class _OwnHull:
+    """The hull triangulation of a `PointCloud`'s local vertices by `core.hull.convex_hull`, computed once on
+    first need and kept (in the cloud's pose cache: clones made by `shifted` share it)."""
+
+    def __init__(self, vertices: np.ndarray):
+        self.vertices = vertices
+        self.done = False
+        self.indices = None  # (hull vertex indices, triangles as indices into `vertices`), or None if declined
+
+    def get(self):
+        if not self.done:
+            self.done = True
+            from .hull import convex_hull
+            self.indices = convex_hull(self.vertices)
+        return self.indices
+
+
+def _hull_maker(own: _OwnHull):
+    def make():
+        found = own.get()
+        if found is None:
+            raise ValueError("core.hull declined this cloud")
+        vertices, triangles = found
+        return own.vertices[vertices], np.searchsorted(vertices, triangles)
+    return make
+
+
+def _copied_maker(own: _OwnHull, vertices: np.ndarray):
+    """The partner's hull triangulation on this cloud's vertices of the same indices: right when the cloud is
+    a rigid, scaled or slightly moved copy of the partner (Shift+D keeps the vertex order).  Checked like any
+    triangulation made later; its hull is computed only if the partner's already was."""
+    def make():
+        if own.indices is None or own.vertices.shape != vertices.shape:
+            raise ValueError("no partner hull to copy")
+        hull_vertices, triangles = own.indices
+        return vertices[hull_vertices], np.searchsorted(hull_vertices, triangles)
+    return make
+
+
+def _own_hull(cloud: PointCloud) -> _OwnHull:
+    own = cloud._pose_cache.get("own hull")
+    if own is None or own.vertices is not cloud.vertices:
+        own = cloud._pose_cache["own hull"] = _OwnHull(cloud.vertices)
+    return own
+
+
+def with_hulls(shape_a, shape_b):
+    """Both shapes as `ConvexPolytope`s for `facet_depth`, or None unless both are point clouds.
+
+    A `ConvexPolytope` is taken as it is.  A plain `PointCloud` becomes a view of itself (same vertices, pose
+    and frame) whose triangulation is made on first need: for B, first A's own hull triangulation on B's
+    vertices of the same indices (a duplicate in place has the same vertex order; checked before use), else
+    B's own hull by `core.hull.convex_hull`.  Every triangulation passes `_Triangulation` and `_holds` before
+    use, so a declined or imperfect hull only means EPA goes on."""
+    if not (isinstance(shape_a, PointCloud) and isinstance(shape_b, PointCloud)):
+        return None
+    views = []
+    partner = None
+    for shape in (shape_a, shape_b):
+        if isinstance(shape, ConvexPolytope):
+            views.append(shape)
+            continue
+        own = _own_hull(shape)
+        makers = [_hull_maker(own)]
+        if partner is not None and partner is not own:
+            makers.insert(0, _copied_maker(partner, shape.vertices))
+        view = object.__new__(ConvexPolytope)
+        view.__dict__.update(shape.__dict__)
+        view._source = _Later(makers)
+        views.append(view)
+        partner = own
+    return views[0], views[1]
 
 
 def _unit_rows(v: np.ndarray) -> np.ndarray:

@@ -1,0 +1,431 @@
+"""A convex hull of a 3-D point cloud in numpy: quickhull in vectorised rounds.
+
+Why (issue 7): two raw vertex arrays of a high-poly convex shape duplicated in place make EPA add about one vertex
+of their Minkowski difference per expansion; with the two hulls' triangulations `polytope.facet_depth` answers
+exactly from their facet normals instead.  The core has no other hull (numpy only), and a classic quickhull adds
+one point per step in a Python loop (~0.1 ms each: a second for 10,000 points on a sphere).  Here every step is a
+round over many points at once:
+
+- start from a hull of extreme points (a tetrahedron; a cloud of more than `_SEED_ABOVE` points starts from the
+  hull, built the same way, of its supports along `_SEED_DIRECTIONS` spread directions); every other point
+  belongs to the outside set of one face it lies above (by more than `eps`), or is dropped as inside;
+- each round, every face with a non-empty outside set proposes its farthest point;  the faces each proposal sees
+  (its visible region) are found together, by a breadth-first search over face neighbours, all proposals in
+  lock-step;
+- a maximal set of proposals whose regions are disjoint and not adjacent is inserted in the same round (greedy by
+  height: the farthest proposal of a round always goes in, so every round makes progress).  Regions that do not
+  touch are independent: each insertion removes its region and fans its point to the region's border (the
+  horizon) exactly as one insertion alone would, since a point sees none of the faces another insertion makes
+  unless its own region is next to that insertion's;
+- the points of the removed faces' outside sets go to the new faces of the same insertion that they lie above
+  (Barber, Dobkin and Huhdanpaa 1996: a point outside the new hull lies above one of them), or are dropped.
+
+About 50 rounds for 10,000 points on a sphere (each round inserts some 15 % of the proposals: regions and their
+neighbours block the rest; most of the others are thinned out before their regions are searched, `_apart`),
+2.4-3x the time of qhull in C; bench/README.md has the numbers.
+
+Near-coplanar points are judged with the tolerance `eps` (heights up to it count as "on the plane"), so the hull
+may leave out points within `eps` of its faces (coplanar grid points on a cube's face: the face stays two
+triangles).  When rounding makes a visible region something other than a disc (its horizon is not one simple
+loop), or the input is flat or has fewer than four points, `convex_hull` declines (returns None): the caller
+then answers without a hull.  The callers check the result before use (`polytope._Triangulation` and
+`polytope._holds`), so an imperfect hull costs time, never a wrong answer.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["convex_hull"]
+
+# Heights above a face plane up to this times the cloud's size (plus rounding of its coordinates) count as on the
+# plane: such points are not added.  Far below the 1e-9 x size within which polytope.py accepts a hull.
+_RELATIVE_EPS = 1e-12
+# Clouds of more than this many points start from the hull of their extreme points along this many directions.
+_SEED_ABOVE = 256
+_SEED_DIRECTIONS = 128
+# Rounds before giving up (each inserts at least one point; in practice a few dozen suffice for 10^4 points).
+_MAX_ROUNDS = 100_000
+
+
+class _Faces:
+    """Growable face arrays: corners (CCW seen from outside), neighbours (across edge k: corners k, k+1), unit
+    normals, plane offsets, alive, and the farthest point of each face's outside set (-1: none)."""
+
+    def __init__(self, capacity: int):
+        self.tri = np.empty((capacity, 3), np.int64)
+        self.nb = np.empty((capacity, 3), np.int64)
+        self.normal = np.empty((capacity, 3))
+        self.offset = np.empty(capacity)
+        self.alive = np.zeros(capacity, bool)
+        self.far = np.full(capacity, -1, np.int64)
+        self.count = 0
+
+    def reserve(self, extra: int) -> None:
+        need = self.count + extra
+        if need <= self.tri.shape[0]:
+            return
+        size = max(need, 2 * self.tri.shape[0])
+        for name in ("tri", "nb", "normal", "offset", "alive", "far"):
+            old = getattr(self, name)
+            new = np.full((size,) + old.shape[1:], -1 if name == "far" else 0, old.dtype)
+            new[:self.count] = old[:self.count]
+            setattr(self, name, new)
+
+
+def _cross_rows(u: np.ndarray, v: np.ndarray) -> np.ndarray:
+    out = np.empty_like(u)
+    out[:, 0] = u[:, 1] * v[:, 2] - u[:, 2] * v[:, 1]
+    out[:, 1] = u[:, 2] * v[:, 0] - u[:, 0] * v[:, 2]
+    out[:, 2] = u[:, 0] * v[:, 1] - u[:, 1] * v[:, 0]
+    return out
+
+
+def _planes(points: np.ndarray, tri: np.ndarray):
+    """Unit normals (crossed at the corner facing the longest edge, the largest angle: well conditioned on
+    slivers), plane offsets, and whether each triangle has a nonzero cross product."""
+    a, b, c = points[tri[:, 0]], points[tri[:, 1]], points[tri[:, 2]]
+    ab, bc, ca = b - a, c - b, a - c
+    lab = np.einsum("ij,ij->i", ab, ab)
+    lbc = np.einsum("ij,ij->i", bc, bc)
+    lca = np.einsum("ij,ij->i", ca, ca)
+    # (b - a) x (c - a) = ab x -ca (pivot a, facing bc); = bc x -ab (pivot b, facing ca); = ca x -bc (pivot c)
+    first = np.where((lbc >= lab) & (lbc >= lca), 0, np.where(lca >= lab, 1, 2))
+    u = np.where((first == 0)[:, None], ab, np.where((first == 1)[:, None], bc, ca))
+    v = np.where((first == 0)[:, None], ca, np.where((first == 1)[:, None], ab, bc))
+    n = -_cross_rows(u, v)
+    length = np.sqrt(np.einsum("ij,ij->i", n, n))
+    n = n / np.where(length > 0.0, length, 1.0)[:, None]
+    offset = np.einsum("ij,ij->i", n, a + b + c) / 3.0
+    return n, offset, length > 0.0
+
+
+def _tetrahedron(points: np.ndarray, eps: float):
+    """Four extreme points spanning a solid, and whether the fourth lies above the plane of the first three; or
+    None (the cloud is a point, a line or flat within eps)."""
+    lo, hi = points.argmin(axis=0), points.argmax(axis=0)
+    extremes = np.unique(np.concatenate([lo, hi]))
+    e = points[extremes]
+    d2 = ((e[:, None, :] - e[None, :, :]) ** 2).sum(axis=2)
+    i, j = np.unravel_index(int(d2.argmax()), d2.shape)
+    a, b = points[extremes[i]], points[extremes[j]]
+    if d2[i, j] <= eps * eps:
+        return None
+    u = (b - a) / np.sqrt(d2[i, j])
+    r = points - a
+    off = r - np.outer(r @ u, u)
+    off2 = np.einsum("ij,ij->i", off, off)
+    k = int(off2.argmax())
+    if off2[k] <= eps * eps:
+        return None  # collinear within eps
+    n = np.cross(b - a, points[k] - a)
+    length = float(np.linalg.norm(n))
+    if length == 0.0:
+        return None
+    n = n / length
+    h = r @ n
+    m = int(np.abs(h).argmax())
+    if abs(h[m]) <= eps:
+        return None
+    corners = [int(extremes[i]), int(extremes[j]), k, m]
+    if len(set(corners)) < 4:
+        return None
+    return corners, h[m] > 0.0
+
+
+def convex_hull(points) -> tuple[np.ndarray, np.ndarray] | None:
+    """The convex hull of an (n, 3) point array, or None when this construction declines (fewer than four
+    points, a flat cloud, or rounding trouble; see the module docstring).
+
+    Returns (vertices, triangles): the sorted indices of the points that are hull vertices, and (k, 3) indices
+    into `points` of a closed triangulation of the hull's boundary, each triangle counter-clockwise seen from
+    outside.  Points within the tolerance of a face may be left out (coplanar grid points on a flat facet)."""
+    points = np.asarray(points, dtype=np.float64)
+    if points.ndim != 2 or points.shape[1] != 3:
+        raise ValueError(f"points must have shape (n, 3), got {points.shape}")
+    if not np.all(np.isfinite(points)):
+        raise ValueError("points contain NaN or infinite coordinates")
+    if points.shape[0] < 4:
+        return None
+    lo, hi = points.min(axis=0), points.max(axis=0)
+    centre = 0.5 * (lo + hi)
+    p = points - centre  # heights keep their precision far from the origin
+    size = float(np.sqrt(((hi - lo) ** 2).sum()))
+    eps = _RELATIVE_EPS * size + 32.0 * np.finfo(float).eps * float(np.abs(points).max())
+    triangles = _build(p, eps)
+    if triangles is None:
+        return None
+    return np.unique(triangles), triangles
+
+
+def _fibonacci(count: int) -> np.ndarray:
+    """`count` unit directions spread evenly over the sphere (a Fibonacci lattice)."""
+    i = np.arange(count) + 0.5
+    z = 1.0 - 2.0 * i / count
+    r = np.sqrt(np.maximum(0.0, 1.0 - z * z))
+    phi = i * (np.pi * (3.0 - np.sqrt(5.0)))
+    return np.column_stack([r * np.cos(phi), r * np.sin(phi), z])
+
+
+def _neighbours(tri: np.ndarray, n: int) -> np.ndarray | None:
+    """Face across edge k (corners k, k + 1) of each triangle of a closed, consistently oriented surface."""
+    u = tri.reshape(-1)
+    v = tri[:, [1, 2, 0]].reshape(-1)
+    key = u * n + v
+    order = np.argsort(key)
+    pos = np.minimum(np.searchsorted(key[order], v * n + u), key.size - 1)
+    twin = order[pos]
+    if not np.array_equal(key[twin], v * n + u):
+        return None
+    return (twin // 3).reshape(-1, 3)
+
+
+def _build(p: np.ndarray, eps: float) -> np.ndarray | None:
+    """Triangles (indices into p, outward) of the hull of p (centred), or None."""
+    n = p.shape[0]
+    tri = None
+    if n > _SEED_ABOVE:
+        # start from the hull of the extreme points along evenly spread directions (built the same way): the
+        # first rounds then have hundreds of faces to work on, instead of a tetrahedron's four
+        seed = np.unique((_fibonacci(_SEED_DIRECTIONS) @ p.T).argmax(axis=1))
+        if seed.size >= 4:
+            sub = _build(p[seed], eps)
+            if sub is not None:
+                tri = seed[sub]
+    if tri is None:
+        start = _tetrahedron(p, eps)
+        if start is None:
+            return None
+        (a, b, c, d), d_above = start
+        if d_above:  # d above plane (a, b, c): turned round, that face looks away from d
+            b, c = c, b
+        tri = np.array([[a, b, c], [a, d, b], [b, d, c], [c, d, a]])
+    nb = _neighbours(tri, n)
+    normal, offset, ok = _planes(p, tri)
+    if nb is None or not np.all(ok):
+        return None
+    k = tri.shape[0]
+    faces = _Faces(max(64, 4 * n, 2 * k))
+    faces.tri[:k], faces.nb[:k], faces.normal[:k], faces.offset[:k] = tri, nb, normal, offset
+    faces.alive[:k] = True
+    faces.count = k
+
+    # outside sets: each point goes to the face it is highest above (if any by more than eps)
+    owner = np.empty(n, np.int64)
+    height = np.empty(n)
+    block = max(1, (1 << 21) // k)
+    for lo in range(0, n, block):
+        h = p[lo:lo + block] @ normal.T - offset
+        best = h.argmax(axis=1)
+        owner[lo:lo + block] = best
+        height[lo:lo + block] = h[np.arange(best.size), best]
+    owner[height <= eps] = -1
+    _farthest(faces, owner, height, np.flatnonzero(owner >= 0))
+
+    for _ in range(_MAX_ROUNDS):
+        cand_face = np.flatnonzero(faces.far[:faces.count] >= 0)
+        if not cand_face.size:
+            break
+        cand_face = _apart(faces, cand_face, height[faces.far[cand_face]])
+        cand = faces.far[cand_face]
+        pc, pf = _visible_regions(p, faces, cand, cand_face, eps)
+        pc, pf = _independent(faces, height[cand], pc, pf)
+        if not _insert(p, faces, cand, pc, pf, owner, height, eps):
+            return None
+    else:
+        return None
+    return faces.tri[np.flatnonzero(faces.alive[:faces.count])]
+
+
+def _farthest(faces, owner, height, points) -> None:
+    """Set `faces.far` (the farthest point of each face's outside set) for the faces owning `points`."""
+    if not points.size:
+        return
+    order = points[np.lexsort((-height[points], owner[points]))]
+    first = np.concatenate([[True], owner[order[1:]] != owner[order[:-1]]])
+    faces.far[owner[order[first]]] = order[first]
+
+
+def _apart(faces, cand_face, value):
+    """The faces (ascending) of a maximal set of proposals, greedy by `value`, whose own faces are not neighbours.
+
+    A proposal's region holds its own face, so two proposals on neighbouring faces cannot both be inserted: most
+    of them are dropped here, before their regions are searched (the exact test on the regions follows)."""
+    prio = np.full(faces.count, -1, np.int64)
+    prio[cand_face[np.argsort(value, kind="stable")]] = np.arange(cand_face.size)
+    kept = []
+    rest = cand_face
+    while rest.size:
+        ring = prio[faces.nb[rest]]  # (k, 3): the neighbours' proposals' ranks, -1 for none
+        top = np.all(ring < prio[rest][:, None], axis=1)  # higher than every neighbour left
+        chosen = rest[top]
+        kept.append(chosen)
+        prio[chosen] = -1
+        prio[faces.nb[chosen].reshape(-1)] = -1  # the neighbours' proposals are out
+        rest = rest[~top]
+        rest = rest[prio[rest] >= 0]
+    return np.sort(np.concatenate(kept))
+
+
+def _visible_regions(p, faces, cand, cand_face, eps):
+    """(candidate, face) pairs: the faces each candidate point sees, connected to the face it came from (a
+    breadth-first search over face neighbours, all candidates in lock-step).
+
+    Pairs already looked at are remembered for the last two layers only: a face that sees the point is found
+    from a layer next to its own, so it cannot turn up again later; a face that does not may be looked at
+    twice (and is again left out)."""
+    fcount = faces.count
+    pc = np.arange(cand.size)
+    pf = cand_face
+    before = np.zeros(0, np.int64)
+    layer = pc * fcount + pf  # sorted: cand_face ascends
+    frontier_c, frontier_f = pc, pf
+    region_c, region_f = [pc], [pf]
+    while frontier_c.size:
+        nc = np.repeat(frontier_c, 3)
+        nf = faces.nb[frontier_f].reshape(-1)
+        key, first = np.unique(nc * fcount + nf, return_index=True)
+        seen = np.concatenate([before, layer])
+        seen.sort()
+        pos = np.minimum(np.searchsorted(seen, key), seen.size - 1)
+        fresh = seen[pos] != key
+        key, first = key[fresh], first[fresh]
+        nc, nf = nc[first], nf[first]
+        before, layer = layer, key
+        above = np.einsum("ij,ij->i", faces.normal[nf], p[cand[nc]]) - faces.offset[nf] > eps
+        frontier_c, frontier_f = nc[above], nf[above]
+        region_c.append(frontier_c)
+        region_f.append(frontier_f)
+    return np.concatenate(region_c), np.concatenate(region_f)
+
+
+def _independent(faces, value, pc, pf):
+    """The (candidate, face) pairs of a maximal set of candidates whose regions are disjoint and not adjacent.
+
+    Greedy by `value` (the candidates' heights), in passes: a face seen by several candidates goes to the
+    highest; a candidate that got its whole region is kept unless a higher kept one has a region face next to
+    one of its own; candidates next to a kept region drop out; the rest try again.  The highest candidate of
+    each pass is always kept."""
+    count = value.size
+    prio = np.empty(count, np.int64)
+    prio[np.argsort(value, kind="stable")] = np.arange(count)
+    owner = np.full(faces.count, -1, np.int64)  # kept candidate's priority per face
+    best = np.full(faces.count, -1, np.int64)
+    kept_c, kept_f = [], []
+    lost = np.zeros(count, bool)
+    while pc.size:
+        best[pf] = -1
+        np.maximum.at(best, pf, prio[pc])
+        lost[:] = False
+        lost[pc[best[pf] != prio[pc]]] = True
+        keep = ~lost[pc]
+        c, f = pc[keep], pf[keep]
+        best[pf] = -1
+        best[f] = prio[c]
+        lost[c[np.any(best[faces.nb[f]] > prio[c][:, None], axis=1)]] = True
+        best[f] = -1
+        keep = ~lost[c]
+        c, f = c[keep], f[keep]
+        kept_c.append(c)
+        kept_f.append(f)
+        owner[f] = prio[c]
+        # the others: out if a region face of theirs is a kept face or next to one
+        rest = lost[pc]
+        pc, pf = pc[rest], pf[rest]
+        touch = (owner[pf] >= 0) | np.any(owner[faces.nb[pf]] >= 0, axis=1)
+        out = np.zeros(count, bool)
+        out[pc[touch]] = True
+        rest = ~out[pc]
+        pc, pf = pc[rest], pf[rest]
+    return np.concatenate(kept_c), np.concatenate(kept_f)
+
+
+def _insert(p, faces, cand, pc, pf, owner, height, eps) -> bool:
+    """Insert the winning candidates (their regions pc, pf are disjoint and not adjacent): remove each region,
+    fan its point to its horizon, hand the removed faces' outside points to the new faces.  False when a region
+    is not a disc (rounding): the caller declines."""
+    n = p.shape[0]
+    region_of = np.full(faces.count, -1, np.int64)
+    region_of[pf] = pc
+    # horizon edges: an edge of a region face whose neighbour is outside the region
+    ec = np.repeat(pc, 3)
+    ef = np.repeat(pf, 3)
+    slot = np.tile(np.arange(3), pf.size)
+    outer = faces.nb[pf].reshape(-1)
+    edge = region_of[outer] != ec
+    ec, ef, slot, outer = ec[edge], ef[edge], slot[edge], outer[edge]
+    ea = faces.tri[ef, slot]
+    eb = faces.tri[ef, (slot + 1) % 3]
+    # a disc: every horizon vertex starts one horizon edge, and V - E + F = 1
+    start_key = ec * n + ea
+    if np.unique(start_key).size != start_key.size:
+        return False
+    corner_key = np.unique(np.repeat(pc, 3) * n + faces.tri[pf].reshape(-1))
+    chosen = np.unique(pc)
+    vcount = np.bincount(corner_key // n, minlength=cand.size)[chosen]
+    fcount = np.bincount(pc, minlength=cand.size)[chosen]
+    hcount = np.bincount(ec, minlength=cand.size)[chosen]
+    ecount = (3 * fcount + hcount) // 2
+    if np.any(vcount - ecount + fcount != 1):
+        return False
+
+    # new faces (a, b, apex), grouped by candidate
+    order = np.argsort(ec, kind="stable")
+    ec, ef, slot, outer, ea, eb = ec[order], ef[order], slot[order], outer[order], ea[order], eb[order]
+    apex = cand[ec]
+    new_tri = np.stack([ea, eb, apex], axis=1)
+    normal, offset, ok = _planes(p, new_tri)
+    if not np.all(ok):
+        return False
+    k = new_tri.shape[0]
+    faces.reserve(k)
+    base = faces.count
+    new = base + np.arange(k)
+    # neighbours: across (a, b) the outer face; across (b, apex) the new face starting at b; across (apex, a)
+    # the new face ending at a
+    start_key = ec * n + ea
+    end_key = ec * n + eb
+    by_start = np.argsort(start_key)
+    by_end = np.argsort(end_key)
+    at = np.minimum(np.searchsorted(start_key[by_start], end_key), k - 1)
+    back = np.minimum(np.searchsorted(end_key[by_end], start_key), k - 1)
+    if not (np.array_equal(start_key[by_start[at]], end_key) and np.array_equal(end_key[by_end[back]], start_key)):
+        return False  # the horizon is not closed loops (cannot happen after the disc test; kept as a guard)
+    next_face = new[by_start[at]]
+    prev_face = new[by_end[back]]
+    faces.tri[new] = new_tri
+    faces.nb[new, 0] = outer
+    faces.nb[new, 1] = next_face
+    faces.nb[new, 2] = prev_face
+    faces.normal[new] = normal
+    faces.offset[new] = offset
+    faces.alive[new] = True
+    # the outer faces now meet the new ones
+    outer_slot = (faces.nb[outer] == ef[:, None]).argmax(axis=1)
+    faces.nb[outer, outer_slot] = new
+    faces.alive[pf] = False
+    faces.far[pf] = -1
+    faces.count = base + k
+
+    # inserted points are hull vertices; the removed faces' outside points go to their insertion's new faces
+    inserted = cand[chosen]
+    owner[inserted] = -1
+    orphan = np.flatnonzero(owner >= 0)
+    orphan = orphan[region_of[owner[orphan]] >= 0]
+    if orphan.size:
+        c = region_of[owner[orphan]]
+        fan_start = np.searchsorted(ec, np.arange(cand.size))
+        fan_count = np.bincount(ec, minlength=cand.size)
+        reps = fan_count[c]
+        rows = np.repeat(np.arange(orphan.size), reps)
+        first = np.concatenate([[0], np.cumsum(reps)[:-1]])
+        face = base + np.repeat(fan_start[c], reps) + (np.arange(rows.size) - np.repeat(first, reps))
+        h = np.einsum("ij,ij->i", faces.normal[face], p[orphan[rows]]) - faces.offset[face]
+        top = np.maximum.reduceat(h, first)
+        # the first face reaching the top, per orphan
+        hit = np.flatnonzero(h == np.repeat(top, reps))
+        pick = hit[np.concatenate([[True], rows[hit[1:]] != rows[hit[:-1]]])]
+        outside = top > eps
+        owner[orphan] = np.where(outside, face[pick], -1)
+        height[orphan] = top
+        _farthest(faces, owner, height, orphan[outside])
+    return True
