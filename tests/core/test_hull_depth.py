@@ -1,7 +1,8 @@
 """Issue 7 on raw vertex arrays: copies of high-poly shapes answer exactly through the hulls core/hull.py makes.
 
 `core.collide(a, b)` on two (n, 3) arrays (or `PointCloud`s) runs EPA; once it has spent 1.5 expansions per vertex
-of the larger cloud (`epa._RAW_HULL_PER_VERTEX`, at least 256) it builds the two hulls (core/hull.py; B first
+of the larger cloud (`epa._RAW_HULL_PER_VERTEX`, at least 256; just 256 from `epa._RAW_HULL_EARLY` vertices on) it
+builds the two hulls (core/hull.py; B first
 tries A's triangulation on its own vertices), has them checked, and takes the minimum of h_A(u) + h_B(-u) over
 the facet normals of A - B (`polytope.facet_depth`).  The copies below are run with the switch at 256
 expansions (`_RAW_HULL_PER_VERTEX` = 0), so the hull path answers each of them.  Judged against the
@@ -12,8 +13,8 @@ evaluated against every vertex; no engine code), as tests/core/test_polytope_dep
   their shapes; and the hull path really ran (far fewer EPA iterations than the ~1 per vertex plain EPA needs),
   except on a many-sided prism turned against its copy, where the facet walk gives up and EPA answers;
 - a pair placed far from the origin and turned as a whole; a pair whose B is not a copy of A (own hull for B);
-- by default, a many-sided cone inside its 1.001 copy (EPA: 4.4 expansions per vertex) takes the hull path, and
-  a sphere's copy (EPA: about 1 per vertex) never builds a hull;
+- by default, a many-sided cone inside its 1.001 copy (EPA: 4.4 expansions per vertex) takes the hull path, a
+  small sphere's copy (EPA: about 1 per vertex) never builds a hull, and a 10,242-vertex one builds it early;
 - a pair that converges early never builds a hull; a declined hull leaves the (exact) answer to EPA.
 """
 from __future__ import annotations
@@ -28,7 +29,7 @@ import core.epa
 import core.hull
 from core.polytope import facet_depth, with_hulls
 from tests.core.duplicates import blob, cone, cylinder, exact_depth, icosphere, near_copy, point_offset, rounded_box, \
-    uv_sphere
+    symmetric_width, uv_sphere
 from tests.core.reporting import TOUCHING
 
 SHAPES = {
@@ -159,6 +160,17 @@ def test_by_default_only_a_pair_past_epas_pace_builds_hulls(hull_calls):
     a = icosphere(3)
     contact = core.collide(a, near_copy(a, np.random.default_rng(727), angle=1e-4))
     assert len(hull_calls) == 1 and contact.converged
+
+
+def test_by_default_a_large_pair_builds_hulls_after_256_expansions(hull_calls):
+    """From `_RAW_HULL_EARLY` vertices on, raw clouds switch as given triangulations do: a 10,242-vertex Ico Sphere
+    and its copy in place take the hull path after ~256 expansions instead of ~10,000 (exact: its smallest width,
+    the depth of a centrally symmetric shape against itself)."""
+    a = icosphere(5)
+    assert a.shape[0] >= core.epa._RAW_HULL_EARLY
+    contact = core.collide(a, a.copy())
+    assert len(hull_calls) == 1 and contact.epa_iterations < 600, contact.epa_iterations
+    assert contact.converged and abs(contact.depth - symmetric_width(a)) <= 1e-9 * contact.scale
 
 
 def test_a_pair_that_converges_early_builds_no_hull(early_switch, hull_calls):
