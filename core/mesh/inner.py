@@ -180,12 +180,13 @@ def _directions(normal: np.ndarray, topo: np.ndarray, keep: np.ndarray):
 
 
 def _ahead(points: np.ndarray, unit: np.ndarray, offset: np.ndarray, limit: np.ndarray) -> np.ndarray | None:
-    """max over `points` of unit_t . p - offset_t for every plane t, or None past the work cap or as soon as a
+    """max(0, max over `points` of unit_t . p - offset_t) for every plane t, or None past the work cap or as soon as a
     height exceeds its plane's `limit`.
 
-    Points are sorted along a Hilbert curve (core/mesh/bvh.py) and cut into chunks; a chunk's box gives an upper bound of its heights,
-    and only chunks whose bound is above the largest height already known for that plane (at first 0: every plane
-    holds its own corners) are measured point by point."""
+    Points are sorted along a Hilbert curve (core/mesh/bvh.py) and cut into chunks; a chunk's box bounds its
+    heights over each plane, and only chunks whose box reaches above a plane's offset are measured point by point
+    (the answer is never below 0: the heights below the offset do not matter to the caller).
+    """
     n = points.shape[0]
     size = max(CHUNK, -(-n // 1024))
     order = np.argsort(_hilbert(points), kind="stable")

@@ -43,9 +43,9 @@ from scipy.spatial import ConvexHull, cKDTree
 
 from tests.core.oracle import ShapeSpec, _facet_offsets, distance_to_shape
 
-__all__ = ["icosphere", "uv_sphere", "uv_sphere_triangles", "blender_uv_sphere", "subdivided_cube", "hull_triangles",
-           "float32", "cylinder", "cone", "rounded_box", "blob", "rotation", "near_copy", "placement", "exact_depth",
-           "symmetric_width", "point_offset", "HullInfo"]
+__all__ = ["icosphere", "uv_sphere", "uv_sphere_triangles", "blender_uv_sphere", "subdivided_cube",
+           "hull_triangles", "float32", "cylinder", "cone", "rounded_box", "blob", "rotation", "COPIES", "near_copy",
+           "placement", "exact_depth", "symmetric_width", "point_offset", "HullInfo"]
 
 
 # ----------------------------------------------------------------------------------------------- shapes
@@ -199,6 +199,18 @@ def rotation(angle: float, axis) -> np.ndarray:
     k = _unit(np.asarray(axis, dtype=np.float64))
     kx = np.array([[0.0, -k[2], k[1]], [k[2], 0.0, -k[0]], [-k[1], k[0], 0.0]])
     return np.eye(3) + math.sin(angle) * kx + (1.0 - math.cos(angle)) * (kx @ kx)
+
+
+COPIES = {
+    "identical": {},
+    "inside a 1.001 copy": {"scale": 1.001},
+    "rotated 1e-6": {"angle": 1e-6},
+    "rotated 1e-2": {"angle": 1e-2},
+    "shifted 1e-9": {"shift": 1e-9},
+    "shifted 1e-3": {"shift": 1e-3},
+    "scaled 1-1e-6": {"scale": 1.0 - 1e-6},
+}
+"""The issue's copies of a shape, at the ends of its ranges: `near_copy` / `placement` keyword arguments by name."""
 
 
 def near_copy(vertices: np.ndarray, rng, *, angle: float = 0.0, shift: float = 0.0, scale: float = 1.0):

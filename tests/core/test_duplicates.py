@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 
 import core
-from tests.core.duplicates import (blob, cone, cylinder, exact_depth, icosphere, near_copy, point_offset,
+from tests.core.duplicates import (COPIES, blob, cone, cylinder, exact_depth, icosphere, near_copy, point_offset,
                                    rounded_box, uv_sphere)
 from tests.core.oracle import signed_distance
 from tests.core.reporting import TOUCHING
@@ -34,18 +34,8 @@ SHAPES = {
     "blob (ico s3, 614 hull v)": lambda: blob(3),
 }
 
-RELATIONS = {
-    "identical": {},
-    "inside a 1.001 copy": {"scale": 1.001},
-    "rotated 1e-6": {"angle": 1e-6},
-    "rotated 1e-4": {"angle": 1e-4},
-    "rotated 1e-2": {"angle": 1e-2},
-    "shifted 1e-9": {"shift": 1e-9},
-    "shifted 1e-6": {"shift": 1e-6},
-    "shifted 1e-3": {"shift": 1e-3},
-    "scaled 1+1e-6": {"scale": 1.0 + 1e-6},
-    "scaled 1-1e-6": {"scale": 1.0 - 1e-6},
-}
+RELATIONS = dict(COPIES, **{"rotated 1e-4": {"angle": 1e-4}, "shifted 1e-6": {"shift": 1e-6},
+                           "scaled 1+1e-6": {"scale": 1.0 + 1e-6}})
 
 
 def _pair(shape: str, relation: str):

@@ -28,8 +28,8 @@ import core
 import core.epa
 import core.hull
 from core.polytope import facet_depth, with_hulls
-from tests.core.duplicates import blob, cone, cylinder, exact_depth, icosphere, near_copy, point_offset, rounded_box, \
-    symmetric_width, uv_sphere
+from tests.core.duplicates import (COPIES, blob, cone, cylinder, exact_depth, icosphere, near_copy, point_offset,
+                                   rounded_box, symmetric_width, uv_sphere)
 from tests.core.reporting import TOUCHING
 
 SHAPES = {
@@ -40,15 +40,7 @@ SHAPES = {
     "blob (ico s4)": lambda: blob(4),
 }
 
-RELATIONS = {
-    "identical": {},
-    "inside a 1.001 copy": {"scale": 1.001},
-    "rotated 1e-6": {"angle": 1e-6},
-    "rotated 1e-2": {"angle": 1e-2},
-    "shifted 1e-9": {"shift": 1e-9},
-    "shifted 1e-3": {"shift": 1e-3},
-    "scaled 1-1e-6": {"scale": 1.0 - 1e-6},
-}
+RELATIONS = COPIES
 
 
 def h_m(u, a, b) -> float:

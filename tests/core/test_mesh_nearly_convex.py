@@ -10,8 +10,8 @@ mesh's shortfall (1 - s) R, with `gap` up to the hulls' depth.  Checked here, in
   certificate a brute force finds (every vertex behind every triangle's own plane);
 - the reported depth lies at or below the exact depth of the two proved bodies (tests/core/duplicates.py's exact
   oracle on their corners): a true lower bound, since the bodies are inside the solids; depth + gap reaches the
-  exact depth of the hulls (an upper bound: moving B by it separates the hulls); the gap is within 1e-6 x scale for the UV Spheres
-  near the origin;
+  exact depth of the hulls (an upper bound: moving B by it separates the hulls); the gap is within 1e-6 x scale
+  for the UV Spheres near the origin;
 - meshes that are not nearly convex get no body; separated and touching pairs keep the general pipeline's answer.
 """
 from __future__ import annotations

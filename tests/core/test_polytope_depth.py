@@ -26,7 +26,7 @@ from scipy.spatial import ConvexHull
 
 import core
 from core.polytope import ConvexPolytope, facet_depth
-from tests.core.duplicates import (blender_uv_sphere, blob, cone, cylinder, exact_depth, icosphere, near_copy,
+from tests.core.duplicates import (COPIES, blender_uv_sphere, blob, cone, cylinder, exact_depth, icosphere, near_copy,
                                    placement, point_offset, rounded_box, uv_sphere)
 from tests.core.reporting import TOUCHING
 
@@ -39,15 +39,7 @@ SHAPES = {
     "blob (ico s3)": lambda: blob(3),
 }
 
-RELATIONS = {
-    "identical": {},
-    "inside a 1.001 copy": {"scale": 1.001},
-    "rotated 1e-6": {"angle": 1e-6},
-    "rotated 1e-2": {"angle": 1e-2},
-    "shifted 1e-9": {"shift": 1e-9},
-    "shifted 1e-3": {"shift": 1e-3},
-    "scaled 1-1e-6": {"scale": 1.0 - 1e-6},
-}
+RELATIONS = COPIES
 
 
 def hull_polytope(points: np.ndarray, transform=None) -> ConvexPolytope:
