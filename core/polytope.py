@@ -55,6 +55,10 @@ _WIDE_TABLE = 1 << 20
 _BRUTE_FORCE = 1 << 24
 _BRUTE_FORCE_STARTED = 1 << 18
 _FEW_VERTICES = 1024
+# Sets of more than this many directions are looked at for repeats first; when at most `_REPEATS` of them are
+# distinct, only those are climbed (one lexsort, ~1 ms per 10,000 rows).
+_FEW_DIRECTIONS = 1024
+_REPEATS = 0.75
 # Climb steps before the rows still climbing take the support over every vertex instead.
 _CLIMB_STEPS = 32
 # Gauss arcs shorter than this (radians) are not walked: their two faces are coplanar up to rounding (a diagonal
@@ -401,15 +405,25 @@ class _Supports:
     vertex on a small one."""
 
     def __init__(self, shape: ConvexPolytope, hull: _Triangulation):
-        self.points = points = shape._hull_world(hull.points)
         self.graph = graph = hull.graph
-        self.linear = shape._linear
         # the start table is pose-independent (supports of the local vertices, looked up with local directions):
         # kept with the triangulation, so repeated queries on the same shape build it once
         if graph.cube is None:
             local = hull.points
             g = int(min(max(2, round(math.sqrt(local.shape[0] / 48.0))), _CUBE_MAX))
-            graph.cube = (g, _Supports._every(_cube_directions(g), local)[0])
+            fine = _cube_directions(g)
+            coarse = max(2, g // 4)
+            if g <= coarse or fine.shape[0] * local.shape[0] <= _BRUTE_FORCE:
+                graph.cube = (g, _Supports._every(fine, local)[0])
+            else:
+                # a coarse map over every vertex, then each fine cell climbs from its coarse cell's support (the
+                # fine map over every vertex cost ~55 ms on an 18,000-vertex sphere, the climbs a few ms)
+                graph.cube = (coarse, _Supports._every(_cube_directions(coarse), local)[0])
+                self.points, self.linear = local, None
+                self.cube, self.start_vertex = graph.cube
+                graph.cube = (g, self(fine)[0])
+        self.points = shape._hull_world(hull.points)
+        self.linear = shape._linear
         self.cube, self.start_vertex = graph.cube
 
     @staticmethod
@@ -434,6 +448,16 @@ class _Supports:
         started = start is not None and points.shape[0] > _FEW_VERTICES
         if directions.shape[0] * points.shape[0] <= (_BRUTE_FORCE_STARTED if started else _BRUTE_FORCE):
             return self.every_vertex(directions)
+        if directions.shape[0] > _FEW_DIRECTIONS:
+            # Equal directions are climbed once: the facet normals of a flat region (a cylinder's cap split into
+            # thousands of triangles, a fan whose hub has thousands of neighbours: each row there looked at all
+            # of them) are one row.
+            distinct, inverse = _weld(directions)
+            if distinct.shape[0] <= _REPEATS * directions.shape[0]:
+                first = np.zeros(distinct.shape[0], np.int64)
+                first[inverse[::-1]] = np.arange(directions.shape[0])[::-1]
+                index, value = self(distinct, None if start is None else np.asarray(start)[first])
+                return index[inverse], value[inverse]
         if start is None:
             local = directions if self.linear is None else directions @ self.linear
             start = self.start_vertex[_cube_cells(local, self.cube)]
@@ -514,6 +538,40 @@ def _undecided_arcs(gb: _Graph, pb: np.ndarray, edge_vec: np.ndarray, edge: np.n
     return np.concatenate(out_e), np.concatenate(out_b), np.concatenate(out_u)
 
 
+def _upper_bound(directions: np.ndarray, values: np.ndarray, cloud_a: np.ndarray, cloud_b: np.ndarray,
+                 count: int = 64) -> float:
+    """min of h_M over the `count` directions of smallest climbed value, each h_M taken over every vertex (an
+    attained value of h_M, so at least the depth)."""
+    rows = np.argsort(values, kind="stable")[:count]
+    u = directions[rows]
+    return float(((u @ cloud_a.T).max(axis=1) + (-u @ cloud_b.T).max(axis=1)).min())
+
+
+def _arc_lower_bound(p: np.ndarray, b0: np.ndarray, b1: np.ndarray, u0: np.ndarray, u1: np.ndarray) -> np.ndarray:
+    """Per arc (unit ends u0, u1, shorter than pi), a number no larger than h_M anywhere on it.
+
+    p is a point of A (an end of A's edge), b0 and b1 points of B (its supports at the ends), so m0 = p - b0 and
+    m1 = p - b1 are points of M and h_M(u) >= f(u) = max(m0.u, m1.u).  Along the great circle each m.u is a
+    sinusoid; on the arc the smallest f is at an end, where m0.u = m1.u (u perpendicular to b1 - b0), or at an
+    interior minimum of one sinusoid (only where it is falling at u0 and rising at u1): that case gets -inf."""
+    m0, m1 = p - b0, p - b1
+    v0 = np.maximum(_dot(m0, u0), _dot(m1, u0))
+    v1 = np.maximum(_dot(m0, u1), _dot(m1, u1))
+    low = np.minimum(v0, v1)
+    d = b1 - b0
+    g0, g1 = _dot(d, u0), _dot(d, u1)
+    meet = (g0 * g1 <= 0.0) & (np.abs(g0) + np.abs(g1) > 0.0)
+    if np.any(meet):
+        uc = _unit_rows(np.abs(g1[meet])[:, None] * u0[meet] + np.abs(g0[meet])[:, None] * u1[meet])
+        low[meet] = np.minimum(low[meet], _dot(m0[meet], uc))
+    # tangents of the arc at its ends, in the direction of travel
+    c = _dot(u0, u1)[:, None]
+    t0, t1 = u1 - c * u0, c * u1 - u0
+    dip = ((_dot(m0, t0) < 0.0) & (_dot(m0, t1) > 0.0)) | ((_dot(m1, t0) < 0.0) & (_dot(m1, t1) > 0.0))
+    low[dip] = -np.inf
+    return low
+
+
 def facet_depth(shape_a: ConvexPolytope, shape_b: ConvexPolytope):
     """Exact penetration of two convex polytopes whose Minkowski difference holds the origin (EPA's frame).
 
@@ -536,6 +594,12 @@ def facet_depth(shape_a: ConvexPolytope, shape_b: ConvexPolytope):
     own_b, hb_b = sup_b(nb, gb.triangles[:, 0])
     directions = [na, -nb]
     values = [ha_a + hb_a, ha_b + hb_b]
+    # An upper bound of the depth before the walk: the smallest facet candidates evaluated over every vertex.
+    cloud_a = shape_a._world_core_vertices() + shape_a._offset
+    cloud_b = shape_b._world_core_vertices() + shape_b._offset
+    bound = _upper_bound(np.concatenate(directions), np.concatenate(values), cloud_a, cloud_b)
+    # rounding allowed for in the arcs' lower bounds (dot products of differences of coordinates)
+    slack = 64.0 * np.finfo(float).eps * (abs(bound) + 2.0 * float(np.abs(pa).max()) + 2.0 * float(np.abs(pb).max()))
 
     # crossing edge pairs, walking each Gauss arc of A through B's supports (far_b[f] = B's support along -n_f)
     left, right = ga.edge_faces[:, 0], ga.edge_faces[:, 1]
@@ -556,6 +620,9 @@ def facet_depth(shape_a: ConvexPolytope, shape_b: ConvexPolytope):
     budget = _ARC_BUDGET * ga.edges.shape[0]
     for _ in range(_MAX_HALVINGS + 1):
         walk = s0 != s1
+        # arcs on which h_M stays above a depth already attained hold no facet normal that matters
+        walk[walk] = _arc_lower_bound(pa[ga.edges[edge[walk], 0]], pb[s0[walk]], pb[s1[walk]], u0[walk],
+                                      u1[walk]) <= bound + slack
         edge, u0, u1, s0, s1 = edge[walk], u0[walk], u1[walk], s0[walk], s1[walk]
         chord = u1 - u0
         short = np.einsum("ij,ij->i", chord, chord) < _SHORT_ARC * _SHORT_ARC
@@ -637,8 +704,6 @@ def facet_depth(shape_a: ConvexPolytope, shape_b: ConvexPolytope):
     # points), in order, until none left can beat the best verified.  Climbed values are values of real vertices,
     # never above the true support, so the order is safe.  A best candidate whose verified value exceeds its
     # climbed one by more than rounding means the triangulation misses part of the shape: not used then.
-    cloud_a = shape_a._world_core_vertices() + shape_a._offset
-    cloud_b = shape_b._world_core_vertices() + shape_b._offset
     order = np.argsort(values, kind="stable")
     best_value, best_u, best_climbed, checked = math.inf, None, math.inf, 0
     for lo in range(0, order.size, 64):
