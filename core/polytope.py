@@ -55,9 +55,8 @@ _WIDE_TABLE = 1 << 20
 _BRUTE_FORCE = 1 << 24
 _BRUTE_FORCE_STARTED = 1 << 18
 _FEW_VERTICES = 1024
-# Sets of more than this many directions are looked at for repeats first; when at most `_REPEATS` of them are
-# distinct, only those are climbed (one lexsort, ~1 ms per 10,000 rows).
-_FEW_DIRECTIONS = 1024
+# Facet normals are climbed once per distinct direction when at most this fraction of them are distinct (flat
+# regions split into many triangles; see `_repeats`).
 _REPEATS = 0.75
 # Climb steps before the rows still climbing take the support over every vertex instead.
 _CLIMB_STEPS = 32
@@ -448,16 +447,6 @@ class _Supports:
         started = start is not None and points.shape[0] > _FEW_VERTICES
         if directions.shape[0] * points.shape[0] <= (_BRUTE_FORCE_STARTED if started else _BRUTE_FORCE):
             return self.every_vertex(directions)
-        if directions.shape[0] > _FEW_DIRECTIONS:
-            # Equal directions are climbed once: the facet normals of a flat region (a cylinder's cap split into
-            # thousands of triangles, a fan whose hub has thousands of neighbours: each row there looked at all
-            # of them) are one row.
-            distinct, inverse = _weld(directions)
-            if distinct.shape[0] <= _REPEATS * directions.shape[0]:
-                first = np.zeros(distinct.shape[0], np.int64)
-                first[inverse[::-1]] = np.arange(directions.shape[0])[::-1]
-                index, value = self(distinct, None if start is None else np.asarray(start)[first])
-                return index[inverse], value[inverse]
         if start is None:
             local = directions if self.linear is None else directions @ self.linear
             start = self.start_vertex[_cube_cells(local, self.cube)]
@@ -538,6 +527,27 @@ def _undecided_arcs(gb: _Graph, pb: np.ndarray, edge_vec: np.ndarray, edge: np.n
     return np.concatenate(out_e), np.concatenate(out_b), np.concatenate(out_u)
 
 
+def _repeats(normals: np.ndarray):
+    """(a row of each distinct normal, index of each row among them) when at most `_REPEATS` of the rows are
+    distinct, else None.  The facets of a flat region (a cylinder's cap cut into thousands of triangles) share one
+    normal bit for bit; climbed row by row from a fan's hub, each looked at all of the hub's neighbours."""
+    distinct, inverse = _weld(normals)
+    if distinct.shape[0] > _REPEATS * normals.shape[0]:
+        return None
+    first = np.empty(distinct.shape[0], np.int64)
+    first[inverse] = np.arange(normals.shape[0])  # one of its rows (any one starts a climb as well)
+    return first, inverse
+
+
+def _once(supports: _Supports, directions: np.ndarray, start, repeats):
+    """`supports(directions, start)`, climbing each distinct direction once when `repeats` (from `_repeats`)."""
+    if repeats is None:
+        return supports(directions, start)
+    first, inverse = repeats
+    index, value = supports(directions[first], None if start is None else start[first])
+    return index[inverse], value[inverse]
+
+
 def _upper_bound(directions: np.ndarray, values: np.ndarray, cloud_a: np.ndarray, cloud_b: np.ndarray,
                  count: int = 64) -> float:
     """min of h_M over the `count` directions of smallest climbed value, each h_M taken over every vertex (an
@@ -588,10 +598,11 @@ def facet_depth(shape_a: ConvexPolytope, shape_b: ConvexPolytope):
     nb = _face_normals(pb, gb.triangles)
 
     # facets of A (u = n_a) and of -B (u = -n_b): each face's own corner starts the climb on its own shape
-    own_a, ha_a = sup_a(na, ga.triangles[:, 0])
-    far_b, hb_a = sup_b(-na)
-    far_a, ha_b = sup_a(-nb)
-    own_b, hb_b = sup_b(nb, gb.triangles[:, 0])
+    rep_a, rep_b = _repeats(na), _repeats(nb)
+    own_a, ha_a = _once(sup_a, na, ga.triangles[:, 0], rep_a)
+    far_b, hb_a = _once(sup_b, -na, None, rep_a)
+    far_a, ha_b = _once(sup_a, -nb, None, rep_b)
+    own_b, hb_b = _once(sup_b, nb, gb.triangles[:, 0], rep_b)
     directions = [na, -nb]
     values = [ha_a + hb_a, ha_b + hb_b]
     # An upper bound of the depth before the walk: the smallest facet candidates evaluated over every vertex.
