@@ -58,6 +58,8 @@ _FEW_VERTICES = 1024
 # Facet normals are climbed once per distinct direction when at most this fraction of them are distinct (flat
 # regions split into many triangles; see `_repeats`).
 _REPEATS = 0.75
+# Facet normals closer than about this (per coordinate) share their first climb (see `_repeats`).
+_SAME_NORMAL = 1e-9
 # Climb steps before the rows still climbing take the support over every vertex instead.
 _CLIMB_STEPS = 32
 # Gauss arcs shorter than this (radians) are not walked: their two faces are coplanar up to rounding (a diagonal
@@ -82,6 +84,17 @@ _MAX_HALVINGS = 48
 # Without it, arcs whose crossing is ill-conditioned (an edge of A nearly parallel to one of B: float32 copies,
 # sine ~1e-7, crossing direction found only to ~1e-9) were halved through all the passes (issue 7).
 _SHORT_ARC = 1e-11
+# The facet path's work budget: `_WORK_FLOOR` + this per facet of the two shapes, in gathered (direction, vertex)
+# products of the climbs (see `facet_depth`).  Measured per facet: 30-130 on Ico Spheres, UV Spheres and cylinders
+# with Blender-like faces (2,000-18,000 vertices), up to ~1,700 on qhull's fan-capped 8,192-sided cylinder (1.7 s,
+# where EPA takes 2.9 s identical and 0.3 s turned) and ~1,400 on a 1,024-sided cone (products over every vertex
+# on a small shape).  At ~10 ns a product, 4,096 per facet (8 per vertex) is about what EPA spends when it must
+# expand once per vertex (identical copies); past it EPA goes on.  `_LAST_WORK`: the last call's work per shape.
+_WORK_PER_FACET = 4096
+_WORK_FLOOR = 1 << 24
+# A product over every vertex (one matrix product) counts as 1/this of a climb's gathered product.
+_BLAS_PRODUCTS = 8
+_LAST_WORK = [0, 0]
 # Rows per block in the climbs and the checks (bounds the temporary (rows, width, 3) arrays).
 _BLOCK = 1 << 16
 
@@ -399,12 +412,17 @@ def _cube_directions(g: int) -> np.ndarray:
     return out.reshape(-1, 3)
 
 
+class _OverBudget(Exception):
+    """Raised by `_Supports` past its work budget: `facet_depth` gives up and EPA goes on."""
+
+
 class _Supports:
     """Exact supports of one polytope, many directions at once: by hill climbing on a large polytope, over every
     vertex on a small one."""
 
-    def __init__(self, shape: ConvexPolytope, hull: _Triangulation):
+    def __init__(self, shape: ConvexPolytope, hull: _Triangulation, budget: float = math.inf):
         self.graph = graph = hull.graph
+        self.work, self.budget = 0, math.inf  # the start table is not counted
         # the start table is pose-independent (supports of the local vertices, looked up with local directions):
         # kept with the triangulation, so repeated queries on the same shape build it once
         if graph.cube is None:
@@ -424,6 +442,7 @@ class _Supports:
         self.points = shape._hull_world(hull.points)
         self.linear = shape._linear
         self.cube, self.start_vertex = graph.cube
+        self.budget = budget
 
     @staticmethod
     def _every(directions: np.ndarray, points: np.ndarray):
@@ -439,7 +458,14 @@ class _Supports:
 
     def every_vertex(self, directions: np.ndarray):
         """(vertex index, support value) along each row of `directions`, over every vertex (blocks of rows)."""
+        self._spend(directions.shape[0] * self.points.shape[0] // _BLAS_PRODUCTS)
         return self._every(directions, self.points)
+
+    def _spend(self, pairs: int):
+        """Counts (direction, vertex) products; past `budget` the query is abandoned (`_OverBudget`)."""
+        self.work += pairs
+        if self.work > self.budget:
+            raise _OverBudget
 
     def __call__(self, directions: np.ndarray, start: np.ndarray | None = None):
         """(vertex index, support value) along each row of `directions`; `start`: vertices to climb from."""
@@ -478,6 +504,7 @@ class _Supports:
                 cuts = np.flatnonzero(np.diff(np.cumsum(degree) // _BLOCK)) + 1
                 for rows in np.split(wide_rows, cuts):
                     row, other = self.graph.neighbour_pairs(current[rows])
+                    self._spend(other.size)
                     vals = np.einsum("ij,ij->i", points[other], directions[rows[row]])
                     order = np.lexsort((-vals, row))  # per row, its best neighbour first
                     first = order[np.concatenate([[True], row[order][1:] != row[order][:-1]])]
@@ -495,6 +522,7 @@ class _Supports:
 
     def _step(self, rows, cand, directions, current, value, moved):
         """One climb step of `rows` to the best of their candidates `cand` (r, width) when it is higher."""
+        self._spend(cand.size)
         vals = np.einsum("rwk,rk->rw", np.take(self.points, cand, axis=0), directions[rows])  # take: a faster gather
         best = vals.argmax(axis=1)
         top = vals[np.arange(rows.size), best]
@@ -527,25 +555,35 @@ def _undecided_arcs(gb: _Graph, pb: np.ndarray, edge_vec: np.ndarray, edge: np.n
     return np.concatenate(out_e), np.concatenate(out_b), np.concatenate(out_u)
 
 
+def _low_corner(graph: _Graph) -> np.ndarray:
+    """Per triangle, its corner with the fewest neighbours."""
+    degree = np.take(graph.ptr[1:] - graph.ptr[:-1], graph.triangles)
+    return graph.triangles[np.arange(graph.triangles.shape[0]), degree.argmin(axis=1)]
+
+
 def _repeats(normals: np.ndarray):
-    """(a row of each distinct normal, index of each row among them) when at most `_REPEATS` of the rows are
-    distinct, else None.  The facets of a flat region (a cylinder's cap cut into thousands of triangles) share one
-    normal bit for bit; climbed row by row from a fan's hub, each looked at all of the hub's neighbours."""
-    distinct, inverse = _weld(normals)
-    if distinct.shape[0] > _REPEATS * normals.shape[0]:
+    """(a row of each group, group of each row) when the normals fall into at most `_REPEATS` x as many groups as
+    rows, else None; a group: the normals that round to one point of a grid of `_SAME_NORMAL`.  The facets of a
+    flat region (a cylinder's cap cut into thousands of triangles) share one normal up to rounding (bit for bit
+    on an axis-aligned cap, ~1e-13 apart on a turned qhull fan); climbed row by row from a fan's hub, each looked
+    at all of the hub's neighbours (0.8-1.8 s per set on an 8,192-sided qhull cylinder)."""
+    _, inverse = _weld(np.round(normals * (1.0 / _SAME_NORMAL)))
+    count = int(inverse.max()) + 1 if inverse.size else 0
+    if count > _REPEATS * normals.shape[0]:
         return None
-    first = np.empty(distinct.shape[0], np.int64)
-    first[inverse] = np.arange(normals.shape[0])  # one of its rows (any one starts a climb as well)
+    first = np.empty(count, np.int64)
+    first[inverse] = np.arange(normals.shape[0])  # one of its rows (any one serves)
     return first, inverse
 
 
-def _once(supports: _Supports, directions: np.ndarray, start, repeats):
-    """`supports(directions, start)`, climbing each distinct direction once when `repeats` (from `_repeats`)."""
-    if repeats is None:
-        return supports(directions, start)
+def _once(supports: _Supports, directions: np.ndarray, repeats):
+    """`supports(directions)` in two climbs when `repeats` (from `_repeats`): one row of each group from the cube
+    map, then every row from its group's support (a step or none: the exact support of the row itself)."""
+    if repeats is None or supports.points.shape[0] <= _FEW_VERTICES:  # few: products over every vertex anyway
+        return supports(directions)
     first, inverse = repeats
-    index, value = supports(directions[first], None if start is None else start[first])
-    return index[inverse], value[inverse]
+    index, _ = supports(directions[first])
+    return supports(directions, index[inverse])
 
 
 def _upper_bound(directions: np.ndarray, values: np.ndarray, cloud_a: np.ndarray, cloud_b: np.ndarray,
@@ -587,22 +625,37 @@ def facet_depth(shape_a: ConvexPolytope, shape_b: ConvexPolytope):
 
     Returns (depth, unit normal u of M at the closest boundary point, candidates checked), with depth =
     h_A(u) + h_B(-u) the minimum over M's facet normals; or None when M has too many facets for this to pay
-    (see `_ARC_BUDGET`): EPA then goes on."""
+    (see `_ARC_BUDGET`) or the climbs cost too much (see `_WORK_PER_FACET`): EPA then goes on."""
     hull_a, hull_b = shape_a._triangulation(), shape_b._triangulation()
     if hull_a is None or hull_b is None:
         return None
-    sup_a, sup_b = _Supports(shape_a, hull_a), _Supports(shape_b, hull_b)
+    # Work budget per shape: (direction, vertex) products in the climbs, and 1/`_BLAS_PRODUCTS` of those over
+    # every vertex.  The facet path on the pairs it suits stays far below it (see `_WORK_PER_FACET`); a graph
+    # whose climbs cost more than EPA would is cut short and EPA goes on.
+    budget = _WORK_FLOOR + _WORK_PER_FACET * (hull_a.graph.triangles.shape[0] + hull_b.graph.triangles.shape[0])
+    sup_a, sup_b = _Supports(shape_a, hull_a, budget), _Supports(shape_b, hull_b, budget)
+    try:
+        return _facet_depth(shape_a, shape_b, hull_a, hull_b, sup_a, sup_b)
+    except _OverBudget:
+        return None
+    finally:
+        _LAST_WORK[:] = [sup_a.work, sup_b.work]
+
+
+def _facet_depth(shape_a, shape_b, hull_a, hull_b, sup_a, sup_b):
+    """`facet_depth` with its supports made (may raise `_OverBudget`)."""
     ga, gb = hull_a.graph, hull_b.graph
     pa, pb = sup_a.points, sup_b.points
     na = _face_normals(pa, ga.triangles)
     nb = _face_normals(pb, gb.triangles)
 
-    # facets of A (u = n_a) and of -B (u = -n_b): each face's own corner starts the climb on its own shape
+    # facets of A (u = n_a) and of -B (u = -n_b): each face's corner of lowest degree starts the climb on its own
+    # shape (it is on the support plane already; a fan's hub there would look at all its neighbours, per row)
     rep_a, rep_b = _repeats(na), _repeats(nb)
-    own_a, ha_a = _once(sup_a, na, ga.triangles[:, 0], rep_a)
-    far_b, hb_a = _once(sup_b, -na, None, rep_a)
-    far_a, ha_b = _once(sup_a, -nb, None, rep_b)
-    own_b, hb_b = _once(sup_b, nb, gb.triangles[:, 0], rep_b)
+    own_a, ha_a = sup_a(na, _low_corner(ga))
+    far_b, hb_a = _once(sup_b, -na, rep_a)
+    far_a, ha_b = _once(sup_a, -nb, rep_b)
+    own_b, hb_b = sup_b(nb, _low_corner(gb))
     directions = [na, -nb]
     values = [ha_a + hb_a, ha_b + hb_b]
     # An upper bound of the depth before the walk: the smallest facet candidates evaluated over every vertex.

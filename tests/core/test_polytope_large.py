@@ -238,3 +238,21 @@ def test_turned_cylinder_copies_stay_on_the_facet_path_and_are_exact(seed, monke
     exact, _, _ = exact_depth(vertices, turned)
     assert answers and answers[-1] is not None
     assert contact.converged and abs(contact.depth - exact) <= 1e-9 * contact.scale, (contact.depth, exact)
+
+
+def test_past_its_work_budget_the_facet_path_hands_back_to_epa(monkeypatch):
+    """The guard: with a work budget too small for the pair, `facet_depth` gives up (None) and EPA goes on to the
+    exact answer (qhull's fan-capped 1,024-sided cylinder against its copy, `symmetric_width`)."""
+    half = cylinder(1024)[:512, :2]
+    ring = np.vstack([half, -half])
+    vertices = np.vstack([np.column_stack([ring, -np.ones(1024)]), np.column_stack([ring, np.ones(1024)])])
+    triangles = hull_triangles(vertices)
+    monkeypatch.setattr(polytope, "_WORK_FLOOR", 0)
+    monkeypatch.setattr(polytope, "_WORK_PER_FACET", 1)
+    answers = _on_facet_path(monkeypatch)
+    contact = core.collide(ConvexPolytope(vertices, triangles), ConvexPolytope(vertices.copy(), triangles))
+    assert answers == [None]
+    assert sum(polytope._LAST_WORK) > 0
+    width = symmetric_width(vertices)
+    assert contact.converged and abs(contact.depth - width) <= 1e-9 * contact.scale, (contact.depth, width)
+    assert contact.epa_iterations > 300  # EPA went on past the hand-over
