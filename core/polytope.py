@@ -76,6 +76,10 @@ _PARALLEL = 1e-12
 # other have M with a number of facets that grows as the product of their sides; EPA only refines M near the
 # answer and is then cheaper.
 _ARC_BUDGET = 1
+# Arcs are halved in each pass while more than `_FEW_ARCS` are cut; fewer are cut into `_PIECES` (four times the
+# halvings per pass).
+_FEW_ARCS = 256
+_PIECES = 16
 # Passes of the arc walk (each halves or splits the arcs left; 2^-48 of an arc is far below any tolerance).
 _MAX_HALVINGS = 48
 # An arc still walked when it is shorter than this (radians) is walked no further: its middle direction becomes
@@ -738,19 +742,23 @@ def _facet_depth(shape_a, shape_b, hull_a, hull_b, sup_a, sup_b):
             cut_u, cut_s = uc[beyond][inside], sc[beyond][inside]
         else:
             cut, cut_u, cut_s = joined, np.zeros((0, 3)), joined
-        # the others are halved
+        # the others are cut into `pieces` equal chords (halved while many are left; a few arcs left, the ones
+        # near the depth whose crossing is ill-conditioned, go down to `_SHORT_ARC` in a quarter of the passes)
         rows = np.flatnonzero(half)
-        mid = u0[rows] + u1[rows]
-        length = np.sqrt(np.einsum("ij,ij->i", mid, mid))
-        keep = length > 1e-300  # opposite normals: an edge of zero dihedral angle cannot happen on a valid hull
-        rows, mid = rows[keep], mid[keep] / length[keep, None]
-        sm, _ = sup_b(-mid, s0[rows])
-        rows = np.concatenate([cut, rows])
-        mid = np.concatenate([cut_u, mid])
-        sm = np.concatenate([cut_s, sm])
-        edge = np.concatenate([edge[rows], edge[rows]])
-        u0, u1 = np.concatenate([u0[rows], mid]), np.concatenate([mid, u1[rows]])
-        s0, s1 = np.concatenate([s0[rows], sm]), np.concatenate([sm, s1[rows]])
+        pieces = 2 if rows.size > _FEW_ARCS else _PIECES
+        t = (np.arange(1, pieces) / pieces)[None, :, None]
+        mid = (1.0 - t) * u0[rows][:, None, :] + t * u1[rows][:, None, :]  # (rows, pieces - 1, 3)
+        length = np.sqrt(np.einsum("ijk,ijk->ij", mid, mid))
+        keep = np.all(length > 1e-300, axis=1)  # opposite normals: no zero dihedral angle on a valid hull
+        rows, mid = rows[keep], mid[keep] / length[keep][:, :, None]
+        sm, _ = sup_b(-mid.reshape(-1, 3), np.repeat(s0[rows], pieces - 1))
+        ends_u = np.concatenate([u0[rows][:, None, :], mid, u1[rows][:, None, :]], axis=1)
+        ends_s = np.column_stack([s0[rows], sm.reshape(rows.size, pieces - 1), s1[rows]])
+        edge = np.concatenate([edge[cut], edge[cut], np.repeat(edge[rows], pieces)])
+        u0 = np.concatenate([u0[cut], cut_u, ends_u[:, :-1].reshape(-1, 3)])
+        u1 = np.concatenate([cut_u, u1[cut], ends_u[:, 1:].reshape(-1, 3)])
+        s0 = np.concatenate([s0[cut], cut_s, ends_s[:, :-1].reshape(-1)])
+        s1 = np.concatenate([cut_s, s1[cut], ends_s[:, 1:].reshape(-1)])
     else:
         more = _undecided_arcs(gb, pb, edge_vec, edge, s0, s1, na[left] + na[right])
         for found, part in zip((found_edges, found_b0, found_u), more):
