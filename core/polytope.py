@@ -55,10 +55,10 @@ _WIDE_TABLE = 1 << 20
 _BRUTE_FORCE = 1 << 24
 _BRUTE_FORCE_STARTED = 1 << 18
 _FEW_VERTICES = 1024
-# Facet normals are climbed once per distinct direction when at most this fraction of them are distinct (flat
-# regions split into many triangles; see `_repeats`).
+# The far supports of facet normals are climbed per group of nearly equal normals (those closer than about
+# `_SAME_NORMAL` per coordinate: flat regions split into many triangles), then per row from the group's support,
+# when there are at most `_REPEATS` groups per normal (see `_repeats`).
 _REPEATS = 0.75
-# Facet normals closer than about this (per coordinate) share their first climb (see `_repeats`).
 _SAME_NORMAL = 1e-9
 # Climb steps before the rows still climbing take the support over every vertex instead.
 _CLIMB_STEPS = 32
@@ -426,7 +426,7 @@ class _Supports:
 
     def __init__(self, shape: ConvexPolytope, hull: _Triangulation, budget: float = math.inf):
         self.graph = graph = hull.graph
-        self.work, self.budget = 0, math.inf  # the start table is not counted
+        self.work, self.budget = 0, math.inf  # the start table is not counted (made once per triangulation)
         # the start table is pose-independent (supports of the local vertices, looked up with local directions):
         # kept with the triangulation, so repeated queries on the same shape build it once
         if graph.cube is None:
@@ -446,7 +446,7 @@ class _Supports:
         self.points = shape._hull_world(hull.points)
         self.linear = shape._linear
         self.cube, self.start_vertex = graph.cube
-        self.budget = budget
+        self.work, self.budget = 0, budget
 
     @staticmethod
     def _every(directions: np.ndarray, points: np.ndarray):
