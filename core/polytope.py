@@ -57,6 +57,11 @@ _WIDE_TABLE = 1 << 20
 _BRUTE_FORCE = 1 << 24
 _BRUTE_FORCE_STARTED = 1 << 18
 _FEW_VERTICES = 1024
+# The far supports of facet normals are climbed per group of nearly equal normals (those closer than about
+# `_SAME_NORMAL` per coordinate: flat regions split into many triangles), then per row from the group's support,
+# when there are at most `_REPEATS` groups per normal (see `_repeats`).
+_REPEATS = 0.75
+_SAME_NORMAL = 1e-9
 # Climb steps before the rows still climbing take the support over every vertex instead.
 _CLIMB_STEPS = 32
 # Gauss arcs shorter than this (radians) are not walked: their two faces are coplanar up to rounding (a diagonal
@@ -73,6 +78,10 @@ _PARALLEL = 1e-12
 # other have M with a number of facets that grows as the product of their sides; EPA only refines M near the
 # answer and is then cheaper.
 _ARC_BUDGET = 1
+# Arcs are halved in each pass while more than `_FEW_ARCS` are cut; fewer are cut into `_PIECES` (four times the
+# halvings per pass).
+_FEW_ARCS = 256
+_PIECES = 16
 # Passes of the arc walk (each halves or splits the arcs left; 2^-48 of an arc is far below any tolerance).
 _MAX_HALVINGS = 48
 # An arc still walked when it is shorter than this (radians) is walked no further: its middle direction becomes
@@ -81,6 +90,17 @@ _MAX_HALVINGS = 48
 # Without it, arcs whose crossing is ill-conditioned (an edge of A nearly parallel to one of B: float32 copies,
 # sine ~1e-7, crossing direction found only to ~1e-9) were halved through all the passes (issue 7).
 _SHORT_ARC = 1e-11
+# The facet path's work budget: `_WORK_FLOOR` + this per facet of the two shapes, in gathered (direction, vertex)
+# products of the climbs (see `facet_depth`).  Measured per facet: 30-130 on Ico Spheres, UV Spheres and cylinders
+# with Blender-like faces (2,000-18,000 vertices), up to ~1,700 on qhull's fan-capped 8,192-sided cylinder (1.7 s,
+# where EPA takes 2.9 s identical and 0.3 s turned) and ~1,400 on a 1,024-sided cone (products over every vertex
+# on a small shape).  At ~10 ns a product, 4,096 per facet (8 per vertex) is about what EPA spends when it must
+# expand once per vertex (identical copies); past it EPA goes on.  `_LAST_WORK`: the last call's work per shape.
+_WORK_PER_FACET = 4096
+_WORK_FLOOR = 1 << 24
+# A product over every vertex (one matrix product) counts as 1/this of a climb's gathered product.
+_BLAS_PRODUCTS = 8
+_LAST_WORK = [0, 0]
 # Rows per block in the climbs and the checks (bounds the temporary (rows, width, 3) arrays).
 _BLOCK = 1 << 16
 
@@ -472,21 +492,37 @@ def _cube_directions(g: int) -> np.ndarray:
     return out.reshape(-1, 3)
 
 
+class _OverBudget(Exception):
+    """Raised by `_Supports` past its work budget: `facet_depth` gives up and EPA goes on."""
+
+
 class _Supports:
     """Exact supports of one polytope, many directions at once: by hill climbing on a large polytope, over every
     vertex on a small one."""
 
-    def __init__(self, shape: ConvexPolytope, hull: _Triangulation):
-        self.points = points = shape._hull_world(hull.points)
+    def __init__(self, shape: ConvexPolytope, hull: _Triangulation, budget: float = math.inf):
         self.graph = graph = hull.graph
-        self.linear = shape._linear
+        self.work, self.budget = 0, math.inf  # the start table is not counted (made once per triangulation)
         # the start table is pose-independent (supports of the local vertices, looked up with local directions):
         # kept with the triangulation, so repeated queries on the same shape build it once
         if graph.cube is None:
             local = hull.points
             g = int(min(max(2, round(math.sqrt(local.shape[0] / 48.0))), _CUBE_MAX))
-            graph.cube = (g, _Supports._every(_cube_directions(g), local)[0])
+            fine = _cube_directions(g)
+            coarse = max(2, g // 4)
+            if g <= coarse or fine.shape[0] * local.shape[0] <= _BRUTE_FORCE:
+                graph.cube = (g, _Supports._every(fine, local)[0])
+            else:
+                # a coarse map over every vertex, then each fine cell climbs from its coarse cell's support (the
+                # fine map over every vertex cost ~55 ms on an 18,000-vertex sphere, the climbs a few ms)
+                graph.cube = (coarse, _Supports._every(_cube_directions(coarse), local)[0])
+                self.points, self.linear = local, None
+                self.cube, self.start_vertex = graph.cube
+                graph.cube = (g, self(fine)[0])
+        self.points = shape._hull_world(hull.points)
+        self.linear = shape._linear
         self.cube, self.start_vertex = graph.cube
+        self.work, self.budget = 0, budget
 
     @staticmethod
     def _every(directions: np.ndarray, points: np.ndarray):
@@ -502,7 +538,14 @@ class _Supports:
 
     def every_vertex(self, directions: np.ndarray):
         """(vertex index, support value) along each row of `directions`, over every vertex (blocks of rows)."""
+        self._spend(directions.shape[0] * self.points.shape[0] // _BLAS_PRODUCTS)
         return self._every(directions, self.points)
+
+    def _spend(self, pairs: int):
+        """Counts (direction, vertex) products; past `budget` the query is abandoned (`_OverBudget`)."""
+        self.work += pairs
+        if self.work > self.budget:
+            raise _OverBudget
 
     def __call__(self, directions: np.ndarray, start: np.ndarray | None = None):
         """(vertex index, support value) along each row of `directions`; `start`: vertices to climb from."""
@@ -541,6 +584,7 @@ class _Supports:
                 cuts = np.flatnonzero(np.diff(np.cumsum(degree) // _BLOCK)) + 1
                 for rows in np.split(wide_rows, cuts):
                     row, other = self.graph.neighbour_pairs(current[rows])
+                    self._spend(other.size)
                     vals = np.einsum("ij,ij->i", points[other], directions[rows[row]])
                     order = np.lexsort((-vals, row))  # per row, its best neighbour first
                     first = order[np.concatenate([[True], row[order][1:] != row[order][:-1]])]
@@ -558,6 +602,7 @@ class _Supports:
 
     def _step(self, rows, cand, directions, current, value, moved):
         """One climb step of `rows` to the best of their candidates `cand` (r, width) when it is higher."""
+        self._spend(cand.size)
         vals = np.einsum("rwk,rk->rw", np.take(self.points, cand, axis=0), directions[rows])  # take: a faster gather
         best = vals.argmax(axis=1)
         top = vals[np.arange(rows.size), best]
@@ -590,28 +635,115 @@ def _undecided_arcs(gb: _Graph, pb: np.ndarray, edge_vec: np.ndarray, edge: np.n
     return np.concatenate(out_e), np.concatenate(out_b), np.concatenate(out_u)
 
 
+def _low_corner(graph: _Graph) -> np.ndarray:
+    """Per triangle, its corner with the fewest neighbours."""
+    degree = np.take(graph.ptr[1:] - graph.ptr[:-1], graph.triangles)
+    return graph.triangles[np.arange(graph.triangles.shape[0]), degree.argmin(axis=1)]
+
+
+def _repeats(normals: np.ndarray):
+    """(a row of each group, group of each row) when the normals fall into at most `_REPEATS` x as many groups as
+    rows, else None; a group: the normals that round to one point of a grid of `_SAME_NORMAL`.  The facets of a
+    flat region (a cylinder's cap cut into thousands of triangles) share one normal up to rounding (bit for bit
+    on an axis-aligned cap, ~1e-13 apart on a turned qhull fan); climbed row by row from a fan's hub, each looked
+    at all of the hub's neighbours (0.8-1.8 s per set on an 8,192-sided qhull cylinder)."""
+    _, inverse = _weld(np.round(normals * (1.0 / _SAME_NORMAL)))
+    count = int(inverse.max()) + 1 if inverse.size else 0
+    if count > _REPEATS * normals.shape[0]:
+        return None
+    first = np.empty(count, np.int64)
+    first[inverse] = np.arange(normals.shape[0])  # one of its rows (any one serves)
+    return first, inverse
+
+
+def _once(supports: _Supports, directions: np.ndarray, repeats):
+    """`supports(directions)` in two climbs when `repeats` (from `_repeats`): one row of each group from the cube
+    map, then every row from its group's support (a step or none: the exact support of the row itself)."""
+    if repeats is None or supports.points.shape[0] <= _FEW_VERTICES:  # few: products over every vertex anyway
+        return supports(directions)
+    first, inverse = repeats
+    index, _ = supports(directions[first])
+    return supports(directions, index[inverse])
+
+
+def _upper_bound(directions: np.ndarray, values: np.ndarray, cloud_a: np.ndarray, cloud_b: np.ndarray,
+                 count: int = 64) -> float:
+    """min of h_M over the `count` directions of smallest climbed value, each h_M taken over every vertex (an
+    attained value of h_M, so at least the depth)."""
+    rows = np.argsort(values, kind="stable")[:count]
+    u = directions[rows]
+    return float(((u @ cloud_a.T).max(axis=1) + (-u @ cloud_b.T).max(axis=1)).min())
+
+
+def _arc_lower_bound(p: np.ndarray, b0: np.ndarray, b1: np.ndarray, u0: np.ndarray, u1: np.ndarray) -> np.ndarray:
+    """Per arc (unit ends u0, u1, shorter than pi), a number no larger than h_M anywhere on it.
+
+    p is a point of A (an end of A's edge), b0 and b1 points of B (its supports at the ends), so m0 = p - b0 and
+    m1 = p - b1 are points of M and h_M(u) >= f(u) = max(m0.u, m1.u).  Along the great circle each m.u is a
+    sinusoid; on the arc the smallest f is at an end, where m0.u = m1.u (u perpendicular to b1 - b0), or at an
+    interior minimum of one sinusoid (only where it is falling at u0 and rising at u1): that case gets -inf."""
+    m0, m1 = p - b0, p - b1
+    v0 = np.maximum(_dot(m0, u0), _dot(m1, u0))
+    v1 = np.maximum(_dot(m0, u1), _dot(m1, u1))
+    low = np.minimum(v0, v1)
+    d = b1 - b0
+    g0, g1 = _dot(d, u0), _dot(d, u1)
+    meet = (g0 * g1 <= 0.0) & (np.abs(g0) + np.abs(g1) > 0.0)
+    if np.any(meet):
+        uc = _unit_rows(np.abs(g1[meet])[:, None] * u0[meet] + np.abs(g0[meet])[:, None] * u1[meet])
+        low[meet] = np.minimum(low[meet], _dot(m0[meet], uc))
+    # tangents of the arc at its ends, in the direction of travel
+    c = _dot(u0, u1)[:, None]
+    t0, t1 = u1 - c * u0, c * u1 - u0
+    dip = ((_dot(m0, t0) < 0.0) & (_dot(m0, t1) > 0.0)) | ((_dot(m1, t0) < 0.0) & (_dot(m1, t1) > 0.0))
+    low[dip] = -np.inf
+    return low
+
+
 def facet_depth(shape_a: ConvexPolytope, shape_b: ConvexPolytope):
     """Exact penetration of two convex polytopes whose Minkowski difference holds the origin (EPA's frame).
 
     Returns (depth, unit normal u of M at the closest boundary point, candidates checked), with depth =
     h_A(u) + h_B(-u) the minimum over M's facet normals; or None when M has too many facets for this to pay
-    (see `_ARC_BUDGET`): EPA then goes on."""
+    (see `_ARC_BUDGET`) or the climbs cost too much (see `_WORK_PER_FACET`): EPA then goes on."""
     hull_a, hull_b = shape_a._triangulation(), shape_b._triangulation()
     if hull_a is None or hull_b is None:
         return None
-    sup_a, sup_b = _Supports(shape_a, hull_a), _Supports(shape_b, hull_b)
+    # Work budget per shape: (direction, vertex) products in the climbs, and 1/`_BLAS_PRODUCTS` of those over
+    # every vertex.  The facet path on the pairs it suits stays far below it (see `_WORK_PER_FACET`); a graph
+    # whose climbs cost more than EPA would is cut short and EPA goes on.
+    budget = _WORK_FLOOR + _WORK_PER_FACET * (hull_a.graph.triangles.shape[0] + hull_b.graph.triangles.shape[0])
+    sup_a, sup_b = _Supports(shape_a, hull_a, budget), _Supports(shape_b, hull_b, budget)
+    try:
+        return _facet_depth(shape_a, shape_b, hull_a, hull_b, sup_a, sup_b)
+    except _OverBudget:
+        return None
+    finally:
+        _LAST_WORK[:] = [sup_a.work, sup_b.work]
+
+
+def _facet_depth(shape_a, shape_b, hull_a, hull_b, sup_a, sup_b):
+    """`facet_depth` with its supports made (may raise `_OverBudget`)."""
     ga, gb = hull_a.graph, hull_b.graph
     pa, pb = sup_a.points, sup_b.points
     na = _face_normals(pa, ga.triangles)
     nb = _face_normals(pb, gb.triangles)
 
-    # facets of A (u = n_a) and of -B (u = -n_b): each face's own corner starts the climb on its own shape
-    own_a, ha_a = sup_a(na, ga.triangles[:, 0])
-    far_b, hb_a = sup_b(-na)
-    far_a, ha_b = sup_a(-nb)
-    own_b, hb_b = sup_b(nb, gb.triangles[:, 0])
+    # facets of A (u = n_a) and of -B (u = -n_b): each face's corner of lowest degree starts the climb on its own
+    # shape (it is on the support plane already; a fan's hub there would look at all its neighbours, per row)
+    rep_a, rep_b = _repeats(na), _repeats(nb)
+    own_a, ha_a = sup_a(na, _low_corner(ga))
+    far_b, hb_a = _once(sup_b, -na, rep_a)
+    far_a, ha_b = _once(sup_a, -nb, rep_b)
+    own_b, hb_b = sup_b(nb, _low_corner(gb))
     directions = [na, -nb]
     values = [ha_a + hb_a, ha_b + hb_b]
+    # An upper bound of the depth before the walk: the smallest facet candidates evaluated over every vertex.
+    cloud_a = shape_a._world_core_vertices() + shape_a._offset
+    cloud_b = shape_b._world_core_vertices() + shape_b._offset
+    bound = _upper_bound(np.concatenate(directions), np.concatenate(values), cloud_a, cloud_b)
+    # rounding allowed for in the arcs' lower bounds (dot products of differences of coordinates)
+    slack = 64.0 * np.finfo(float).eps * (abs(bound) + 2.0 * float(np.abs(pa).max()) + 2.0 * float(np.abs(pb).max()))
 
     # crossing edge pairs, walking each Gauss arc of A through B's supports (far_b[f] = B's support along -n_f)
     left, right = ga.edge_faces[:, 0], ga.edge_faces[:, 1]
@@ -632,6 +764,9 @@ def facet_depth(shape_a: ConvexPolytope, shape_b: ConvexPolytope):
     budget = _ARC_BUDGET * ga.edges.shape[0]
     for _ in range(_MAX_HALVINGS + 1):
         walk = s0 != s1
+        # arcs on which h_M stays above a depth already attained hold no facet normal that matters
+        walk[walk] = _arc_lower_bound(pa[ga.edges[edge[walk], 0]], pb[s0[walk]], pb[s1[walk]], u0[walk],
+                                      u1[walk]) <= bound + slack
         edge, u0, u1, s0, s1 = edge[walk], u0[walk], u1[walk], s0[walk], s1[walk]
         chord = u1 - u0
         short = np.einsum("ij,ij->i", chord, chord) < _SHORT_ARC * _SHORT_ARC
@@ -683,19 +818,23 @@ def facet_depth(shape_a: ConvexPolytope, shape_b: ConvexPolytope):
             cut_u, cut_s = uc[beyond][inside], sc[beyond][inside]
         else:
             cut, cut_u, cut_s = joined, np.zeros((0, 3)), joined
-        # the others are halved
+        # the others are cut into `pieces` equal chords (halved while many are left; a few arcs left, the ones
+        # near the depth whose crossing is ill-conditioned, go down to `_SHORT_ARC` in a quarter of the passes)
         rows = np.flatnonzero(half)
-        mid = u0[rows] + u1[rows]
-        length = np.sqrt(np.einsum("ij,ij->i", mid, mid))
-        keep = length > 1e-300  # opposite normals: an edge of zero dihedral angle cannot happen on a valid hull
-        rows, mid = rows[keep], mid[keep] / length[keep, None]
-        sm, _ = sup_b(-mid, s0[rows])
-        rows = np.concatenate([cut, rows])
-        mid = np.concatenate([cut_u, mid])
-        sm = np.concatenate([cut_s, sm])
-        edge = np.concatenate([edge[rows], edge[rows]])
-        u0, u1 = np.concatenate([u0[rows], mid]), np.concatenate([mid, u1[rows]])
-        s0, s1 = np.concatenate([s0[rows], sm]), np.concatenate([sm, s1[rows]])
+        pieces = 2 if rows.size > _FEW_ARCS else _PIECES
+        t = (np.arange(1, pieces) / pieces)[None, :, None]
+        mid = (1.0 - t) * u0[rows][:, None, :] + t * u1[rows][:, None, :]  # (rows, pieces - 1, 3)
+        length = np.sqrt(np.einsum("ijk,ijk->ij", mid, mid))
+        keep = np.all(length > 1e-300, axis=1)  # opposite normals: no zero dihedral angle on a valid hull
+        rows, mid = rows[keep], mid[keep] / length[keep][:, :, None]
+        sm, _ = sup_b(-mid.reshape(-1, 3), np.repeat(s0[rows], pieces - 1))
+        ends_u = np.concatenate([u0[rows][:, None, :], mid, u1[rows][:, None, :]], axis=1)
+        ends_s = np.column_stack([s0[rows], sm.reshape(rows.size, pieces - 1), s1[rows]])
+        edge = np.concatenate([edge[cut], edge[cut], np.repeat(edge[rows], pieces)])
+        u0 = np.concatenate([u0[cut], cut_u, ends_u[:, :-1].reshape(-1, 3)])
+        u1 = np.concatenate([cut_u, u1[cut], ends_u[:, 1:].reshape(-1, 3)])
+        s0 = np.concatenate([s0[cut], cut_s, ends_s[:, :-1].reshape(-1)])
+        s1 = np.concatenate([cut_s, s1[cut], ends_s[:, 1:].reshape(-1)])
     else:
         more = _undecided_arcs(gb, pb, edge_vec, edge, s0, s1, na[left] + na[right])
         for found, part in zip((found_edges, found_b0, found_u), more):
@@ -713,8 +852,6 @@ def facet_depth(shape_a: ConvexPolytope, shape_b: ConvexPolytope):
     # points), in order, until none left can beat the best verified.  Climbed values are values of real vertices,
     # never above the true support, so the order is safe.  A best candidate whose verified value exceeds its
     # climbed one by more than rounding means the triangulation misses part of the shape: not used then.
-    cloud_a = shape_a._world_core_vertices() + shape_a._offset
-    cloud_b = shape_b._world_core_vertices() + shape_b._offset
     order = np.argsort(values, kind="stable")
     best_value, best_u, best_climbed, checked = math.inf, None, math.inf, 0
     for lo in range(0, order.size, 64):
