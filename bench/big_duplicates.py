@@ -25,7 +25,6 @@ import argparse
 import json
 import os
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -99,6 +98,8 @@ def main() -> int:
     sys.path.insert(0, str(ROOT))
     import numpy as np
 
+    import checkouts
+
     from tests.core.test_polytope_large import homothetic_depth
 
     rows = cases()
@@ -109,24 +110,10 @@ def main() -> int:
             arrays.update({f"v{k}": vertices, f"t{k}": np.zeros((0, 3), np.int64) if triangles is None else triangles,
                            f"c{k}": np.stack([c for _, c, _ in copies])})
         np.savez(data, **arrays)
-        results = []
-        for root in args.roots:
-            done = subprocess.run([sys.executable, __file__, "--child", str(Path(root).resolve()), data,
-                                   "--repeat", str(args.repeat)], capture_output=True, text=True)
-            if done.returncode:
-                print(f"RESULT error: {root}: {done.stderr.strip().splitlines()[-1:]}")
-                return 1
-            results.append({(r["shape"], r["pose"]): r for r in map(json.loads, done.stdout.splitlines())})
-    names = [Path(r).resolve().name or r for r in args.roots]
-    print(f"numpy {np.__version__}, python {sys.version.split()[0]}, load {os.getloadavg()}, "
-          f"{time.strftime('%Y-%m-%d %H:%M', time.gmtime())} UTC; roots: " + ", ".join(names))
-    head = ["shape", "hull v", "copy"]
-    for name in names:
-        head += [f"{name} ms", f"{name} EPA it", f"{name} converged", f"{name} err"]
-    if len(names) > 1:
-        head.append(f"{names[-1]}/{names[0]}")
-    print("| " + " | ".join(head) + " |")
-    print("|" + "---|" * len(head))
+        results = checkouts.run(__file__, args.roots, data, args.repeat)
+        if results is None:
+            return 1
+    checkouts.head(args.roots, ["{} ms", "{} EPA it", "{} converged", "{} err"], np.__version__)
     for k, (label, vertices, _, copies) in enumerate(rows):
         for j, (relation, copy, homothetic) in enumerate(copies):
             exact = homothetic_depth(vertices, copy) if homothetic else None
@@ -135,8 +122,7 @@ def main() -> int:
                 r = result[(k, j)]
                 err = "-" if exact is None else f"{abs(r['depth'] - exact) / r['scale']:.1e}"
                 cells += [f"{r['ms']:.0f}", str(r["it"]), str(r["converged"]), err]
-            if len(results) > 1:
-                cells.append(f"{results[-1][(k, j)]['ms'] / results[0][(k, j)]['ms']:.2f}")
+            cells += checkouts.ratio(results, (k, j))
             print("| " + " | ".join(cells) + " |", flush=True)
     return 0
 

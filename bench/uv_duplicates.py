@@ -25,7 +25,6 @@ import argparse
 import json
 import os
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -104,6 +103,8 @@ def main() -> int:
     sys.path.insert(0, str(ROOT))
     import numpy as np
 
+    import checkouts
+
     from tests.core.duplicates import exact_depth
 
     rows = cases(args.quick)
@@ -113,24 +114,10 @@ def main() -> int:
         for k, (_, vertices, triangles, poses) in enumerate(rows):
             arrays.update({f"v{k}": vertices, f"t{k}": triangles, f"p{k}": np.stack([p for _, p in poses])})
         np.savez(data, **arrays)
-        results = []
-        for root in args.roots:
-            done = subprocess.run([sys.executable, __file__, "--child", str(Path(root).resolve()), data,
-                                   "--repeat", str(args.repeat)], capture_output=True, text=True)
-            if done.returncode:
-                print(f"RESULT error: {root}: {done.stderr.strip().splitlines()[-1:]}")
-                return 1
-            results.append({(r["shape"], r["pose"]): r for r in map(json.loads, done.stdout.splitlines())})
-    names = [Path(r).resolve().name or r for r in args.roots]
-    print(f"numpy {np.__version__}, python {sys.version.split()[0]}, load {os.getloadavg()}, "
-          f"{time.strftime('%Y-%m-%d %H:%M', time.gmtime())} UTC; roots: " + ", ".join(names))
-    head = ["shape", "hull v", "copy"]
-    for name in names:
-        head += [f"{name} ms", f"{name} EPA it", f"{name} outcome", f"{name} err"]
-    if len(names) > 1:
-        head.append(f"{names[-1]}/{names[0]}")
-    print("| " + " | ".join(head) + " |")
-    print("|" + "---|" * len(head))
+        results = checkouts.run(__file__, args.roots, data, args.repeat)
+        if results is None:
+            return 1
+    checkouts.head(args.roots, ["{} ms", "{} EPA it", "{} outcome", "{} err"], np.__version__)
     for k, (label, vertices, _, poses) in enumerate(rows):
         local = vertices.astype(np.float64)
         for j, (relation, pose) in enumerate(poses):
@@ -139,8 +126,7 @@ def main() -> int:
             for result in results:
                 r = result[(k, j)]
                 cells += [f"{r['ms']:.0f}", str(r["it"]), r["outcome"], f"{abs(r['depth'] - exact) / r['scale']:.1e}"]
-            if len(results) > 1:
-                cells.append(f"{results[-1][(k, j)]['ms'] / results[0][(k, j)]['ms']:.2f}")
+            cells += checkouts.ratio(results, (k, j))
             print("| " + " | ".join(cells) + " |", flush=True)
     return 0
 
