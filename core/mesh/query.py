@@ -128,7 +128,7 @@ def collide_meshes(a, b, tolerances: Tolerances = DEFAULT_TOLERANCES, max_distan
         # containment (the convex engine knows neither) come from the crossing step alone: distance and depth
         # are the convex engine's, so nothing of the distance and depth stages runs.
         from ..query import collide as convex_collide
-        contact = convex_collide(_convex_shape(a), _convex_shape(b), tolerances)
+        contact = convex_collide(_hull_shape(a), _hull_shape(b), tolerances)
         if contact.status is Status.INTERSECTING:
             segments, contained = crossing_and_containment(a, b, tolerances)
             contact = replace(contact, intersection=segments, containment=contained)
@@ -143,30 +143,25 @@ def collide_meshes(a, b, tolerances: Tolerances = DEFAULT_TOLERANCES, max_distan
     return _mesh_collide(a, b, tolerances, max_distance, hull)
 
 
-def _convex_shape(mesh: TriangleMesh) -> PointCloud:
-    """The convex engine's shape of a mesh that is one closed convex part: its used vertices with its own
-    triangles (already proved convex, so not tested again), with which EPA hands a large deep pair to the
-    facet-normal depth (core/polytope.py); a plain `PointCloud` of the vertices when a triangle has zero area."""
-    used = mesh._local.used
-    vertices = mesh.vertices[used]
-    triangles = mesh.triangles[mesh._local.proper]
-    try:
-        return ConvexPolytope(vertices, np.searchsorted(used, triangles), mesh.transform, _checked=True)
-    except ValueError:
-        return PointCloud(vertices, mesh.transform)
-
-
-def _hull_shape(mesh: TriangleMesh) -> ConvexPolytope:
-    """The convex hull of a mesh's used vertices, offering the mesh's own triangles as its triangulation (taken
-    by the core only if they bound that hull, after mending float32 folds: core/polytope.py), so that two large
-    nearly convex meshes deep in each other get the hulls' depth from the facet-normal path.  Kept on the local
-    data: every pose of the mesh shares it."""
+def _hull_shape(mesh: TriangleMesh) -> PointCloud:
+    """The convex engine's shape of a mesh: the hull of its used vertices with the mesh's own triangles as its
+    triangulation, with which EPA hands a large deep pair to the facet-normal depth (core/polytope.py).  A mesh
+    that is one closed convex part gives them at once (already proved convex, so not tested again; a plain
+    `PointCloud` when a triangle has zero area); any other offers them to be tried on first need (taken only if,
+    once float32 folds are mended, they bound the hull: a nearly convex mesh).  Kept on the local data: every
+    pose of the mesh shares it."""
     local = mesh._local
 
     def build():
         used = local.used
-        own = lambda: (local.vertices[used], np.searchsorted(used, local.triangles[local.proper]))
-        return ConvexPolytope(local.vertices[used], own)
+        vertices = local.vertices[used]
+        triangles = np.searchsorted(used, local.triangles[local.proper])
+        if not is_convex(mesh):
+            return ConvexPolytope(vertices, lambda: (vertices, triangles))
+        try:
+            return ConvexPolytope(vertices, triangles, _checked=True)
+        except ValueError:
+            return PointCloud(vertices)
 
     return local.cached("hull shape", build).moved(mesh.transform)
 
