@@ -106,25 +106,15 @@ _BLOCK = 1 << 16
 
 
 def _twins(triangles: np.ndarray, n: int):
-    """The directed edges u -> v of the triangles (3 per triangle, in corner order), the triangle owning each, and
-    the row of its reverse edge; twin is None unless every edge is used once and met by its reverse once."""
-    u = triangles.reshape(-1)
-    v = triangles[:, [1, 2, 0]].reshape(-1)
-    owner = np.repeat(np.arange(triangles.shape[0]), 3)
-    # Sorted by undirected edge, a closed surface has each edge exactly twice in a row, once either way.
-    order = np.argsort(np.minimum(u, v) * n + np.maximum(u, v), kind="stable")
-    if order.size % 2:
-        return u, v, owner, None
-    first, second = order[0::2], order[1::2]
-    if not (np.array_equal(u[first], v[second]) and np.array_equal(v[first], u[second])
-            and np.all(u[first] != v[first])):
-        return u, v, owner, None
-    pair = np.minimum(u[first], v[first]) * n + np.maximum(u[first], v[first])
-    if pair.size > 1 and not np.all(pair[1:] != pair[:-1]):  # an edge used more than twice
-        return u, v, owner, None
-    twin = np.empty_like(order)
-    twin[first], twin[second] = second, first
-    return u, v, owner, twin
+    """core/mesh/parts.py's `_edge_twins` (directed edges in corner order, owner triangle, row of the reverse edge)
+    as (u, v, owner, twin, pairing), where twin is None unless every edge is used once and met by its reverse once
+    (a closed surface); pairing is the whole `_edge_twins` answer, for the convexity test."""
+    from .mesh.parts import _edge_twins
+    pairing = _edge_twins(triangles, n)
+    u, v, owner, twin, ok = pairing
+    if not (np.all(ok) and np.all(u != v)):
+        twin = None
+    return u, v, owner, twin, pairing
 
 
 def _weld(points: np.ndarray):
@@ -144,9 +134,10 @@ class _Graph:
     with the two triangles beside them, and the vertex graph (CSR lists, plus a padded table of the first
     `_TABLE_WIDTH` neighbours for the climbs; a vertex of higher degree is `wide`)."""
 
-    def __init__(self, triangles: np.ndarray, n: int):
+    def __init__(self, triangles: np.ndarray, n: int, twins=None):
+        """twins: `_twins(triangles, n)` when the caller has it already."""
         self.triangles = triangles
-        u, v, owner, twin = _twins(triangles, n)
+        u, v, owner, twin, _ = _twins(triangles, n) if twins is None else twins
         if twin is None:
             raise ValueError("the triangles are not a closed surface (an edge is not met by its reverse once)")
         first = u < v
@@ -155,7 +146,7 @@ class _Graph:
         self.edge_keys = np.sort(u[first] * n + v[first])
         self.n = n
         degree = np.bincount(u, minlength=n)
-        by_vertex = np.argsort(u, kind="stable")
+        by_vertex = np.argsort(u.astype(np.uint16) if n <= 1 << 16 else u, kind="stable")  # 16 bits: a radix sort
         self.ptr = np.concatenate([[0], np.cumsum(degree)])
         self.idx = v[by_vertex]
         slot = np.arange(u.size) - np.repeat(self.ptr[:-1], degree)
@@ -218,15 +209,16 @@ class _Triangulation:
         from .mesh.parts import _convexity, _flat
         if np.any(_flat(unique, topo)):
             raise ValueError("a triangle of the hull triangulation has zero area")
+        twins = None
         if not checked:
             # A hull tool working in float32 may leave a few quads split along the wrong diagonal (Blender's
             # Convex Hull on a 10,242-vertex Ico Sphere: 28 edges folded inwards by up to 3e-4): flipped first.
-            topo = _flip_folds(unique, topo)
+            topo, twins = _flip_folds(unique, topo)
             if topo is None or not bool(_convexity(unique, topo, topo, np.zeros(topo.shape[0], np.int64), 1,
-                                                   _HULL_SLACK)[0]):
+                                                   _HULL_SLACK, twins[4])[0]):
                 raise ValueError("the triangles are not a closed surface bounding a convex body")
         self.points = unique
-        self.graph = _Graph(np.ascontiguousarray(topo), unique.shape[0])
+        self.graph = _Graph(np.ascontiguousarray(topo), unique.shape[0], twins)
 
 
 def _flip_folds(points: np.ndarray, topo: np.ndarray, rounds: int = 32):
@@ -234,15 +226,19 @@ def _flip_folds(points: np.ndarray, topo: np.ndarray, rounds: int = 32):
     corner l lies above the plane of (i, j, k) becomes (k, l), the triangles (i, l, k) and (l, j, k).  In a round
     an edge flips when it folds more than every other folded edge of its two triangles (all at once, no loop:
     Blender's 128 x 64 UV Sphere has 3,669 folded quad diagonals); the others wait for the next round.  The
-    triangulation after the last round (or None when it is not a closed surface); the caller checks it again."""
+    triangulation after the last round and its `_twins` (or None, None when it is not a closed surface); the
+    caller checks it again."""
     topo = topo.copy()
     n = points.shape[0]
     lo, hi = points.min(axis=0), points.max(axis=0)
     tol = 1e-10 * float(np.linalg.norm(hi - lo)) + 16.0 * np.finfo(float).eps * float(np.abs(points).max())
-    for _ in range(rounds):
-        u, v, owner, twin = _twins(topo, n)
+    for done in range(rounds + 1):
+        twins = _twins(topo, n)
+        u, v, owner, twin, _ = twins
         if twin is None:
-            return None
+            return None, None
+        if done == rounds:
+            break
         far = topo[:, [2, 0, 1]].reshape(-1)
         corner = np.take(points, topo, axis=0)  # np.take: a faster gather than indexing
         normal = _unit_rows(_cross(corner[:, 1] - corner[:, 0], corner[:, 2] - corner[:, 0]))
@@ -260,7 +256,7 @@ def _flip_folds(points: np.ndarray, topo: np.ndarray, rounds: int = 32):
         i, j, k, l = u[e], v[e], far[e], far[twin[e]]
         topo[owner[e]] = np.stack([i, l, k], axis=1)
         topo[owner[twin[e]]] = np.stack([l, j, k], axis=1)
-    return topo
+    return topo, twins
 
 
 class _Later:
@@ -502,6 +498,7 @@ class _Supports:
 
     def __init__(self, shape: ConvexPolytope, hull: _Triangulation, budget: float = math.inf):
         self.graph = graph = hull.graph
+        self._near = None
         self.work, self.budget = 0, math.inf  # the start table is not counted (made once per triangulation)
         # the start table is pose-independent (supports of the local vertices, looked up with local directions):
         # kept with the triangulation, so repeated queries on the same shape build it once
@@ -594,16 +591,28 @@ class _Supports:
                     value[r[up]] = top[up]
                     moved.append(r[up])
                 active = active[~at_wide]
+            near = self._near_points()
             for lo in range(0, active.size, block):
                 rows = active[lo:lo + block]
-                self._step(rows, table[current[rows]], directions, current, value, moved)
+                at = current[rows]
+                self._step(rows, table[at], directions, current, value, moved, np.take(near, at, axis=0))
             active = np.concatenate(moved) if moved else active[:0]
         return current, value
 
-    def _step(self, rows, cand, directions, current, value, moved):
-        """One climb step of `rows` to the best of their candidates `cand` (r, width) when it is higher."""
+    def _near_points(self) -> np.ndarray:
+        """(n, table width, 3): the points of each vertex's row of the neighbour table, gathered once per set of
+        points (a climb step then reads one contiguous block per row instead of `width` scattered points)."""
+        if self._near is None or self._near[0] is not self.points:
+            self._near = (self.points, np.take(self.points, self.graph.table, axis=0))
+        return self._near[1]
+
+    def _step(self, rows, cand, directions, current, value, moved, cand_points=None):
+        """One climb step of `rows` to the best of their candidates `cand` (r, width) when it is higher;
+        `cand_points`: their points, when gathered already."""
         self._spend(cand.size)
-        vals = np.einsum("rwk,rk->rw", np.take(self.points, cand, axis=0), directions[rows])  # take: a faster gather
+        if cand_points is None:
+            cand_points = np.take(self.points, cand, axis=0)  # take: a faster gather than indexing
+        vals = np.einsum("rwk,rk->rw", cand_points, directions[rows])
         best = vals.argmax(axis=1)
         top = vals[np.arange(rows.size), best]
         up = top > value[rows]
@@ -647,7 +656,12 @@ def _repeats(normals: np.ndarray):
     flat region (a cylinder's cap cut into thousands of triangles) share one normal up to rounding (bit for bit
     on an axis-aligned cap, ~1e-13 apart on a turned qhull fan); climbed row by row from a fan's hub, each looked
     at all of the hub's neighbours (0.8-1.8 s per set on an 8,192-sided qhull cylinder)."""
-    _, inverse = _weld(np.round(normals * (1.0 / _SAME_NORMAL)))
+    grid = np.round(normals * (1.0 / _SAME_NORMAL))
+    # as many groups as distinct first coordinates at least: one sort of a column tells a curved surface (no
+    # repeats) before the rows are sorted whole
+    if np.unique(grid[:, 0]).size > _REPEATS * normals.shape[0]:
+        return None
+    _, inverse = _weld(grid)
     count = int(inverse.max()) + 1 if inverse.size else 0
     if count > _REPEATS * normals.shape[0]:
         return None
@@ -758,6 +772,12 @@ def _facet_depth(shape_a, shape_b, hull_a, hull_b, sup_a, sup_b):
     # vertex of that facet whose normal cone the arc enters.
     u0 = _unit_rows(u0 + _NUDGE * chord)
     u1 = _unit_rows(u1 - _NUDGE * chord)
+    # B's supports along the two face normals (far_b) are points of B as well, so they bound h_M on the arc from
+    # below just as the supports at its ends do: arcs already out of the running are dropped before those are
+    # climbed (on copies of spheres every arc is: the climbs were half of the facet path's time at 20,000 vertices)
+    near = _arc_lower_bound(pa[ga.edges[edge, 0]], pb[far_b[left[edge]]], pb[far_b[right[edge]]], u0,
+                            u1) <= bound + slack
+    edge, u0, u1 = edge[near], u0[near], u1[near]
     s0, _ = sup_b(-u0, far_b[left[edge]])
     s1, _ = sup_b(-u1, far_b[right[edge]])
     found_edges, found_b0, found_u = [], [], []

@@ -172,6 +172,7 @@ def _directions(normal: np.ndarray, topo: np.ndarray, keep: np.ndarray):
     unit = normal / np.where(length > 0.0, length, 1.0)[:, None]
     total = normal.copy()
     _, _, owner, twin, ok = _edge_twins(topo, int(topo.max()) + 1)
+    twin = twin // 3
     close = ok & (_dot(unit[owner], unit[twin]) >= math.cos(SMOOTH)) & keep[twin]
     for axis in range(3):
         total[:, axis] += np.bincount(owner[close], weights=normal[twin[close], axis], minlength=normal.shape[0])
