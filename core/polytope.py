@@ -261,7 +261,8 @@ def _flip_folds(points: np.ndarray, topo: np.ndarray, rounds: int = 32):
 
 class _Later:
     """A triangulation made the first time it is needed, by the first of some functions of no arguments
-    returning (points, triangles) whose answer passes; None from then on if none did."""
+    returning (points, triangles) whose answer passes; None from then on if none did.  The core's own makers
+    (`_hull_maker`, `_copied_maker`) add a third item: the rows of the cloud the points were taken from."""
 
     def __init__(self, makers):
         self.makers = list(makers)
@@ -275,11 +276,11 @@ class _Later:
             self.done = True
             for make in self.makers:
                 try:
-                    points, triangles = make()
-                    hull = _Triangulation(points, triangles, checked=False)
+                    made = make()
+                    hull = _Triangulation(made[0], made[1], checked=False)
                 except (ValueError, TypeError, RuntimeError):
                     continue
-                if _holds(hull, cloud):
+                if _holds(hull, cloud, made[2] if len(made) > 2 else None):
                     self.value = hull
                     break
             self.makers = None
@@ -300,14 +301,21 @@ _HULL_SLACK = 1e-9
 _CHECK_BUDGET = 1 << 25
 
 
-def _holds(hull: _Triangulation, cloud: np.ndarray) -> bool:
-    both = np.concatenate([hull.points, cloud])
-    _, label = _weld(both)
-    label = label.reshape(-1)
-    mine, theirs = label[:hull.points.shape[0]], label[hull.points.shape[0]:]
-    if not np.all(np.isin(mine, theirs)):
-        return False  # a point that is not a vertex of the shape
-    rest = cloud[~np.isin(theirs, mine)]
+def _holds(hull: _Triangulation, cloud: np.ndarray, rows: np.ndarray | None = None) -> bool:
+    """`rows`: the rows of `cloud` the hull's points were taken from, when they were (then they are vertices of
+    the shape by construction, and only the other rows are looked at)."""
+    if rows is None:
+        both = np.concatenate([hull.points, cloud])
+        _, label = _weld(both)
+        label = label.reshape(-1)
+        mine, theirs = label[:hull.points.shape[0]], label[hull.points.shape[0]:]
+        if not np.all(np.isin(mine, theirs)):
+            return False  # a point that is not a vertex of the shape
+        rest = cloud[~np.isin(theirs, mine)]
+    else:
+        left = np.ones(cloud.shape[0], bool)
+        left[rows] = False
+        rest = cloud[left]
     if not rest.shape[0]:
         return True
     if rest.shape[0] * hull.graph.triangles.shape[0] > _CHECK_BUDGET:
@@ -393,7 +401,7 @@ def _hull_maker(own: _OwnHull):
         if found is None:
             raise ValueError("core.hull declined this cloud")
         vertices, triangles = found
-        return own.vertices[vertices], np.searchsorted(vertices, triangles)
+        return own.vertices[vertices], np.searchsorted(vertices, triangles), vertices
     return make
 
 
@@ -405,7 +413,7 @@ def _copied_maker(own: _OwnHull, vertices: np.ndarray):
         if own.indices is None or own.vertices.shape != vertices.shape:
             raise ValueError("no partner hull to copy")
         hull_vertices, triangles = own.indices
-        return vertices[hull_vertices], np.searchsorted(hull_vertices, triangles)
+        return vertices[hull_vertices], np.searchsorted(hull_vertices, triangles), hull_vertices
     return make
 
 

@@ -181,3 +181,24 @@ def test_a_declined_hull_leaves_the_answer_to_epa(early_switch, monkeypatch):
     exact, _, _ = exact_depth(a, b)
     assert not _problems(contact, a, b, exact), _problems(contact, a, b, exact)
     assert contact.epa_iterations > 600  # EPA's own expansions, no hull
+
+
+def test_a_hull_that_leaves_a_vertex_out_is_refused(early_switch, monkeypatch):
+    """The core's own hull is checked like any other: made to leave one of its vertices out (qhull's hull of the
+    others), it is refused for A and, copied, for B; EPA answers, exact."""
+    from scipy.spatial import ConvexHull
+
+    def short_by_one(points):
+        keep = np.arange(1, points.shape[0])  # vertex 0 of an Ico Sphere is a hull vertex
+        tri = keep[ConvexHull(points[keep]).simplices]
+        return np.unique(tri), tri
+
+    a = icosphere(3)
+    b = near_copy(a, np.random.default_rng(728), angle=1e-4)
+    monkeypatch.setattr(core.hull, "convex_hull", short_by_one)
+    views = with_hulls(core.PointCloud(a), core.PointCloud(b))
+    assert [v._triangulation() for v in views] == [None, None]
+    contact = core.collide(a, b)
+    exact, _, _ = exact_depth(a, b)
+    assert not _problems(contact, a, b, exact), _problems(contact, a, b, exact)
+    assert contact.epa_iterations > 600  # EPA's own expansions, no hull
