@@ -225,10 +225,10 @@ def _build(p: np.ndarray, eps: float) -> np.ndarray | None:
         cand_face = np.flatnonzero(faces.far[:faces.count] >= 0)
         if not cand_face.size:
             break
-        cand_face = _apart(faces, cand_face, height[faces.far[cand_face]])
+        cand_face = _apart(p, faces, cand_face, height[faces.far[cand_face]], eps)
         cand = faces.far[cand_face]
         pc, pf = _visible_regions(p, faces, cand, cand_face, eps)
-        pc, pf = _independent(faces, height[cand], pc, pf)
+        pc, pf = _independent(p, faces, cand, height[cand], pc, pf, eps)
         if not _insert(p, faces, cand, pc, pf, owner, height, eps):
             return None
     else:
@@ -245,24 +245,34 @@ def _farthest(faces, owner, height, points) -> None:
     faces.far[owner[order[first]]] = order[first]
 
 
-def _apart(faces, cand_face, value):
-    """The faces (ascending) of a maximal set of proposals, greedy by `value`, whose own faces are not neighbours.
+def _apart(p, faces, cand_face, value, eps):
+    """The faces (ascending) of a maximal set of proposals, greedy by `value`, none of which sees the face of a
+    neighbouring one (that face would be in both regions).
 
-    A proposal's region holds its own face, so two proposals on neighbouring faces cannot both be inserted: most
-    of them are dropped here, before their regions are searched (the exact test on the regions follows)."""
+    Most clashes between proposals are between neighbouring faces: they are thinned out here, before the regions
+    are searched (the exact test on the regions follows, `_independent`)."""
     prio = np.full(faces.count, -1, np.int64)
     prio[cand_face[np.argsort(value, kind="stable")]] = np.arange(cand_face.size)
+    nb = faces.nb[cand_face]  # (k, 3)
+    row, slot = np.nonzero(prio[nb] >= 0)
+    f, g = cand_face[row], nb[row, slot]
+    qf, qg = faces.far[f], faces.far[g]
+    clash = ((np.einsum("ij,ij->i", faces.normal[f], p[qg]) - faces.offset[f] > eps)
+             | (np.einsum("ij,ij->i", faces.normal[g], p[qf]) - faces.offset[g] > eps))
+    rival = np.full(nb.shape, -1, np.int64)  # neighbouring faces whose proposals clash, -1 for none
+    rival[row[clash], slot[clash]] = g[clash]
     kept = []
-    rest = cand_face
-    while rest.size:
-        ring = prio[faces.nb[rest]]  # (k, 3): the neighbours' proposals' ranks, -1 for none
-        top = np.all(ring < prio[rest][:, None], axis=1)  # higher than every neighbour left
-        chosen = rest[top]
-        kept.append(chosen)
-        prio[chosen] = -1
-        prio[faces.nb[chosen].reshape(-1)] = -1  # the neighbours' proposals are out
-        rest = rest[~top]
-        rest = rest[prio[rest] >= 0]
+    at = np.arange(cand_face.size)
+    while at.size:
+        ring = np.where(rival[at] >= 0, prio[rival[at]], -1)
+        top = np.all(ring < prio[cand_face[at]][:, None], axis=1)  # higher than every clashing one left
+        chosen = at[top]
+        kept.append(cand_face[chosen])
+        prio[cand_face[chosen]] = -1
+        r = rival[chosen].reshape(-1)
+        prio[r[r >= 0]] = -1  # the clashing neighbours are out
+        at = at[~top]
+        at = at[prio[cand_face[at]] >= 0]
     return np.sort(np.concatenate(kept))
 
 
@@ -298,44 +308,82 @@ def _visible_regions(p, faces, cand, cand_face, eps):
     return np.concatenate(region_c), np.concatenate(region_f)
 
 
-def _independent(faces, value, pc, pf):
-    """The (candidate, face) pairs of a maximal set of candidates whose regions are disjoint and not adjacent.
+def _shared_edges_convex(p, faces, cand, c, f, slot, other, eps):
+    """Whether the fans of candidates c and `other` would meet convexly along edge `slot` (a, b) of face f (f in
+    c's region, the face across it in other's): neither point P (c's) nor Q (other's) lies above the other's new
+    face on that edge, (a, b, P) or (b, a, Q), by more than eps.  Inserting the two one after the other (in either
+    order) then gives the same faces as inserting them side by side: neither sees the other's new face next to
+    its own region.
 
-    Greedy by `value` (the candidates' heights), in passes: a face seen by several candidates goes to the
-    highest; a candidate that got its whole region is kept unless a higher kept one has a region face next to
-    one of its own; candidates next to a kept region drop out; the rest try again.  The highest candidate of
-    each pass is always kept."""
+    Both heights share one numerator, the triple product V = ((b - a) x (P - a)) . (Q - a): Q's height is V over
+    |(b - a) x (P - a)|, P's is V over |(b - a) x (Q - a)|."""
+    a = p[faces.tri[f, slot]]
+    u = p[faces.tri[f, (slot + 1) % 3]] - a
+    v = p[cand[c]] - a
+    w = p[cand[other]] - a
+    uv = _cross_rows(u, v)
+    uw = _cross_rows(u, w)
+    volume = np.einsum("ij,ij->i", uv, w)
+    least = np.sqrt(np.minimum(np.einsum("ij,ij->i", uv, uv), np.einsum("ij,ij->i", uw, uw)))
+    return (least > 0.0) & (volume <= eps * least)
+
+
+def _independent(p, faces, cand, value, pc, pf, eps):
+    """The (candidate, face) pairs of a maximal set of candidates that can be inserted side by side: their regions
+    are disjoint, and where two regions share an edge the two new faces on it meet convexly
+    (`_shared_edges_convex`).  Such a set gives the hull that inserting its points one by one would give.
+
+    Greedy by `value` (the candidates' heights), in passes: candidates overlapping a kept region, or meeting one
+    along a concave edge, drop out; a face seen by several of the others goes to the highest; a candidate that
+    got its whole region is kept unless it meets a higher one of those along a concave edge; the rest try again.
+    The highest candidate left in a pass is kept, so each pass keeps or drops at least one."""
     count = value.size
     prio = np.empty(count, np.int64)
     prio[np.argsort(value, kind="stable")] = np.arange(count)
-    owner = np.full(faces.count, -1, np.int64)  # kept candidate's priority per face
+    owner = np.full(faces.count, -1, np.int64)  # kept candidate per face
     best = np.full(faces.count, -1, np.int64)
+    mark = np.full(faces.count, -1, np.int64)  # candidate per face: kept ones and this pass's whole regions
     kept_c, kept_f = [], []
+    out = np.zeros(count, bool)
     lost = np.zeros(count, bool)
     while pc.size:
+        # against the kept regions: no overlap, convex shared edges
+        out[pc[owner[pf] >= 0]] = True
+        ring = owner[faces.nb[pf]]
+        row, slot = np.nonzero(ring >= 0)
+        if row.size:
+            fine = _shared_edges_convex(p, faces, cand, pc[row], pf[row], slot, ring[row, slot], eps)
+            out[pc[row[~fine]]] = True
+        rest = ~out[pc]
+        pc, pf = pc[rest], pf[rest]
+        if not pc.size:
+            break
+        # each face to its highest candidate; candidates that lost a face wait
         best[pf] = -1
         np.maximum.at(best, pf, prio[pc])
         lost[:] = False
         lost[pc[best[pf] != prio[pc]]] = True
-        keep = ~lost[pc]
-        c, f = pc[keep], pf[keep]
         best[pf] = -1
-        best[f] = prio[c]
-        lost[c[np.any(best[faces.nb[f]] > prio[c][:, None], axis=1)]] = True
-        best[f] = -1
+        whole = ~lost[pc]
+        c, f = pc[whole], pf[whole]
+        mark[f] = c
+        ring = mark[faces.nb[f]]
+        row, slot = np.nonzero((ring >= 0) & (ring != c[:, None]))
+        if row.size:
+            other = ring[row, slot]
+            fine = _shared_edges_convex(p, faces, cand, c[row], f[row], slot, other, eps)
+            bad = ~fine & (prio[other] > prio[c[row]])
+            lost[c[row[bad]]] = True
+        mark[f] = -1
         keep = ~lost[c]
         c, f = c[keep], f[keep]
         kept_c.append(c)
         kept_f.append(f)
-        owner[f] = prio[c]
-        # the others: out if a region face of theirs is a kept face or next to one
+        owner[f] = c
         rest = lost[pc]
         pc, pf = pc[rest], pf[rest]
-        touch = (owner[pf] >= 0) | np.any(owner[faces.nb[pf]] >= 0, axis=1)
-        out = np.zeros(count, bool)
-        out[pc[touch]] = True
-        rest = ~out[pc]
-        pc, pf = pc[rest], pf[rest]
+    if not kept_c:
+        return np.zeros(0, np.int64), np.zeros(0, np.int64)
     return np.concatenate(kept_c), np.concatenate(kept_f)
 
 
@@ -392,6 +440,17 @@ def _insert(p, faces, cand, pc, pf, owner, height, eps) -> bool:
         return False  # the horizon is not closed loops (cannot happen after the disc test; kept as a guard)
     next_face = new[by_start[at]]
     prev_face = new[by_end[back]]
+    # an edge two regions share: the face across it is the other insertion's new face on the reversed edge
+    shared = region_of[outer] >= 0
+    if shared.any():
+        key = ea * n + eb
+        by_key = np.argsort(key)
+        twin_key = eb[shared] * n + ea[shared]
+        pos = np.minimum(np.searchsorted(key[by_key], twin_key), k - 1)
+        if not np.array_equal(key[by_key[pos]], twin_key):
+            return False  # cannot happen: a shared edge is on both regions' horizons
+        outer = outer.copy()
+        outer[shared] = new[by_key[pos]]
     faces.tri[new] = new_tri
     faces.nb[new, 0] = outer
     faces.nb[new, 1] = next_face
@@ -400,8 +459,9 @@ def _insert(p, faces, cand, pc, pf, owner, height, eps) -> bool:
     faces.offset[new] = offset
     faces.alive[new] = True
     # the outer faces now meet the new ones
-    outer_slot = (faces.nb[outer] == ef[:, None]).argmax(axis=1)
-    faces.nb[outer, outer_slot] = new
+    stay = ~shared
+    outer_slot = (faces.nb[outer[stay]] == ef[stay, None]).argmax(axis=1)
+    faces.nb[outer[stay], outer_slot] = new[stay]
     faces.alive[pf] = False
     faces.far[pf] = -1
     faces.count = base + k
