@@ -48,14 +48,17 @@ _MAX_ROUNDS = 100_000
 
 
 class _Faces:
-    """Growable face arrays: corners (CCW seen from outside), neighbours (across edge k: corners k, k+1), unit
-    normals, plane offsets, alive, and the farthest point of each face's outside set (-1: none)."""
+    """Growable face arrays: corners (CCW seen from outside), neighbours (across edge k: corners k, k+1), planes
+    (rows: the unit normal's x, y, z and the plane offset), alive, and the farthest point of each face's outside
+    set (-1: none).
+
+    Per-face values are gathered one coordinate at a time (1-D arrays, `heights`) and rows of the integer arrays
+    with `np.take`: numpy gathers rows of a 2-D array by fancy indexing several times slower."""
 
     def __init__(self, capacity: int):
         self.tri = np.empty((capacity, 3), np.int64)
         self.nb = np.empty((capacity, 3), np.int64)
-        self.normal = np.empty((capacity, 3))
-        self.offset = np.empty(capacity)
+        self.plane = np.empty((4, capacity))
         self.alive = np.zeros(capacity, bool)
         self.far = np.full(capacity, -1, np.int64)
         self.count = 0
@@ -65,38 +68,46 @@ class _Faces:
         if need <= self.tri.shape[0]:
             return
         size = max(need, 2 * self.tri.shape[0])
-        for name in ("tri", "nb", "normal", "offset", "alive", "far"):
+        c = self.count
+        for name in ("tri", "nb", "alive", "far"):
             old = getattr(self, name)
             new = np.full((size,) + old.shape[1:], -1 if name == "far" else 0, old.dtype)
-            new[:self.count] = old[:self.count]
+            new[:c] = old[:c]
             setattr(self, name, new)
+        plane = np.zeros((4, size))
+        plane[:, :c] = self.plane[:, :c]
+        self.plane = plane
+
+    def heights(self, f: np.ndarray, P: np.ndarray, q: np.ndarray) -> np.ndarray:
+        """Heights of the points q (columns of P, (3, n)) above the planes of the faces f, pairwise."""
+        x, y, z, off = self.plane
+        return x[f] * P[0][q] + y[f] * P[1][q] + z[f] * P[2][q] - off[f]
 
 
-def _cross_rows(u: np.ndarray, v: np.ndarray) -> np.ndarray:
-    out = np.empty_like(u)
-    out[:, 0] = u[:, 1] * v[:, 2] - u[:, 2] * v[:, 1]
-    out[:, 1] = u[:, 2] * v[:, 0] - u[:, 0] * v[:, 2]
-    out[:, 2] = u[:, 0] * v[:, 1] - u[:, 1] * v[:, 0]
-    return out
-
-
-def _planes(points: np.ndarray, tri: np.ndarray):
-    """Unit normals (crossed at the corner facing the longest edge, the largest angle: well conditioned on
-    slivers), plane offsets, and whether each triangle has a nonzero cross product."""
-    a, b, c = points[tri[:, 0]], points[tri[:, 1]], points[tri[:, 2]]
-    ab, bc, ca = b - a, c - b, a - c
-    lab = np.einsum("ij,ij->i", ab, ab)
-    lbc = np.einsum("ij,ij->i", bc, bc)
-    lca = np.einsum("ij,ij->i", ca, ca)
+def _planes(P: np.ndarray, a: np.ndarray, b: np.ndarray, c: np.ndarray):
+    """Planes (4, k) of the triangles (a, b, c) (indices into the columns of P): unit normals (crossed at the
+    corner facing the longest edge, the largest angle: well conditioned on slivers) and plane offsets; and
+    whether each triangle has a nonzero cross product."""
+    x, y, z = P
+    ax, ay, az, bx, by, bz, cx, cy, cz = x[a], y[a], z[a], x[b], y[b], z[b], x[c], y[c], z[c]
+    ab = (bx - ax, by - ay, bz - az)
+    bc = (cx - bx, cy - by, cz - bz)
+    ca = (ax - cx, ay - cy, az - cz)
+    lab = ab[0] * ab[0] + ab[1] * ab[1] + ab[2] * ab[2]
+    lbc = bc[0] * bc[0] + bc[1] * bc[1] + bc[2] * bc[2]
+    lca = ca[0] * ca[0] + ca[1] * ca[1] + ca[2] * ca[2]
     # (b - a) x (c - a) = ab x -ca (pivot a, facing bc); = bc x -ab (pivot b, facing ca); = ca x -bc (pivot c)
     first = np.where((lbc >= lab) & (lbc >= lca), 0, np.where(lca >= lab, 1, 2))
-    u = np.where((first == 0)[:, None], ab, np.where((first == 1)[:, None], bc, ca))
-    v = np.where((first == 0)[:, None], ca, np.where((first == 1)[:, None], ab, bc))
-    n = -_cross_rows(u, v)
-    length = np.sqrt(np.einsum("ij,ij->i", n, n))
-    n = n / np.where(length > 0.0, length, 1.0)[:, None]
-    offset = np.einsum("ij,ij->i", n, a + b + c) / 3.0
-    return n, offset, length > 0.0
+    ux, uy, uz = (np.choose(first, (ab[i], bc[i], ca[i])) for i in range(3))
+    vx, vy, vz = (np.choose(first, (ca[i], ab[i], bc[i])) for i in range(3))
+    out = np.empty((4, a.size))
+    out[0] = vy * uz - vz * uy  # -(u x v)
+    out[1] = vz * ux - vx * uz
+    out[2] = vx * uy - vy * ux
+    length = np.sqrt(out[0] * out[0] + out[1] * out[1] + out[2] * out[2])
+    out[:3] /= np.where(length > 0.0, length, 1.0)
+    out[3] = (out[0] * (ax + bx + cx) + out[1] * (ay + by + cy) + out[2] * (az + bz + cz)) / 3.0
+    return out, length > 0.0
 
 
 def _tetrahedron(points: np.ndarray, eps: float):
@@ -199,22 +210,24 @@ def _build(p: np.ndarray, eps: float) -> np.ndarray | None:
         if d_above:  # d above plane (a, b, c): turned round, that face looks away from d
             b, c = c, b
         tri = np.array([[a, b, c], [a, d, b], [b, d, c], [c, d, a]])
+    P = np.ascontiguousarray(p.T)
     nb = _neighbours(tri, n)
-    normal, offset, ok = _planes(p, tri)
+    plane, ok = _planes(P, tri[:, 0], tri[:, 1], tri[:, 2])
     if nb is None or not np.all(ok):
         return None
     k = tri.shape[0]
     faces = _Faces(max(64, 4 * n, 2 * k))
-    faces.tri[:k], faces.nb[:k], faces.normal[:k], faces.offset[:k] = tri, nb, normal, offset
+    faces.tri[:k], faces.nb[:k], faces.plane[:, :k] = tri, nb, plane
     faces.alive[:k] = True
     faces.count = k
 
     # outside sets: each point goes to the face it is highest above (if any by more than eps)
     owner = np.empty(n, np.int64)
     height = np.empty(n)
-    block = max(1, (1 << 21) // k)
+    block = max(1, (1 << 16) // k)  # blocks that stay in cache
+    normal, offset = np.ascontiguousarray(plane[:3]), plane[3]
     for lo in range(0, n, block):
-        h = p[lo:lo + block] @ normal.T - offset
+        h = p[lo:lo + block] @ normal - offset
         best = h.argmax(axis=1)
         owner[lo:lo + block] = best
         height[lo:lo + block] = h[np.arange(best.size), best]
@@ -225,11 +238,11 @@ def _build(p: np.ndarray, eps: float) -> np.ndarray | None:
         cand_face = np.flatnonzero(faces.far[:faces.count] >= 0)
         if not cand_face.size:
             break
-        cand_face = _apart(p, faces, cand_face, height[faces.far[cand_face]], eps)
+        cand_face = _apart(P, faces, cand_face, height[faces.far[cand_face]], eps)
         cand = faces.far[cand_face]
-        pc, pf = _visible_regions(p, faces, cand, cand_face, eps)
-        pc, pf = _independent(p, faces, cand, height[cand], pc, pf, eps)
-        if not _insert(p, faces, cand, pc, pf, owner, height, eps):
+        pc, pf = _visible_regions(P, faces, cand, cand_face, eps)
+        pc, pf = _independent(P, faces, cand, height[cand], pc, pf, eps)
+        if not _insert(P, faces, cand, pc, pf, owner, height, eps):
             return None
     else:
         return None
@@ -240,12 +253,14 @@ def _farthest(faces, owner, height, points) -> None:
     """Set `faces.far` (the farthest point of each face's outside set) for the faces owning `points`."""
     if not points.size:
         return
-    order = points[np.lexsort((-height[points], owner[points]))]
-    first = np.concatenate([[True], owner[order[1:]] != owner[order[:-1]]])
-    faces.far[owner[order[first]]] = order[first]
+    face, h = owner[points], height[points]
+    top = np.full(faces.count, -np.inf)
+    np.maximum.at(top, face, h)
+    win = points[h == top[face]]  # ties: the last written stays
+    faces.far[owner[win]] = win
 
 
-def _apart(p, faces, cand_face, value, eps):
+def _apart(P, faces, cand_face, value, eps):
     """The faces (ascending) of a maximal set of proposals, greedy by `value`, none of which sees the face of a
     neighbouring one (that face would be in both regions).
 
@@ -253,12 +268,11 @@ def _apart(p, faces, cand_face, value, eps):
     are searched (the exact test on the regions follows, `_independent`)."""
     prio = np.full(faces.count, -1, np.int64)
     prio[cand_face[np.argsort(value, kind="stable")]] = np.arange(cand_face.size)
-    nb = faces.nb[cand_face]  # (k, 3)
+    nb = np.take(faces.nb, cand_face, axis=0)  # (k, 3)
     row, slot = np.nonzero(prio[nb] >= 0)
     f, g = cand_face[row], nb[row, slot]
     qf, qg = faces.far[f], faces.far[g]
-    clash = ((np.einsum("ij,ij->i", faces.normal[f], p[qg]) - faces.offset[f] > eps)
-             | (np.einsum("ij,ij->i", faces.normal[g], p[qf]) - faces.offset[g] > eps))
+    clash = (faces.heights(f, P, qg) > eps) | (faces.heights(g, P, qf) > eps)
     rival = np.full(nb.shape, -1, np.int64)  # neighbouring faces whose proposals clash, -1 for none
     rival[row[clash], slot[clash]] = g[clash]
     kept = []
@@ -276,7 +290,7 @@ def _apart(p, faces, cand_face, value, eps):
     return np.sort(np.concatenate(kept))
 
 
-def _visible_regions(p, faces, cand, cand_face, eps):
+def _visible_regions(P, faces, cand, cand_face, eps):
     """(candidate, face) pairs: the faces each candidate point sees, connected to the face it came from (a
     breadth-first search over face neighbours, all candidates in lock-step).
 
@@ -292,7 +306,7 @@ def _visible_regions(p, faces, cand, cand_face, eps):
     region_c, region_f = [pc], [pf]
     while frontier_c.size:
         nc = np.repeat(frontier_c, 3)
-        nf = faces.nb[frontier_f].reshape(-1)
+        nf = np.take(faces.nb, frontier_f, axis=0).reshape(-1)
         key, first = np.unique(nc * fcount + nf, return_index=True)
         seen = np.concatenate([before, layer])
         seen.sort()
@@ -301,14 +315,14 @@ def _visible_regions(p, faces, cand, cand_face, eps):
         key, first = key[fresh], first[fresh]
         nc, nf = nc[first], nf[first]
         before, layer = layer, key
-        above = np.einsum("ij,ij->i", faces.normal[nf], p[cand[nc]]) - faces.offset[nf] > eps
+        above = faces.heights(nf, P, cand[nc]) > eps
         frontier_c, frontier_f = nc[above], nf[above]
         region_c.append(frontier_c)
         region_f.append(frontier_f)
     return np.concatenate(region_c), np.concatenate(region_f)
 
 
-def _shared_edges_convex(p, faces, cand, c, f, slot, other, eps):
+def _shared_edges_convex(P, faces, cand, c, f, slot, other, eps):
     """Whether the fans of candidates c and `other` would meet convexly along edge `slot` (a, b) of face f (f in
     c's region, the face across it in other's): neither point P (c's) nor Q (other's) lies above the other's new
     face on that edge, (a, b, P) or (b, a, Q), by more than eps.  Inserting the two one after the other (in either
@@ -317,18 +331,23 @@ def _shared_edges_convex(p, faces, cand, c, f, slot, other, eps):
 
     Both heights share one numerator, the triple product V = ((b - a) x (P - a)) . (Q - a): Q's height is V over
     |(b - a) x (P - a)|, P's is V over |(b - a) x (Q - a)|."""
-    a = p[faces.tri[f, slot]]
-    u = p[faces.tri[f, (slot + 1) % 3]] - a
-    v = p[cand[c]] - a
-    w = p[cand[other]] - a
-    uv = _cross_rows(u, v)
-    uw = _cross_rows(u, w)
-    volume = np.einsum("ij,ij->i", uv, w)
-    least = np.sqrt(np.minimum(np.einsum("ij,ij->i", uv, uv), np.einsum("ij,ij->i", uw, uw)))
+    x, y, z = P
+    corner = faces.tri.reshape(-1)
+    a = corner[3 * f + slot]
+    b = corner[3 * f + (slot + 1) % 3]
+    pa, pb = cand[c], cand[other]
+    ax, ay, az = x[a], y[a], z[a]
+    ux, uy, uz = x[b] - ax, y[b] - ay, z[b] - az
+    vx, vy, vz = x[pa] - ax, y[pa] - ay, z[pa] - az
+    wx, wy, wz = x[pb] - ax, y[pb] - ay, z[pb] - az
+    uvx, uvy, uvz = uy * vz - uz * vy, uz * vx - ux * vz, ux * vy - uy * vx
+    uwx, uwy, uwz = uy * wz - uz * wy, uz * wx - ux * wz, ux * wy - uy * wx
+    volume = uvx * wx + uvy * wy + uvz * wz
+    least = np.sqrt(np.minimum(uvx * uvx + uvy * uvy + uvz * uvz, uwx * uwx + uwy * uwy + uwz * uwz))
     return (least > 0.0) & (volume <= eps * least)
 
 
-def _independent(p, faces, cand, value, pc, pf, eps):
+def _independent(P, faces, cand, value, pc, pf, eps):
     """The (candidate, face) pairs of a maximal set of candidates that can be inserted side by side: their regions
     are disjoint, and where two regions share an edge the two new faces on it meet convexly
     (`_shared_edges_convex`).  Such a set gives the hull that inserting its points one by one would give.
@@ -349,10 +368,10 @@ def _independent(p, faces, cand, value, pc, pf, eps):
     while pc.size:
         # against the kept regions: no overlap, convex shared edges
         out[pc[owner[pf] >= 0]] = True
-        ring = owner[faces.nb[pf]]
+        ring = owner[np.take(faces.nb, pf, axis=0)]
         row, slot = np.nonzero(ring >= 0)
         if row.size:
-            fine = _shared_edges_convex(p, faces, cand, pc[row], pf[row], slot, ring[row, slot], eps)
+            fine = _shared_edges_convex(P, faces, cand, pc[row], pf[row], slot, ring[row, slot], eps)
             out[pc[row[~fine]]] = True
         rest = ~out[pc]
         pc, pf = pc[rest], pf[rest]
@@ -367,11 +386,11 @@ def _independent(p, faces, cand, value, pc, pf, eps):
         whole = ~lost[pc]
         c, f = pc[whole], pf[whole]
         mark[f] = c
-        ring = mark[faces.nb[f]]
+        ring = mark[np.take(faces.nb, f, axis=0)]
         row, slot = np.nonzero((ring >= 0) & (ring != c[:, None]))
         if row.size:
             other = ring[row, slot]
-            fine = _shared_edges_convex(p, faces, cand, c[row], f[row], slot, other, eps)
+            fine = _shared_edges_convex(P, faces, cand, c[row], f[row], slot, other, eps)
             bad = ~fine & (prio[other] > prio[c[row]])
             lost[c[row[bad]]] = True
         mark[f] = -1
@@ -387,27 +406,28 @@ def _independent(p, faces, cand, value, pc, pf, eps):
     return np.concatenate(kept_c), np.concatenate(kept_f)
 
 
-def _insert(p, faces, cand, pc, pf, owner, height, eps) -> bool:
+def _insert(P, faces, cand, pc, pf, owner, height, eps) -> bool:
     """Insert the winning candidates (their regions pc, pf are disjoint and not adjacent): remove each region,
     fan its point to its horizon, hand the removed faces' outside points to the new faces.  False when a region
     is not a disc (rounding): the caller declines."""
-    n = p.shape[0]
+    n = P.shape[1]
+    corner = faces.tri.reshape(-1)
     region_of = np.full(faces.count, -1, np.int64)
     region_of[pf] = pc
     # horizon edges: an edge of a region face whose neighbour is outside the region
     ec = np.repeat(pc, 3)
     ef = np.repeat(pf, 3)
     slot = np.tile(np.arange(3), pf.size)
-    outer = faces.nb[pf].reshape(-1)
+    outer = np.take(faces.nb, pf, axis=0).reshape(-1)
     edge = region_of[outer] != ec
     ec, ef, slot, outer = ec[edge], ef[edge], slot[edge], outer[edge]
-    ea = faces.tri[ef, slot]
-    eb = faces.tri[ef, (slot + 1) % 3]
+    ea = corner[3 * ef + slot]
+    eb = corner[3 * ef + (slot + 1) % 3]
     # a disc: every horizon vertex starts one horizon edge, and V - E + F = 1
     start_key = ec * n + ea
     if np.unique(start_key).size != start_key.size:
         return False
-    corner_key = np.unique(np.repeat(pc, 3) * n + faces.tri[pf].reshape(-1))
+    corner_key = np.unique(np.repeat(pc, 3) * n + np.take(faces.tri, pf, axis=0).reshape(-1))
     chosen = np.unique(pc)
     vcount = np.bincount(corner_key // n, minlength=cand.size)[chosen]
     fcount = np.bincount(pc, minlength=cand.size)[chosen]
@@ -420,11 +440,10 @@ def _insert(p, faces, cand, pc, pf, owner, height, eps) -> bool:
     order = np.argsort(ec, kind="stable")
     ec, ef, slot, outer, ea, eb = ec[order], ef[order], slot[order], outer[order], ea[order], eb[order]
     apex = cand[ec]
-    new_tri = np.stack([ea, eb, apex], axis=1)
-    normal, offset, ok = _planes(p, new_tri)
+    plane, ok = _planes(P, ea, eb, apex)
     if not np.all(ok):
         return False
-    k = new_tri.shape[0]
+    k = ea.size
     faces.reserve(k)
     base = faces.count
     new = base + np.arange(k)
@@ -451,17 +470,15 @@ def _insert(p, faces, cand, pc, pf, owner, height, eps) -> bool:
             return False  # cannot happen: a shared edge is on both regions' horizons
         outer = outer.copy()
         outer[shared] = new[by_key[pos]]
-    faces.tri[new] = new_tri
-    faces.nb[new, 0] = outer
-    faces.nb[new, 1] = next_face
-    faces.nb[new, 2] = prev_face
-    faces.normal[new] = normal
-    faces.offset[new] = offset
-    faces.alive[new] = True
+    block = slice(base, base + k)
+    faces.tri[block, 0], faces.tri[block, 1], faces.tri[block, 2] = ea, eb, apex
+    faces.nb[block, 0], faces.nb[block, 1], faces.nb[block, 2] = outer, next_face, prev_face
+    faces.plane[:, block] = plane
+    faces.alive[block] = True
     # the outer faces now meet the new ones
     stay = ~shared
-    outer_slot = (faces.nb[outer[stay]] == ef[stay, None]).argmax(axis=1)
-    faces.nb[outer[stay], outer_slot] = new[stay]
+    outer_slot = (np.take(faces.nb, outer[stay], axis=0) == ef[stay, None]).argmax(axis=1)
+    faces.nb.reshape(-1)[3 * outer[stay] + outer_slot] = new[stay]
     faces.alive[pf] = False
     faces.far[pf] = -1
     faces.count = base + k
@@ -479,7 +496,7 @@ def _insert(p, faces, cand, pc, pf, owner, height, eps) -> bool:
         rows = np.repeat(np.arange(orphan.size), reps)
         first = np.concatenate([[0], np.cumsum(reps)[:-1]])
         face = base + np.repeat(fan_start[c], reps) + (np.arange(rows.size) - np.repeat(first, reps))
-        h = np.einsum("ij,ij->i", faces.normal[face], p[orphan[rows]]) - faces.offset[face]
+        h = faces.heights(face, P, orphan[rows])
         top = np.maximum.reduceat(h, first)
         # the first face reaching the top, per orphan
         hit = np.flatnonzero(h == np.repeat(top, reps))
