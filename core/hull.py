@@ -266,7 +266,7 @@ def _apart(P, faces, cand_face, value, eps):
 
     Most clashes between proposals are between neighbouring faces: they are thinned out here, before the regions
     are searched (the exact test on the regions follows, `_independent`)."""
-    prio = np.full(faces.count, -1, np.int64)
+    prio = np.full(faces.count + 1, -1, np.int64)  # the last entry stays -1: what index -1 (no rival) reads
     prio[cand_face[np.argsort(value, kind="stable")]] = np.arange(cand_face.size)
     nb = np.take(faces.nb, cand_face, axis=0)  # (k, 3)
     row, slot = np.nonzero(prio[nb] >= 0)
@@ -275,16 +275,21 @@ def _apart(P, faces, cand_face, value, eps):
     clash = (faces.heights(f, P, qg) > eps) | (faces.heights(g, P, qf) > eps)
     rival = np.full(nb.shape, -1, np.int64)  # neighbouring faces whose proposals clash, -1 for none
     rival[row[clash], slot[clash]] = g[clash]
-    kept = []
-    at = np.arange(cand_face.size)
+    has = np.zeros(cand_face.size, bool)
+    has[row[clash]] = True
+    kept = [cand_face[~has]]  # no clash: in
+    r0, r1, r2 = (np.ascontiguousarray(rival[:, i]) for i in range(3))
+    own = prio[cand_face]
+    at = np.flatnonzero(has)
     while at.size:
-        ring = np.where(rival[at] >= 0, prio[rival[at]], -1)
-        top = np.all(ring < prio[cand_face[at]][:, None], axis=1)  # higher than every clashing one left
+        o = own[at]
+        top = (prio[r0[at]] < o) & (prio[r1[at]] < o) & (prio[r2[at]] < o)  # above every clashing one left
         chosen = at[top]
         kept.append(cand_face[chosen])
         prio[cand_face[chosen]] = -1
-        r = rival[chosen].reshape(-1)
-        prio[r[r >= 0]] = -1  # the clashing neighbours are out
+        prio[r0[chosen]] = -1  # the clashing neighbours are out
+        prio[r1[chosen]] = -1
+        prio[r2[chosen]] = -1
         at = at[~top]
         at = at[prio[cand_face[at]] >= 0]
     return np.sort(np.concatenate(kept))
@@ -309,7 +314,7 @@ def _visible_regions(P, faces, cand, cand_face, eps):
         nf = np.take(faces.nb, frontier_f, axis=0).reshape(-1)
         key, first = np.unique(nc * fcount + nf, return_index=True)
         seen = np.concatenate([before, layer])
-        seen.sort()
+        seen.sort(kind="stable")  # two sorted runs: merged in linear time
         pos = np.minimum(np.searchsorted(seen, key), seen.size - 1)
         fresh = seen[pos] != key
         key, first = key[fresh], first[fresh]
@@ -387,12 +392,14 @@ def _independent(P, faces, cand, value, pc, pf, eps):
         c, f = pc[whole], pf[whole]
         mark[f] = c
         ring = mark[np.take(faces.nb, f, axis=0)]
+        # (each such edge is met from both sides: judged from the lower candidate's)
         row, slot = np.nonzero((ring >= 0) & (ring != c[:, None]))
+        other = ring[row, slot]
+        lower = prio[other] > prio[c[row]]
+        row, slot, other = row[lower], slot[lower], other[lower]
         if row.size:
-            other = ring[row, slot]
             fine = _shared_edges_convex(P, faces, cand, c[row], f[row], slot, other, eps)
-            bad = ~fine & (prio[other] > prio[c[row]])
-            lost[c[row[bad]]] = True
+            lost[c[row[~fine]]] = True
         mark[f] = -1
         keep = ~lost[c]
         c, f = c[keep], f[keep]
