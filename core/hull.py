@@ -96,18 +96,24 @@ def _planes(P: np.ndarray, a: np.ndarray, b: np.ndarray, c: np.ndarray):
     lab = ab[0] * ab[0] + ab[1] * ab[1] + ab[2] * ab[2]
     lbc = bc[0] * bc[0] + bc[1] * bc[1] + bc[2] * bc[2]
     lca = ca[0] * ca[0] + ca[1] * ca[1] + ca[2] * ca[2]
-    # (b - a) x (c - a) = ab x -ca (pivot a, facing bc); = bc x -ab (pivot b, facing ca); = ca x -bc (pivot c)
-    first = np.where((lbc >= lab) & (lbc >= lca), 0, np.where(lca >= lab, 1, 2))
-    ux, uy, uz = (np.choose(first, (ab[i], bc[i], ca[i])) for i in range(3))
-    vx, vy, vz = (np.choose(first, (ca[i], ab[i], bc[i])) for i in range(3))
+    # (b - a) x (c - a) = ab x -ca (pivot a, facing bc); = bc x -ab (pivot b, facing ca); = ca x -bc (pivot c).
+    # The pivot is picked by 0/1 weights (exact: the others are multiplied by zero): np.where and np.choose cost
+    # several times more than arithmetic here.
+    at_a = (lbc >= lab) & (lbc >= lca)
+    at_b = ~at_a & (lca >= lab)
+    wa, wb = at_a.astype(float), at_b.astype(float)
+    wc = 1.0 - wa - wb
+    ux, uy, uz = (wa * ab[i] + wb * bc[i] + wc * ca[i] for i in range(3))
+    vx, vy, vz = (wa * ca[i] + wb * ab[i] + wc * bc[i] for i in range(3))
     out = np.empty((4, a.size))
     out[0] = vy * uz - vz * uy  # -(u x v)
     out[1] = vz * ux - vx * uz
     out[2] = vx * uy - vy * ux
     length = np.sqrt(out[0] * out[0] + out[1] * out[1] + out[2] * out[2])
-    out[:3] /= np.where(length > 0.0, length, 1.0)
+    nonzero = length > 0.0
+    out[:3] /= length + ~nonzero
     out[3] = (out[0] * (ax + bx + cx) + out[1] * (ay + by + cy) + out[2] * (az + bz + cz)) / 3.0
-    return out, length > 0.0
+    return out, nonzero
 
 
 def _tetrahedron(points: np.ndarray, eps: float):
@@ -414,102 +420,101 @@ def _independent(P, faces, cand, value, pc, pf, eps):
 
 
 def _insert(P, faces, cand, pc, pf, owner, height, eps) -> bool:
-    """Insert the winning candidates (their regions pc, pf are disjoint and not adjacent): remove each region,
-    fan its point to its horizon, hand the removed faces' outside points to the new faces.  False when a region
-    is not a disc (rounding): the caller declines."""
+    """Insert the winning candidates (their regions pc, pf are disjoint; where two share an edge, their new faces
+    on it meet convexly): remove each region, fan its point to its horizon, hand the removed faces' outside points
+    to the new faces.  False when a region is not a disc (rounding): the caller declines."""
     n = P.shape[1]
     corner = faces.tri.reshape(-1)
+    order = np.argsort(pc, kind="stable")  # grouped by candidate: so are the horizon edges and new faces below
+    pc, pf = pc[order], pf[order]
     region_of = np.full(faces.count, -1, np.int64)
     region_of[pf] = pc
     # horizon edges: an edge of a region face whose neighbour is outside the region
     ec = np.repeat(pc, 3)
-    ef = np.repeat(pf, 3)
-    slot = np.tile(np.arange(3), pf.size)
-    outer = np.take(faces.nb, pf, axis=0).reshape(-1)
+    flat = 3 * np.repeat(pf, 3) + np.tile(np.arange(3), pf.size)  # (face, slot) as an index into corner
+    outer = faces.nb.reshape(-1)[flat]
     edge = region_of[outer] != ec
-    ec, ef, slot, outer = ec[edge], ef[edge], slot[edge], outer[edge]
-    ea = corner[3 * ef + slot]
-    eb = corner[3 * ef + (slot + 1) % 3]
-    # a disc: every horizon vertex starts one horizon edge, and V - E + F = 1
+    ec, flat, outer = ec[edge], flat[edge], outer[edge]
+    ef = flat // 3
+    ea = corner[flat]
+    eb = corner[flat + np.where(flat % 3 == 2, -2, 1)]
+    k = ea.size
+    # a disc: every horizon vertex starts one horizon edge, the edges close into loops, and V - E + F = 1
     start_key = ec * n + ea
-    if np.unique(start_key).size != start_key.size:
+    by_start = np.argsort(start_key)
+    ordered = start_key[by_start]
+    if np.any(ordered[1:] == ordered[:-1]):
         return False
-    corner_key = np.unique(np.repeat(pc, 3) * n + np.take(faces.tri, pf, axis=0).reshape(-1))
-    chosen = np.unique(pc)
+    end_key = ec * n + eb
+    at = np.minimum(np.searchsorted(ordered, end_key), k - 1)
+    following = by_start[at]  # the horizon edge starting where each one ends
+    if not np.array_equal(start_key[following], end_key):
+        return False
+    preceding = np.zeros(k, np.int64)
+    preceding[following] = np.arange(k)
+    if not np.array_equal(following[preceding], np.arange(k)):
+        return False  # two edges end at one vertex
+    corner_key = np.unique(np.repeat(pc, 3) * n + corner[3 * np.repeat(pf, 3) + np.tile(np.arange(3), pf.size)])
+    head = np.concatenate([[True], pc[1:] != pc[:-1]])
+    chosen = pc[head]
     vcount = np.bincount(corner_key // n, minlength=cand.size)[chosen]
     fcount = np.bincount(pc, minlength=cand.size)[chosen]
-    hcount = np.bincount(ec, minlength=cand.size)[chosen]
-    ecount = (3 * fcount + hcount) // 2
+    fan_count = np.bincount(ec, minlength=cand.size)
+    ecount = (3 * fcount + fan_count[chosen]) // 2
     if np.any(vcount - ecount + fcount != 1):
         return False
 
     # new faces (a, b, apex), grouped by candidate
-    order = np.argsort(ec, kind="stable")
-    ec, ef, slot, outer, ea, eb = ec[order], ef[order], slot[order], outer[order], ea[order], eb[order]
-    apex = cand[ec]
-    plane, ok = _planes(P, ea, eb, apex)
+    plane, ok = _planes(P, ea, eb, cand[ec])
     if not np.all(ok):
         return False
-    k = ea.size
     faces.reserve(k)
+    nb_flat = faces.nb.reshape(-1)
     base = faces.count
     new = base + np.arange(k)
-    # neighbours: across (a, b) the outer face; across (b, apex) the new face starting at b; across (apex, a)
-    # the new face ending at a
-    start_key = ec * n + ea
-    end_key = ec * n + eb
-    by_start = np.argsort(start_key)
-    by_end = np.argsort(end_key)
-    at = np.minimum(np.searchsorted(start_key[by_start], end_key), k - 1)
-    back = np.minimum(np.searchsorted(end_key[by_end], start_key), k - 1)
-    if not (np.array_equal(start_key[by_start[at]], end_key) and np.array_equal(end_key[by_end[back]], start_key)):
-        return False  # the horizon is not closed loops (cannot happen after the disc test; kept as a guard)
-    next_face = new[by_start[at]]
-    prev_face = new[by_end[back]]
-    # an edge two regions share: the face across it is the other insertion's new face on the reversed edge
+    # across (a, b): the outer face, or where two regions share the edge, the other insertion's new face on it
+    # (the row of the outer face's own edge back to ours); across (b, apex): the new face that follows; across
+    # (apex, a): the one that precedes
+    back = 3 * outer + (np.take(faces.nb, outer, axis=0) == ef[:, None]).argmax(axis=1)
     shared = region_of[outer] >= 0
+    across = outer.copy()
     if shared.any():
-        key = ea * n + eb
-        by_key = np.argsort(key)
-        twin_key = eb[shared] * n + ea[shared]
-        pos = np.minimum(np.searchsorted(key[by_key], twin_key), k - 1)
-        if not np.array_equal(key[by_key[pos]], twin_key):
+        row_of = np.full(3 * faces.count, -1, np.int64)
+        row_of[flat] = np.arange(k)
+        twin = row_of[back[shared]]
+        if np.any(twin < 0):
             return False  # cannot happen: a shared edge is on both regions' horizons
-        outer = outer.copy()
-        outer[shared] = new[by_key[pos]]
+        across[shared] = new[twin]
     block = slice(base, base + k)
-    faces.tri[block, 0], faces.tri[block, 1], faces.tri[block, 2] = ea, eb, apex
-    faces.nb[block, 0], faces.nb[block, 1], faces.nb[block, 2] = outer, next_face, prev_face
+    faces.tri[block, 0], faces.tri[block, 1], faces.tri[block, 2] = ea, eb, cand[ec]
+    faces.nb[block, 0], faces.nb[block, 1], faces.nb[block, 2] = across, new[following], new[preceding]
     faces.plane[:, block] = plane
     faces.alive[block] = True
-    # the outer faces now meet the new ones
+    # the outer faces that stay now meet the new ones
     stay = ~shared
-    outer_slot = (np.take(faces.nb, outer[stay], axis=0) == ef[stay, None]).argmax(axis=1)
-    faces.nb.reshape(-1)[3 * outer[stay] + outer_slot] = new[stay]
+    nb_flat[back[stay]] = new[stay]
     faces.alive[pf] = False
     faces.far[pf] = -1
     faces.count = base + k
 
     # inserted points are hull vertices; the removed faces' outside points go to their insertion's new faces
-    inserted = cand[chosen]
-    owner[inserted] = -1
+    owner[cand[chosen]] = -1
     orphan = np.flatnonzero(owner >= 0)
     orphan = orphan[region_of[owner[orphan]] >= 0]
     if orphan.size:
         c = region_of[owner[orphan]]
-        fan_start = np.searchsorted(ec, np.arange(cand.size))
-        fan_count = np.bincount(ec, minlength=cand.size)
+        fan_start = np.cumsum(fan_count) - fan_count
         reps = fan_count[c]
-        rows = np.repeat(np.arange(orphan.size), reps)
-        first = np.concatenate([[0], np.cumsum(reps)[:-1]])
-        face = base + np.repeat(fan_start[c], reps) + (np.arange(rows.size) - np.repeat(first, reps))
-        h = faces.heights(face, P, orphan[rows])
+        first = np.cumsum(reps) - reps
+        face = base + np.repeat(fan_start[c] - first, reps) + np.arange(first[-1] + reps[-1])
+        h = faces.heights(face, P, np.repeat(orphan, reps))
         top = np.maximum.reduceat(h, first)
         # the first face reaching the top, per orphan
         hit = np.flatnonzero(h == np.repeat(top, reps))
-        pick = hit[np.concatenate([[True], rows[hit[1:]] != rows[hit[:-1]]])]
+        pick = face[hit[np.searchsorted(hit, first)]]
         outside = top > eps
-        owner[orphan] = np.where(outside, face[pick], -1)
+        owner[orphan] = pick
+        owner[orphan[~outside]] = -1
         height[orphan] = top
         _farthest(faces, owner, height, orphan[outside])
     return True
