@@ -40,9 +40,12 @@ __all__ = ["convex_hull"]
 # Heights above a face plane up to this times the cloud's size (plus rounding of its coordinates) count as on the
 # plane: such points are not added.  Far below the 1e-9 x size within which polytope.py accepts a hull.
 _RELATIVE_EPS = 1e-12
-# Clouds of more than this many points start from the hull of their extreme points along this many directions.
+# Clouds of more than this many points start from the hull of their extreme points along this many spread
+# directions (`_mapped_seed`, or built in rounds).
 _SEED_ABOVE = 256
-_SEED_DIRECTIONS = 128
+_MESH_DIRECTIONS = 162
+# Rounds of edge flips `_mapped_seed` may make to turn the directions' triangulation into the extreme points' hull.
+_SEED_FLIPS = 16
 # Rounds before giving up (each inserts at least one point; in practice a few dozen suffice for 10^4 points).
 _MAX_ROUNDS = 100_000
 
@@ -183,6 +186,75 @@ def _fibonacci(count: int) -> np.ndarray:
     return np.column_stack([r * np.cos(phi), r * np.sin(phi), z])
 
 
+_direction_mesh_cache: list = []
+
+
+def _direction_mesh() -> tuple[np.ndarray, np.ndarray | None]:
+    """`_MESH_DIRECTIONS` spread unit directions and the triangles of their hull (made once, by `_build`)."""
+    if not _direction_mesh_cache:
+        d = _fibonacci(_MESH_DIRECTIONS)
+        _direction_mesh_cache.append((d, _build(d, 1e-12)))
+    return _direction_mesh_cache[0]
+
+
+def _mapped_seed(p: np.ndarray, extreme: np.ndarray, mesh: np.ndarray | None, eps: float) -> np.ndarray | None:
+    """The hull of the cloud's extreme points along the directions of `_direction_mesh`, when it has the
+    directions' hull's triangles (carried over point for point), else None.
+
+    Checked, not assumed: the extreme points must be distinct and every other one must lie below each carried
+    face by more than eps.  Then each face is a facet of the extreme points' hull, and a closed surface of
+    distinct facets of a convex polytope is its whole boundary.  On smooth round clouds (spheres, Ico and UV
+    Spheres) it holds; where directions share an extreme point or points are coplanar (a cylinder's caps) it
+    does not, and the seed is built in rounds instead."""
+    if mesh is None:
+        return None
+    if np.unique(extreme).size != extreme.size:
+        return None
+    Q = np.ascontiguousarray(p[extreme].T)
+    m = extreme.size
+    tri = mesh.copy()
+    for _ in range(_SEED_FLIPS + 1):
+        plane, ok = _planes(Q, tri[:, 0], tri[:, 1], tri[:, 2])
+        nb = _neighbours(tri, m)
+        if nb is None or not np.all(ok):
+            return None
+        # the corner of the face across each edge that is not on the edge: above this face's plane, the edge is
+        # folded the wrong way (the carried triangulation is not that of the hull there)
+        across = np.take(tri, nb.reshape(-1), axis=0).reshape(-1, 3, 3)  # (faces, slots, corners)
+        spare = across.sum(axis=2) - tri - np.roll(tri, -1, axis=1)  # (faces, slots): the third corner
+        h = (plane[0][:, None] * Q[0][spare] + plane[1][:, None] * Q[1][spare] + plane[2][:, None] * Q[2][spare]
+             - plane[3][:, None])
+        top = float(h.max())
+        if top < -eps:
+            break
+        if top <= eps:
+            return None  # four points coplanar within eps: neither diagonal is strictly convex
+        # flip folded edges, at most one per face (each face's most folded edge, where the face across picks the
+        # same edge; else the most folded one alone): the edge (a, b) of faces (a, b, c) and (b, a, d) becomes
+        # (c, d), faces (a, d, c) and (d, b, c)
+        pick = h.argmax(axis=1)
+        f = np.flatnonzero(h[np.arange(h.shape[0]), pick] > eps)
+        s = pick[f]
+        g = nb[f, s]
+        mutual = (nb[g, pick[g]] == f) & (f < g)
+        if mutual.any():
+            f, s, g = f[mutual], s[mutual], g[mutual]
+        else:
+            f = np.array([int(h.max(axis=1).argmax())])
+            s = pick[f]
+            g = nb[f, s]
+        a, b, c, d = tri[f, s], tri[f, (s + 1) % 3], tri[f, (s + 2) % 3], spare[f, s]
+        tri[f] = np.column_stack([a, d, c])
+        tri[g] = np.column_stack([d, b, c])
+    else:
+        return None
+    h = plane[:3].T @ Q - plane[3][:, None]  # (faces, points)
+    h[np.arange(tri.shape[0])[:, None], tri] = -np.inf  # a face's own corners
+    if not h.max() < -eps:
+        return None
+    return extreme[tri]
+
+
 def _neighbours(tri: np.ndarray, n: int) -> np.ndarray | None:
     """Face across edge k (corners k, k + 1) of each triangle of a closed, consistently oriented surface."""
     u = tri.reshape(-1)
@@ -201,13 +273,18 @@ def _build(p: np.ndarray, eps: float) -> np.ndarray | None:
     n = p.shape[0]
     tri = None
     if n > _SEED_ABOVE:
-        # start from the hull of the extreme points along evenly spread directions (built the same way): the
-        # first rounds then have hundreds of faces to work on, instead of a tetrahedron's four
-        seed = np.unique((_fibonacci(_SEED_DIRECTIONS) @ p.T).argmax(axis=1))
-        if seed.size >= 4:
-            sub = _build(p[seed], eps)
-            if sub is not None:
-                tri = seed[sub]
+        # start from the hull of the extreme points along evenly spread directions: the first rounds then have
+        # hundreds of faces to work on, instead of a tetrahedron's four.  Cheapest when the directions' own hull
+        # carries over; else built the same way as this one (a dozen rounds)
+        directions, mesh = _direction_mesh()
+        extreme = (directions @ p.T).argmax(axis=1)
+        tri = _mapped_seed(p, extreme, mesh, eps)
+        if tri is None:
+            seed = np.unique(extreme)
+            if 4 <= seed.size < n:
+                sub = _build(p[seed], eps)
+                if sub is not None:
+                    tri = seed[sub]
     if tri is None:
         start = _tetrahedron(p, eps)
         if start is None:
