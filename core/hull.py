@@ -198,21 +198,27 @@ def _direction_mesh() -> tuple[np.ndarray, np.ndarray | None]:
 
 
 def _mapped_seed(p: np.ndarray, extreme: np.ndarray, mesh: np.ndarray | None, eps: float) -> np.ndarray | None:
-    """The hull of the cloud's extreme points along the directions of `_direction_mesh`, when it has the
-    directions' hull's triangles (carried over point for point), else None.
+    """The hull of the cloud's extreme points along the directions of `_direction_mesh` (`extreme`: the point
+    of each direction) when the directions' hull's triangles, carried over to them, give it after a few edge
+    flips; else None.
 
-    Checked, not assumed: the extreme points must be distinct and every other one must lie below each carried
-    face by more than eps.  Then each face is a facet of the extreme points' hull, and a closed surface of
-    distinct facets of a convex polytope is its whole boundary.  On smooth round clouds (spheres, Ico and UV
-    Spheres) it holds; where directions share an extreme point or points are coplanar (a cylinder's caps) it
-    does not, and the seed is built in rounds instead."""
+    Directions that share an extreme point merge: the triangles that lose a corner that way are dropped (an edge
+    or a triangle collapses), and what is left must still be a closed surface.  Folded edges (the far corner of
+    the face across above a face's plane) are flipped.  Checked, not assumed: every extreme point that is not a
+    corner of a face must lie below it by more than eps.  Then each face is a facet of the extreme points' hull,
+    no two alike (each directed edge is used once), and a closed surface of distinct facets of a convex polytope
+    is its whole boundary.  On smooth round clouds (spheres, Ico and UV Spheres) it holds; where four extreme
+    points are coplanar (a cylinder's caps, an Ico Sphere's symmetric rings) it does not, and the seed is built
+    in rounds instead."""
     if mesh is None:
         return None
-    if np.unique(extreme).size != extreme.size:
+    ids, local = np.unique(extreme, return_inverse=True)
+    tri = local[mesh]
+    tri = tri[(tri[:, 0] != tri[:, 1]) & (tri[:, 1] != tri[:, 2]) & (tri[:, 2] != tri[:, 0])]
+    m = ids.size
+    if m < 4 or tri.shape[0] != 2 * m - 4:  # merged points must leave a closed surface on all of them
         return None
-    Q = np.ascontiguousarray(p[extreme].T)
-    m = extreme.size
-    tri = mesh.copy()
+    Q = np.ascontiguousarray(p[ids].T)
     for _ in range(_SEED_FLIPS + 1):
         plane, ok = _planes(Q, tri[:, 0], tri[:, 1], tri[:, 2])
         nb = _neighbours(tri, m)
@@ -252,16 +258,20 @@ def _mapped_seed(p: np.ndarray, extreme: np.ndarray, mesh: np.ndarray | None, ep
     h[np.arange(tri.shape[0])[:, None], tri] = -np.inf  # a face's own corners
     if not h.max() < -eps:
         return None
-    return extreme[tri]
+    return ids[tri]
 
 
 def _neighbours(tri: np.ndarray, n: int) -> np.ndarray | None:
-    """Face across edge k (corners k, k + 1) of each triangle of a closed, consistently oriented surface."""
+    """Face across edge k (corners k, k + 1) of each triangle of a closed, consistently oriented surface; None
+    when the triangles are not one (a directed edge used twice, or one without its reverse)."""
     u = tri.reshape(-1)
     v = tri[:, [1, 2, 0]].reshape(-1)
     key = u * n + v
     order = np.argsort(key)
-    pos = np.minimum(np.searchsorted(key[order], v * n + u), key.size - 1)
+    ordered = key[order]
+    if np.any(ordered[1:] == ordered[:-1]):
+        return None
+    pos = np.minimum(np.searchsorted(ordered, v * n + u), key.size - 1)
     twin = order[pos]
     if not np.array_equal(key[twin], v * n + u):
         return None
