@@ -40,10 +40,9 @@ __all__ = ["convex_hull"]
 # Heights above a face plane up to this times the cloud's size (plus rounding of its coordinates) count as on the
 # plane: such points are not added.  Far below the 1e-9 x size within which polytope.py accepts a hull.
 _RELATIVE_EPS = 1e-12
-# Clouds of more than this many points start from the hull of their extreme points along this many spread
-# directions (`_mapped_seed`, or built in rounds).
+# Clouds of more than this many points start from the hull of their extreme points along 162 spread directions
+# (`_direction_meshes`, `_mapped_seed`; or built in rounds).
 _SEED_ABOVE = 256
-_MESH_DIRECTIONS = 162
 # Rounds of edge flips `_mapped_seed` may make to turn the directions' triangulation into the extreme points' hull.
 _SEED_FLIPS = 16
 # Rounds before giving up (each inserts at least one point; in practice a few dozen suffice for 10^4 points).
@@ -186,19 +185,51 @@ def _fibonacci(count: int) -> np.ndarray:
     return np.column_stack([r * np.cos(phi), r * np.sin(phi), z])
 
 
+def _icosphere(level: int) -> tuple[np.ndarray, np.ndarray]:
+    """Unit vertices and outward triangles of the icosahedron with every triangle split in four `level` times
+    (edge midpoints pushed out to the sphere): 10 x 4^level + 2 vertices."""
+    g = 0.5 * (1.0 + np.sqrt(5.0))
+    v = np.array([(0.0, s, t * g) for s in (-1, 1) for t in (-1, 1)])
+    v = np.vstack([v, v[:, [1, 2, 0]], v[:, [2, 0, 1]]])  # (0, +-1, +-g) and its cyclic shifts: edges of length 2
+    i, j, k = np.array([(i, j, k) for i in range(12) for j in range(i + 1, 12) for k in range(j + 1, 12)]).T
+    near = np.isclose(((v[:, None] - v[None]) ** 2).sum(axis=2), 4.0)
+    keep = near[i, j] & near[j, k] & near[i, k]
+    tri = np.column_stack([i[keep], j[keep], k[keep]])
+    flip = np.einsum("ij,ij->i", np.cross(v[tri[:, 1]] - v[tri[:, 0]], v[tri[:, 2]] - v[tri[:, 0]]), v[tri[:, 0]]) < 0
+    tri[flip] = tri[flip][:, [0, 2, 1]]
+    v /= np.linalg.norm(v, axis=1)[:, None]
+    for _ in range(level):
+        edges = np.sort(np.stack([tri, np.roll(tri, -1, axis=1)], axis=2).reshape(-1, 2), axis=1)
+        unique, which = np.unique(edges, axis=0, return_inverse=True)
+        middle = v[unique[:, 0]] + v[unique[:, 1]]
+        mid = v.shape[0] + which.reshape(-1, 3)  # midpoints of edges (0, 1), (1, 2), (2, 0) of each triangle
+        v = np.vstack([v, middle / np.linalg.norm(middle, axis=1)[:, None]])
+        a, b, c = tri.T
+        ab, bc, ca = mid.T
+        tri = np.concatenate([np.column_stack(t) for t in ((a, ab, ca), (b, bc, ab), (c, ca, bc), (ab, bc, ca))])
+    return v, tri
+
+
 _direction_mesh_cache: list = []
 
 
-def _direction_mesh() -> tuple[np.ndarray, np.ndarray | None]:
-    """`_MESH_DIRECTIONS` spread unit directions and the triangles of their hull (made once, by `_build`)."""
-    if not _direction_mesh_cache:
-        d = _fibonacci(_MESH_DIRECTIONS)
-        _direction_mesh_cache.append((d, _build(d, 1e-12)))
-    return _direction_mesh_cache[0]
+def _direction_meshes():
+    """Spread unit directions with the triangles of their hull, to carry over (`_mapped_seed`), made once each
+    when first needed: the 162 vertices of an Ico Sphere split twice (Ico Spheres of every size carry over
+    exactly, being made the same way), then 162 Fibonacci directions (their hull built by `_build`; they carry
+    over where the first do not, as on UV Spheres)."""
+    for k in range(2):
+        if len(_direction_mesh_cache) == k:
+            if k == 0:
+                _direction_mesh_cache.append(_icosphere(2))
+            else:
+                d = _fibonacci(162)
+                _direction_mesh_cache.append((d, _build(d, 1e-12)))
+        yield _direction_mesh_cache[k]
 
 
 def _mapped_seed(p: np.ndarray, extreme: np.ndarray, mesh: np.ndarray | None, eps: float) -> np.ndarray | None:
-    """The hull of the cloud's extreme points along the directions of `_direction_mesh` (`extreme`: the point
+    """The hull of the cloud's extreme points along the directions of a direction mesh (`extreme`: the point
     of each direction) when the directions' hull's triangles, carried over to them, give it after a few edge
     flips; else None.
 
@@ -286,9 +317,11 @@ def _build(p: np.ndarray, eps: float) -> np.ndarray | None:
         # start from the hull of the extreme points along evenly spread directions: the first rounds then have
         # hundreds of faces to work on, instead of a tetrahedron's four.  Cheapest when the directions' own hull
         # carries over; else built the same way as this one (a dozen rounds)
-        directions, mesh = _direction_mesh()
-        extreme = (directions @ p.T).argmax(axis=1)
-        tri = _mapped_seed(p, extreme, mesh, eps)
+        for directions, mesh in _direction_meshes():
+            extreme = (directions @ p.T).argmax(axis=1)
+            tri = _mapped_seed(p, extreme, mesh, eps)
+            if tri is not None:
+                break
         if tri is None:
             seed = np.unique(extreme)
             if 4 <= seed.size < n:

@@ -1,17 +1,20 @@
 """core/hull.py `_mapped_seed`: the seed hull carried over from the directions' own hull, against scipy's qhull.
 
-A cloud of more than `_SEED_ABOVE` points starts from the hull of its extreme points along `_MESH_DIRECTIONS`
-Fibonacci directions.  `_mapped_seed` tries to get it without rounds: it carries the directions' hull triangulation
-over to the extreme points, flips edges folded the wrong way, and accepts the result only if every other extreme
-point lies below each face by more than eps.  Judged here against qhull (test-only) on the same extreme points:
+A cloud of more than `_SEED_ABOVE` points starts from the hull of its extreme points along 162 spread directions
+(`_direction_meshes`: an Ico Sphere's vertices, then Fibonacci directions).  `_mapped_seed` tries to get it
+without rounds: it carries the directions' hull triangulation over to the extreme points, flips edges folded the
+wrong way, and accepts the result only if every other extreme point lies below each face by more than eps.
+Judged here against qhull (test-only) on the same extreme points:
 - whenever it answers, its triangles are exactly qhull's facets of the extreme points (each facet a triangle in
   general position), closed and outward; over seeded random round clouds it answers on about half of them;
-- on a random sphere the carried triangulation is folded somewhere: the answer needs edge flips;
+- on a random sphere the carried triangulation is folded somewhere: the answer needs edge flips; Ico Spheres
+  (made as the first directions are) carry over with none;
+- the direction meshes themselves are closed, outward, and qhull's hulls of their directions;
 - directions that share an extreme point merge (a tetrahedron with points inside: 162 directions, four points,
   and the seed is that tetrahedron);
-- it declines (None) where four extreme points are coplanar (a cylinder's caps, a cube grid's faces, the Ico
-  Sphere's symmetric rings) and on flat clouds; the hull `convex_hull` then builds from the rounds-built seed is
-  still qhull's.
+- it declines (None, with both direction meshes) where four extreme points are coplanar (a cylinder's caps, a
+  cube grid's faces) and on flat clouds; the hull `convex_hull` then builds from the rounds-built seed is still
+  qhull's.
 """
 from __future__ import annotations
 
@@ -34,13 +37,25 @@ def _centred(points: np.ndarray) -> np.ndarray:
     return points - 0.5 * (points.min(axis=0) + points.max(axis=0))
 
 
-def _seed(points: np.ndarray):
+def _attempts(points: np.ndarray):
+    """The centred cloud and, per direction mesh: its extreme points, the mesh, and `_mapped_seed`'s answer."""
     p = _centred(points)
     size = float(np.linalg.norm(p.max(axis=0) - p.min(axis=0)))
     eps = 1e-12 * size + 32 * np.finfo(float).eps * float(np.abs(points).max())  # as convex_hull sets it
-    directions, mesh = hull._direction_mesh()
-    extreme = (directions @ p.T).argmax(axis=1)
-    return p, extreme, mesh, hull._mapped_seed(p, extreme, mesh, eps)
+    out = []
+    for directions, mesh in hull._direction_meshes():
+        extreme = (directions @ p.T).argmax(axis=1)
+        out.append((extreme, mesh, hull._mapped_seed(p, extreme, mesh, eps)))
+    return p, out
+
+
+def _seed(points: np.ndarray):
+    """As `_build` uses it: the first direction mesh that carries over (or the last one tried, None)."""
+    p, attempts = _attempts(points)
+    for extreme, mesh, triangles in attempts:
+        if triangles is not None:
+            break
+    return p, extreme, mesh, triangles
 
 
 def _facets(triangles: np.ndarray) -> set:
@@ -91,12 +106,43 @@ def test_round_clouds_get_the_exact_hull_of_their_extreme_points(name):
     _assert_is_the_extreme_points_hull(p, extreme, triangles)
 
 
-def test_a_random_sphere_needs_edge_flips():
-    """The carried-over triangulation alone is not the hull (some edges fold the wrong way): the flips made it."""
-    p, extreme, mesh, triangles = _seed(_on_sphere(10_000, 1))
+def test_a_random_sphere_needs_edge_flips_on_the_fibonacci_directions():
+    """The Fibonacci directions' triangulation carried over alone is not the hull (some edges fold the wrong way):
+    the flips made it.  (The Ico Sphere's, better shaped, carries over as it is.)"""
+    p, attempts = _attempts(_on_sphere(10_000, 1))
+    (ico_extreme, ico_mesh, ico), (fib_extreme, fib_mesh, fib) = attempts
+    assert fib is not None and ico is not None
+    assert _facets(fib_extreme[fib_mesh]) != _facets(fib)
+    _assert_is_the_extreme_points_hull(p, fib_extreme, fib)
+    _assert_is_the_extreme_points_hull(p, ico_extreme, ico)
+
+
+def test_a_uv_sphere_falls_to_the_fibonacci_directions():
+    """A UV Sphere's rings put four of the Ico Sphere directions' extreme points on one plane (an isosceles
+    trapezoid): the second direction mesh carries over instead."""
+    p, attempts = _attempts(uv_sphere(64, 32))
+    (_, _, ico), (fib_extreme, _, fib) = attempts
+    assert ico is None and fib is not None
+    _assert_is_the_extreme_points_hull(p, fib_extreme, fib)
+
+
+@pytest.mark.parametrize("level", [3, 4, 5, 6])
+def test_ico_spheres_carry_over_without_flips(level):
+    points = icosphere(level)
+    p, attempts = _attempts(points)
+    extreme, mesh, triangles = attempts[0]
     assert triangles is not None
-    assert _facets(extreme[mesh]) != _facets(triangles)
+    assert _facets(triangles) == _facets(extreme[mesh])
     _assert_is_the_extreme_points_hull(p, extreme, triangles)
+
+
+def test_the_direction_meshes_are_the_hulls_of_their_directions():
+    meshes = list(hull._direction_meshes())
+    assert len(meshes) == 2
+    for directions, mesh in meshes:
+        assert directions.shape == (162, 3) and mesh.shape == (320, 3)
+        np.testing.assert_allclose(np.linalg.norm(directions, axis=1), 1.0, rtol=1e-15)
+        _assert_is_the_extreme_points_hull(directions, np.arange(162), mesh)
 
 
 def test_whenever_it_answers_the_answer_is_the_hull():
@@ -122,15 +168,14 @@ def test_whenever_it_answers_the_answer_is_the_hull():
 DECLINED = {
     "cylinder 1024 (coplanar caps)": lambda: cylinder(1024),
     "cube grid 9^3 (coplanar faces)": lambda: np.array(np.meshgrid(*[np.linspace(-1, 1, 9)] * 3)).reshape(3, -1).T,
-    "ico sphere s4 (four extreme points on one circle)": lambda: icosphere(4),
 }
 
 
 @pytest.mark.parametrize("name", list(DECLINED))
 def test_declines_and_the_hull_is_still_qhulls(name):
     points = DECLINED[name]()
-    _, _, _, triangles = _seed(points)
-    assert triangles is None
+    _, attempts = _attempts(points)
+    assert all(triangles is None for _, _, triangles in attempts)
     vertices, triangles = convex_hull(points)
     qhull = ConvexHull(points)
     a, b, c = (points[triangles[:, k]] for k in range(3))
@@ -153,6 +198,6 @@ def test_a_tetrahedron_with_points_inside_is_four_faces():
 def test_a_flat_cloud_is_declined_by_the_seed_and_the_hull():
     rng = np.random.default_rng(914)
     flat = np.column_stack([rng.normal(size=(3000, 2)), np.zeros(3000)]) @ np.linalg.qr(rng.normal(size=(3, 3)))[0]
-    _, _, _, triangles = _seed(flat)
-    assert triangles is None
+    _, attempts = _attempts(flat)
+    assert all(triangles is None for _, _, triangles in attempts)
     assert convex_hull(flat) is None
