@@ -431,10 +431,14 @@ def _visible_regions(P, faces, cand, cand_face, eps):
     fcount = faces.count
     pc = np.arange(cand.size)
     pf = cand_face
-    before = np.zeros(0, np.int64)
-    layer = pc * fcount + pf  # sorted: cand_face ascends
-    frontier_c, frontier_f = pc, pf
-    region_c, region_f = [pc], [pf]
+    # the first layer: a face's three neighbours are three other faces, nothing to weed out
+    nc = np.repeat(pc, 3)
+    nf = np.take(faces.nb, pf, axis=0).reshape(-1)
+    before = pc * fcount + pf  # sorted: cand_face ascends
+    layer = np.sort(nc * fcount + nf)
+    above = faces.heights(nf, P, cand[nc]) > eps
+    frontier_c, frontier_f = nc[above], nf[above]
+    region_c, region_f = [pc, frontier_c], [pf, frontier_f]
     while frontier_c.size:
         nc = np.repeat(frontier_c, 3)
         nf = np.take(faces.nb, frontier_f, axis=0).reshape(-1)
