@@ -342,7 +342,7 @@ def _build(p: np.ndarray, eps: float) -> np.ndarray | None:
     if nb is None or not np.all(ok):
         return None
     k = tri.shape[0]
-    faces = _Faces(max(64, 4 * n, 2 * k))
+    faces = _Faces(max(64, 6 * n, 2 * k))  # ~5 faces made per point on round clouds (most of them removed again)
     faces.tri[:k], faces.nb[:k], faces.plane[:, :k] = tri, nb, plane
     faces.alive[:k] = True
     faces.count = k
@@ -563,7 +563,8 @@ def _insert(P, faces, cand, pc, pf, owner, height, eps) -> bool:
     ea = corner[flat]
     eb = corner[flat + np.where(flat % 3 == 2, -2, 1)]
     k = ea.size
-    # a disc: every horizon vertex starts one horizon edge, the edges close into loops, and V - E + F = 1
+    # a disc (a connected region whose border is one simple loop): every horizon vertex starts one horizon edge,
+    # the edges close into loops, and each region has one loop
     start_key = ec * n + ea
     by_start = np.argsort(start_key)
     ordered = start_key[by_start]
@@ -578,14 +579,18 @@ def _insert(P, faces, cand, pc, pf, owner, height, eps) -> bool:
     preceding[following] = np.arange(k)
     if not np.array_equal(following[preceding], np.arange(k)):
         return False  # two edges end at one vertex
-    corner_key = np.unique(np.repeat(pc, 3) * n + corner[3 * np.repeat(pf, 3) + np.tile(np.arange(3), pf.size)])
-    head = np.concatenate([[True], pc[1:] != pc[:-1]])
-    chosen = pc[head]
-    vcount = np.bincount(corner_key // n, minlength=cand.size)[chosen]
-    fcount = np.bincount(pc, minlength=cand.size)[chosen]
+    chosen = pc[np.concatenate([[True], pc[1:] != pc[:-1]])]
     fan_count = np.bincount(ec, minlength=cand.size)
-    ecount = (3 * fcount + fan_count[chosen]) // 2
-    if np.any(vcount - ecount + fcount != 1):
+    if np.any(fan_count[chosen] == 0):
+        return False
+    # loops: each edge labelled with the least edge index on its loop (by pointer doubling: after j steps a label
+    # is the least of the next 2^j edges), one label per loop
+    label, step, span = np.arange(k), following, 1
+    while span < fan_count.max():
+        label = np.minimum(label, label[step])
+        step = step[step]
+        span *= 2
+    if np.count_nonzero(label == np.arange(k)) != chosen.size:
         return False
 
     # new faces (a, b, apex), grouped by candidate
