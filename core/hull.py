@@ -6,23 +6,30 @@ exactly from their facet normals instead.  The core has no other hull (numpy onl
 one point per step in a Python loop (~0.1 ms each: a second for 10,000 points on a sphere).  Here every step is a
 round over many points at once:
 
-- start from a hull of extreme points (a tetrahedron; a cloud of more than `_SEED_ABOVE` points starts from the
-  hull, built the same way, of its supports along `_SEED_DIRECTIONS` spread directions); every other point
-  belongs to the outside set of one face it lies above (by more than `eps`), or is dropped as inside;
-- each round, every face with a non-empty outside set proposes its farthest point;  the faces each proposal sees
+- start from a hull of extreme points: a tetrahedron, or for a cloud of more than `_SEED_ABOVE` points the hull
+  of its extreme points along 162 spread directions.  That hull is usually had without rounds: the directions'
+  own hull triangulation (an Ico Sphere's, else a Fibonacci lattice's) is carried over to their extreme points,
+  folded edges are flipped, and the result is kept only if every other extreme point lies strictly below each
+  face (`_mapped_seed`); else it is built in rounds like this one.  Every other point belongs to the outside set
+  of one face it lies above (by more than `eps`), or is dropped as inside;
+- each round, every face with a non-empty outside set proposes its farthest point; proposals on neighbouring
+  faces that see each other's face are thinned out greedily (`_apart`); the faces each remaining proposal sees
   (its visible region) are found together, by a breadth-first search over face neighbours, all proposals in
   lock-step;
-- a maximal set of proposals whose regions are disjoint and not adjacent is inserted in the same round (greedy by
-  height: the farthest proposal of a round always goes in, so every round makes progress).  Regions that do not
-  touch are independent: each insertion removes its region and fans its point to the region's border (the
-  horizon) exactly as one insertion alone would, since a point sees none of the faces another insertion makes
-  unless its own region is next to that insertion's;
+- a maximal set of proposals is inserted in the same round (greedy by height: the farthest proposal of a round
+  always goes in, so every round makes progress): their regions are disjoint, and where two regions share an
+  edge the two new faces on it meet convexly (`_shared_edges_convex`).  Such insertions are independent: each
+  removes its region and fans its point to the region's border (the horizon), and the result is what inserting
+  them one after another would give, since none of the points sees a face another insertion makes (the only
+  new faces next to a region are those on the edges it shares);
 - the points of the removed faces' outside sets go to the new faces of the same insertion that they lie above
   (Barber, Dobkin and Huhdanpaa 1996: a point outside the new hull lies above one of them), or are dropped.
 
-About 50 rounds for 10,000 points on a sphere (each round inserts some 15 % of the proposals: regions and their
-neighbours block the rest; most of the others are thinned out before their regions are searched, `_apart`),
-2.4-3x the time of qhull in C; bench/README.md has the numbers.
+About 20 rounds for 10,000 points on a sphere (each inserts over half of the proposals whose regions it
+searches), 1.4-2.3x the time of qhull in C on round clouds of 8,000-20,000 points; bench/README.md has the
+numbers.  numpy gathers rows of a 2-D array by fancy
+indexing several times slower than 1-D arrays, and np.where / np.choose cost several times more than arithmetic:
+the hot paths gather coordinates one at a time (`_Faces.heights`, `_planes`) and rows with `np.take`.
 
 Near-coplanar points are judged with the tolerance `eps` (heights up to it count as "on the plane"), so the hull
 may leave out points within `eps` of its faces (coplanar grid points on a cube's face: the face stays two
