@@ -245,9 +245,9 @@ def _mapped_seed(p: np.ndarray, extreme: np.ndarray, mesh: np.ndarray | None, ep
     the face across above a face's plane) are flipped.  Checked, not assumed: every extreme point that is not a
     corner of a face must lie below it by more than eps.  Then each face is a facet of the extreme points' hull,
     no two alike (each directed edge is used once), and a closed surface of distinct facets of a convex polytope
-    is its whole boundary.  On smooth round clouds (spheres, Ico and UV Spheres) it holds; where four extreme
-    points are coplanar (a cylinder's caps, an Ico Sphere's symmetric rings) it does not, and the seed is built
-    in rounds instead."""
+    is its whole boundary.  On smooth round clouds (spheres, Ico and UV Spheres) it holds for one of the direction
+    meshes; where four extreme points are coplanar (a cylinder's caps, a cube's faces; a UV Sphere's rings with
+    the Ico Sphere's directions) it does not, and the next mesh is tried or the seed is built in rounds."""
     if mesh is None:
         return None
     ids, local = np.unique(extreme, return_inverse=True)
