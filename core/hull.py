@@ -180,7 +180,9 @@ def convex_hull(points) -> tuple[np.ndarray, np.ndarray] | None:
     triangles = _build(p, eps)
     if triangles is None:
         return None
-    return np.unique(triangles), triangles
+    used = np.zeros(points.shape[0], bool)
+    used[triangles] = True
+    return np.flatnonzero(used), triangles
 
 
 def _fibonacci(count: int) -> np.ndarray:
@@ -358,9 +360,10 @@ def _build(p: np.ndarray, eps: float) -> np.ndarray | None:
     owner = np.empty(n, np.int64)
     height = np.empty(n)
     block = max(1, (1 << 16) // k)  # blocks that stay in cache
-    normal, offset = np.ascontiguousarray(plane[:3]), plane[3]
+    lifted = np.column_stack([p, np.ones(n)])  # (x, y, z, 1) . (normal, -offset) = height
+    plane4 = np.vstack([plane[:3], -plane[3]])
     for lo in range(0, n, block):
-        h = p[lo:lo + block] @ normal - offset
+        h = lifted[lo:lo + block] @ plane4
         best = h.argmax(axis=1)
         owner[lo:lo + block] = best
         height[lo:lo + block] = h[np.arange(best.size), best]
