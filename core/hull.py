@@ -646,7 +646,9 @@ def _insert(P, faces, cand, pc, pf, owner, height, eps) -> bool:
         reps = fan_count[c]
         first = np.cumsum(reps) - reps
         face = base + np.repeat(fan_start[c] - first, reps) + np.arange(first[-1] + reps[-1])
-        h = faces.heights(face, P, np.repeat(orphan, reps))
+        x, y, z, off = faces.plane  # as `faces.heights`, each orphan's coordinates gathered once and repeated
+        h = (x[face] * np.repeat(P[0][orphan], reps) + y[face] * np.repeat(P[1][orphan], reps)
+             + z[face] * np.repeat(P[2][orphan], reps) - off[face])
         top = np.maximum.reduceat(h, first)
         # the first face reaching the top, per orphan
         hit = np.flatnonzero(h == np.repeat(top, reps))
