@@ -13,8 +13,8 @@ Judged here against qhull (test-only) on the same extreme points:
 - directions that share an extreme point merge (a tetrahedron with points inside: 162 directions, four points,
   and the seed is that tetrahedron);
 - it declines (None, with both direction meshes) where four extreme points are coplanar (a cylinder's caps, a
-  cube grid's faces) and on flat clouds; the hull `convex_hull` then builds from the rounds-built seed is still
-  qhull's.
+  cube grid's faces), on flat clouds and where fewer than four distinct extreme points remain (a flat triangle);
+  the hull `convex_hull` then builds from the rounds-built seed is still qhull's (or None for the flat ones).
 """
 from __future__ import annotations
 
@@ -201,3 +201,16 @@ def test_a_flat_cloud_is_declined_by_the_seed_and_the_hull():
     _, attempts = _attempts(flat)
     assert all(triangles is None for _, _, triangles in attempts)
     assert convex_hull(flat) is None
+
+
+def test_three_distinct_extreme_points_are_declined():
+    """A flat triangle with points inside: all 162 directions merge into its three corners (fewer than four
+    distinct extreme points); the seed declines, and so does the hull (the cloud is flat)."""
+    rng = np.random.default_rng(915)
+    corners = np.array([[0.0, 0.0, 1.0], [2.0, 0.5, 1.0], [0.3, 1.7, 1.0]]) @ np.linalg.qr(rng.normal(size=(3, 3)))[0]
+    points = np.vstack([corners, rng.dirichlet(np.ones(3), 1000) @ corners])
+    p, attempts = _attempts(points)
+    for extreme, _, triangles in attempts:
+        assert np.unique(extreme).size == 3
+        assert triangles is None
+    assert convex_hull(points) is None
