@@ -6,23 +6,30 @@ exactly from their facet normals instead.  The core has no other hull (numpy onl
 one point per step in a Python loop (~0.1 ms each: a second for 10,000 points on a sphere).  Here every step is a
 round over many points at once:
 
-- start from a hull of extreme points (a tetrahedron; a cloud of more than `_SEED_ABOVE` points starts from the
-  hull, built the same way, of its supports along `_SEED_DIRECTIONS` spread directions); every other point
-  belongs to the outside set of one face it lies above (by more than `eps`), or is dropped as inside;
-- each round, every face with a non-empty outside set proposes its farthest point;  the faces each proposal sees
+- start from a hull of extreme points: a tetrahedron, or for a cloud of more than `_SEED_ABOVE` points the hull
+  of its extreme points along 162 spread directions.  That hull is usually had without rounds: the directions'
+  own hull triangulation (an Ico Sphere's, else a Fibonacci lattice's) is carried over to their extreme points,
+  folded edges are flipped, and the result is kept only if every other extreme point lies strictly below each
+  face (`_mapped_seed`); else it is built in rounds like this one.  Every other point belongs to the outside set
+  of one face it lies above (by more than `eps`), or is dropped as inside;
+- each round, every face with a non-empty outside set proposes its farthest point; proposals on neighbouring
+  faces that see each other's face are thinned out greedily (`_apart`); the faces each remaining proposal sees
   (its visible region) are found together, by a breadth-first search over face neighbours, all proposals in
   lock-step;
-- a maximal set of proposals whose regions are disjoint and not adjacent is inserted in the same round (greedy by
-  height: the farthest proposal of a round always goes in, so every round makes progress).  Regions that do not
-  touch are independent: each insertion removes its region and fans its point to the region's border (the
-  horizon) exactly as one insertion alone would, since a point sees none of the faces another insertion makes
-  unless its own region is next to that insertion's;
+- a maximal set of proposals is inserted in the same round (greedy by height: the farthest proposal of a round
+  always goes in, so every round makes progress): their regions are disjoint, and where two regions share an
+  edge the two new faces on it meet convexly (`_shared_edges_convex`).  Such insertions are independent: each
+  removes its region and fans its point to the region's border (the horizon), and the result is what inserting
+  them one after another would give, since none of the points sees a face another insertion makes (the only
+  new faces next to a region are those on the edges it shares);
 - the points of the removed faces' outside sets go to the new faces of the same insertion that they lie above
   (Barber, Dobkin and Huhdanpaa 1996: a point outside the new hull lies above one of them), or are dropped.
 
-About 50 rounds for 10,000 points on a sphere (each round inserts some 15 % of the proposals: regions and their
-neighbours block the rest; most of the others are thinned out before their regions are searched, `_apart`),
-2.4-3x the time of qhull in C; bench/README.md has the numbers.
+About 20 rounds for 10,000 points on a sphere (each inserts over half of the proposals whose regions it
+searches), 1.4-2.3x the time of qhull in C on round clouds of 8,000-20,000 points; bench/README.md has the
+numbers.  numpy gathers rows of a 2-D array by fancy
+indexing several times slower than 1-D arrays, and np.where / np.choose cost several times more than arithmetic:
+the hot paths gather coordinates one at a time (`_Faces.heights`, `_planes`) and rows with `np.take`.
 
 Near-coplanar points are judged with the tolerance `eps` (heights up to it count as "on the plane"), so the hull
 may leave out points within `eps` of its faces (coplanar grid points on a cube's face: the face stays two
@@ -40,22 +47,27 @@ __all__ = ["convex_hull"]
 # Heights above a face plane up to this times the cloud's size (plus rounding of its coordinates) count as on the
 # plane: such points are not added.  Far below the 1e-9 x size within which polytope.py accepts a hull.
 _RELATIVE_EPS = 1e-12
-# Clouds of more than this many points start from the hull of their extreme points along this many directions.
+# Clouds of more than this many points start from the hull of their extreme points along 162 spread directions
+# (`_direction_meshes`, `_mapped_seed`; or built in rounds).
 _SEED_ABOVE = 256
-_SEED_DIRECTIONS = 128
+# Rounds of edge flips `_mapped_seed` may make to turn the directions' triangulation into the extreme points' hull.
+_SEED_FLIPS = 16
 # Rounds before giving up (each inserts at least one point; in practice a few dozen suffice for 10^4 points).
 _MAX_ROUNDS = 100_000
 
 
 class _Faces:
-    """Growable face arrays: corners (CCW seen from outside), neighbours (across edge k: corners k, k+1), unit
-    normals, plane offsets, alive, and the farthest point of each face's outside set (-1: none)."""
+    """Growable face arrays: corners (CCW seen from outside), neighbours (across edge k: corners k, k+1), planes
+    (rows: the unit normal's x, y, z and the plane offset), alive, and the farthest point of each face's outside
+    set (-1: none).
+
+    Per-face values are gathered one coordinate at a time (1-D arrays, `heights`) and rows of the integer arrays
+    with `np.take`: numpy gathers rows of a 2-D array by fancy indexing several times slower."""
 
     def __init__(self, capacity: int):
         self.tri = np.empty((capacity, 3), np.int64)
         self.nb = np.empty((capacity, 3), np.int64)
-        self.normal = np.empty((capacity, 3))
-        self.offset = np.empty(capacity)
+        self.plane = np.empty((4, capacity))
         self.alive = np.zeros(capacity, bool)
         self.far = np.full(capacity, -1, np.int64)
         self.count = 0
@@ -65,38 +77,52 @@ class _Faces:
         if need <= self.tri.shape[0]:
             return
         size = max(need, 2 * self.tri.shape[0])
-        for name in ("tri", "nb", "normal", "offset", "alive", "far"):
+        c = self.count
+        for name in ("tri", "nb", "alive", "far"):
             old = getattr(self, name)
             new = np.full((size,) + old.shape[1:], -1 if name == "far" else 0, old.dtype)
-            new[:self.count] = old[:self.count]
+            new[:c] = old[:c]
             setattr(self, name, new)
+        plane = np.zeros((4, size))
+        plane[:, :c] = self.plane[:, :c]
+        self.plane = plane
+
+    def heights(self, f: np.ndarray, P: np.ndarray, q: np.ndarray) -> np.ndarray:
+        """Heights of the points q (columns of P, (3, n)) above the planes of the faces f, pairwise."""
+        x, y, z, off = self.plane
+        return x[f] * P[0][q] + y[f] * P[1][q] + z[f] * P[2][q] - off[f]
 
 
-def _cross_rows(u: np.ndarray, v: np.ndarray) -> np.ndarray:
-    out = np.empty_like(u)
-    out[:, 0] = u[:, 1] * v[:, 2] - u[:, 2] * v[:, 1]
-    out[:, 1] = u[:, 2] * v[:, 0] - u[:, 0] * v[:, 2]
-    out[:, 2] = u[:, 0] * v[:, 1] - u[:, 1] * v[:, 0]
-    return out
-
-
-def _planes(points: np.ndarray, tri: np.ndarray):
-    """Unit normals (crossed at the corner facing the longest edge, the largest angle: well conditioned on
-    slivers), plane offsets, and whether each triangle has a nonzero cross product."""
-    a, b, c = points[tri[:, 0]], points[tri[:, 1]], points[tri[:, 2]]
-    ab, bc, ca = b - a, c - b, a - c
-    lab = np.einsum("ij,ij->i", ab, ab)
-    lbc = np.einsum("ij,ij->i", bc, bc)
-    lca = np.einsum("ij,ij->i", ca, ca)
-    # (b - a) x (c - a) = ab x -ca (pivot a, facing bc); = bc x -ab (pivot b, facing ca); = ca x -bc (pivot c)
-    first = np.where((lbc >= lab) & (lbc >= lca), 0, np.where(lca >= lab, 1, 2))
-    u = np.where((first == 0)[:, None], ab, np.where((first == 1)[:, None], bc, ca))
-    v = np.where((first == 0)[:, None], ca, np.where((first == 1)[:, None], ab, bc))
-    n = -_cross_rows(u, v)
-    length = np.sqrt(np.einsum("ij,ij->i", n, n))
-    n = n / np.where(length > 0.0, length, 1.0)[:, None]
-    offset = np.einsum("ij,ij->i", n, a + b + c) / 3.0
-    return n, offset, length > 0.0
+def _planes(P: np.ndarray, a: np.ndarray, b: np.ndarray, c: np.ndarray):
+    """Planes (4, k) of the triangles (a, b, c) (indices into the columns of P): unit normals (crossed at the
+    corner facing the longest edge, the largest angle: well conditioned on slivers) and plane offsets; and
+    whether each triangle has a nonzero cross product."""
+    x, y, z = P
+    ax, ay, az, bx, by, bz, cx, cy, cz = x[a], y[a], z[a], x[b], y[b], z[b], x[c], y[c], z[c]
+    ab = (bx - ax, by - ay, bz - az)
+    bc = (cx - bx, cy - by, cz - bz)
+    ca = (ax - cx, ay - cy, az - cz)
+    lab = ab[0] * ab[0] + ab[1] * ab[1] + ab[2] * ab[2]
+    lbc = bc[0] * bc[0] + bc[1] * bc[1] + bc[2] * bc[2]
+    lca = ca[0] * ca[0] + ca[1] * ca[1] + ca[2] * ca[2]
+    # (b - a) x (c - a) = ab x -ca (pivot a, facing bc); = bc x -ab (pivot b, facing ca); = ca x -bc (pivot c).
+    # The pivot is picked by 0/1 weights (exact: the others are multiplied by zero): np.where and np.choose cost
+    # several times more than arithmetic here.
+    at_a = (lbc >= lab) & (lbc >= lca)
+    at_b = ~at_a & (lca >= lab)
+    wa, wb = at_a.astype(float), at_b.astype(float)
+    wc = 1.0 - wa - wb
+    ux, uy, uz = (wa * ab[i] + wb * bc[i] + wc * ca[i] for i in range(3))
+    vx, vy, vz = (wa * ca[i] + wb * ab[i] + wc * bc[i] for i in range(3))
+    out = np.empty((4, a.size))
+    out[0] = vy * uz - vz * uy  # -(u x v)
+    out[1] = vz * ux - vx * uz
+    out[2] = vx * uy - vy * ux
+    length = np.sqrt(out[0] * out[0] + out[1] * out[1] + out[2] * out[2])
+    nonzero = length > 0.0
+    out[:3] /= length + ~nonzero
+    out[3] = (out[0] * (ax + bx + cx) + out[1] * (ay + by + cy) + out[2] * (az + bz + cz)) / 3.0
+    return out, nonzero
 
 
 def _tetrahedron(points: np.ndarray, eps: float):
@@ -154,7 +180,9 @@ def convex_hull(points) -> tuple[np.ndarray, np.ndarray] | None:
     triangles = _build(p, eps)
     if triangles is None:
         return None
-    return np.unique(triangles), triangles
+    used = np.zeros(points.shape[0], bool)
+    used[triangles] = True
+    return np.flatnonzero(used), triangles
 
 
 def _fibonacci(count: int) -> np.ndarray:
@@ -166,13 +194,124 @@ def _fibonacci(count: int) -> np.ndarray:
     return np.column_stack([r * np.cos(phi), r * np.sin(phi), z])
 
 
+def _icosphere(level: int) -> tuple[np.ndarray, np.ndarray]:
+    """Unit vertices and outward triangles of the icosahedron with every triangle split in four `level` times
+    (edge midpoints pushed out to the sphere): 10 x 4^level + 2 vertices."""
+    g = 0.5 * (1.0 + np.sqrt(5.0))
+    v = np.array([(0.0, s, t * g) for s in (-1, 1) for t in (-1, 1)])
+    v = np.vstack([v, v[:, [1, 2, 0]], v[:, [2, 0, 1]]])  # (0, +-1, +-g) and its cyclic shifts: edges of length 2
+    i, j, k = np.array([(i, j, k) for i in range(12) for j in range(i + 1, 12) for k in range(j + 1, 12)]).T
+    near = np.isclose(((v[:, None] - v[None]) ** 2).sum(axis=2), 4.0)
+    keep = near[i, j] & near[j, k] & near[i, k]
+    tri = np.column_stack([i[keep], j[keep], k[keep]])
+    flip = np.einsum("ij,ij->i", np.cross(v[tri[:, 1]] - v[tri[:, 0]], v[tri[:, 2]] - v[tri[:, 0]]), v[tri[:, 0]]) < 0
+    tri[flip] = tri[flip][:, [0, 2, 1]]
+    v /= np.linalg.norm(v, axis=1)[:, None]
+    for _ in range(level):
+        edges = np.sort(np.stack([tri, np.roll(tri, -1, axis=1)], axis=2).reshape(-1, 2), axis=1)
+        unique, which = np.unique(edges, axis=0, return_inverse=True)
+        middle = v[unique[:, 0]] + v[unique[:, 1]]
+        mid = v.shape[0] + which.reshape(-1, 3)  # midpoints of edges (0, 1), (1, 2), (2, 0) of each triangle
+        v = np.vstack([v, middle / np.linalg.norm(middle, axis=1)[:, None]])
+        a, b, c = tri.T
+        ab, bc, ca = mid.T
+        tri = np.concatenate([np.column_stack(t) for t in ((a, ab, ca), (b, bc, ab), (c, ca, bc), (ab, bc, ca))])
+    return v, tri
+
+
+_direction_mesh_cache: list = []
+
+
+def _direction_meshes():
+    """Spread unit directions with the triangles of their hull, to carry over (`_mapped_seed`), made once each
+    when first needed: the 162 vertices of an Ico Sphere split twice (Ico Spheres of every size carry over
+    exactly, being made the same way), then 162 Fibonacci directions (their hull built by `_build`; they carry
+    over where the first do not, as on UV Spheres)."""
+    for k in range(2):
+        if len(_direction_mesh_cache) == k:
+            if k == 0:
+                _direction_mesh_cache.append(_icosphere(2))
+            else:
+                d = _fibonacci(162)
+                _direction_mesh_cache.append((d, _build(d, 1e-12)))
+        yield _direction_mesh_cache[k]
+
+
+def _mapped_seed(p: np.ndarray, extreme: np.ndarray, mesh: np.ndarray | None, eps: float) -> np.ndarray | None:
+    """The hull of the cloud's extreme points along the directions of a direction mesh (`extreme`: the point
+    of each direction) when the directions' hull's triangles, carried over to them, give it after a few edge
+    flips; else None.
+
+    Directions that share an extreme point merge: the triangles that lose a corner that way are dropped (an edge
+    or a triangle collapses), and what is left must still be a closed surface.  Folded edges (the far corner of
+    the face across above a face's plane) are flipped.  Checked, not assumed: every extreme point that is not a
+    corner of a face must lie below it by more than eps.  Then each face is a facet of the extreme points' hull,
+    no two alike (each directed edge is used once), and a closed surface of distinct facets of a convex polytope
+    is its whole boundary.  On smooth round clouds (spheres, Ico and UV Spheres) it holds for one of the direction
+    meshes; where four extreme points are coplanar (a cylinder's caps, a cube's faces; a UV Sphere's rings with
+    the Ico Sphere's directions) it does not, and the next mesh is tried or the seed is built in rounds."""
+    if mesh is None:
+        return None
+    ids, local = np.unique(extreme, return_inverse=True)
+    tri = local[mesh]
+    tri = tri[(tri[:, 0] != tri[:, 1]) & (tri[:, 1] != tri[:, 2]) & (tri[:, 2] != tri[:, 0])]
+    m = ids.size
+    if m < 4 or tri.shape[0] != 2 * m - 4:  # merged points must leave a closed surface on all of them
+        return None
+    Q = np.ascontiguousarray(p[ids].T)
+    for _ in range(_SEED_FLIPS + 1):
+        plane, ok = _planes(Q, tri[:, 0], tri[:, 1], tri[:, 2])
+        nb = _neighbours(tri, m)
+        if nb is None or not np.all(ok):
+            return None
+        # the corner of the face across each edge that is not on the edge: above this face's plane, the edge is
+        # folded the wrong way (the carried triangulation is not that of the hull there)
+        across = np.take(tri, nb.reshape(-1), axis=0).reshape(-1, 3, 3)  # (faces, slots, corners)
+        spare = across.sum(axis=2) - tri - np.roll(tri, -1, axis=1)  # (faces, slots): the third corner
+        h = (plane[0][:, None] * Q[0][spare] + plane[1][:, None] * Q[1][spare] + plane[2][:, None] * Q[2][spare]
+             - plane[3][:, None])
+        top = float(h.max())
+        if top < -eps:
+            break
+        if top <= eps:
+            return None  # four points coplanar within eps: neither diagonal is strictly convex
+        # flip folded edges, at most one per face (each face's most folded edge, where the face across picks the
+        # same edge; else the most folded one alone): the edge (a, b) of faces (a, b, c) and (b, a, d) becomes
+        # (c, d), faces (a, d, c) and (d, b, c)
+        pick = h.argmax(axis=1)
+        f = np.flatnonzero(h[np.arange(h.shape[0]), pick] > eps)
+        s = pick[f]
+        g = nb[f, s]
+        mutual = (nb[g, pick[g]] == f) & (f < g)
+        if mutual.any():
+            f, s, g = f[mutual], s[mutual], g[mutual]
+        else:
+            f = np.array([int(h.max(axis=1).argmax())])
+            s = pick[f]
+            g = nb[f, s]
+        a, b, c, d = tri[f, s], tri[f, (s + 1) % 3], tri[f, (s + 2) % 3], spare[f, s]
+        tri[f] = np.column_stack([a, d, c])
+        tri[g] = np.column_stack([d, b, c])
+    else:
+        return None
+    h = plane[:3].T @ Q - plane[3][:, None]  # (faces, points)
+    h[np.arange(tri.shape[0])[:, None], tri] = -np.inf  # a face's own corners
+    if not h.max() < -eps:
+        return None
+    return ids[tri]
+
+
 def _neighbours(tri: np.ndarray, n: int) -> np.ndarray | None:
-    """Face across edge k (corners k, k + 1) of each triangle of a closed, consistently oriented surface."""
+    """Face across edge k (corners k, k + 1) of each triangle of a closed, consistently oriented surface; None
+    when the triangles are not one (a directed edge used twice, or one without its reverse)."""
     u = tri.reshape(-1)
     v = tri[:, [1, 2, 0]].reshape(-1)
     key = u * n + v
     order = np.argsort(key)
-    pos = np.minimum(np.searchsorted(key[order], v * n + u), key.size - 1)
+    ordered = key[order]
+    if np.any(ordered[1:] == ordered[:-1]):
+        return None
+    pos = np.minimum(np.searchsorted(ordered, v * n + u), key.size - 1)
     twin = order[pos]
     if not np.array_equal(key[twin], v * n + u):
         return None
@@ -184,13 +323,20 @@ def _build(p: np.ndarray, eps: float) -> np.ndarray | None:
     n = p.shape[0]
     tri = None
     if n > _SEED_ABOVE:
-        # start from the hull of the extreme points along evenly spread directions (built the same way): the
-        # first rounds then have hundreds of faces to work on, instead of a tetrahedron's four
-        seed = np.unique((_fibonacci(_SEED_DIRECTIONS) @ p.T).argmax(axis=1))
-        if seed.size >= 4:
-            sub = _build(p[seed], eps)
-            if sub is not None:
-                tri = seed[sub]
+        # start from the hull of the extreme points along evenly spread directions: the first rounds then have
+        # hundreds of faces to work on, instead of a tetrahedron's four.  Cheapest when the directions' own hull
+        # carries over; else built the same way as this one (a dozen rounds)
+        for directions, mesh in _direction_meshes():
+            extreme = (directions @ p.T).argmax(axis=1)
+            tri = _mapped_seed(p, extreme, mesh, eps)
+            if tri is not None:
+                break
+        if tri is None:
+            seed = np.unique(extreme)
+            if 4 <= seed.size < n:
+                sub = _build(p[seed], eps)
+                if sub is not None:
+                    tri = seed[sub]
     if tri is None:
         start = _tetrahedron(p, eps)
         if start is None:
@@ -199,22 +345,25 @@ def _build(p: np.ndarray, eps: float) -> np.ndarray | None:
         if d_above:  # d above plane (a, b, c): turned round, that face looks away from d
             b, c = c, b
         tri = np.array([[a, b, c], [a, d, b], [b, d, c], [c, d, a]])
+    P = np.ascontiguousarray(p.T)
     nb = _neighbours(tri, n)
-    normal, offset, ok = _planes(p, tri)
+    plane, ok = _planes(P, tri[:, 0], tri[:, 1], tri[:, 2])
     if nb is None or not np.all(ok):
         return None
     k = tri.shape[0]
-    faces = _Faces(max(64, 4 * n, 2 * k))
-    faces.tri[:k], faces.nb[:k], faces.normal[:k], faces.offset[:k] = tri, nb, normal, offset
+    faces = _Faces(max(64, 6 * n, 2 * k))  # ~5 faces made per point on round clouds (most of them removed again)
+    faces.tri[:k], faces.nb[:k], faces.plane[:, :k] = tri, nb, plane
     faces.alive[:k] = True
     faces.count = k
 
     # outside sets: each point goes to the face it is highest above (if any by more than eps)
     owner = np.empty(n, np.int64)
     height = np.empty(n)
-    block = max(1, (1 << 21) // k)
+    block = max(1, (1 << 16) // k)  # blocks that stay in cache
+    lifted = np.column_stack([p, np.ones(n)])  # (x, y, z, 1) . (normal, -offset) = height
+    plane4 = np.vstack([plane[:3], -plane[3]])
     for lo in range(0, n, block):
-        h = p[lo:lo + block] @ normal.T - offset
+        h = lifted[lo:lo + block] @ plane4
         best = h.argmax(axis=1)
         owner[lo:lo + block] = best
         height[lo:lo + block] = h[np.arange(best.size), best]
@@ -225,11 +374,11 @@ def _build(p: np.ndarray, eps: float) -> np.ndarray | None:
         cand_face = np.flatnonzero(faces.far[:faces.count] >= 0)
         if not cand_face.size:
             break
-        cand_face = _apart(faces, cand_face, height[faces.far[cand_face]])
+        cand_face = _apart(P, faces, cand_face, height[faces.far[cand_face]], eps)
         cand = faces.far[cand_face]
-        pc, pf = _visible_regions(p, faces, cand, cand_face, eps)
-        pc, pf = _independent(faces, height[cand], pc, pf)
-        if not _insert(p, faces, cand, pc, pf, owner, height, eps):
+        pc, pf = _visible_regions(P, faces, cand, cand_face, eps)
+        pc, pf = _independent(P, faces, cand, height[cand], pc, pf, eps)
+        if not _insert(P, faces, cand, pc, pf, owner, height, eps):
             return None
     else:
         return None
@@ -240,33 +389,49 @@ def _farthest(faces, owner, height, points) -> None:
     """Set `faces.far` (the farthest point of each face's outside set) for the faces owning `points`."""
     if not points.size:
         return
-    order = points[np.lexsort((-height[points], owner[points]))]
-    first = np.concatenate([[True], owner[order[1:]] != owner[order[:-1]]])
-    faces.far[owner[order[first]]] = order[first]
+    face, h = owner[points], height[points]
+    top = np.full(faces.count, -np.inf)
+    np.maximum.at(top, face, h)
+    win = points[h == top[face]]  # ties: the last written stays
+    faces.far[owner[win]] = win
 
 
-def _apart(faces, cand_face, value):
-    """The faces (ascending) of a maximal set of proposals, greedy by `value`, whose own faces are not neighbours.
+def _apart(P, faces, cand_face, value, eps):
+    """The faces (ascending) of a maximal set of proposals, greedy by `value`, none of which sees the face of a
+    neighbouring one (that face would be in both regions).
 
-    A proposal's region holds its own face, so two proposals on neighbouring faces cannot both be inserted: most
-    of them are dropped here, before their regions are searched (the exact test on the regions follows)."""
-    prio = np.full(faces.count, -1, np.int64)
+    Most clashes between proposals are between neighbouring faces: they are thinned out here, before the regions
+    are searched (the exact test on the regions follows, `_independent`)."""
+    prio = np.full(faces.count + 1, -1, np.int64)  # the last entry stays -1: what index -1 (no rival) reads
     prio[cand_face[np.argsort(value, kind="stable")]] = np.arange(cand_face.size)
-    kept = []
-    rest = cand_face
-    while rest.size:
-        ring = prio[faces.nb[rest]]  # (k, 3): the neighbours' proposals' ranks, -1 for none
-        top = np.all(ring < prio[rest][:, None], axis=1)  # higher than every neighbour left
-        chosen = rest[top]
-        kept.append(chosen)
-        prio[chosen] = -1
-        prio[faces.nb[chosen].reshape(-1)] = -1  # the neighbours' proposals are out
-        rest = rest[~top]
-        rest = rest[prio[rest] >= 0]
+    nb = np.take(faces.nb, cand_face, axis=0)  # (k, 3)
+    row, slot = np.nonzero(prio[nb] >= 0)
+    f, g = cand_face[row], nb[row, slot]
+    qf, qg = faces.far[f], faces.far[g]
+    clash = (faces.heights(f, P, qg) > eps) | (faces.heights(g, P, qf) > eps)
+    rival = np.full(nb.shape, -1, np.int64)  # neighbouring faces whose proposals clash, -1 for none
+    rival[row[clash], slot[clash]] = g[clash]
+    has = np.zeros(cand_face.size, bool)
+    has[row[clash]] = True
+    kept = [cand_face[~has]]  # no clash: in
+    r0, r1, r2 = (np.ascontiguousarray(rival[:, i]) for i in range(3))
+    own = prio[cand_face]
+    at = np.flatnonzero(has)
+    while at.size:
+        o = own[at]
+        top = (prio[r0[at]] < o) & (prio[r1[at]] < o) & (prio[r2[at]] < o)  # above every clashing one left
+        chosen = at[top]
+        kept.append(cand_face[chosen])
+        prio[cand_face[chosen]] = -1
+        prio[r0[chosen]] = -1  # the clashing neighbours are out
+        prio[r1[chosen]] = -1
+        prio[r2[chosen]] = -1
+        at = at[~top]
+        at = at[prio[cand_face[at]] >= 0]
     return np.sort(np.concatenate(kept))
 
 
-def _visible_regions(p, faces, cand, cand_face, eps):
+def _visible_regions(P, faces, cand, cand_face, eps):
     """(candidate, face) pairs: the faces each candidate point sees, connected to the face it came from (a
     breadth-first search over face neighbours, all candidates in lock-step).
 
@@ -276,156 +441,221 @@ def _visible_regions(p, faces, cand, cand_face, eps):
     fcount = faces.count
     pc = np.arange(cand.size)
     pf = cand_face
-    before = np.zeros(0, np.int64)
-    layer = pc * fcount + pf  # sorted: cand_face ascends
-    frontier_c, frontier_f = pc, pf
-    region_c, region_f = [pc], [pf]
+    # the first layer: a face's three neighbours are three other faces, nothing to weed out
+    nc = np.repeat(pc, 3)
+    nf = np.take(faces.nb, pf, axis=0).reshape(-1)
+    before = pc * fcount + pf  # sorted: cand_face ascends
+    layer = np.sort(nc * fcount + nf)
+    above = faces.heights(nf, P, cand[nc]) > eps
+    frontier_c, frontier_f = nc[above], nf[above]
+    region_c, region_f = [pc, frontier_c], [pf, frontier_f]
     while frontier_c.size:
         nc = np.repeat(frontier_c, 3)
-        nf = faces.nb[frontier_f].reshape(-1)
+        nf = np.take(faces.nb, frontier_f, axis=0).reshape(-1)
         key, first = np.unique(nc * fcount + nf, return_index=True)
         seen = np.concatenate([before, layer])
-        seen.sort()
+        seen.sort(kind="stable")  # two sorted runs: merged in linear time
         pos = np.minimum(np.searchsorted(seen, key), seen.size - 1)
         fresh = seen[pos] != key
         key, first = key[fresh], first[fresh]
         nc, nf = nc[first], nf[first]
         before, layer = layer, key
-        above = np.einsum("ij,ij->i", faces.normal[nf], p[cand[nc]]) - faces.offset[nf] > eps
+        above = faces.heights(nf, P, cand[nc]) > eps
         frontier_c, frontier_f = nc[above], nf[above]
         region_c.append(frontier_c)
         region_f.append(frontier_f)
     return np.concatenate(region_c), np.concatenate(region_f)
 
 
-def _independent(faces, value, pc, pf):
-    """The (candidate, face) pairs of a maximal set of candidates whose regions are disjoint and not adjacent.
+def _shared_edges_convex(P, faces, cand, c, f, slot, other, eps):
+    """Whether the fans of candidates c and `other` would meet convexly along edge `slot` (a, b) of face f (f in
+    c's region, the face across it in other's): neither point P (c's) nor Q (other's) lies above the other's new
+    face on that edge, (a, b, P) or (b, a, Q), by more than eps.  Inserting the two one after the other (in either
+    order) then gives the same faces as inserting them side by side: neither sees the other's new face next to
+    its own region.
 
-    Greedy by `value` (the candidates' heights), in passes: a face seen by several candidates goes to the
-    highest; a candidate that got its whole region is kept unless a higher kept one has a region face next to
-    one of its own; candidates next to a kept region drop out; the rest try again.  The highest candidate of
-    each pass is always kept."""
+    Both heights share one numerator, the triple product V = ((b - a) x (P - a)) . (Q - a): Q's height is V over
+    |(b - a) x (P - a)|, P's is V over |(b - a) x (Q - a)|."""
+    x, y, z = P
+    corner = faces.tri.reshape(-1)
+    a = corner[3 * f + slot]
+    b = corner[3 * f + (slot + 1) % 3]
+    pa, pb = cand[c], cand[other]
+    ax, ay, az = x[a], y[a], z[a]
+    ux, uy, uz = x[b] - ax, y[b] - ay, z[b] - az
+    vx, vy, vz = x[pa] - ax, y[pa] - ay, z[pa] - az
+    wx, wy, wz = x[pb] - ax, y[pb] - ay, z[pb] - az
+    uvx, uvy, uvz = uy * vz - uz * vy, uz * vx - ux * vz, ux * vy - uy * vx
+    uwx, uwy, uwz = uy * wz - uz * wy, uz * wx - ux * wz, ux * wy - uy * wx
+    volume = uvx * wx + uvy * wy + uvz * wz
+    least = np.sqrt(np.minimum(uvx * uvx + uvy * uvy + uvz * uvz, uwx * uwx + uwy * uwy + uwz * uwz))
+    return (least > 0.0) & (volume <= eps * least)
+
+
+def _independent(P, faces, cand, value, pc, pf, eps):
+    """The (candidate, face) pairs of a maximal set of candidates that can be inserted side by side: their regions
+    are disjoint, and where two regions share an edge the two new faces on it meet convexly
+    (`_shared_edges_convex`).  Such a set gives the hull that inserting its points one by one would give.
+
+    Greedy by `value` (the candidates' heights), in passes: candidates overlapping a kept region, or meeting one
+    along a concave edge, drop out; a face seen by several of the others goes to the highest; a candidate that
+    got its whole region is kept unless it meets a higher one of those along a concave edge; the rest try again.
+    The highest candidate left in a pass is kept, so each pass keeps or drops at least one."""
     count = value.size
     prio = np.empty(count, np.int64)
     prio[np.argsort(value, kind="stable")] = np.arange(count)
-    owner = np.full(faces.count, -1, np.int64)  # kept candidate's priority per face
+    owner = np.full(faces.count, -1, np.int64)  # kept candidate per face
     best = np.full(faces.count, -1, np.int64)
+    mark = np.full(faces.count, -1, np.int64)  # candidate per face: kept ones and this pass's whole regions
     kept_c, kept_f = [], []
+    out = np.zeros(count, bool)
     lost = np.zeros(count, bool)
     while pc.size:
+        # against the kept regions: no overlap, convex shared edges
+        out[pc[owner[pf] >= 0]] = True
+        ring = owner[np.take(faces.nb, pf, axis=0)]
+        row, slot = np.nonzero(ring >= 0)
+        if row.size:
+            fine = _shared_edges_convex(P, faces, cand, pc[row], pf[row], slot, ring[row, slot], eps)
+            out[pc[row[~fine]]] = True
+        rest = ~out[pc]
+        pc, pf = pc[rest], pf[rest]
+        if not pc.size:
+            break
+        # each face to its highest candidate; candidates that lost a face wait
         best[pf] = -1
         np.maximum.at(best, pf, prio[pc])
         lost[:] = False
         lost[pc[best[pf] != prio[pc]]] = True
-        keep = ~lost[pc]
-        c, f = pc[keep], pf[keep]
         best[pf] = -1
-        best[f] = prio[c]
-        lost[c[np.any(best[faces.nb[f]] > prio[c][:, None], axis=1)]] = True
-        best[f] = -1
+        whole = ~lost[pc]
+        c, f = pc[whole], pf[whole]
+        mark[f] = c
+        ring = mark[np.take(faces.nb, f, axis=0)]
+        # (each such edge is met from both sides: judged from the lower candidate's)
+        row, slot = np.nonzero((ring >= 0) & (ring != c[:, None]))
+        other = ring[row, slot]
+        lower = prio[other] > prio[c[row]]
+        row, slot, other = row[lower], slot[lower], other[lower]
+        if row.size:
+            fine = _shared_edges_convex(P, faces, cand, c[row], f[row], slot, other, eps)
+            lost[c[row[~fine]]] = True
+        mark[f] = -1
         keep = ~lost[c]
         c, f = c[keep], f[keep]
         kept_c.append(c)
         kept_f.append(f)
-        owner[f] = prio[c]
-        # the others: out if a region face of theirs is a kept face or next to one
+        owner[f] = c
         rest = lost[pc]
         pc, pf = pc[rest], pf[rest]
-        touch = (owner[pf] >= 0) | np.any(owner[faces.nb[pf]] >= 0, axis=1)
-        out = np.zeros(count, bool)
-        out[pc[touch]] = True
-        rest = ~out[pc]
-        pc, pf = pc[rest], pf[rest]
+    if not kept_c:
+        return np.zeros(0, np.int64), np.zeros(0, np.int64)
     return np.concatenate(kept_c), np.concatenate(kept_f)
 
 
-def _insert(p, faces, cand, pc, pf, owner, height, eps) -> bool:
-    """Insert the winning candidates (their regions pc, pf are disjoint and not adjacent): remove each region,
-    fan its point to its horizon, hand the removed faces' outside points to the new faces.  False when a region
-    is not a disc (rounding): the caller declines."""
-    n = p.shape[0]
+def _insert(P, faces, cand, pc, pf, owner, height, eps) -> bool:
+    """Insert the winning candidates (their regions pc, pf are disjoint; where two share an edge, their new faces
+    on it meet convexly): remove each region, fan its point to its horizon, hand the removed faces' outside points
+    to the new faces.  False when a region is not a disc (rounding): the caller declines."""
+    n = P.shape[1]
+    corner = faces.tri.reshape(-1)
+    order = np.argsort(pc, kind="stable")  # grouped by candidate: so are the horizon edges and new faces below
+    pc, pf = pc[order], pf[order]
     region_of = np.full(faces.count, -1, np.int64)
     region_of[pf] = pc
     # horizon edges: an edge of a region face whose neighbour is outside the region
     ec = np.repeat(pc, 3)
-    ef = np.repeat(pf, 3)
-    slot = np.tile(np.arange(3), pf.size)
-    outer = faces.nb[pf].reshape(-1)
+    flat = 3 * np.repeat(pf, 3) + np.tile(np.arange(3), pf.size)  # (face, slot) as an index into corner
+    outer = faces.nb.reshape(-1)[flat]
     edge = region_of[outer] != ec
-    ec, ef, slot, outer = ec[edge], ef[edge], slot[edge], outer[edge]
-    ea = faces.tri[ef, slot]
-    eb = faces.tri[ef, (slot + 1) % 3]
-    # a disc: every horizon vertex starts one horizon edge, and V - E + F = 1
+    ec, flat, outer = ec[edge], flat[edge], outer[edge]
+    ef = flat // 3
+    ea = corner[flat]
+    eb = corner[flat + np.where(flat % 3 == 2, -2, 1)]
+    k = ea.size
+    # a disc (a connected region whose border is one simple loop): every horizon vertex starts one horizon edge,
+    # the edges close into loops, and each region has one loop
     start_key = ec * n + ea
-    if np.unique(start_key).size != start_key.size:
+    by_start = np.argsort(start_key)
+    ordered = start_key[by_start]
+    if np.any(ordered[1:] == ordered[:-1]):
         return False
-    corner_key = np.unique(np.repeat(pc, 3) * n + faces.tri[pf].reshape(-1))
-    chosen = np.unique(pc)
-    vcount = np.bincount(corner_key // n, minlength=cand.size)[chosen]
-    fcount = np.bincount(pc, minlength=cand.size)[chosen]
-    hcount = np.bincount(ec, minlength=cand.size)[chosen]
-    ecount = (3 * fcount + hcount) // 2
-    if np.any(vcount - ecount + fcount != 1):
+    end_key = ec * n + eb
+    at = np.minimum(np.searchsorted(ordered, end_key), k - 1)
+    following = by_start[at]  # the horizon edge starting where each one ends
+    if not np.array_equal(start_key[following], end_key):
+        return False
+    preceding = np.zeros(k, np.int64)
+    preceding[following] = np.arange(k)
+    if not np.array_equal(following[preceding], np.arange(k)):
+        return False  # two edges end at one vertex
+    chosen = pc[np.concatenate([[True], pc[1:] != pc[:-1]])]
+    fan_count = np.bincount(ec, minlength=cand.size)
+    if np.any(fan_count[chosen] == 0):
+        return False
+    # loops: each edge labelled with the least edge index on its loop (by pointer doubling: after j steps a label
+    # is the least of the next 2^j edges), one label per loop
+    label, step, span = np.arange(k), following, 1
+    while span < fan_count.max():
+        label = np.minimum(label, label[step])
+        step = step[step]
+        span *= 2
+    if np.count_nonzero(label == np.arange(k)) != chosen.size:
         return False
 
     # new faces (a, b, apex), grouped by candidate
-    order = np.argsort(ec, kind="stable")
-    ec, ef, slot, outer, ea, eb = ec[order], ef[order], slot[order], outer[order], ea[order], eb[order]
-    apex = cand[ec]
-    new_tri = np.stack([ea, eb, apex], axis=1)
-    normal, offset, ok = _planes(p, new_tri)
+    plane, ok = _planes(P, ea, eb, cand[ec])
     if not np.all(ok):
         return False
-    k = new_tri.shape[0]
     faces.reserve(k)
+    nb_flat = faces.nb.reshape(-1)
     base = faces.count
     new = base + np.arange(k)
-    # neighbours: across (a, b) the outer face; across (b, apex) the new face starting at b; across (apex, a)
-    # the new face ending at a
-    start_key = ec * n + ea
-    end_key = ec * n + eb
-    by_start = np.argsort(start_key)
-    by_end = np.argsort(end_key)
-    at = np.minimum(np.searchsorted(start_key[by_start], end_key), k - 1)
-    back = np.minimum(np.searchsorted(end_key[by_end], start_key), k - 1)
-    if not (np.array_equal(start_key[by_start[at]], end_key) and np.array_equal(end_key[by_end[back]], start_key)):
-        return False  # the horizon is not closed loops (cannot happen after the disc test; kept as a guard)
-    next_face = new[by_start[at]]
-    prev_face = new[by_end[back]]
-    faces.tri[new] = new_tri
-    faces.nb[new, 0] = outer
-    faces.nb[new, 1] = next_face
-    faces.nb[new, 2] = prev_face
-    faces.normal[new] = normal
-    faces.offset[new] = offset
-    faces.alive[new] = True
-    # the outer faces now meet the new ones
-    outer_slot = (faces.nb[outer] == ef[:, None]).argmax(axis=1)
-    faces.nb[outer, outer_slot] = new
+    # across (a, b): the outer face, or where two regions share the edge, the other insertion's new face on it
+    # (the row of the outer face's own edge back to ours); across (b, apex): the new face that follows; across
+    # (apex, a): the one that precedes
+    back = 3 * outer + (np.take(faces.nb, outer, axis=0) == ef[:, None]).argmax(axis=1)
+    shared = region_of[outer] >= 0
+    across = outer.copy()
+    if shared.any():
+        row_of = np.full(3 * faces.count, -1, np.int64)
+        row_of[flat] = np.arange(k)
+        twin = row_of[back[shared]]
+        if np.any(twin < 0):
+            return False  # cannot happen: a shared edge is on both regions' horizons
+        across[shared] = new[twin]
+    block = slice(base, base + k)
+    faces.tri[block, 0], faces.tri[block, 1], faces.tri[block, 2] = ea, eb, cand[ec]
+    faces.nb[block, 0], faces.nb[block, 1], faces.nb[block, 2] = across, new[following], new[preceding]
+    faces.plane[:, block] = plane
+    faces.alive[block] = True
+    # the outer faces that stay now meet the new ones
+    stay = ~shared
+    nb_flat[back[stay]] = new[stay]
     faces.alive[pf] = False
     faces.far[pf] = -1
     faces.count = base + k
 
     # inserted points are hull vertices; the removed faces' outside points go to their insertion's new faces
-    inserted = cand[chosen]
-    owner[inserted] = -1
+    owner[cand[chosen]] = -1
     orphan = np.flatnonzero(owner >= 0)
     orphan = orphan[region_of[owner[orphan]] >= 0]
     if orphan.size:
         c = region_of[owner[orphan]]
-        fan_start = np.searchsorted(ec, np.arange(cand.size))
-        fan_count = np.bincount(ec, minlength=cand.size)
+        fan_start = np.cumsum(fan_count) - fan_count
         reps = fan_count[c]
-        rows = np.repeat(np.arange(orphan.size), reps)
-        first = np.concatenate([[0], np.cumsum(reps)[:-1]])
-        face = base + np.repeat(fan_start[c], reps) + (np.arange(rows.size) - np.repeat(first, reps))
-        h = np.einsum("ij,ij->i", faces.normal[face], p[orphan[rows]]) - faces.offset[face]
+        first = np.cumsum(reps) - reps
+        face = base + np.repeat(fan_start[c] - first, reps) + np.arange(first[-1] + reps[-1])
+        x, y, z, off = faces.plane  # as `faces.heights`, each orphan's coordinates gathered once and repeated
+        h = (x[face] * np.repeat(P[0][orphan], reps) + y[face] * np.repeat(P[1][orphan], reps)
+             + z[face] * np.repeat(P[2][orphan], reps) - off[face])
         top = np.maximum.reduceat(h, first)
         # the first face reaching the top, per orphan
         hit = np.flatnonzero(h == np.repeat(top, reps))
-        pick = hit[np.concatenate([[True], rows[hit[1:]] != rows[hit[:-1]]])]
+        pick = face[hit[np.searchsorted(hit, first)]]
         outside = top > eps
-        owner[orphan] = np.where(outside, face[pick], -1)
+        owner[orphan] = pick
+        owner[orphan[~outside]] = -1
         height[orphan] = top
         _farthest(faces, owner, height, orphan[outside])
     return True
