@@ -143,7 +143,8 @@ class _Graph:
         first = u < v
         self.edges = np.stack([u[first], v[first]], axis=1)  # each undirected edge once
         self.edge_faces = np.stack([owner[first], owner[twin[first]]], axis=1)  # the triangles on either side
-        self.edge_keys = np.sort(u[first] * n + v[first])
+        from .mesh.parts import _ordered
+        self.edge_keys = (u[first] * n + v[first])[_ordered(u[first], v[first], n)]  # ascending
         self.n = n
         degree = np.bincount(u, minlength=n)
         by_vertex = np.argsort(u.astype(np.uint16) if n <= 1 << 16 else u, kind="stable")  # 16 bits: a radix sort
@@ -242,12 +243,15 @@ def _flip_folds(points: np.ndarray, topo: np.ndarray, rounds: int = 32):
         far = topo[:, [2, 0, 1]].reshape(-1)
         corner = np.take(points, topo, axis=0)  # np.take: a faster gather than indexing
         normal = _unit_rows(_cross(corner[:, 1] - corner[:, 0], corner[:, 2] - corner[:, 0]))
-        height = _dot(np.take(normal, owner, axis=0), np.take(points, far[twin], axis=0) - np.take(points, u, axis=0))
-        folded = np.flatnonzero((height > tol) & (u < v))
+        once = np.flatnonzero(u < v)  # each edge from one side
+        height = _dot(np.take(normal, owner[once], axis=0),
+                      np.take(points, far[twin[once]], axis=0) - np.take(points, u[once], axis=0))
+        over = height > tol
+        folded = once[over]
         if not folded.size:
             break
         rank = np.empty(folded.size, np.int64)
-        rank[np.lexsort((folded, height[folded]))] = np.arange(folded.size)  # distinct, by height
+        rank[np.lexsort((folded, height[over]))] = np.arange(folded.size)  # distinct, by height
         f, g = owner[folded], owner[twin[folded]]
         top = np.full(topo.shape[0], -1, np.int64)
         np.maximum.at(top, f, rank)

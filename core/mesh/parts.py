@@ -197,8 +197,9 @@ def _convexity_proper(vertices, corners_idx, topo, label, count, faces, relative
         used = np.zeros(vertices.shape[0], bool)
         used[corners_idx[rows].reshape(-1)] = True
         pts = vertices[used]
-        heights = (pts @ unit[pick].T - _dot(a[pick], unit[pick])) * sign[group]
-        if heights.max() > tol[group]:
+        # (p . u - offset) x sign, largest over the points first: subtracting and negating keep the order
+        toward = unit[pick] * sign[group]
+        if ((pts @ toward.T).max(axis=0) - _dot(a[pick], toward)).max() > tol[group]:
             convex[group] = False
     return convex
 
