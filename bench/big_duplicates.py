@@ -11,7 +11,8 @@ triangulations are welded, oriented and checked inside the time, as in a first c
 - an 8,192-sided cylinder (16,384 vertices) with its own faces: side quads split, caps zig-zag strips (max
   degree 6; Blender's own caps reach ~27: no fan);
 - a 2,048-sided cylinder with scipy's qhull triangles (each cap a fan from one corner, a hub of ~2,050
-  neighbours), and the same pair as PointClouds (EPA alone) for comparison.
+  neighbours), and the same pair as PointClouds (no triangulation given: since `epa._RAW_HULL_EARLY`, clouds
+  of 4,096 vertices and more get theirs from core/hull.py after 256 expansions).
 Copies: identical, turned by 1e-4 rad about the centroid, and scaled by 1.001 (A inside B).  err = |depth -
 exact| / scale, exact = the minimum over qhull's facet normals u of A of h_A(u) + h_B(-u) over every vertex
 (M's facet normals are A's when B = s A and A = -A; tests/core/test_polytope_large.py); no cheap oracle for a
@@ -48,7 +49,7 @@ def cases():
     shapes = [("uv sphere 192x96 (grid)", symmetric_uv_sphere(192, 96), uv_sphere_triangles(192, 96)),
               ("cylinder 8192 (own faces)", *symmetric_cylinder(8192)),
               ("cylinder 2048 (qhull fans)", fan, hull_triangles(fan)),
-              ("cylinder 2048 (PointCloud: EPA only)", fan, None)]
+              ("cylinder 2048 (PointClouds)", fan, None)]
     out = []
     for label, vertices, triangles in shapes:
         copies = []

@@ -140,6 +140,19 @@ def _count_passes(monkeypatch) -> list[int]:
     return calls
 
 
+def _count_looked(monkeypatch) -> list[int]:
+    """The (row, neighbour) pairs each climb step looks at, as the steps run."""
+    looked = []
+    original = polytope._Supports._step
+
+    def counted(self, rows, cand, *args):
+        looked.append(cand.size)
+        return original(self, rows, cand, *args)
+
+    monkeypatch.setattr(polytope._Supports, "_step", counted)
+    return looked
+
+
 def test_regression_flat_caps_end_the_walk_in_a_few_passes(monkeypatch):
     """8,192-sided cylinder with Blender-like faces against its copy in place: exact, converged, on the facet path,
     and the walk over in a few passes (without the lower bound: ~16,000 arcs a pass through all 39 passes, 1.45 s
@@ -165,14 +178,7 @@ def test_regression_fan_caps_are_not_climbed_through_their_hub(monkeypatch):
     vertices = np.vstack([np.column_stack([ring, -np.ones(2048)]), np.column_stack([ring, np.ones(2048)])])
     triangles = hull_triangles(vertices)
     assert np.bincount(triangles.reshape(-1)).max() > 1000
-    looked = []
-    original = polytope._Supports._step
-
-    def counted(self, rows, cand, *args):
-        looked.append(cand.size)
-        return original(self, rows, cand, *args)
-
-    monkeypatch.setattr(polytope._Supports, "_step", counted)
+    looked = _count_looked(monkeypatch)
     contact = core.collide(ConvexPolytope(vertices, triangles), ConvexPolytope(vertices.copy(), triangles))
     width = symmetric_width(vertices)
     assert contact.converged and abs(contact.depth - width) <= 1e-9 * contact.scale, (contact.depth, width)
@@ -187,14 +193,7 @@ def test_regression_arcs_out_of_the_running_are_not_climbed(monkeypatch):
     vertices = icosphere(4)
     assert {tuple(p) for p in vertices} == {tuple(-p) for p in vertices}
     triangles = hull_triangles(vertices)
-    looked = []
-    original = polytope._Supports._step
-
-    def counted(self, rows, cand, *args):
-        looked.append(cand.size)
-        return original(self, rows, cand, *args)
-
-    monkeypatch.setattr(polytope._Supports, "_step", counted)
+    looked = _count_looked(monkeypatch)
     answers = _on_facet_path(monkeypatch)
     contact = core.collide(ConvexPolytope(vertices, triangles), ConvexPolytope(vertices.copy(), triangles))
     width = symmetric_width(vertices)
