@@ -22,12 +22,7 @@ Runs in the project venv (numpy, scipy); no peers.
 """
 from __future__ import annotations
 
-import argparse
-import json
-import os
-import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -69,51 +64,44 @@ def child(root: str, data: str, repeat: int) -> None:
     import core
     from core.polytope import ConvexPolytope
 
+    import checkouts
+
     saved = np.load(data)
-    for k in range(int(saved["count"])):
-        vertices, triangles, copies = saved[f"v{k}"], saved[f"t{k}"], saved[f"c{k}"]
-        for j in range(copies.shape[0]):
-            times, contact = [], None
-            for _ in range(repeat):
-                t0 = time.process_time()
-                if triangles.size:
-                    a, b = ConvexPolytope(vertices, triangles), ConvexPolytope(copies[j], triangles)
-                else:
-                    a, b = core.PointCloud(vertices), core.PointCloud(copies[j])
-                contact = core.collide(a, b)
-                times.append(time.process_time() - t0)
-            print(json.dumps({"shape": k, "pose": j, "ms": 1e3 * statistics.median(times),
-                              "depth": -contact.distance, "scale": contact.scale, "it": contact.epa_iterations,
-                              "converged": bool(contact.converged)}), flush=True)
+
+    def timed(k, j):  # the shapes are built inside the time (welding, orientation, checks: a first check)
+        vertices, triangles, copy = saved[f"v{k}"], saved[f"t{k}"], saved[f"c{k}"][j]
+        t0 = time.process_time()
+        if triangles.size:
+            a, b = ConvexPolytope(vertices, triangles), ConvexPolytope(copy, triangles)
+        else:
+            a, b = core.PointCloud(vertices), core.PointCloud(copy)
+        contact = core.collide(a, b)
+        return time.process_time() - t0, contact
+
+    checkouts.child_rows([(k, j) for k in range(int(saved["count"])) for j in range(saved[f"c{k}"].shape[0])],
+                         repeat, timed)
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--roots", nargs="+", default=[str(ROOT)], help="checkouts whose core is timed, in order")
-    parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--child", nargs=2, metavar=("ROOT", "DATA"), help=argparse.SUPPRESS)
-    args = parser.parse_args()
+    import checkouts
+
+    args = checkouts.arguments(__doc__, ROOT)
     if args.child:
         child(args.child[0], args.child[1], args.repeat)
         return 0
     sys.path.insert(0, str(ROOT))
     import numpy as np
 
-    import checkouts
-
     from tests.core.test_polytope_large import homothetic_depth
 
     rows = cases()
-    with tempfile.TemporaryDirectory(prefix="big-duplicates-") as tmp:
-        data = os.path.join(tmp, "cases.npz")
-        arrays = {"count": np.array(len(rows))}
-        for k, (_, vertices, triangles, copies) in enumerate(rows):
-            arrays.update({f"v{k}": vertices, f"t{k}": np.zeros((0, 3), np.int64) if triangles is None else triangles,
-                           f"c{k}": np.stack([c for _, c, _ in copies])})
-        np.savez(data, **arrays)
-        results = checkouts.run(__file__, args.roots, data, args.repeat)
-        if results is None:
-            return 1
+    arrays = {"count": np.array(len(rows))}
+    for k, (_, vertices, triangles, copies) in enumerate(rows):
+        arrays.update({f"v{k}": vertices, f"t{k}": np.zeros((0, 3), np.int64) if triangles is None else triangles,
+                       f"c{k}": np.stack([c for _, c, _ in copies])})
+    results = checkouts.run(__file__, args.roots, arrays, args.repeat)
+    if results is None:
+        return 1
     checkouts.head(args.roots, ["{} ms", "{} EPA it", "{} converged", "{} err"], np.__version__)
     for k, (label, vertices, _, copies) in enumerate(rows):
         for j, (relation, copy, homothetic) in enumerate(copies):

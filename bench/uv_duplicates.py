@@ -21,12 +21,7 @@ Runs in the project venv (numpy, scipy); no peers.
 """
 from __future__ import annotations
 
-import argparse
-import json
-import os
-import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -75,48 +70,41 @@ def child(root: str, data: str, repeat: int) -> None:
     import core
     from core.polytope import ConvexPolytope
 
+    import checkouts
+
     saved = np.load(data)
-    for k in range(int(saved["count"])):
-        vertices, triangles, poses = saved[f"v{k}"], saved[f"t{k}"], saved[f"p{k}"]
-        for j in range(poses.shape[0]):
-            times, contact = [], None
-            for _ in range(repeat):
-                shape = ConvexPolytope(vertices, lambda v=vertices, t=triangles: (v, t))  # fresh: a first check
-                t0 = time.process_time()
-                contact = core.collide(shape.moved(None), shape.moved(poses[j]))
-                times.append(time.process_time() - t0)
-            print(json.dumps({"shape": k, "pose": j, "ms": 1e3 * statistics.median(times),
-                              "depth": -contact.distance, "scale": contact.scale, "it": contact.epa_iterations,
-                              "outcome": contact.epa_outcome.name if contact.epa_outcome else "-"}), flush=True)
+
+    def timed(k, j):  # a fresh shape (a first check), built outside the time; its triangulation made on need
+        vertices, triangles = saved[f"v{k}"], saved[f"t{k}"]
+        shape = ConvexPolytope(vertices, lambda v=vertices, t=triangles: (v, t))
+        t0 = time.process_time()
+        contact = core.collide(shape.moved(None), shape.moved(saved[f"p{k}"][j]))
+        return time.process_time() - t0, contact
+
+    checkouts.child_rows([(k, j) for k in range(int(saved["count"])) for j in range(saved[f"p{k}"].shape[0])],
+                         repeat, timed)
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--roots", nargs="+", default=[str(ROOT)], help="checkouts whose core is timed, in order")
-    parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--quick", action="store_true", help="without the 128 x 64 UV Sphere")
-    parser.add_argument("--child", nargs=2, metavar=("ROOT", "DATA"), help=argparse.SUPPRESS)
-    args = parser.parse_args()
+    import checkouts
+
+    args = checkouts.arguments(__doc__, ROOT, [("--quick", dict(action="store_true",
+                                                                 help="without the 128 x 64 UV Sphere"))])
     if args.child:
         child(args.child[0], args.child[1], args.repeat)
         return 0
     sys.path.insert(0, str(ROOT))
     import numpy as np
 
-    import checkouts
-
     from tests.core.duplicates import exact_depth
 
     rows = cases(args.quick)
-    with tempfile.TemporaryDirectory(prefix="uv-duplicates-") as tmp:
-        data = os.path.join(tmp, "cases.npz")
-        arrays = {"count": np.array(len(rows))}
-        for k, (_, vertices, triangles, poses) in enumerate(rows):
-            arrays.update({f"v{k}": vertices, f"t{k}": triangles, f"p{k}": np.stack([p for _, p in poses])})
-        np.savez(data, **arrays)
-        results = checkouts.run(__file__, args.roots, data, args.repeat)
-        if results is None:
-            return 1
+    arrays = {"count": np.array(len(rows))}
+    for k, (_, vertices, triangles, poses) in enumerate(rows):
+        arrays.update({f"v{k}": vertices, f"t{k}": triangles, f"p{k}": np.stack([p for _, p in poses])})
+    results = checkouts.run(__file__, args.roots, arrays, args.repeat)
+    if results is None:
+        return 1
     checkouts.head(args.roots, ["{} ms", "{} EPA it", "{} outcome", "{} err"], np.__version__)
     for k, (label, vertices, _, poses) in enumerate(rows):
         local = vertices.astype(np.float64)
