@@ -15,6 +15,7 @@ import pytest
 
 import core
 from tests.core.oracle import signed_distance
+from tests.core.strategies import pose_of
 
 CUBE = np.array([[x, y, z] for x in (0.0, 1.0) for y in (0.0, 1.0) for z in (0.0, 1.0)])
 
@@ -54,17 +55,8 @@ def scene(seed, n=40, spread=4.0, offset=0.0, kinds=("cloud", "box", "sphere", "
             shapes.append(core.Cone(rng.uniform(0.1, 0.8), rng.uniform(0.1, 0.8), m))
     if n > 3:
         shapes[1] = shapes[0]  # the very same shape object twice
-        shapes[3] = shapes[2].moved(_same(shapes[2]))  # an identical copy in the same place
+        shapes[3] = shapes[2].moved(pose_of(shapes[2]))  # an identical copy in the same place
     return shapes
-
-
-def _same(shape):
-    """The 4x4 pose of a shape (an identical copy placed where it is)."""
-    m = np.eye(4)
-    if shape._linear is not None:
-        m[:3, :3] = shape._linear
-    m[:3, 3] = shape._translation
-    return m
 
 
 def expected(shapes, pairs, clearance):
@@ -164,7 +156,7 @@ def test_lower_bounds_of_large_clouds_and_margins_are_certified():
 def _spec(shape):
     from tests.core.oracle import ShapeSpec
 
-    m = _same(shape)
+    m = pose_of(shape)
     if isinstance(shape, core.PointCloud):
         return ShapeSpec("cloud", vertices=np.asarray(shape.vertices), transform=m, margin=shape.margin)
     if isinstance(shape, core.Box):

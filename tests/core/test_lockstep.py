@@ -18,6 +18,7 @@ import pytest
 
 import core
 from core.lockstep import BEYOND, ORIGIN, SEPARATED
+from tests.core.strategies import pose_of
 
 CUBE = np.array([[x, y, z] for x in (0.0, 1.0) for y in (0.0, 1.0) for z in (0.0, 1.0)])
 
@@ -40,20 +41,12 @@ def _scene(seed, size, offset, n=36):
         count = int(rng.integers(1, 257))
         shapes.append(core.PointCloud(rng.normal(size=(count, 3)) * rng.uniform(0.2, 0.8, 3), m))
     shapes[1] = shapes[0]
-    shapes[3] = core.PointCloud(shapes[2].vertices, _pose_of(shapes[2]))
+    shapes[3] = core.PointCloud(shapes[2].vertices, pose_of(shapes[2]))
     cube = CUBE * size + offset
     shapes += [core.PointCloud(cube), core.PointCloud(cube + [size, 0.0, 0.0]),  # touching faces
                core.PointCloud(cube + [0.0, size * (1.0 + 2.0 ** -40), 0.0]),  # a hair apart
                core.PointCloud(cube + [0.0, 0.0, size * (1.0 - 2.0 ** -40)])]  # overlapping by a hair
     return shapes
-
-
-def _pose_of(shape):
-    m = np.eye(4)
-    if shape._linear is not None:
-        m[:3, :3] = shape._linear
-    m[:3, 3] = shape._translation
-    return m
 
 
 CASES = [(0, 1.0, 0.0), (1, 1e-6, 0.0), (2, 1e4, 0.0), (3, 1.0, 1e6), (4, 1e-3, -3e4), (5, 50.0, 2e7)]
