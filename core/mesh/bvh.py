@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .tritri import _cross, _dot, _extent
+from .tritri import Planes, _cross, _dot, _extent
 
 __all__ = ["LocalBVH", "WorldBVH", "pair_lower_bound"]
 
@@ -218,6 +218,14 @@ class WorldBVH:
         self.lo = np.concatenate(lo)
         self.hi = np.concatenate(hi)
         self.rep = self.leaf_corners[local.first_leaf, 0]  # a surface point of each node
+        self._planes = None
+
+    @property
+    def planes(self):
+        """The leaves' triangles as columns for `tritri.crossing_indexed` (built on first use)."""
+        if self._planes is None:
+            self._planes = Planes(self.leaf_corners)
+        return self._planes
 
     def node(self, level: int, index):
         return self.local.offsets[level] + index

@@ -49,7 +49,7 @@ from .points import closest_points, winding_numbers
 from . import copies, inner
 from .parts import is_convex
 from .trimesh import TriangleMesh
-from .tritri import _cross, _dot, crossing, separation_bound, triangle_triangle
+from .tritri import _cross, _dot, crossing, crossing_indexed, separation_bound, triangle_triangle
 
 __all__ = ["collide_meshes", "crossing_and_containment"]
 
@@ -325,24 +325,45 @@ def _mesh_collide(a: TriangleMesh, b: TriangleMesh, tolerances: Tolerances, max_
 # ------------------------------------------------------------------------------------------------ crossing
 
 class _Meeting:
-    """Where the surfaces meet: the leaf pairs' corners `A`, `B` (k,3,3), the indices of the pairs that cross
-    (`crossing_pairs`) with their segments (`crossing_segments`, pair frame), the containment, and the reported
-    crossing curve `segments` (the crossing segments, or none when they are the contact lines of a contained
-    mesh)."""
+    """Where the surfaces meet: the leaf pairs' corners `A`, `B` (k,3,3, gathered on first use), the indices of the
+    pairs that cross (`crossing_pairs`) with their segments (`crossing_segments`, pair frame), the containment,
+    and the reported crossing curve `segments` (the crossing segments, or none when they are the contact lines of
+    a contained mesh)."""
+
+    def __init__(self, frame, found):
+        self._frame, self._found = frame, found
+        self._A = self._B = None
+
+    @property
+    def A(self):
+        if self._A is None:
+            self._A = self._frame.sa.world.leaf_corners[self._found.ia]
+        return self._A
+
+    @property
+    def B(self):
+        if self._B is None:
+            self._B = self._frame.sb.world.leaf_corners[self._found.ib]
+        return self._B
 
 
 def _meet(frame: _Frame, found) -> _Meeting:
     """The crossing curve and the containment from the descent's leaf pairs within the band.  One home for
     both routes: the general pipeline and the convex one (whose descent keeps only the pairs within the band;
-    every crossing pair is among them)."""
+    every crossing pair is among them).  The crossing test runs on columns gathered per pair
+    (`tritri.crossing_indexed`: the same numbers as `tritri.crossing` on the pairs' corners)."""
     sa, sb, band, scale = frame.sa, frame.sb, frame.band, frame.scale
-    m = _Meeting()
-    A = m.A = sa.world.leaf_corners[found.ia]
-    B = m.B = sb.world.leaf_corners[found.ib]
-    near = found.lb <= band
-    cross_mask, segments = crossing(A[near], B[near], band)
-    crossing_pairs = np.flatnonzero(near)[cross_mask]
-    if segments.shape[0] and not np.any(_robust(A[crossing_pairs], B[crossing_pairs], segments, band)):
+    m = _Meeting(frame, found)
+    near = np.flatnonzero(found.lb <= band)
+    if near.size == found.lb.size:
+        cross_mask, segments = crossing_indexed(sa.world.planes, sb.world.planes, found.ia, found.ib, band)
+        crossing_pairs = np.flatnonzero(cross_mask)
+    else:
+        cross_mask, segments = crossing_indexed(sa.world.planes, sb.world.planes, found.ia[near], found.ib[near],
+                                                band)
+        crossing_pairs = near[cross_mask]
+    if segments.shape[0] and not np.any(_robust(sa.world.leaf_corners[found.ia[crossing_pairs]],
+                                                sb.world.leaf_corners[found.ib[crossing_pairs]], segments, band)):
         # every crossing is a contact blurred by rounding (faces that touch, far from the origin or under a skew
         # transform): the surfaces touch there, they do not cross
         crossing_pairs = crossing_pairs[:0]
@@ -356,9 +377,9 @@ def _meet(frame: _Frame, found) -> _Meeting:
         # Crossing segments where one closed mesh only touches the other's surface from inside (a box resting
         # on the inner floor of a bigger box) are contact lines, not crossings: when no point of X stepped off
         # them lies strictly outside Y and every loose part of X is inside Y, X is contained.
-        for holds, sx, sy, X, Y, swap, verdict in ((holds_b, sa, sb, A, B, False, Containment.A_INSIDE_B),
-                                                   (holds_a, sb, sa, B, A, True, Containment.B_INSIDE_A)):
-            if (holds and not _leaves(sy, found, crossing_pairs, X, Y, band, scale, swap)
+        for holds, sx, sy, swap, verdict in ((holds_b, sa, sb, False, Containment.A_INSIDE_B),
+                                             (holds_a, sb, sa, True, Containment.B_INSIDE_A)):
+            if (holds and not _leaves(sx, sy, found, crossing_pairs, band, scale, swap)
                     and _parts_inside(sx, sy, band, scale)):
                 m.contained = verdict
                 m.segments = segments[:0]
@@ -392,11 +413,13 @@ def _crossing_sample(pairs):
     return pairs[:: max(1, pairs.size // (MAX_PROBES // 8))]
 
 
-def _leaves(sy: _Side, found, crossing_pairs, X, Y, band, scale, swap=False) -> bool:
+def _leaves(sx: _Side, sy: _Side, found, crossing_pairs, band, scale, swap=False) -> bool:
     """Does X really leave closed Y where they cross?  Some point of X stepped off the curve strictly outside Y
-    (off Y's surface by more than the band) says so; if none is, X only touches Y's surface from inside there."""
+    (off Y's surface by more than the band) says so; if none is, X only touches Y's surface from inside there.
+    `swap`: X is the descent's second mesh."""
     pick = _crossing_sample(_in_leaf_order(found, crossing_pairs, swap))
-    stepped = _steps_off_the_curve(X[pick], Y[pick], band)
+    x_leaf, y_leaf = (found.ib, found.ia) if swap else (found.ia, found.ib)
+    stepped = _steps_off_the_curve(sx.world.leaf_corners[x_leaf[pick]], sy.world.leaf_corners[y_leaf[pick]], band)
     out = stepped[winding_numbers(stepped, sy.world, scale) == 0]
     return bool(out.shape[0]) and bool(np.any(closest_points(out, sy.world)[0] > band))
 
