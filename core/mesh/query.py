@@ -518,10 +518,14 @@ def _descend(wa: WorldBVH, wb: WorldBVH, band, prune, max_distance, near_only=Fa
 def _boxes_meet(wa: WorldBVH, na, wb: WorldBVH, nb, band) -> np.ndarray:
     """Which node pairs have axis-aligned boxes within `band` of each other on every axis (a necessary
     condition for a box distance within the band)."""
-    lo_a, hi_a, lo_b, hi_b = wa.lo[na], wa.hi[na], wb.lo[nb], wb.hi[nb]
-    return ((lo_b[:, 0] - hi_a[:, 0] <= band) & (lo_a[:, 0] - hi_b[:, 0] <= band)
-            & (lo_b[:, 1] - hi_a[:, 1] <= band) & (lo_a[:, 1] - hi_b[:, 1] <= band)
-            & (lo_b[:, 2] - hi_a[:, 2] <= band) & (lo_a[:, 2] - hi_b[:, 2] <= band))
+    ca, cb = wa.columns, wb.columns
+    meet = None
+    for x in range(3):
+        lo_a, hi_a = np.take(ca["lo"][x], na), np.take(ca["hi"][x], na)
+        lo_b, hi_b = np.take(cb["lo"][x], nb), np.take(cb["hi"][x], nb)
+        axis = (lo_b - hi_a <= band) & (lo_a - hi_b <= band)
+        meet = axis if meet is None else meet & axis
+    return meet
 
 
 def _split(wa: WorldBVH, wb: WorldBVH, ia, ib, la, lb):
