@@ -122,6 +122,7 @@ def collide_meshes(a, b, tolerances: Tolerances = DEFAULT_TOLERANCES, max_distan
                              f"TriangleMesh (give the convex shape as a TriangleMesh of its surface)")
     from ..query import _as_max_distance
     max_distance = _as_max_distance(max_distance)  # the same rules as for convex shapes (None, or >= 0)
+    _share_local_data(a, b)
 
     if is_convex(a) and is_convex(b):
         # Exactly the convex engine's answer on the vertices; when they intersect, the crossing curve and the
@@ -141,6 +142,25 @@ def collide_meshes(a, b, tolerances: Tolerances = DEFAULT_TOLERANCES, max_distan
         if nearly is not None:
             return nearly
     return _mesh_collide(a, b, tolerances, max_distance, hull)
+
+
+def _share_local_data(a: TriangleMesh, b: TriangleMesh) -> None:
+    """Two meshes built from the same local arrays, bit for bit (a duplicate in place: Blender's Shift+D copies the
+    mesh data, the object transform places it), derive the same data from them: hierarchy, parts, convexity, inner
+    body, hull.  They then share one store of it, as a mesh and its `moved()` copy do, so each is built once.
+    Nothing of the answer changes: everything stored there depends on the local arrays alone."""
+    la, lb = a._local, b._local
+    if la is lb or la._cache is lb._cache:
+        return
+    if la.vertices.shape != lb.vertices.shape or la.triangles.shape != lb.triangles.shape:
+        return
+    # bits, not values: -0.0 and 0.0 are equal values but not the same data
+    if not (np.array_equal(la.triangles, lb.triangles)
+            and np.array_equal(np.ascontiguousarray(la.vertices).view(np.uint8),
+                               np.ascontiguousarray(lb.vertices).view(np.uint8))):
+        return
+    shared = {**lb._cache, **la._cache}
+    la._cache = lb._cache = shared
 
 
 def _hull_shape(mesh: TriangleMesh) -> PointCloud:
