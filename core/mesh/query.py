@@ -425,7 +425,11 @@ def _in_leaf_order(found, pairs, swap):
     """Pair indices sorted by (X's leaf, Y's leaf): the probes sampled from them are then the same whichever
     argument X was (collide(b, a) is collide(a, b).swapped())."""
     x_leaf, y_leaf = (found.ib, found.ia) if swap else (found.ia, found.ib)
-    return pairs[np.lexsort((y_leaf[pairs], x_leaf[pairs]))]
+    x, y = np.take(x_leaf, pairs), np.take(y_leaf, pairs)
+    if pairs.size and int(x.max()) < 2 ** 31 and int(y.max()) < 2 ** 31:
+        # one stable sort on the key x * 2^31 + y: the order of lexsort((y, x)), in about half the time
+        return pairs[np.argsort(x.astype(np.int64) * 2 ** 31 + y, kind="stable")]
+    return pairs[np.lexsort((y, x))]
 
 
 def _crossing_sample(pairs):

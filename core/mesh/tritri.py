@@ -309,7 +309,7 @@ def _interval_columns(corner, s, positive):
     lone_neg = np.where(~p0, 0, np.where(~p1, 1, 2))
     lone = np.where(count == 1, lone_pos, lone_neg)
     s = [np.where(p, np.maximum(si, 0.0), si) for p, si in zip(positive, s)]
-    is0, is1 = lone == 0, lone == 1
+    is0, is1, is2 = lone == 0, lone == 1, lone == 2
 
     def pick(values, which0, which1):
         return np.where(which0, values[0], np.where(which1, values[1], values[2]))
@@ -317,9 +317,9 @@ def _interval_columns(corner, s, positive):
     sl = pick(s, is0, is1)
     pl = [pick([corner[0][x], corner[1][x], corner[2][x]], is0, is1) for x in range(3)]
     points = []
-    for step in (1, 2):
-        other = (lone + step) % 3
-        o0, o1 = other == 0, other == 1
+    # the corner after the lone one is corner 0 where the lone one is 2, corner 1 where it is 0; the next after
+    # that is corner 0 where the lone one is 1, corner 1 where it is 2
+    for o0, o1 in ((is2, is0), (is1, is2)):
         so = pick(s, o0, o1)
         denom = sl - so
         nz = denom != 0.0
