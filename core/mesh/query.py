@@ -357,13 +357,13 @@ class _Meeting:
     @property
     def A(self):
         if self._A is None:
-            self._A = self._frame.sa.world.leaf_corners[self._found.ia]
+            self._A = np.take(self._frame.sa.world.leaf_corners, self._found.ia, axis=0)
         return self._A
 
     @property
     def B(self):
         if self._B is None:
-            self._B = self._frame.sb.world.leaf_corners[self._found.ib]
+            self._B = np.take(self._frame.sb.world.leaf_corners, self._found.ib, axis=0)
         return self._B
 
 
@@ -382,8 +382,9 @@ def _meet(frame: _Frame, found) -> _Meeting:
         cross_mask, segments = crossing_indexed(sa.world.planes, sb.world.planes, found.ia[near], found.ib[near],
                                                 band)
         crossing_pairs = near[cross_mask]
-    if segments.shape[0] and not np.any(_robust(sa.world.leaf_corners[found.ia[crossing_pairs]],
-                                                sb.world.leaf_corners[found.ib[crossing_pairs]], segments, band)):
+    if segments.shape[0] and not np.any(_robust(np.take(sa.world.leaf_corners, found.ia[crossing_pairs], axis=0),
+                                                np.take(sb.world.leaf_corners, found.ib[crossing_pairs], axis=0),
+                                                segments, band)):
         # every crossing is a contact blurred by rounding (faces that touch, far from the origin or under a skew
         # transform): the surfaces touch there, they do not cross
         crossing_pairs = crossing_pairs[:0]
