@@ -255,8 +255,8 @@ def box_lower_bound(wa: WorldBVH, na, wb: WorldBVH, nb):
     ca, cb = wa.columns, wb.columns
     total = None
     for x in range(3):
-        lo_a, hi_a = np.take(ca["lo"][x], na), np.take(ca["hi"][x], na)
-        lo_b, hi_b = np.take(cb["lo"][x], nb), np.take(cb["hi"][x], nb)
+        lo_a, hi_a = ca["lo"][x][na], ca["hi"][x][na]
+        lo_b, hi_b = cb["lo"][x][nb], cb["hi"][x][nb]
         gap = np.maximum(np.maximum(lo_b - hi_a, lo_a - hi_b), 0.0)
         total = gap * gap if total is None else total + gap * gap
     return np.sqrt(total)
@@ -277,9 +277,9 @@ def pair_lower_bound(wa: WorldBVH, na, wb: WorldBVH, nb, bound=None):
     if bound is None:
         bound = box_lower_bound(wa, na, wb, nb)
     ka, kb = wa.columns, wb.columns
-    ha = [[np.take(h[x], na) for x in range(3)] for h in ka["half"]]
-    hb = [[np.take(h[x], nb) for x in range(3)] for h in kb["half"]]
-    d = [np.take(kb["centre"][x], nb) - np.take(ka["centre"][x], na) for x in range(3)]
+    ha = [[h[x][na] for x in range(3)] for h in ka["half"]]
+    hb = [[h[x][nb] for x in range(3)] for h in kb["half"]]
+    d = [kb["centre"][x][nb] - ka["centre"][x][na] for x in range(3)]
     dist = np.sqrt(_column_dot(d, d))
     ok = dist > 0.0
     safe = np.where(ok, dist, 1.0)
@@ -287,8 +287,8 @@ def pair_lower_bound(wa: WorldBVH, na, wb: WorldBVH, nb, bound=None):
     ext = _column_extent(ha, u) + _column_extent(hb, u)
     bound = np.maximum(bound, np.where(ok, dist - ext, 0.0))
     for k, side, nodes in ((ka, wa, na), (kb, wb, nb)):
-        axis = [np.take(k["normal"][x], nodes) for x in range(3)]
-        okn = np.take(side.normal_ok, nodes)
+        axis = [k["normal"][x][nodes] for x in range(3)]
+        okn = side.normal_ok[nodes]
         sep = np.abs(_column_dot(d, axis))
         ext = _column_extent(ha, axis) + _column_extent(hb, axis)
         bound = np.maximum(bound, np.where(okn, sep - ext, 0.0))

@@ -382,6 +382,8 @@ def _meet(frame: _Frame, found) -> _Meeting:
         cross_mask, segments = crossing_indexed(sa.world.planes, sb.world.planes, found.ia[near], found.ib[near],
                                                 band)
         crossing_pairs = near[cross_mask]
+    # (k, 3, 3) rows are gathered with np.take along axis 0 (about 3x faster than fancy indexing; single columns
+    # the other way round: plain indexing, np.take checks bounds in a slower pass)
     if segments.shape[0] and not np.any(_robust(np.take(sa.world.leaf_corners, found.ia[crossing_pairs], axis=0),
                                                 np.take(sb.world.leaf_corners, found.ib[crossing_pairs], axis=0),
                                                 segments, band)):
@@ -426,7 +428,7 @@ def _in_leaf_order(found, pairs, swap):
     """Pair indices sorted by (X's leaf, Y's leaf): the probes sampled from them are then the same whichever
     argument X was (collide(b, a) is collide(a, b).swapped())."""
     x_leaf, y_leaf = (found.ib, found.ia) if swap else (found.ia, found.ib)
-    x, y = np.take(x_leaf, pairs), np.take(y_leaf, pairs)
+    x, y = x_leaf[pairs], y_leaf[pairs]
     if pairs.size and int(x.max()) < 2 ** 31 and int(y.max()) < 2 ** 31:
         # one stable sort on the key x * 2^31 + y: the order of lexsort((y, x)), in about half the time
         return pairs[np.argsort(x.astype(np.int64) * 2 ** 31 + y, kind="stable")]
@@ -546,8 +548,8 @@ def _boxes_meet(wa: WorldBVH, na, wb: WorldBVH, nb, band) -> np.ndarray:
     ca, cb = wa.columns, wb.columns
     meet = None
     for x in range(3):
-        lo_a, hi_a = np.take(ca["lo"][x], na), np.take(ca["hi"][x], na)
-        lo_b, hi_b = np.take(cb["lo"][x], nb), np.take(cb["hi"][x], nb)
+        lo_a, hi_a = ca["lo"][x][na], ca["hi"][x][na]
+        lo_b, hi_b = cb["lo"][x][nb], cb["hi"][x][nb]
         axis = (lo_b - hi_a <= band) & (lo_a - hi_b <= band)
         meet = axis if meet is None else meet & axis
     return meet

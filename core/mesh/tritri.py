@@ -293,7 +293,7 @@ def _heights(corner, idx, base, normal):
     (lists of three (k,) arrays), with the arithmetic of `crossing` (the corner minus the base, then the dot)."""
     out = []
     for c in corner:
-        d = [np.take(c[x], idx) - base[x] for x in range(3)]
+        d = [c[x][idx] - base[x] for x in range(3)]
         out.append(d[0] * normal[0] + d[1] * normal[1] + d[2] * normal[2])
     return out
 
@@ -337,8 +337,8 @@ def crossing_indexed(PA: Planes, PB: Planes, ia: np.ndarray, ib: np.ndarray, on:
     mask = np.zeros(k, bool)
     if k == 0:
         return mask, np.zeros((0, 2, 3))
-    na = [np.take(PA.normal[x], ia) for x in range(3)]
-    a0 = [np.take(PA.corner[0][x], ia) for x in range(3)]
+    na = [PA.normal[x][ia] for x in range(3)]
+    a0 = [PA.corner[0][x][ia] for x in range(3)]
     sb = _heights(PB.corner, ib, a0, na)
     pos_b = [s >= -on for s in sb]
     straddle_b = (pos_b[0] | pos_b[1] | pos_b[2]) & ~(pos_b[0] & pos_b[1] & pos_b[2])
@@ -347,13 +347,13 @@ def crossing_indexed(PA: Planes, PB: Planes, ia: np.ndarray, ib: np.ndarray, on:
     na = [x[idx] for x in na]
     sb = [x[idx] for x in sb]
     pos_b = [x[idx] for x in pos_b]
-    nb = [np.take(PB.normal[x], jb) for x in range(3)]
-    b0 = [np.take(PB.corner[0][x], jb) for x in range(3)]
+    nb = [PB.normal[x][jb] for x in range(3)]
+    b0 = [PB.corner[0][x][jb] for x in range(3)]
     sa = _heights(PA.corner, ja, b0, nb)
     pos_a = [s >= -on for s in sa]
     straddle_a = (pos_a[0] | pos_a[1] | pos_a[2]) & ~(pos_a[0] & pos_a[1] & pos_a[2])
-    la, lb = np.take(PA.length, ja), np.take(PB.length, jb)
-    ea, eb = np.take(PA.edge, ja), np.take(PB.edge, jb)
+    la, lb = PA.length[ja], PB.length[jb]
+    ea, eb = PA.edge[ja], PB.edge[jb]
     proper = (la > 1e-12 * ea * ea) & (lb > 1e-12 * eb * eb)
     keep = np.flatnonzero(proper & straddle_a)
     idx = idx[keep]
@@ -365,8 +365,8 @@ def crossing_indexed(PA: Planes, PB: Planes, ia: np.ndarray, ib: np.ndarray, on:
     sa, sb = [x[keep] for x in sa], [x[keep] for x in sb]
     pos_a, pos_b = [x[keep] for x in pos_a], [x[keep] for x in pos_b]
     ea, eb = ea[keep], eb[keep]
-    ca = [[np.take(PA.corner[i][x], ja) for x in range(3)] for i in range(3)]
-    cb = [[np.take(PB.corner[i][x], jb) for x in range(3)] for i in range(3)]
+    ca = [[PA.corner[i][x][ja] for x in range(3)] for i in range(3)]
+    cb = [[PB.corner[i][x][jb] for x in range(3)] for i in range(3)]
     pa = _interval_columns(ca, sa, pos_a)
     pb = _interval_columns(cb, sb, pos_b)
     line = [na[1] * nb[2] - na[2] * nb[1], na[2] * nb[0] - na[0] * nb[2], na[0] * nb[1] - na[1] * nb[0]]
