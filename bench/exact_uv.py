@@ -50,7 +50,8 @@ def main(argv):
             segments, rings = map(int, arg.split("x"))
             vertices, triangles = shapes.blender_uv_sphere(segments, rings)
             meshes.append((f"uv sphere {segments}x{rings}", vertices.astype(np.float64), triangles, segments <= 64))
-    print("| mesh | triangles | copy | total (s) | as the add-on (s) | depth | gap | crossing segments | hulls' depth |")
+    print("| mesh | triangles | copy | total (s) | as the add-on (s) | depth | gap | crossing segments "
+          "| hulls' depth |")
     print("|---|---:|---|---:|---:|---:|---:|---:|---:|")
     for label, vertices, triangles, exact in meshes:
         for name, kw in RELATIONS:

@@ -20,6 +20,9 @@ Every function takes stacked arrays (k, 3) and loops over nothing but the fixed 
   overlap) never cross, and a surface that passes through another exactly along its mesh edges still crosses
   in one of the two triangles around that edge.  Coplanar pairs never cross (their overlap is a touching
   contact at distance 0).  Degenerate triangles never cross.
+- `crossing_indexed(PA, PB, ia, ib, on)`: `crossing` on the pairs (ia, ib) of two triangle sets prepared once as
+  columns (`Planes`: corners, unit normals, edge lengths), the same arithmetic on every number, so the same mask
+  and the same segments bit for bit, without gathering (k, 3, 3) corners per pair.
 """
 from __future__ import annotations
 
