@@ -267,15 +267,15 @@ def crossing(A, B, on: float):
 
 
 class Planes:
-    """Per-triangle columns of m triangles (m, 3, 3) for `crossing_indexed`: the nine corner coordinates, the unit
-    normal (as `crossing` computes it from the first corner), the normal's length and the longest edge, each a
-    contiguous (m,) array (gathering single columns is several times faster than gathering rows of (m, 3, 3))."""
+    """Per-triangle columns of m triangles (m, 3, 3) for `crossing_indexed`: the nine corner coordinates (views of
+    T), the unit normal (as `crossing` computes it from the first corner), the normal's length and the longest
+    edge, each an (m,) array (gathering single columns is several times faster than gathering rows of (m, 3, 3))."""
 
     __slots__ = ("corner", "normal", "length", "edge")
 
     def __init__(self, T: np.ndarray):
-        # corner[i][axis]: coordinate `axis` of corner i, contiguous
-        self.corner = [[np.ascontiguousarray(T[:, i, axis]) for axis in range(3)] for i in range(3)]
+        # corner[i][axis]: coordinate `axis` of corner i (a strided view: gathers from it are as fast)
+        self.corner = [[T[:, i, axis] for axis in range(3)] for i in range(3)]
         c0, c1, c2 = self.corner
         u = [c1[x] - c0[x] for x in range(3)]
         v = [c2[x] - c0[x] for x in range(3)]
