@@ -152,7 +152,8 @@ def _share_local_data(a: TriangleMesh, b: TriangleMesh) -> None:
     la, lb = a._local, b._local
     if la is lb or la._cache is lb._cache:
         return
-    if la.vertices.shape != lb.vertices.shape or la.triangles.shape != lb.triangles.shape:
+    if (la.vertices.shape != lb.vertices.shape or la.triangles.shape != lb.triangles.shape
+            or la.vertices.dtype != lb.vertices.dtype):
         return
     # bits, not values: -0.0 and 0.0 are equal values but not the same data
     if not (np.array_equal(la.triangles, lb.triangles)
