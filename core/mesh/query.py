@@ -49,7 +49,7 @@ from .points import closest_points, winding_numbers
 from . import copies, inner
 from .parts import is_convex
 from .trimesh import TriangleMesh
-from .tritri import _cross, _dot, crossing, separation_bound, triangle_triangle
+from .tritri import _cross, _dot, crossing, crossing_indexed, separation_bound, triangle_triangle
 
 __all__ = ["collide_meshes", "crossing_and_containment"]
 
@@ -122,6 +122,7 @@ def collide_meshes(a, b, tolerances: Tolerances = DEFAULT_TOLERANCES, max_distan
                              f"TriangleMesh (give the convex shape as a TriangleMesh of its surface)")
     from ..query import _as_max_distance
     max_distance = _as_max_distance(max_distance)  # the same rules as for convex shapes (None, or >= 0)
+    _share_local_data(a, b)
 
     if is_convex(a) and is_convex(b):
         # Exactly the convex engine's answer on the vertices; when they intersect, the crossing curve and the
@@ -141,6 +142,26 @@ def collide_meshes(a, b, tolerances: Tolerances = DEFAULT_TOLERANCES, max_distan
         if nearly is not None:
             return nearly
     return _mesh_collide(a, b, tolerances, max_distance, hull)
+
+
+def _share_local_data(a: TriangleMesh, b: TriangleMesh) -> None:
+    """Two meshes built from the same local arrays, bit for bit (a duplicate in place: Blender's Shift+D copies the
+    mesh data, the object transform places it), derive the same data from them: hierarchy, parts, convexity, inner
+    body, hull.  They then share one store of it, as a mesh and its `moved()` copy do, so each is built once.
+    Nothing of the answer changes: everything stored there depends on the local arrays alone."""
+    la, lb = a._local, b._local
+    if la is lb or la._cache is lb._cache:
+        return
+    if (la.vertices.shape != lb.vertices.shape or la.triangles.shape != lb.triangles.shape
+            or la.vertices.dtype != lb.vertices.dtype):
+        return
+    # bits, not values: -0.0 and 0.0 are equal values but not the same data
+    if not (np.array_equal(la.triangles, lb.triangles)
+            and np.array_equal(np.ascontiguousarray(la.vertices).view(np.uint8),
+                               np.ascontiguousarray(lb.vertices).view(np.uint8))):
+        return
+    shared = {**lb._cache, **la._cache}
+    la._cache = lb._cache = shared
 
 
 def _hull_shape(mesh: TriangleMesh) -> PointCloud:
@@ -325,24 +346,48 @@ def _mesh_collide(a: TriangleMesh, b: TriangleMesh, tolerances: Tolerances, max_
 # ------------------------------------------------------------------------------------------------ crossing
 
 class _Meeting:
-    """Where the surfaces meet: the leaf pairs' corners `A`, `B` (k,3,3), the indices of the pairs that cross
-    (`crossing_pairs`) with their segments (`crossing_segments`, pair frame), the containment, and the reported
-    crossing curve `segments` (the crossing segments, or none when they are the contact lines of a contained
-    mesh)."""
+    """Where the surfaces meet: the leaf pairs' corners `A`, `B` (k,3,3, gathered on first use), the indices of the
+    pairs that cross (`crossing_pairs`) with their segments (`crossing_segments`, pair frame), the containment,
+    and the reported crossing curve `segments` (the crossing segments, or none when they are the contact lines of
+    a contained mesh)."""
+
+    def __init__(self, frame, found):
+        self._frame, self._found = frame, found
+        self._A = self._B = None
+
+    @property
+    def A(self):
+        if self._A is None:
+            self._A = np.take(self._frame.sa.world.leaf_corners, self._found.ia, axis=0)
+        return self._A
+
+    @property
+    def B(self):
+        if self._B is None:
+            self._B = np.take(self._frame.sb.world.leaf_corners, self._found.ib, axis=0)
+        return self._B
 
 
 def _meet(frame: _Frame, found) -> _Meeting:
     """The crossing curve and the containment from the descent's leaf pairs within the band.  One home for
     both routes: the general pipeline and the convex one (whose descent keeps only the pairs within the band;
-    every crossing pair is among them)."""
+    every crossing pair is among them).  The crossing test runs on columns gathered per pair
+    (`tritri.crossing_indexed`: the same numbers as `tritri.crossing` on the pairs' corners)."""
     sa, sb, band, scale = frame.sa, frame.sb, frame.band, frame.scale
-    m = _Meeting()
-    A = m.A = sa.world.leaf_corners[found.ia]
-    B = m.B = sb.world.leaf_corners[found.ib]
-    near = found.lb <= band
-    cross_mask, segments = crossing(A[near], B[near], band)
-    crossing_pairs = np.flatnonzero(near)[cross_mask]
-    if segments.shape[0] and not np.any(_robust(A[crossing_pairs], B[crossing_pairs], segments, band)):
+    m = _Meeting(frame, found)
+    near = np.flatnonzero(found.lb <= band)
+    if near.size == found.lb.size:
+        cross_mask, segments = crossing_indexed(sa.world.planes, sb.world.planes, found.ia, found.ib, band)
+        crossing_pairs = np.flatnonzero(cross_mask)
+    else:
+        cross_mask, segments = crossing_indexed(sa.world.planes, sb.world.planes, found.ia[near], found.ib[near],
+                                                band)
+        crossing_pairs = near[cross_mask]
+    # (k, 3, 3) rows are gathered with np.take along axis 0 (about 3x faster than fancy indexing; single columns
+    # the other way round: plain indexing, np.take checks bounds in a slower pass)
+    if segments.shape[0] and not np.any(_robust(np.take(sa.world.leaf_corners, found.ia[crossing_pairs], axis=0),
+                                                np.take(sb.world.leaf_corners, found.ib[crossing_pairs], axis=0),
+                                                segments, band)):
         # every crossing is a contact blurred by rounding (faces that touch, far from the origin or under a skew
         # transform): the surfaces touch there, they do not cross
         crossing_pairs = crossing_pairs[:0]
@@ -356,9 +401,9 @@ def _meet(frame: _Frame, found) -> _Meeting:
         # Crossing segments where one closed mesh only touches the other's surface from inside (a box resting
         # on the inner floor of a bigger box) are contact lines, not crossings: when no point of X stepped off
         # them lies strictly outside Y and every loose part of X is inside Y, X is contained.
-        for holds, sx, sy, X, Y, swap, verdict in ((holds_b, sa, sb, A, B, False, Containment.A_INSIDE_B),
-                                                   (holds_a, sb, sa, B, A, True, Containment.B_INSIDE_A)):
-            if (holds and not _leaves(sy, found, crossing_pairs, X, Y, band, scale, swap)
+        for holds, sx, sy, swap, verdict in ((holds_b, sa, sb, False, Containment.A_INSIDE_B),
+                                             (holds_a, sb, sa, True, Containment.B_INSIDE_A)):
+            if (holds and not _leaves(sx, sy, found, crossing_pairs, band, scale, swap)
                     and _parts_inside(sx, sy, band, scale)):
                 m.contained = verdict
                 m.segments = segments[:0]
@@ -384,7 +429,11 @@ def _in_leaf_order(found, pairs, swap):
     """Pair indices sorted by (X's leaf, Y's leaf): the probes sampled from them are then the same whichever
     argument X was (collide(b, a) is collide(a, b).swapped())."""
     x_leaf, y_leaf = (found.ib, found.ia) if swap else (found.ia, found.ib)
-    return pairs[np.lexsort((y_leaf[pairs], x_leaf[pairs]))]
+    x, y = x_leaf[pairs], y_leaf[pairs]
+    if pairs.size and int(x.max()) < 2 ** 31 and int(y.max()) < 2 ** 31:
+        # one stable sort on the key x * 2^31 + y: the order of lexsort((y, x)), in about half the time
+        return pairs[np.argsort(x.astype(np.int64) * 2 ** 31 + y, kind="stable")]
+    return pairs[np.lexsort((y, x))]
 
 
 def _crossing_sample(pairs):
@@ -392,11 +441,13 @@ def _crossing_sample(pairs):
     return pairs[:: max(1, pairs.size // (MAX_PROBES // 8))]
 
 
-def _leaves(sy: _Side, found, crossing_pairs, X, Y, band, scale, swap=False) -> bool:
+def _leaves(sx: _Side, sy: _Side, found, crossing_pairs, band, scale, swap=False) -> bool:
     """Does X really leave closed Y where they cross?  Some point of X stepped off the curve strictly outside Y
-    (off Y's surface by more than the band) says so; if none is, X only touches Y's surface from inside there."""
+    (off Y's surface by more than the band) says so; if none is, X only touches Y's surface from inside there.
+    `swap`: X is the descent's second mesh."""
     pick = _crossing_sample(_in_leaf_order(found, crossing_pairs, swap))
-    stepped = _steps_off_the_curve(X[pick], Y[pick], band)
+    x_leaf, y_leaf = (found.ib, found.ia) if swap else (found.ia, found.ib)
+    stepped = _steps_off_the_curve(sx.world.leaf_corners[x_leaf[pick]], sy.world.leaf_corners[y_leaf[pick]], band)
     out = stepped[winding_numbers(stepped, sy.world, scale) == 0]
     return bool(out.shape[0]) and bool(np.any(closest_points(out, sy.world)[0] > band))
 
@@ -495,10 +546,14 @@ def _descend(wa: WorldBVH, wb: WorldBVH, band, prune, max_distance, near_only=Fa
 def _boxes_meet(wa: WorldBVH, na, wb: WorldBVH, nb, band) -> np.ndarray:
     """Which node pairs have axis-aligned boxes within `band` of each other on every axis (a necessary
     condition for a box distance within the band)."""
-    lo_a, hi_a, lo_b, hi_b = wa.lo[na], wa.hi[na], wb.lo[nb], wb.hi[nb]
-    return ((lo_b[:, 0] - hi_a[:, 0] <= band) & (lo_a[:, 0] - hi_b[:, 0] <= band)
-            & (lo_b[:, 1] - hi_a[:, 1] <= band) & (lo_a[:, 1] - hi_b[:, 1] <= band)
-            & (lo_b[:, 2] - hi_a[:, 2] <= band) & (lo_a[:, 2] - hi_b[:, 2] <= band))
+    ca, cb = wa.columns, wb.columns
+    meet = None
+    for x in range(3):
+        lo_a, hi_a = ca["lo"][x][na], ca["hi"][x][na]
+        lo_b, hi_b = cb["lo"][x][nb], cb["hi"][x][nb]
+        axis = (lo_b - hi_a <= band) & (lo_a - hi_b <= band)
+        meet = axis if meet is None else meet & axis
+    return meet
 
 
 def _split(wa: WorldBVH, wb: WorldBVH, ia, ib, la, lb):
