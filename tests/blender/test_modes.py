@@ -73,8 +73,8 @@ def test_rod_hitting_the_ring_draws_the_crossing_curve(addon_modules):
         assert oracle.point_distance(soup, ends).max() <= 1e-6
     assert 0.0 < contact.depth <= addon_modules.core.collide(world_soup(torus).used, world_soup(rod).used).depth
     data = addon_modules.overlay.current_draw_data()
-    crossing = [line for line in data.lines if line.color == addon_modules.overlay.CROSSING_COLOR]
-    assert len(crossing) == len(contact.intersection)
+    assert len(data.curve) == 2 * len(contact.intersection)
+    np.testing.assert_array_equal(np.reshape(data.curve, (-1, 2, 3)), contact.intersection)
 
 
 def crate(name, outer=2.0, inner=1.5, **placement):

@@ -137,11 +137,16 @@ def to_jsonable(value):
 
 
 def overlay_draw_data():
-    """What the overlay's GPU layer is drawing now (`panels.overlay.current_draw_data()`), as JSON."""
+    """What the overlay's GPU layer is drawing now (`panels.overlay.current_draw_data()`), as JSON; the crossing
+    curve's segments are listed with the lines, in the colour and width they are drawn with."""
     overlay = sys.modules.get(f"{ADDON}.panels.overlay")
     if overlay is None or not hasattr(overlay, "current_draw_data"):
         fail(f"{ADDON}.panels.overlay.current_draw_data is missing")
-    return to_jsonable(overlay.current_draw_data())
+    data = to_jsonable(overlay.current_draw_data())
+    curve = data.pop("curve", None) or []
+    data["lines"] += [{"start": start, "end": end, "color": list(overlay.CROSSING_COLOR),
+                       "width": overlay.CROSSING_WIDTH} for start, end in zip(curve[0::2], curve[1::2])]
+    return data
 
 
 class PanelSpy:

@@ -148,6 +148,22 @@ def test_touching_draw_data_and_distinct_colours():
         assert max(colour[:3]) >= 0.9 and colour[3] == 1.0
 
 
+def test_crossing_curve_is_the_contacts_segments_in_order():
+    """Each segment of the contact's crossing curve, ends in order, in `DrawData.curve` (drawn in the crossing
+    colour as GPU lines); none for a pair that does not cross; kept when other listed pairs are drawn faintly."""
+    segments = np.array([[[0.0, 0.0, 0.0], [1.0, 0.0, 0.0]], [[1.0, 0.0, 0.0], [1.0, 2.0, 0.5]],
+                         [[-1e6, 3.25, 7.0], [-1e6, 3.25, 7.125]]])
+    record = make_view("INTERSECTING", -0.25, intersection=segments)
+    data = overlay.build_draw_data(record)
+    np.testing.assert_array_equal(data.curve, [[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [1.0, 0.0, 0.0], [1.0, 2.0, 0.5],
+                                               [-1e6, 3.25, 7.0], [-1e6, 3.25, 7.125]])
+    assert all(line.color != overlay.CROSSING_COLOR for line in data.lines)
+    none = overlay.build_draw_data(make_view("INTERSECTING", -0.25))
+    assert len(none.curve) == 0 and not none.is_empty
+    both = record_module.ResultsView(records=(make_view("SEPARATED", 1.0), record), active_index=1)
+    np.testing.assert_array_equal(overlay.build_view_draw_data(both).curve, data.curve)
+
+
 def test_stale_label():
     data = overlay.build_draw_data(make_view("SEPARATED", 1.0, is_stale=True))
     assert data.labels[0].text.endswith("(stale)")
