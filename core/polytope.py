@@ -207,16 +207,21 @@ class _Triangulation:
         a, b, c = corner[:, 0], corner[:, 1], corner[:, 2]
         inward = _dot(a - unique.mean(axis=0), _cross(b - a, c - a)) < 0.0
         topo[inward] = topo[inward][:, [0, 2, 1]]
-        from .mesh.parts import _convexity, _flat
+        from .mesh.parts import _convexity_proper, _flat
         if np.any(_flat(unique, topo)):
             raise ValueError("a triangle of the hull triangulation has zero area")
         twins = None
         if not checked:
             # A hull tool working in float32 may leave a few quads split along the wrong diagonal (Blender's
             # Convex Hull on a 10,242-vertex Ico Sphere: 28 edges folded inwards by up to 3e-4): flipped first.
-            topo, twins = _flip_folds(unique, topo)
-            if topo is None or not bool(_convexity(unique, topo, topo, np.zeros(topo.shape[0], np.int64), 1,
-                                                   _HULL_SLACK, twins[4])[0]):
+            flipped, twins = _flip_folds(unique, topo)
+            # no zero-area triangle (refused above; looked for again only where edges were flipped): the
+            # convexity test proper, without `_convexity`'s second look for them
+            if flipped is not None and not np.array_equal(flipped, topo) and np.any(_flat(unique, flipped)):
+                raise ValueError("an edge flip of the hull triangulation made a triangle of zero area")
+            topo = flipped
+            if topo is None or not bool(_convexity_proper(unique, topo, topo, np.zeros(topo.shape[0], np.int64),
+                                                          1, None, _HULL_SLACK, twins[4])[0]):
                 raise ValueError("the triangles are not a closed surface bounding a convex body")
         self.points = unique
         self.graph = _Graph(np.ascontiguousarray(topo), unique.shape[0], twins)
