@@ -187,7 +187,19 @@ class _Graph:
 class _Triangulation:
     """A checked hull triangulation: welded points (local coordinates) and the topology of their graph."""
 
-    def __init__(self, points: np.ndarray, triangles, checked: bool):
+    def __init__(self, points: np.ndarray, triangles, checked: bool, like: "_Triangulation | None" = None):
+        """like: a triangulation made by `_Later` (which keeps the input it passed with, `source`); when `points`
+        and `triangles` are bit for bit that input and it was checked at least as strictly, its answer is this
+        one's (every step below is a function of these two arrays alone) and is shared instead of recomputed: B
+        taking A's triangulation on its vertices (`_copied_maker`) when B is A's exact copy."""
+        self.source = None
+        if like is not None and like.source is not None and (checked or not like.source[2]):
+            p0, t0, _ = like.source
+            if (isinstance(points, np.ndarray) and isinstance(triangles, np.ndarray) and points.dtype == p0.dtype
+                    and triangles.dtype == t0.dtype and np.array_equal(points, p0)
+                    and np.array_equal(triangles, t0)):
+                self.points, self.graph = like.points, like.graph
+                return
         points = np.asarray(points, dtype=np.float64)
         if points.ndim != 2 or points.shape[1] != 3 or not np.all(np.isfinite(points)):
             raise ValueError("hull points must be a finite (n, 3) array")
@@ -207,7 +219,7 @@ class _Triangulation:
         a, b, c = corner[:, 0], corner[:, 1], corner[:, 2]
         inward = _dot(a - unique.mean(axis=0), _cross(b - a, c - a)) < 0.0
         topo[inward] = topo[inward][:, [0, 2, 1]]
-        from .mesh.parts import _convexity_proper, _flat
+        from .mesh.parts import _convexity, _convexity_proper, _flat
         if np.any(_flat(unique, topo)):
             raise ValueError("a triangle of the hull triangulation has zero area")
         twins = None
@@ -215,13 +227,17 @@ class _Triangulation:
             # A hull tool working in float32 may leave a few quads split along the wrong diagonal (Blender's
             # Convex Hull on a 10,242-vertex Ico Sphere: 28 edges folded inwards by up to 3e-4): flipped first.
             flipped, twins = _flip_folds(unique, topo)
-            # no zero-area triangle (refused above; looked for again only where edges were flipped): the
-            # convexity test proper, without `_convexity`'s second look for them
-            if flipped is not None and not np.array_equal(flipped, topo) and np.any(_flat(unique, flipped)):
-                raise ValueError("an edge flip of the hull triangulation made a triangle of zero area")
-            topo = flipped
-            if topo is None or not bool(_convexity_proper(unique, topo, topo, np.zeros(topo.shape[0], np.int64),
-                                                          1, None, _HULL_SLACK, twins[4])[0]):
+            convex = False
+            if flipped is not None:
+                zero = np.zeros(topo.shape[0], np.int64)
+                if np.array_equal(flipped, topo):
+                    # no flip: zero-area triangles were refused above, so the convexity test proper runs,
+                    # without `_convexity`'s second look for them
+                    convex = _convexity_proper(unique, topo, topo, zero, 1, None, _HULL_SLACK, twins[4])[0]
+                else:
+                    topo = flipped
+                    convex = _convexity(unique, topo, topo, zero, 1, _HULL_SLACK, twins[4])[0]
+            if not bool(convex):
                 raise ValueError("the triangles are not a closed surface bounding a convex body")
         self.points = unique
         self.graph = _Graph(np.ascontiguousarray(topo), unique.shape[0], twins)
@@ -286,10 +302,13 @@ class _Later:
             for make in self.makers:
                 try:
                     made = make()
-                    hull = _Triangulation(made[0], made[1], checked=False)
+                    hull = _Triangulation(made[0], made[1], checked=False, like=made[3] if len(made) > 3 else None)
                 except (ValueError, TypeError, RuntimeError):
                     continue
                 if _holds(hull, cloud, made[2] if len(made) > 2 else None):
+                    if len(made) > 2 and hull.source is None:  # the core's own makers: kept for a partner's
+                        # `_copied_maker` (`like`); a shared one has its source already
+                        hull.source = (made[0], made[1], False)
                     self.value = hull
                     break
             self.makers = None
@@ -414,15 +433,18 @@ def _hull_maker(own: _OwnHull):
     return make
 
 
-def _copied_maker(own: _OwnHull, vertices: np.ndarray):
+def _copied_maker(own: _OwnHull, vertices: np.ndarray, later: "_Later | None" = None):
     """The partner's hull triangulation on this cloud's vertices of the same indices: right when the cloud is
     a rigid, scaled or slightly moved copy of the partner (Shift+D keeps the vertex order).  Checked like any
-    triangulation made later; its hull is computed only if the partner's already was."""
+    triangulation made later; its hull is computed only if the partner's already was.  `later`: the partner's
+    own `_Later`, whose checked triangulation is passed on as `like` (shared when the input is bit for bit the
+    same: an exact copy)."""
     def make():
         if own.indices is None or own.vertices.shape != vertices.shape:
             raise ValueError("no partner hull to copy")
         hull_vertices, triangles = own.indices
-        return vertices[hull_vertices], np.searchsorted(hull_vertices, triangles), hull_vertices
+        like = later.value if later is not None and later.done else None
+        return vertices[hull_vertices], np.searchsorted(hull_vertices, triangles), hull_vertices, like
     return make
 
 
@@ -444,7 +466,7 @@ def with_hulls(shape_a, shape_b):
     if not (isinstance(shape_a, PointCloud) and isinstance(shape_b, PointCloud)):
         return None
     views = []
-    partner = None
+    partner = partner_later = None
     for shape in (shape_a, shape_b):
         if isinstance(shape, ConvexPolytope):
             views.append(shape)
@@ -452,12 +474,12 @@ def with_hulls(shape_a, shape_b):
         own = _own_hull(shape)
         makers = [_hull_maker(own)]
         if partner is not None and partner is not own:
-            makers.insert(0, _copied_maker(partner, shape.vertices))
+            makers.insert(0, _copied_maker(partner, shape.vertices, partner_later))
         view = object.__new__(ConvexPolytope)
         view.__dict__.update(shape.__dict__)
         view._source = _Later(makers)
         views.append(view)
-        partner = own
+        partner, partner_later = own, view._source
     return views[0], views[1]
 
 
