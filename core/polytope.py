@@ -490,16 +490,26 @@ def _unit_rows(v: np.ndarray) -> np.ndarray:
 
 def _face_normals(points: np.ndarray, triangles: np.ndarray) -> np.ndarray:
     """Unit outward normals, each crossed at the corner facing the triangle's longest edge (its largest angle:
-    well conditioned on slivers)."""
-    p = points[triangles]  # (k, 3 corners, 3)
-    edge2 = np.stack([((p[:, 2] - p[:, 1]) ** 2).sum(1), ((p[:, 0] - p[:, 2]) ** 2).sum(1),
-                      ((p[:, 1] - p[:, 0]) ** 2).sum(1)], axis=1)  # edge opposite corner 0, 1, 2
-    pivot = edge2.argmax(axis=1)
-    rows = np.arange(triangles.shape[0])
-    o = p[rows, pivot]
-    q = p[rows, (pivot + 1) % 3]
-    r = p[rows, (pivot + 2) % 3]
-    return _unit_rows(_cross(q - o, r - o))
+    well conditioned on slivers).  Gathered one coordinate column at a time ((k, 3) corners per column: `np.take`
+    of a 1-D column is much faster than a (k, 3, 3) row gather); the same arithmetic, in the same order, as
+    crossing the picked corners' rows."""
+    col = [np.take(np.ascontiguousarray(points[:, axis]), triangles) for axis in range(3)]  # (k, 3) each
+
+    def opposite(i, j):  # squared length of the edge from corner i to corner j, (k,)
+        d = [c[:, j] - c[:, i] for c in col]
+        return d[0] * d[0] + d[1] * d[1] + d[2] * d[2]
+
+    edge2 = np.stack([opposite(1, 2), opposite(2, 0), opposite(0, 1)], axis=1)  # edge opposite corner 0, 1, 2
+    pivot = edge2.argmax(axis=1)[:, None]
+    after, last = (pivot + 1) % 3, (pivot + 2) % 3
+    o = [np.take_along_axis(c, pivot, axis=1)[:, 0] for c in col]
+    q = [np.take_along_axis(c, after, axis=1)[:, 0] - oc for c, oc in zip(col, o)]
+    r = [np.take_along_axis(c, last, axis=1)[:, 0] - oc for c, oc in zip(col, o)]
+    normal = np.empty((triangles.shape[0], 3))
+    normal[:, 0] = q[1] * r[2] - q[2] * r[1]
+    normal[:, 1] = q[2] * r[0] - q[0] * r[2]
+    normal[:, 2] = q[0] * r[1] - q[1] * r[0]
+    return _unit_rows(normal)
 
 
 def _cube_cells(directions: np.ndarray, g: int) -> np.ndarray:
