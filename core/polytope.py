@@ -785,6 +785,17 @@ def facet_depth(shape_a: ConvexPolytope, shape_b: ConvexPolytope):
         _LAST_WORK[:] = [sup_a.work, sup_b.work]
 
 
+def _same_shape(sup_a: _Supports, sup_b: _Supports) -> bool:
+    """The two shapes' supports are the same function computed the same way: one graph (a triangulation shared by
+    `_Triangulation(..., like=...)`), the same world points bit for bit, the same frame for the start table."""
+    if sup_a.graph is not sup_b.graph or sup_a.points.shape != sup_b.points.shape:
+        return False
+    la, lb = sup_a.linear, sup_b.linear
+    if (la is None) != (lb is None) or (la is not None and not np.array_equal(la, lb)):
+        return False
+    return bool(np.array_equal(sup_a.points, sup_b.points))
+
+
 def _facet_depth(shape_a, shape_b, hull_a, hull_b, sup_a, sup_b):
     """`facet_depth` with its supports made (may raise `_OverBudget`)."""
     ga, gb = hull_a.graph, hull_b.graph
@@ -794,11 +805,16 @@ def _facet_depth(shape_a, shape_b, hull_a, hull_b, sup_a, sup_b):
 
     # facets of A (u = n_a) and of -B (u = -n_b): each face's corner of lowest degree starts the climb on its own
     # shape (it is on the support plane already; a fan's hub there would look at all its neighbours, per row)
-    rep_a, rep_b = _repeats(na), _repeats(nb)
-    own_a, ha_a = sup_a(na, _low_corner(ga))
+    rep_a = _repeats(na)
+    _, ha_a = sup_a(na, _low_corner(ga))
     far_b, hb_a = _once(sup_b, -na, rep_a)
-    far_a, ha_b = _once(sup_a, -nb, rep_b)
-    own_b, hb_b = sup_b(nb, _low_corner(gb))
+    if _same_shape(sup_a, sup_b):
+        # B is A (an exact copy at A's pose): -B's facets are A's turned round, and their two climbs are the two
+        # above with the roles swapped (the same climbs on the same points: the same values, bit for bit)
+        ha_b, hb_b = hb_a, ha_a
+    else:
+        _, ha_b = _once(sup_a, -nb, _repeats(nb))
+        _, hb_b = sup_b(nb, _low_corner(gb))
     directions = [na, -nb]
     values = [ha_a + hb_a, ha_b + hb_b]
     # An upper bound of the depth before the walk: the smallest facet candidates evaluated over every vertex.
