@@ -462,7 +462,8 @@ def with_hulls(shape_a, shape_b):
     and frame) whose triangulation is made on first need: for B, first A's own hull triangulation on B's
     vertices of the same indices (a duplicate in place has the same vertex order; checked before use), else
     B's own hull by `core.hull.convex_hull`.  Every triangulation passes `_Triangulation` and `_holds` before
-    use, so a declined or imperfect hull only means EPA goes on."""
+    use, so a declined or imperfect hull only means EPA goes on (B's copy of A's, when it is A's input bit for
+    bit, shares A's checked answer: the same check on the same arrays, see `_Triangulation`)."""
     if not (isinstance(shape_a, PointCloud) and isinstance(shape_b, PointCloud)):
         return None
     views = []
