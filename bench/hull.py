@@ -103,8 +103,7 @@ def collide_table(quick: bool) -> None:
     import core
     import core.epa
     import core.hull
-    from duplicates import symmetric_width
-    from tests.core.duplicates import exact_depth, near_copy
+    from tests.core.duplicates import exact_depth, near_copy, symmetric_width
 
     rows = [r for r in clouds(quick) if not r[0].startswith("random")]  # the 20k row is A = -A (width oracle)
     print("| shape | v | relation | EPA only ms | it | err | default ms | it | err | hull at 256 ms | it | err |"

@@ -187,7 +187,19 @@ class _Graph:
 class _Triangulation:
     """A checked hull triangulation: welded points (local coordinates) and the topology of their graph."""
 
-    def __init__(self, points: np.ndarray, triangles, checked: bool):
+    def __init__(self, points: np.ndarray, triangles, checked: bool, like: "_Triangulation | None" = None):
+        """like: a triangulation made by `_Later` (which keeps the input it passed with, `source`); when `points`
+        and `triangles` are bit for bit that input and it was checked at least as strictly, its answer is this
+        one's (every step below is a function of these two arrays alone) and is shared instead of recomputed: B
+        taking A's triangulation on its vertices (`_copied_maker`) when B is A's exact copy."""
+        self.source = None
+        if like is not None and like.source is not None and (checked or not like.source[2]):
+            p0, t0, _ = like.source
+            if (isinstance(points, np.ndarray) and isinstance(triangles, np.ndarray) and points.dtype == p0.dtype
+                    and triangles.dtype == t0.dtype and np.array_equal(points, p0)
+                    and np.array_equal(triangles, t0)):
+                self.points, self.graph = like.points, like.graph
+                return
         points = np.asarray(points, dtype=np.float64)
         if points.ndim != 2 or points.shape[1] != 3 or not np.all(np.isfinite(points)):
             raise ValueError("hull points must be a finite (n, 3) array")
@@ -207,16 +219,25 @@ class _Triangulation:
         a, b, c = corner[:, 0], corner[:, 1], corner[:, 2]
         inward = _dot(a - unique.mean(axis=0), _cross(b - a, c - a)) < 0.0
         topo[inward] = topo[inward][:, [0, 2, 1]]
-        from .mesh.parts import _convexity, _flat
+        from .mesh.parts import _convexity, _convexity_proper, _flat
         if np.any(_flat(unique, topo)):
             raise ValueError("a triangle of the hull triangulation has zero area")
         twins = None
         if not checked:
             # A hull tool working in float32 may leave a few quads split along the wrong diagonal (Blender's
             # Convex Hull on a 10,242-vertex Ico Sphere: 28 edges folded inwards by up to 3e-4): flipped first.
-            topo, twins = _flip_folds(unique, topo)
-            if topo is None or not bool(_convexity(unique, topo, topo, np.zeros(topo.shape[0], np.int64), 1,
-                                                   _HULL_SLACK, twins[4])[0]):
+            flipped, twins = _flip_folds(unique, topo)
+            convex = False
+            if flipped is not None:
+                zero = np.zeros(topo.shape[0], np.int64)
+                if np.array_equal(flipped, topo):
+                    # no flip: zero-area triangles were refused above, so the convexity test proper runs,
+                    # without `_convexity`'s second look for them
+                    convex = _convexity_proper(unique, topo, topo, zero, 1, None, _HULL_SLACK, twins[4])[0]
+                else:
+                    topo = flipped
+                    convex = _convexity(unique, topo, topo, zero, 1, _HULL_SLACK, twins[4])[0]
+            if not bool(convex):
                 raise ValueError("the triangles are not a closed surface bounding a convex body")
         self.points = unique
         self.graph = _Graph(np.ascontiguousarray(topo), unique.shape[0], twins)
@@ -281,10 +302,13 @@ class _Later:
             for make in self.makers:
                 try:
                     made = make()
-                    hull = _Triangulation(made[0], made[1], checked=False)
+                    hull = _Triangulation(made[0], made[1], checked=False, like=made[3] if len(made) > 3 else None)
                 except (ValueError, TypeError, RuntimeError):
                     continue
                 if _holds(hull, cloud, made[2] if len(made) > 2 else None):
+                    if len(made) > 2 and hull.source is None:  # the core's own makers: kept for a partner's
+                        # `_copied_maker` (`like`); a shared one has its source already
+                        hull.source = (made[0], made[1], False)
                     self.value = hull
                     break
             self.makers = None
@@ -409,15 +433,18 @@ def _hull_maker(own: _OwnHull):
     return make
 
 
-def _copied_maker(own: _OwnHull, vertices: np.ndarray):
+def _copied_maker(own: _OwnHull, vertices: np.ndarray, later: "_Later | None" = None):
     """The partner's hull triangulation on this cloud's vertices of the same indices: right when the cloud is
     a rigid, scaled or slightly moved copy of the partner (Shift+D keeps the vertex order).  Checked like any
-    triangulation made later; its hull is computed only if the partner's already was."""
+    triangulation made later; its hull is computed only if the partner's already was.  `later`: the partner's
+    own `_Later`, whose checked triangulation is passed on as `like` (shared when the input is bit for bit the
+    same: an exact copy)."""
     def make():
         if own.indices is None or own.vertices.shape != vertices.shape:
             raise ValueError("no partner hull to copy")
         hull_vertices, triangles = own.indices
-        return vertices[hull_vertices], np.searchsorted(hull_vertices, triangles), hull_vertices
+        like = later.value if later is not None and later.done else None
+        return vertices[hull_vertices], np.searchsorted(hull_vertices, triangles), hull_vertices, like
     return make
 
 
@@ -435,11 +462,12 @@ def with_hulls(shape_a, shape_b):
     and frame) whose triangulation is made on first need: for B, first A's own hull triangulation on B's
     vertices of the same indices (a duplicate in place has the same vertex order; checked before use), else
     B's own hull by `core.hull.convex_hull`.  Every triangulation passes `_Triangulation` and `_holds` before
-    use, so a declined or imperfect hull only means EPA goes on."""
+    use, so a declined or imperfect hull only means EPA goes on (B's copy of A's, when it is A's input bit for
+    bit, shares A's checked answer: the same check on the same arrays, see `_Triangulation`)."""
     if not (isinstance(shape_a, PointCloud) and isinstance(shape_b, PointCloud)):
         return None
     views = []
-    partner = None
+    partner = partner_later = None
     for shape in (shape_a, shape_b):
         if isinstance(shape, ConvexPolytope):
             views.append(shape)
@@ -447,12 +475,12 @@ def with_hulls(shape_a, shape_b):
         own = _own_hull(shape)
         makers = [_hull_maker(own)]
         if partner is not None and partner is not own:
-            makers.insert(0, _copied_maker(partner, shape.vertices))
+            makers.insert(0, _copied_maker(partner, shape.vertices, partner_later))
         view = object.__new__(ConvexPolytope)
         view.__dict__.update(shape.__dict__)
         view._source = _Later(makers)
         views.append(view)
-        partner = own
+        partner, partner_later = own, view._source
     return views[0], views[1]
 
 
@@ -463,16 +491,26 @@ def _unit_rows(v: np.ndarray) -> np.ndarray:
 
 def _face_normals(points: np.ndarray, triangles: np.ndarray) -> np.ndarray:
     """Unit outward normals, each crossed at the corner facing the triangle's longest edge (its largest angle:
-    well conditioned on slivers)."""
-    p = points[triangles]  # (k, 3 corners, 3)
-    edge2 = np.stack([((p[:, 2] - p[:, 1]) ** 2).sum(1), ((p[:, 0] - p[:, 2]) ** 2).sum(1),
-                      ((p[:, 1] - p[:, 0]) ** 2).sum(1)], axis=1)  # edge opposite corner 0, 1, 2
-    pivot = edge2.argmax(axis=1)
-    rows = np.arange(triangles.shape[0])
-    o = p[rows, pivot]
-    q = p[rows, (pivot + 1) % 3]
-    r = p[rows, (pivot + 2) % 3]
-    return _unit_rows(_cross(q - o, r - o))
+    well conditioned on slivers).  Gathered one coordinate column at a time ((k, 3) corners per column: `np.take`
+    of a 1-D column is much faster than a (k, 3, 3) row gather); the same arithmetic, in the same order, as
+    crossing the picked corners' rows."""
+    col = [np.take(np.ascontiguousarray(points[:, axis]), triangles) for axis in range(3)]  # (k, 3) each
+
+    def opposite(i, j):  # squared length of the edge from corner i to corner j, (k,)
+        d = [c[:, j] - c[:, i] for c in col]
+        return d[0] * d[0] + d[1] * d[1] + d[2] * d[2]
+
+    edge2 = np.stack([opposite(1, 2), opposite(2, 0), opposite(0, 1)], axis=1)  # edge opposite corner 0, 1, 2
+    pivot = edge2.argmax(axis=1)[:, None]
+    after, last = (pivot + 1) % 3, (pivot + 2) % 3
+    o = [np.take_along_axis(c, pivot, axis=1)[:, 0] for c in col]
+    q = [np.take_along_axis(c, after, axis=1)[:, 0] - oc for c, oc in zip(col, o)]
+    r = [np.take_along_axis(c, last, axis=1)[:, 0] - oc for c, oc in zip(col, o)]
+    normal = np.empty((triangles.shape[0], 3))
+    normal[:, 0] = q[1] * r[2] - q[2] * r[1]
+    normal[:, 1] = q[2] * r[0] - q[0] * r[2]
+    normal[:, 2] = q[0] * r[1] - q[1] * r[0]
+    return _unit_rows(normal)
 
 
 def _cube_cells(directions: np.ndarray, g: int) -> np.ndarray:
@@ -692,11 +730,21 @@ def _once(supports: _Supports, directions: np.ndarray, repeats):
     return supports(directions, index[inverse])
 
 
+def _smallest_first(values: np.ndarray, count: int) -> np.ndarray:
+    """The first `count` (or more) entries of np.argsort(values, kind="stable"), without sorting all of them: the
+    rows at most the count-th smallest value (ties included), in index order, sorted stably by value."""
+    if count >= values.size:
+        return np.argsort(values, kind="stable")
+    kth = np.partition(values, count - 1)[count - 1]
+    rows = np.flatnonzero(values <= kth)
+    return rows[np.argsort(values[rows], kind="stable")]
+
+
 def _upper_bound(directions: np.ndarray, values: np.ndarray, cloud_a: np.ndarray, cloud_b: np.ndarray,
                  count: int = 64) -> float:
     """min of h_M over the `count` directions of smallest climbed value, each h_M taken over every vertex (an
     attained value of h_M, so at least the depth)."""
-    rows = np.argsort(values, kind="stable")[:count]
+    rows = _smallest_first(values, count)[:count]
     u = directions[rows]
     return float(((u @ cloud_a.T).max(axis=1) + (-u @ cloud_b.T).max(axis=1)).min())
 
@@ -748,6 +796,17 @@ def facet_depth(shape_a: ConvexPolytope, shape_b: ConvexPolytope):
         _LAST_WORK[:] = [sup_a.work, sup_b.work]
 
 
+def _same_shape(sup_a: _Supports, sup_b: _Supports) -> bool:
+    """The two shapes' supports are the same function computed the same way: one graph (a triangulation shared by
+    `_Triangulation(..., like=...)`), the same world points bit for bit, the same frame for the start table."""
+    if sup_a.graph is not sup_b.graph or sup_a.points.shape != sup_b.points.shape:
+        return False
+    la, lb = sup_a.linear, sup_b.linear
+    if (la is None) != (lb is None) or (la is not None and not np.array_equal(la, lb)):
+        return False
+    return bool(np.array_equal(sup_a.points, sup_b.points))
+
+
 def _facet_depth(shape_a, shape_b, hull_a, hull_b, sup_a, sup_b):
     """`facet_depth` with its supports made (may raise `_OverBudget`)."""
     ga, gb = hull_a.graph, hull_b.graph
@@ -757,11 +816,16 @@ def _facet_depth(shape_a, shape_b, hull_a, hull_b, sup_a, sup_b):
 
     # facets of A (u = n_a) and of -B (u = -n_b): each face's corner of lowest degree starts the climb on its own
     # shape (it is on the support plane already; a fan's hub there would look at all its neighbours, per row)
-    rep_a, rep_b = _repeats(na), _repeats(nb)
-    own_a, ha_a = sup_a(na, _low_corner(ga))
+    rep_a = _repeats(na)
+    _, ha_a = sup_a(na, _low_corner(ga))
     far_b, hb_a = _once(sup_b, -na, rep_a)
-    far_a, ha_b = _once(sup_a, -nb, rep_b)
-    own_b, hb_b = sup_b(nb, _low_corner(gb))
+    if _same_shape(sup_a, sup_b):
+        # B is A (an exact copy at A's pose): -B's facets are A's turned round, and their two climbs are the two
+        # above with the roles swapped (the same climbs on the same points: the same values, bit for bit)
+        ha_b, hb_b = hb_a, ha_a
+    else:
+        _, ha_b = _once(sup_a, -nb, _repeats(nb))
+        _, hb_b = sup_b(nb, _low_corner(gb))
     directions = [na, -nb]
     values = [ha_a + hb_a, ha_b + hb_b]
     # An upper bound of the depth before the walk: the smallest facet candidates evaluated over every vertex.
@@ -773,9 +837,10 @@ def _facet_depth(shape_a, shape_b, hull_a, hull_b, sup_a, sup_b):
 
     # crossing edge pairs, walking each Gauss arc of A through B's supports (far_b[f] = B's support along -n_f)
     left, right = ga.edge_faces[:, 0], ga.edge_faces[:, 1]
-    edge_vec = pa[ga.edges[:, 1]] - pa[ga.edges[:, 0]]
+    take = np.take  # row gathers by np.take: faster than indexing, the same rows
+    edge_vec = take(pa, ga.edges[:, 1], axis=0) - take(pa, ga.edges[:, 0], axis=0)
     edge = np.arange(ga.edges.shape[0])
-    u0, u1 = na[left], na[right]
+    u0, u1 = take(na, left, axis=0), take(na, right, axis=0)
     chord = u1 - u0
     bent = np.einsum("ij,ij->i", chord, chord) > _FLAT_ARC * _FLAT_ARC
     edge, u0, u1, chord = edge[bent], u0[bent], u1[bent], chord[bent]
@@ -787,8 +852,8 @@ def _facet_depth(shape_a, shape_b, hull_a, hull_b, sup_a, sup_b):
     # B's supports along the two face normals (far_b) are points of B as well, so they bound h_M on the arc from
     # below just as the supports at its ends do: arcs already out of the running are dropped before those are
     # climbed (on copies of spheres every arc is: the climbs were half of the facet path's time at 20,000 vertices)
-    near = _arc_lower_bound(pa[ga.edges[edge, 0]], pb[far_b[left[edge]]], pb[far_b[right[edge]]], u0,
-                            u1) <= bound + slack
+    near = _arc_lower_bound(take(pa, ga.edges[edge, 0], axis=0), take(pb, far_b[left[edge]], axis=0),
+                            take(pb, far_b[right[edge]], axis=0), u0, u1) <= bound + slack
     edge, u0, u1 = edge[near], u0[near], u1[near]
     s0, _ = sup_b(-u0, far_b[left[edge]])
     s1, _ = sup_b(-u1, far_b[right[edge]])
@@ -884,9 +949,11 @@ def _facet_depth(shape_a, shape_b, hull_a, hull_b, sup_a, sup_b):
     # points), in order, until none left can beat the best verified.  Climbed values are values of real vertices,
     # never above the true support, so the order is safe.  A best candidate whose verified value exceeds its
     # climbed one by more than rounding means the triangulation misses part of the shape: not used then.
-    order = np.argsort(values, kind="stable")
+    order = _smallest_first(values, 256)  # seldom more than the first block of 64 is looked at
     best_value, best_u, best_climbed, checked = math.inf, None, math.inf, 0
-    for lo in range(0, order.size, 64):
+    for lo in range(0, values.size, 64):
+        if lo + 64 > order.size and order.size < values.size:
+            order = np.argsort(values, kind="stable")  # the same order, in full
         rows = order[lo:lo + 64]
         if values[rows[0]] >= best_value:
             break

@@ -67,9 +67,9 @@ def _edge_twins(topo: np.ndarray, n: int):
 
 def _flat(vertices: np.ndarray, corners_idx: np.ndarray) -> np.ndarray:
     """Mask of triangles of zero area up to rounding (collinear corners: sine of the corner angle below 1e-10)."""
-    a = vertices[corners_idx[:, 0]]
-    e1 = vertices[corners_idx[:, 1]] - a
-    e2 = vertices[corners_idx[:, 2]] - a
+    a = np.take(vertices, corners_idx[:, 0], axis=0)  # np.take: a faster row gather than indexing
+    e1 = np.take(vertices, corners_idx[:, 1], axis=0) - a
+    e2 = np.take(vertices, corners_idx[:, 2], axis=0) - a
     cr = _cross(e1, e2)
     return _dot(cr, cr) <= 1e-20 * _dot(e1, e1) * _dot(e2, e2)
 
@@ -151,43 +151,55 @@ def _convexity_proper(vertices, corners_idx, topo, label, count, faces, relative
     convex &= np.bincount(label[owner[~ok]], minlength=count) == 0
     if not np.any(convex):
         return convex
-    a = vertices[corners_idx[:, 0]]
-    b = vertices[corners_idx[:, 1]]
-    c = vertices[corners_idx[:, 2]]
+    # np.take: a faster row gather than indexing (same values)
+    a = np.take(vertices, corners_idx[:, 0], axis=0)
+    b = np.take(vertices, corners_idx[:, 1], axis=0)
+    c = np.take(vertices, corners_idx[:, 2], axis=0)
     lo = np.full((count, 3), np.inf)
     hi = np.full((count, 3), -np.inf)
-    for axis in range(3):
-        np.minimum.at(lo[:, axis], label, np.minimum(np.minimum(a[:, axis], b[:, axis]), c[:, axis]))
-        np.maximum.at(hi[:, axis], label, np.maximum(np.maximum(a[:, axis], b[:, axis]), c[:, axis]))
+    if count == 1:  # one group (a hull triangulation): plain reductions, no scatter by label
+        for axis in range(3):  # one contiguous reduction per column (a (k, 3) reduction along axis 0 is slow)
+            lo[0, axis] = min(float(corner[:, axis].min()) for corner in (a, b, c))
+            hi[0, axis] = max(float(corner[:, axis].max()) for corner in (a, b, c))
+    else:
+        for axis in range(3):
+            np.minimum.at(lo[:, axis], label, np.minimum(np.minimum(a[:, axis], b[:, axis]), c[:, axis]))
+            np.maximum.at(hi[:, axis], label, np.maximum(np.maximum(a[:, axis], b[:, axis]), c[:, axis]))
     # each group in its own frame (centred on its box), with a tolerance relative to its own size plus the
     # rounding of its coordinates: far from the origin the volume and the heights keep their precision
     magnitude = np.maximum(np.abs(lo), np.abs(hi)).max(axis=1)
     tol = relative * np.sqrt(((hi - lo) ** 2).sum(axis=1)) + 16.0 * np.finfo(float).eps * magnitude
     centre = 0.5 * (lo + hi)
-    vertices = vertices - centre[_vertex_group(corners_idx, label, vertices.shape[0])]
-    a = a - centre[label]
-    b = b - centre[label]
-    c = c - centre[label]
+    if count == 1:  # the same subtraction, broadcast instead of gathered per row
+        vertices, a, b, c = vertices - centre[0], a - centre[0], b - centre[0], c - centre[0]
+    else:
+        vertices = vertices - centre[_vertex_group(corners_idx, label, vertices.shape[0])]
+        a = a - centre[label]
+        b = b - centre[label]
+        c = c - centre[label]
     six = _dot(a, _cross(b, c))
     vol = np.bincount(label, weights=six, minlength=count)
     convex &= vol != 0.0
     sign = np.where(vol >= 0.0, 1.0, -1.0)
-    normal = _cross(b - a, c - a)
+    ab, bc, ca = b - a, c - b, a - c
+    normal = _cross(ab, c - a)
     length = np.sqrt(_dot(normal, normal))
     unit = normal / np.where(length > 0.0, length, 1.0)[:, None]
     # edge (u, v) of triangle f: the far corner of the twin triangle (the corner after the twin edge's end) must
-    # not be in front of f's plane
-    far_point = vertices[corners_idx.reshape(-1)[twin - twin % 3 + (twin + 2) % 3]]
-    height = _dot(far_point - a[owner], unit[owner]) * sign[label[owner]]
-    convex &= np.bincount(label[owner[height > tol[label[owner]]]], minlength=count) == 0
-    # face angles around each vertex sum to at most 2 pi
-    total = np.zeros(n)
-    for i in range(3):
-        p = (a, b, c)[i]
-        e1 = (a, b, c)[(i + 1) % 3] - p
-        e2 = (a, b, c)[(i + 2) % 3] - p
-        cr = _cross(e1, e2)
-        total += np.bincount(topo[:, i], weights=np.arctan2(np.sqrt(_dot(cr, cr)), _dot(e1, e2)), minlength=n)
+    # not be in front of f's plane.  Row 3 f + i of the pairing is corner i's edge of triangle f (`_edge_twins`),
+    # so the heights are laid out (k, 3) and computed one coordinate column at a time (`_dot`'s order of sums)
+    far = corners_idx.reshape(-1)[twin - twin % 3 + (twin + 2) % 3].reshape(-1, 3)
+    height = np.zeros(far.shape)
+    for axis in range(3):
+        height += (np.take(vertices[:, axis], far) - a[:, axis, None]) * unit[:, axis, None]
+    height *= sign[label][:, None]
+    over_edge = np.flatnonzero(height > tol[label][:, None])
+    convex &= np.bincount(label[owner[over_edge]], minlength=count) == 0
+    # face angles around each vertex sum to at most 2 pi; a triangle's corner angle is atan2(|e1 x e2|, e1 . e2)
+    # with e1, e2 its two edges from the corner, and |e1 x e2| is twice the area at every corner: `length`
+    dots = np.stack([-_dot(ab, ca), -_dot(bc, ab), -_dot(ca, bc)], axis=1)
+    angle = np.arctan2(np.broadcast_to(length[:, None], dots.shape), dots)
+    total = np.bincount(topo.reshape(-1), weights=angle.reshape(-1), minlength=n)
     over = used_v & (total > 2.0 * math.pi + 1e-9)
     convex &= np.bincount(vert_group[over], minlength=count) == 0
     # guard against rounding: each group's vertices against up to 64 of its face planes
@@ -199,7 +211,7 @@ def _convexity_proper(vertices, corners_idx, topo, label, count, faces, relative
         pts = vertices[used]
         # (p . u - offset) x sign, largest over the points first: subtracting and negating keep the order
         toward = unit[pick] * sign[group]
-        if ((pts @ toward.T).max(axis=0) - _dot(a[pick], toward)).max() > tol[group]:
+        if ((toward @ pts.T).max(axis=1) - _dot(a[pick], toward)).max() > tol[group]:
             convex[group] = False
     return convex
 

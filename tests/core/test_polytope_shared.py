@@ -1,0 +1,80 @@
+"""Issue 7, raw arrays: B's copy of A's hull triangulation is shared with A only when it is A's input bit for bit.
+
+`polytope.with_hulls` gives B first A's triangulation on B's own vertices of the same indices (`_copied_maker`).
+When B is an exact copy of A that input is A's input bit for bit, so every check of it would repeat A's
+(`_Triangulation(..., like=...)` shares A's answer instead).  Any other copy (one coordinate one ulp off, shifted,
+turned) must get its own triangulation, checked on its own points.  Either way the depth is judged against the
+independent oracle of tests/core/duplicates.py (`exact_depth`: every facet normal of A - B from two qhull hulls,
+evaluated over every vertex; no engine code).
+"""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import core
+import core.epa
+from core.polytope import _Triangulation, with_hulls
+from tests.core.duplicates import exact_depth, icosphere, near_copy, point_offset
+from tests.core.reporting import TOUCHING
+
+
+def _one_ulp_off(a: np.ndarray) -> np.ndarray:
+    b = a.copy()
+    b[7, 1] = np.nextafter(b[7, 1], np.inf)
+    return b
+
+
+COPIES = {
+    "exact copy": (lambda a: a.copy(), True),
+    "one coordinate one ulp off": (_one_ulp_off, False),
+    "shifted 1e-9": (lambda a: near_copy(a, np.random.default_rng(4101), shift=1e-9), False),
+    "turned 1e-6": (lambda a: near_copy(a, np.random.default_rng(4102), angle=1e-6), False),
+}
+
+
+@pytest.mark.parametrize("name", list(COPIES))
+def test_a_copied_triangulation_is_shared_only_when_bit_for_bit_equal(name):
+    make, shared = COPIES[name]
+    a = icosphere(3)
+    b = make(a)
+    views = with_hulls(core.PointCloud(a), core.PointCloud(b))
+    hull_a, hull_b = (v._triangulation() for v in views)
+    assert hull_a is not None and hull_b is not None
+    assert (hull_b.graph is hull_a.graph) is shared
+    # B's triangulation holds B's own points, whichever way it was made
+    assert np.array_equal(np.unique(hull_b.points, axis=0), np.unique(b, axis=0))
+
+
+@pytest.mark.parametrize("name", list(COPIES))
+def test_copies_answer_exactly_with_or_without_sharing(name, monkeypatch):
+    monkeypatch.setattr(core.epa, "_RAW_HULL_PER_VERTEX", 0.0)  # the hull path after 256 expansions
+    a = icosphere(3)
+    b = COPIES[name][0](a)
+    contact = core.collide(a, b)
+    exact, _, _ = exact_depth(a, b)
+    limit = TOUCHING * contact.scale
+    assert contact.status is core.Status.INTERSECTING and contact.converged
+    assert abs(-contact.distance - exact) <= limit, (contact.distance, exact)
+    assert max(point_offset(contact.point_a, a), point_offset(contact.point_b, b)) <= limit
+    assert contact.epa_iterations < 400  # the facet path answered (plain EPA needs ~1 expansion per vertex)
+
+
+def test_a_less_strictly_checked_triangulation_is_not_shared():
+    """A triangulation taken without the convexity test (`checked=True`) is never handed on to one that needs
+    it: the second is checked in full, and a non-convex one is refused."""
+    a = icosphere(2)
+    from scipy.spatial import ConvexHull
+    triangles = ConvexHull(a).simplices
+    dented = a.copy()
+    dented[0] *= 0.9  # pushed in: the surface is no longer convex (qhull would leave that vertex out)
+    assert 0 not in ConvexHull(dented).vertices
+    unchecked = _Triangulation(dented, triangles, checked=True)
+    unchecked.source = (dented, triangles, True)
+    with pytest.raises(ValueError, match="convex"):
+        _Triangulation(dented, triangles, checked=False, like=unchecked)
+    fine = _Triangulation(a, triangles, checked=False)
+    fine.source = (a, triangles, False)
+    assert _Triangulation(a.copy(), triangles.copy(), checked=False, like=fine).graph is fine.graph
+    with pytest.raises(ValueError, match="convex"):  # other points than the checked ones: checked in full
+        _Triangulation(dented, triangles, checked=False, like=fine)
