@@ -70,6 +70,15 @@ def _as_transform(transform) -> tuple[np.ndarray | None, np.ndarray]:
     return linear, translation
 
 
+def _as_matrix(linear: np.ndarray | None, translation: np.ndarray) -> np.ndarray:
+    """The 4x4 affine matrix of (L or None, t), `_as_transform`'s inverse (a new array)."""
+    matrix = np.eye(4)
+    if linear is not None:
+        matrix[:3, :3] = linear
+    matrix[:3, 3] = translation
+    return matrix
+
+
 def as_vertices(vertices, name: str = "vertices") -> np.ndarray:
     """Validate and convert an (n, 3) array-like to a C-contiguous float64 array; ValueError says what is wrong."""
     if isinstance(vertices, np.ndarray) and vertices.dtype.kind not in "biuf":
@@ -105,6 +114,11 @@ class Shape:
         self._origin = np.zeros(3)  # subtracted from every support point (pair-local frame), see shifted()
         self._set_pose(transform)
         self.margin = _finite_float(margin, "margin")
+
+    @property
+    def transform(self) -> np.ndarray:
+        """The 4x4 affine placement (a new array): a copy made with it lies exactly where this shape is."""
+        return _as_matrix(self._linear, self._translation)
 
     def _set_pose(self, transform) -> None:
         """Place the shape with a 4x4 `transform` (None: identity), validated, and forget every cache that

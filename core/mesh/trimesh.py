@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..shapes import _as_transform, as_vertices
+from ..shapes import _as_matrix, _as_transform, as_vertices
 
 __all__ = ["TriangleMesh"]
 
@@ -169,11 +169,7 @@ class TriangleMesh:
     @property
     def transform(self) -> np.ndarray:
         """The 4x4 affine placement (a new array)."""
-        matrix = np.eye(4)
-        if self._linear is not None:
-            matrix[:3, :3] = self._linear
-        matrix[:3, 3] = self._translation
-        return matrix
+        return _as_matrix(self._linear, self._translation)
 
     @property
     def is_closed(self) -> bool:

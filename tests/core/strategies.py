@@ -53,12 +53,3 @@ def rigid_motion(seed: int, reach: float = 10.0) -> np.ndarray:
     m[:3, :3] = random_rotation(rng)
     m[:3, 3] = rng.normal(size=3) * reach
     return m
-
-
-def pose_of(shape) -> np.ndarray:
-    """The 4x4 pose a core shape was placed with (an identical copy made with it lies exactly where it is)."""
-    m = np.eye(4)
-    if shape._linear is not None:
-        m[:3, :3] = shape._linear
-    m[:3, 3] = shape._translation
-    return m

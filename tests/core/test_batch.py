@@ -15,7 +15,6 @@ import pytest
 
 import core
 from tests.core.oracle import signed_distance
-from tests.core.strategies import pose_of
 
 CUBE = np.array([[x, y, z] for x in (0.0, 1.0) for y in (0.0, 1.0) for z in (0.0, 1.0)])
 
@@ -55,7 +54,7 @@ def scene(seed, n=40, spread=4.0, offset=0.0, kinds=("cloud", "box", "sphere", "
             shapes.append(core.Cone(rng.uniform(0.1, 0.8), rng.uniform(0.1, 0.8), m))
     if n > 3:
         shapes[1] = shapes[0]  # the very same shape object twice
-        shapes[3] = shapes[2].moved(pose_of(shapes[2]))  # an identical copy in the same place
+        shapes[3] = shapes[2].moved(shapes[2].transform)  # an identical copy in the same place
     return shapes
 
 
@@ -156,7 +155,7 @@ def test_lower_bounds_of_large_clouds_and_margins_are_certified():
 def _spec(shape):
     from tests.core.oracle import ShapeSpec
 
-    m = pose_of(shape)
+    m = shape.transform
     if isinstance(shape, core.PointCloud):
         return ShapeSpec("cloud", vertices=np.asarray(shape.vertices), transform=m, margin=shape.margin)
     if isinstance(shape, core.Box):

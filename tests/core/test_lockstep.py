@@ -18,7 +18,6 @@ import pytest
 
 import core
 from core.lockstep import BEYOND, ORIGIN, SEPARATED
-from tests.core.strategies import pose_of
 
 CUBE = np.array([[x, y, z] for x in (0.0, 1.0) for y in (0.0, 1.0) for z in (0.0, 1.0)])
 
@@ -41,7 +40,7 @@ def _scene(seed, size, offset, n=36):
         count = int(rng.integers(1, 257))
         shapes.append(core.PointCloud(rng.normal(size=(count, 3)) * rng.uniform(0.2, 0.8, 3), m))
     shapes[1] = shapes[0]
-    shapes[3] = core.PointCloud(shapes[2].vertices, pose_of(shapes[2]))
+    shapes[3] = core.PointCloud(shapes[2].vertices, shapes[2].transform)
     cube = CUBE * size + offset
     shapes += [core.PointCloud(cube), core.PointCloud(cube + [size, 0.0, 0.0]),  # touching faces
                core.PointCloud(cube + [0.0, size * (1.0 + 2.0 ** -40), 0.0]),  # a hair apart

@@ -59,3 +59,24 @@ def test_moved_validates_the_new_transform():
     shape = core.Sphere(1.0)
     with pytest.raises(ValueError, match="transform"):
         shape.moved(np.full((4, 4), np.nan))
+
+
+@pytest.mark.parametrize("make", [lambda m: core.Sphere(0.5, transform=m), lambda m: core.Box((1, 2, 3), transform=m),
+                                  lambda m: core.PointCloud(np.eye(3), m),
+                                  lambda m: core.TriangleMesh(np.eye(3), [[0, 1, 2]], m)],
+                         ids=["sphere", "box", "cloud", "mesh"])
+def test_transform_gives_back_the_placement(make):
+    """`shape.transform` is the 4x4 matrix the shape was placed with (the identity for none), a new array each
+    time; a shape made with it answers as the original, bit for bit."""
+    m = np.eye(4)
+    m[:3, :3] = np.linalg.qr(np.random.default_rng(5).normal(size=(3, 3)))[0] * 1.5
+    m[:3, 3] = (1e4, -2.5, 0.125)
+    shape = make(m)
+    assert np.array_equal(shape.transform, m)
+    shape.transform[0, 3] = 7.0  # a copy: the shape keeps its place
+    assert np.array_equal(shape.transform, m)
+    assert np.array_equal(make(None).transform, np.eye(4))
+    probe = core.TriangleMesh(np.eye(3) * 0.25, [[0, 1, 2]]) if isinstance(shape, core.TriangleMesh) \
+        else core.Sphere(0.25)
+    a, b = core.collide(shape, probe), core.collide(make(shape.transform), probe)
+    assert a.distance == b.distance and np.array_equal(a.point_a, b.point_a)
