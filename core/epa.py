@@ -40,7 +40,7 @@ localised).  The alternatives measured or weighed against that:
   triangulation is checked before use; when one is refused or the facet walk gives up, EPA goes on.  Below
   `_RAW_HULL_EARLY` vertices building the hulls costs about as much as EPA's own expansions, so raw clouds that
   small switch only after `_RAW_HULL_PER_VERTEX` expansions per vertex (then EPA is off its usual pace: cones);
-  larger ones switch after `_BATCH_AFTER`, as given triangulations do (2-6x faster from 8,000 vertices up);
+  larger ones switch after `_BATCH_AFTER`, as given triangulations do;
 - reducing each cloud to its hull's extreme vertices: no gain here, every vertex of a subdivided primitive is on
   its hull.
 So EPA stays, made to finish:
@@ -82,10 +82,12 @@ _BATCH_SIZE = 32
 # pace pay for hulls.
 _RAW_HULL_PER_VERTEX = 1.5
 # ... but from this many vertices on (the larger cloud) the hulls are built after `_BATCH_AFTER` expansions, as for
-# given triangulations: there the facet-normal depth, hulls included, is 2-6x faster than EPA's expansions to the
-# end (10,242-vertex Ico Sphere copies 0.6-0.7 s against 1.5-1.6 s, 18,242-vertex UV Spheres 0.95 s against
-# 2.5-6.2 s; measured after the climbs were sped up), while below it the two are within +-40 %.
-_RAW_HULL_EARLY = 4096
+# given triangulations: there the facet-normal depth, hulls included, is faster than EPA's expansions to the end.
+# Measured after the hull and the checks were sped up (bench/README.md, "Identical and near-identical high-poly
+# pairs", the switch at 1,024 against 4,096): 1,024-sided cylinders and cones and 2,000-2,600-vertex spheres
+# against their copies 1.1-3x faster (a cylinder inside its 1.001 copy 0.72 -> 0.29 s), the turned cone within
+# noise; below 1,024 vertices (642-vertex Ico Spheres, 256-sided cylinders) EPA alone is as fast.
+_RAW_HULL_EARLY = 1024
 # After this many expansions a new point takes only one ring of edge-on faces (see `_Polytope.add_point`).
 _LOCAL_AFTER = 256
 # GJK iterations allowed to `_decompose` (the witness points' last resort, a polytope query that ends far sooner).
