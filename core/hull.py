@@ -26,7 +26,7 @@ round over many points at once:
   (Barber, Dobkin and Huhdanpaa 1996: a point outside the new hull lies above one of them), or are dropped.
 
 About 20 rounds for 10,000 points on a sphere (each inserts over half of the proposals whose regions it
-searches), 1.4-2.3x the time of qhull in C on round clouds of 8,000-20,000 points; bench/README.md has the
+searches), about 2x the time of qhull in C on round clouds of 8,000-20,000 points; bench/README.md has the
 numbers.  numpy gathers rows of a 2-D array by fancy
 indexing several times slower than 1-D arrays, and np.where / np.choose cost several times more than arithmetic:
 the hot paths gather coordinates one at a time (`_Faces.heights`, `_planes`) and rows with `np.take`.

@@ -198,7 +198,7 @@ class _Triangulation:
             if (isinstance(points, np.ndarray) and isinstance(triangles, np.ndarray) and points.dtype == p0.dtype
                     and triangles.dtype == t0.dtype and np.array_equal(points, p0)
                     and np.array_equal(triangles, t0)):
-                self.points, self.graph = like.points, like.graph
+                self.points, self.graph, self.source = like.points, like.graph, like.source
                 return
         points = np.asarray(points, dtype=np.float64)
         if points.ndim != 2 or points.shape[1] != 3 or not np.all(np.isfinite(points)):
@@ -287,7 +287,8 @@ def _flip_folds(points: np.ndarray, topo: np.ndarray, rounds: int = 32):
 class _Later:
     """A triangulation made the first time it is needed, by the first of some functions of no arguments
     returning (points, triangles) whose answer passes; None from then on if none did.  The core's own makers
-    (`_hull_maker`, `_copied_maker`) add a third item: the rows of the cloud the points were taken from."""
+    (`_hull_maker`, `_copied_maker`) add a third item, the rows of the cloud the points were taken from, and
+    `_copied_maker` a fourth: the partner's accepted triangulation, shared when the input is the same (`like`)."""
 
     def __init__(self, makers):
         self.makers = list(makers)
