@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .tritri import Planes, _cross, _dot, _extent
+from .tritri import Planes, _cross, _dot
 
 __all__ = ["LocalBVH", "WorldBVH", "pair_lower_bound"]
 
