@@ -40,7 +40,8 @@ localised).  The alternatives measured or weighed against that:
   triangulation is checked before use; when one is refused or the facet walk gives up, EPA goes on.  Below
   `_RAW_HULL_EARLY` vertices building the hulls costs about as much as EPA's own expansions, so raw clouds that
   small switch only after `_RAW_HULL_PER_VERTEX` expansions per vertex (then EPA is off its usual pace: cones);
-  larger ones switch after `_BATCH_AFTER`, as given triangulations do;
+  larger ones switch after `_BATCH_AFTER`, as given triangulations do, and two clouds that are copies of each
+  other vertex by vertex (`_near_copies`: a duplicate in place) at EPA's first expansion;
 - reducing each cloud to its hull's extreme vertices: no gain here, every vertex of a subdivided primitive is on
   its hull.
 So EPA stays, made to finish:
@@ -61,9 +62,12 @@ import heapq
 import math
 from dataclasses import dataclass
 
+import numpy as np
+
 from .gjk import gjk
 from .polytope import ConvexPolytope, facet_depth, with_hulls
 from .minkowski import SupportPoint, minkowski_support, minkowski_supports, weighted_points
+from .shapes import PointCloud
 from .simplex import closest_on_triangle
 from .vec3 import cross, dot, norm, perpendicular, sub, triangle_normal, unit_or_none
 
@@ -88,6 +92,11 @@ _RAW_HULL_PER_VERTEX = 1.5
 # against their copies 1.1-3x faster (a cylinder inside its 1.001 copy 0.72 -> 0.29 s), the turned cone within
 # noise; below 1,024 vertices (642-vertex Ico Spheres, 256-sided cylinders) EPA alone is as fast.
 _RAW_HULL_EARLY = 1024
+# Point clouds whose world vertices are all within this times the pair's size of their partner's vertex of the
+# same index go to `facet_depth` at once (`_near_copies`): on such copies of round shapes EPA expands about once
+# per vertex (a sphere's copy shifted by 1e-2 of its size still has its closest facets spread over a cap of ~0.35
+# rad).  A pair EPA could have finished sooner only pays for its hulls, as it would after `_BATCH_AFTER`.
+_NEAR_COPY = 1e-2
 # After this many expansions a new point takes only one ring of edge-on faces (see `_Polytope.add_point`).
 _LOCAL_AFTER = 256
 # GJK iterations allowed to `_decompose` (the witness points' last resort, a polytope query that ends far sooner).
@@ -464,7 +473,8 @@ def epa(shape_a, shape_b, simplex, weights, centre_direction, *, scale: float, g
     last_support = None
     batched = hasattr(shape_a, "core_supports") and hasattr(shape_b, "core_supports")
     prefetched = {}  # face -> its support point, fetched in a batch with other close faces
-    facets_after = _BATCH_AFTER  # the real switch is worked out then (`_facets_after`): small pairs pay nothing
+    # the real switch is worked out then (`_facets_after`): small pairs pay nothing; copies go at once
+    facets_after = 0 if _near_copies(shape_a, shape_b, scale) else _BATCH_AFTER
     while face is not None:
         if iterations >= max_iterations:
             outcome = EPAOutcome.CAP_HIT
@@ -472,7 +482,7 @@ def epa(shape_a, shape_b, simplex, weights, centre_direction, *, scale: float, g
         iterations += 1
         normal = poly.normals[face]
         offset = poly.offsets[face]
-        if iterations == _BATCH_AFTER + 1:
+        if iterations == _BATCH_AFTER + 1 and facets_after == _BATCH_AFTER:
             facets_after = _facets_after(shape_a, shape_b)
         if iterations == facets_after + 1:
             # A large M on two point clouds: the depth straight from M's facet normals, with the hulls'
@@ -546,6 +556,20 @@ def _facets_after(shape_a, shape_b) -> int:
     if count >= _RAW_HULL_EARLY:
         return _BATCH_AFTER
     return max(_BATCH_AFTER, int(_RAW_HULL_PER_VERTEX * count))
+
+
+def _near_copies(shape_a, shape_b, scale: float) -> bool:
+    """Two point clouds of the same vertex count, at least `_RAW_HULL_EARLY`, each world vertex within
+    `_NEAR_COPY` x scale of its partner's vertex of the same index (a duplicate in place, turned, shifted or scaled
+    a hair): EPA would expand about once per vertex, so `facet_depth` is tried at once instead of after
+    `_BATCH_AFTER` expansions."""
+    if not (isinstance(shape_a, PointCloud) and isinstance(shape_b, PointCloud)):
+        return False
+    count = shape_a.core_vertex_count()
+    if count < _RAW_HULL_EARLY or shape_b.core_vertex_count() != count:
+        return False
+    apart = (shape_a._world_core_vertices() - shape_b._world_core_vertices()) + (shape_a._offset - shape_b._offset)
+    return bool(np.abs(apart).max() <= _NEAR_COPY * scale)
 
 
 def _facet_result(shape_a, shape_b, found, iterations, flat) -> EPAResult:

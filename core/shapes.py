@@ -263,6 +263,23 @@ class Shape:
 
 # --------------------------------------------------------------------------------------------- point cloud
 
+# Point clouds up to this many vertices list their rows at once for the support queries (see
+# `PointCloud._make_support_data`); larger ones convert a row when it is looked up.
+_LISTED_ROWS = 4096
+
+
+class _Rows:
+    """The rows of a (n, 3) array as Python float lists, each converted when it is looked up."""
+
+    __slots__ = ("array",)
+
+    def __init__(self, array: np.ndarray):
+        self.array = array
+
+    def __getitem__(self, i) -> list:
+        return self.array[i].tolist()
+
+
 class PointCloud(Shape):
     """The convex hull of an (n, 3) vertex array (duplicates, coplanar, collinear, or a single point are fine)."""
 
@@ -291,12 +308,15 @@ class PointCloud(Shape):
         return world[world.dot(d).argmax()] + self._offset  # the product `support_max` makes
 
     def _make_support_data(self) -> tuple:
-        """(transformed vertices, the same as a list of Python float lists, offset x, y, z) for `support_max`:
-        the lists are cached per pose like the array, the tuple per frame (`shifted` renews the offset)."""
+        """(transformed vertices, their rows as Python float lists, offset x, y, z) for `support_max`: the rows
+        are cached per pose like the array, the tuple per frame (`shifted` renews the offset).  Up to
+        `_LISTED_ROWS` vertices the rows are one list made at once; above it each row is converted when it is
+        looked up (`_Rows`: the same floats), since a query looks up a few hundred rows at most and converting
+        20,000 of them cost ~8 ms per shape."""
         world = self._world_core_vertices()
         rows = self._pose_cache.get("rows")
         if rows is None:
-            rows = self._pose_cache["rows"] = world.tolist()
+            rows = self._pose_cache["rows"] = world.tolist() if world.shape[0] <= _LISTED_ROWS else _Rows(world)
         data = self._support_data = (world, rows) + self._offset_xyz
         return data
 
