@@ -185,14 +185,21 @@ class _Graph:
 
 
 class _Triangulation:
-    """A checked hull triangulation: welded points (local coordinates) and the topology of their graph."""
+    """A checked hull triangulation: its points (local coordinates; in their input order when all are distinct,
+    else welded, in lexicographic order) and the topology of their graph."""
 
-    def __init__(self, points: np.ndarray, triangles, checked: bool, like: "_Triangulation | None" = None):
+    def __init__(self, points: np.ndarray, triangles, checked: bool, like: "_Triangulation | None" = None,
+                 keep: bool = False):
         """like: a triangulation made by `_Later` (which keeps the input it passed with, `source`); when `points`
         and `triangles` are bit for bit that input and it was checked at least as strictly, its answer is this
         one's (every step below is a function of these two arrays alone) and is shared instead of recomputed: B
-        taking A's triangulation on its vertices (`_copied_maker`) when B is A's exact copy."""
+        taking A's triangulation on its vertices (`_copied_maker`) when B is A's exact copy.  Otherwise, when
+        the triangles are the same as like's before and after the flips (its copy on a turned, moved or scaled
+        copy of A's vertices), the topology is: the first edge pairing (`first`) and the graph, which are
+        functions of the triangles alone (the graph's start table, made from like's points, is only where the
+        climbs start).  keep: keep the first pairing for a partner (the core's own makers, see `_Later`)."""
         self.source = None
+        self.first = None  # (triangles before the flips, their `_twins`), kept for a partner's `like`
         if like is not None and like.source is not None and (checked or not like.source[2]):
             p0, t0, _ = like.source
             if (isinstance(points, np.ndarray) and isinstance(triangles, np.ndarray) and points.dtype == p0.dtype
@@ -210,7 +217,11 @@ class _Triangulation:
         if tris.min() < 0 or tris.max() >= points.shape[0]:
             raise ValueError("triangles refer to vertices that do not exist")
         unique, weld = _weld(points)
-        topo = weld.reshape(-1)[tris]
+        if unique.shape[0] == points.shape[0]:
+            # all distinct: kept in their own order, so a copy's triangulation keeps its partner's vertex order
+            unique, topo = points, tris
+        else:
+            topo = weld.reshape(-1)[tris]
         if np.bincount(topo.reshape(-1), minlength=unique.shape[0]).min() == 0:
             raise ValueError("every vertex must be a corner of a triangle of the hull triangulation")
         # Outward: a convex body holds its centroid, so each triangle faces away from it (then the convexity test
@@ -223,10 +234,15 @@ class _Triangulation:
         if np.any(_flat(unique, topo)):
             raise ValueError("a triangle of the hull triangulation has zero area")
         twins = None
+        if like is not None and like.first is not None and np.array_equal(topo, like.first[0]):
+            twins = like.first[1]  # the same triangles: the same pairing
         if not checked:
+            if keep:
+                self.first = (topo.copy(), twins if twins is not None else _twins(topo, unique.shape[0]))
+                twins = self.first[1]
             # A hull tool working in float32 may leave a few quads split along the wrong diagonal (Blender's
             # Convex Hull on a 10,242-vertex Ico Sphere: 28 edges folded inwards by up to 3e-4): flipped first.
-            flipped, twins = _flip_folds(unique, topo)
+            flipped, twins = _flip_folds(unique, topo, twins=twins)
             convex = False
             if flipped is not None:
                 zero = np.zeros(topo.shape[0], np.int64)
@@ -240,22 +256,26 @@ class _Triangulation:
             if not bool(convex):
                 raise ValueError("the triangles are not a closed surface bounding a convex body")
         self.points = unique
-        self.graph = _Graph(np.ascontiguousarray(topo), unique.shape[0], twins)
+        if like is not None and like.graph.n == unique.shape[0] and np.array_equal(topo, like.graph.triangles):
+            self.graph = like.graph
+        else:
+            self.graph = _Graph(np.ascontiguousarray(topo), unique.shape[0], twins)
 
 
-def _flip_folds(points: np.ndarray, topo: np.ndarray, rounds: int = 32):
+def _flip_folds(points: np.ndarray, topo: np.ndarray, rounds: int = 32, twins=None):
     """Edge flips until no edge folds inwards: an edge (i, j) between triangles (i, j, k) and (j, i, l) whose far
     corner l lies above the plane of (i, j, k) becomes (k, l), the triangles (i, l, k) and (l, j, k).  In a round
     an edge flips when it folds more than every other folded edge of its two triangles (all at once, no loop:
     Blender's 128 x 64 UV Sphere has 3,669 folded quad diagonals); the others wait for the next round.  The
     triangulation after the last round and its `_twins` (or None, None when it is not a closed surface); the
-    caller checks it again."""
+    caller checks it again.  twins: `_twins(topo)` when the caller has it already."""
     topo = topo.copy()
     n = points.shape[0]
     lo, hi = points.min(axis=0), points.max(axis=0)
     tol = 1e-10 * float(np.linalg.norm(hi - lo)) + 16.0 * np.finfo(float).eps * float(np.abs(points).max())
     for done in range(rounds + 1):
-        twins = _twins(topo, n)
+        if twins is None or done:
+            twins = _twins(topo, n)
         u, v, owner, twin, _ = twins
         if twin is None:
             return None, None
@@ -303,7 +323,8 @@ class _Later:
             for make in self.makers:
                 try:
                     made = make()
-                    hull = _Triangulation(made[0], made[1], checked=False, like=made[3] if len(made) > 3 else None)
+                    hull = _Triangulation(made[0], made[1], checked=False, like=made[3] if len(made) > 3 else None,
+                                          keep=len(made) > 2)
                 except (ValueError, TypeError, RuntimeError):
                     continue
                 if _holds(hull, cloud, made[2] if len(made) > 2 else None):
@@ -825,7 +846,14 @@ def _facet_depth(shape_a, shape_b, hull_a, hull_b, sup_a, sup_b):
         # above with the roles swapped (the same climbs on the same points: the same values, bit for bit)
         ha_b, hb_b = hb_a, ha_a
     else:
-        _, ha_b = _once(sup_a, -nb, _repeats(nb))
+        rep_b = _repeats(nb)
+        if ga is gb and rep_b is None:
+            # B's triangulation is A's on B's vertices (a copy: see `_Triangulation`), so a vertex index means the
+            # same corner on both and the rows of nb are those of na: A's support along -nb[f] starts from B's
+            # along -na[f] (on a near copy it is that vertex or next to it; a fan's repeated normals keep `_once`)
+            _, ha_b = sup_a(-nb, far_b)
+        else:
+            _, ha_b = _once(sup_a, -nb, rep_b)
         _, hb_b = sup_b(nb, _low_corner(gb))
     directions = [na, -nb]
     values = [ha_a + hb_a, ha_b + hb_b]

@@ -252,9 +252,10 @@ def test_a_hull_with_folded_edges_is_mended_by_flips():
     folded = _fold(triangles, 40, seed=1)
     import core.polytope as polytope
     saved = polytope._flip_folds
-    polytope._flip_folds = lambda points, topo: topo  # without the repair the folds are refused
+    # without the repair (the triangles passed on as they are, with their pairing) the folds are refused
+    polytope._flip_folds = lambda points, topo, twins=None: (topo, polytope._twins(topo, points.shape[0]))
     try:
-        with pytest.raises(ValueError):
+        with pytest.raises(ValueError, match="convex body"):
             ConvexPolytope(points, folded)
     finally:
         polytope._flip_folds = saved

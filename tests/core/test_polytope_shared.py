@@ -3,7 +3,8 @@
 `polytope.with_hulls` gives B first A's triangulation on B's own vertices of the same indices (`_copied_maker`).
 When B is an exact copy of A that input is A's input bit for bit, so every check of it would repeat A's
 (`_Triangulation(..., like=...)` shares A's answer instead).  Any other copy (one coordinate one ulp off, shifted,
-turned) must get its own triangulation, checked on its own points.  Either way the depth is judged against the
+turned) must get its own triangulation, checked on its own points; only its topology (the same triangles, see
+tests/core/test_polytope_copy_topology.py) is A's.  Either way the depth is judged against the
 independent oracle of tests/core/duplicates.py (`exact_depth`: every facet normal of A - B from two qhull hulls,
 evaluated over every vertex; no engine code).
 """
@@ -41,7 +42,9 @@ def test_a_copied_triangulation_is_shared_only_when_bit_for_bit_equal(name):
     views = with_hulls(core.PointCloud(a), core.PointCloud(b))
     hull_a, hull_b = (v._triangulation() for v in views)
     assert hull_a is not None and hull_b is not None
-    assert (hull_b.graph is hull_a.graph) is shared
+    assert (hull_b.points is hull_a.points) is shared
+    # the topology (a function of the triangles alone) is A's either way: the copies keep A's triangles
+    assert hull_b.graph is hull_a.graph
     # B's triangulation holds B's own points, whichever way it was made
     assert np.array_equal(np.unique(hull_b.points, axis=0), np.unique(b, axis=0))
 
