@@ -436,12 +436,15 @@ class _OwnHull:
         self.vertices = vertices
         self.done = False
         self.indices = None  # (hull vertex indices, triangles as indices into `vertices`), or None if declined
+        self.rows = None  # the triangles as rows of the hull vertices (made once for the two makers)
 
     def get(self):
         if not self.done:
             self.done = True
             from .hull import convex_hull
             self.indices = convex_hull(self.vertices)
+            if self.indices is not None:
+                self.rows = np.searchsorted(*self.indices)
         return self.indices
 
 
@@ -450,8 +453,7 @@ def _hull_maker(own: _OwnHull):
         found = own.get()
         if found is None:
             raise ValueError("core.hull declined this cloud")
-        vertices, triangles = found
-        return own.vertices[vertices], np.searchsorted(vertices, triangles), vertices
+        return own.vertices[found[0]], own.rows, found[0]
     return make
 
 
@@ -464,9 +466,9 @@ def _copied_maker(own: _OwnHull, vertices: np.ndarray, later: "_Later | None" = 
     def make():
         if own.indices is None or own.vertices.shape != vertices.shape:
             raise ValueError("no partner hull to copy")
-        hull_vertices, triangles = own.indices
+        hull_vertices = own.indices[0]
         like = later.value if later is not None and later.done else None
-        return vertices[hull_vertices], np.searchsorted(hull_vertices, triangles), hull_vertices, like
+        return vertices[hull_vertices], own.rows, hull_vertices, like
     return make
 
 
