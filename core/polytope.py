@@ -237,21 +237,21 @@ class _Triangulation:
         if like is not None and like.first is not None and np.array_equal(topo, like.first[0]):
             twins = like.first[1]  # the same triangles: the same pairing
         if not checked:
+            if twins is None:
+                twins = _twins(topo, unique.shape[0])
             if keep:
-                self.first = (topo.copy(), twins if twins is not None else _twins(topo, unique.shape[0]))
-                twins = self.first[1]
-            # A hull tool working in float32 may leave a few quads split along the wrong diagonal (Blender's
-            # Convex Hull on a 10,242-vertex Ico Sphere: 28 edges folded inwards by up to 3e-4): flipped first.
-            flipped, twins = _flip_folds(unique, topo, twins=twins)
-            convex = False
-            if flipped is not None:
-                zero = np.zeros(topo.shape[0], np.int64)
-                if np.array_equal(flipped, topo):
-                    # no flip: zero-area triangles were refused above, so the convexity test proper runs,
-                    # without `_convexity`'s second look for them
-                    convex = _convexity_proper(unique, topo, topo, zero, 1, None, _HULL_SLACK, twins[4])[0]
-                else:
-                    topo = flipped
+                self.first = (topo.copy(), twins)
+            # zero-area triangles were refused above, so the convexity test proper runs, without `_convexity`'s
+            # second look for them (an open or non-manifold surface fails it: its pairing has unmatched edges)
+            zero = np.zeros(topo.shape[0], np.int64)
+            convex = _convexity_proper(unique, topo, topo, zero, 1, None, _HULL_SLACK, twins[4])[0]
+            if not bool(convex):
+                # A hull tool working in float32 may leave a few quads split along the wrong diagonal (Blender's
+                # Convex Hull on a 10,242-vertex Ico Sphere: 28 edges folded inwards by up to 3e-4): flipped, then
+                # tested again (folds within `_HULL_SLACK` pass as they are: the core's own hulls need no flips)
+                flipped, flipped_twins = _flip_folds(unique, topo, twins=twins)
+                if flipped is not None and not np.array_equal(flipped, topo):
+                    topo, twins = flipped, flipped_twins
                     convex = _convexity(unique, topo, topo, zero, 1, _HULL_SLACK, twins[4])[0]
             if not bool(convex):
                 raise ValueError("the triangles are not a closed surface bounding a convex body")
