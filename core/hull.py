@@ -57,20 +57,41 @@ _MAX_ROUNDS = 100_000
 
 
 class _Faces:
-    """Growable face arrays: corners (CCW seen from outside), neighbours (across edge k: corners k, k+1), planes
-    (rows: the unit normal's x, y, z and the plane offset), alive, and the farthest point of each face's outside
-    set (-1: none).
+    """Growable face arrays: corners (CCW seen from outside), neighbours (across edge k: corners k, k+1), the
+    slot of each neighbour's edge back to the face (`back`: nb[nb[f, k], back[f, k]] == f), planes (rows: the unit
+    normal's x, y, z and the plane offset), alive, and the farthest point of each face's outside set (-1: none).
 
     Per-face values are gathered one coordinate at a time (1-D arrays, `heights`) and rows of the integer arrays
-    with `np.take`: numpy gathers rows of a 2-D array by fancy indexing several times slower."""
+    with `np.take`: numpy gathers rows of a 2-D array by fancy indexing several times slower.  Per-face scratch
+    arrays (`scratch`) are made once and handed back as found (all -1): filling a new array the size of all faces
+    ever made, in every step of every round, cost more than the steps' own work on the few faces they touch."""
 
     def __init__(self, capacity: int):
         self.tri = np.empty((capacity, 3), np.int64)
         self.nb = np.empty((capacity, 3), np.int64)
+        self.back = np.empty((capacity, 3), np.int64)
         self.plane = np.empty((4, capacity))
         self.alive = np.zeros(capacity, bool)
         self.far = np.full(capacity, -1, np.int64)
         self.count = 0
+        self._scratch: dict = {}
+
+    def start(self, tri: np.ndarray, nb: np.ndarray, back: np.ndarray, plane: np.ndarray) -> None:
+        """The first faces: corners, neighbours, back slots and planes."""
+        k = tri.shape[0]
+        self.tri[:k], self.nb[:k], self.back[:k], self.plane[:, :k] = tri, nb, back, plane
+        self.alive[:k] = True
+        self.count = k
+
+    def scratch(self, name: str, per_face: int = 1, fill=-1) -> np.ndarray:
+        """A scratch array of per_face entries per face that can exist (one more: index -1 reads `fill` too),
+        every entry `fill`.  The caller sets back every entry it wrote before the next use of the name."""
+        need = per_face * self.tri.shape[0] + 1
+        a = self._scratch.get(name)
+        if a is None or a.size < need:
+            a = np.full(need, fill, np.int64 if isinstance(fill, int) else np.float64)
+            self._scratch[name] = a
+        return a
 
     def reserve(self, extra: int) -> None:
         need = self.count + extra
@@ -78,7 +99,7 @@ class _Faces:
             return
         size = max(need, 2 * self.tri.shape[0])
         c = self.count
-        for name in ("tri", "nb", "alive", "far"):
+        for name in ("tri", "nb", "back", "alive", "far"):
             old = getattr(self, name)
             new = np.full((size,) + old.shape[1:], -1 if name == "far" else 0, old.dtype)
             new[:c] = old[:c]
@@ -301,9 +322,10 @@ def _mapped_seed(p: np.ndarray, extreme: np.ndarray, mesh: np.ndarray | None, ep
     return ids[tri]
 
 
-def _neighbours(tri: np.ndarray, n: int) -> np.ndarray | None:
+def _neighbours(tri: np.ndarray, n: int, slots: bool = False):
     """Face across edge k (corners k, k + 1) of each triangle of a closed, consistently oriented surface; None
-    when the triangles are not one (a directed edge used twice, or one without its reverse)."""
+    when the triangles are not one (a directed edge used twice, or one without its reverse).  With `slots`, also
+    the slot of that face's edge back (`_Faces.back`)."""
     u = tri.reshape(-1)
     v = tri[:, [1, 2, 0]].reshape(-1)
     key = u * n + v
@@ -315,6 +337,8 @@ def _neighbours(tri: np.ndarray, n: int) -> np.ndarray | None:
     twin = order[pos]
     if not np.array_equal(key[twin], v * n + u):
         return None
+    if slots:
+        return (twin // 3).reshape(-1, 3), (twin % 3).reshape(-1, 3)
     return (twin // 3).reshape(-1, 3)
 
 
@@ -346,15 +370,13 @@ def _build(p: np.ndarray, eps: float) -> np.ndarray | None:
             b, c = c, b
         tri = np.array([[a, b, c], [a, d, b], [b, d, c], [c, d, a]])
     P = np.ascontiguousarray(p.T)
-    nb = _neighbours(tri, n)
+    links = _neighbours(tri, n, slots=True)
     plane, ok = _planes(P, tri[:, 0], tri[:, 1], tri[:, 2])
-    if nb is None or not np.all(ok):
+    if links is None or not np.all(ok):
         return None
     k = tri.shape[0]
     faces = _Faces(max(64, 6 * n, 2 * k))  # ~5 faces made per point on round clouds (most of them removed again)
-    faces.tri[:k], faces.nb[:k], faces.plane[:, :k] = tri, nb, plane
-    faces.alive[:k] = True
-    faces.count = k
+    faces.start(tri, links[0], links[1], plane)
 
     # outside sets: each point goes to the face it is highest above (if any by more than eps)
     owner = np.empty(n, np.int64)
@@ -368,7 +390,8 @@ def _build(p: np.ndarray, eps: float) -> np.ndarray | None:
         owner[lo:lo + block] = best
         height[lo:lo + block] = h[np.arange(best.size), best]
     owner[height <= eps] = -1
-    _farthest(faces, owner, height, np.flatnonzero(owner >= 0))
+    live = np.flatnonzero(owner >= 0)  # the points still outside (a superset: trimmed each round)
+    _farthest(faces, owner, height, live)
 
     for _ in range(_MAX_ROUNDS):
         cand_face = np.flatnonzero(faces.far[:faces.count] >= 0)
@@ -378,8 +401,9 @@ def _build(p: np.ndarray, eps: float) -> np.ndarray | None:
         cand = faces.far[cand_face]
         pc, pf = _visible_regions(P, faces, cand, cand_face, eps)
         pc, pf = _independent(P, faces, cand, height[cand], pc, pf, eps)
-        if not _insert(P, faces, cand, pc, pf, owner, height, eps):
+        if not _insert(P, faces, cand, pc, pf, owner, height, eps, live):
             return None
+        live = live[owner[live] >= 0]
     else:
         return None
     return faces.tri[np.flatnonzero(faces.alive[:faces.count])]
@@ -390,10 +414,24 @@ def _farthest(faces, owner, height, points) -> None:
     if not points.size:
         return
     face, h = owner[points], height[points]
-    top = np.full(faces.count, -np.inf)
+    top = faces.scratch("top", fill=-np.inf)
     np.maximum.at(top, face, h)
     win = points[h == top[face]]  # ties: the last written stays
+    top[face] = -np.inf
     faces.far[owner[win]] = win
+
+
+def _ranks(value: np.ndarray) -> np.ndarray:
+    """Distinct nonnegative int64 keys ordered as `value` (positive heights), ties by position: the float's bits
+    with the lowest 20 bits of the mantissa replaced by the position (positive floats order as their bits; values
+    within a relative 2^-32 of each other then go by position).  A stable argsort's ranks when the positions do
+    not fit in 20 bits or a value is not positive."""
+    count = value.size
+    if count < (1 << 20) and (count == 0 or value.min() > 0.0):
+        return ((value.view(np.int64) >> 20) << 20) | np.arange(count)
+    prio = np.empty(count, np.int64)
+    prio[np.argsort(value, kind="stable")] = np.arange(count)
+    return prio
 
 
 def _apart(P, faces, cand_face, value, eps):
@@ -402,8 +440,8 @@ def _apart(P, faces, cand_face, value, eps):
 
     Most clashes between proposals are between neighbouring faces: they are thinned out here, before the regions
     are searched (the exact test on the regions follows, `_independent`)."""
-    prio = np.full(faces.count + 1, -1, np.int64)  # the last entry stays -1: what index -1 (no rival) reads
-    prio[cand_face[np.argsort(value, kind="stable")]] = np.arange(cand_face.size)
+    prio = faces.scratch("prio")  # the last entry stays -1: what index -1 (no rival) reads
+    prio[cand_face] = _ranks(value)
     nb = np.take(faces.nb, cand_face, axis=0)  # (k, 3)
     row, slot = np.nonzero(prio[nb] >= 0)
     f, g = cand_face[row], nb[row, slot]
@@ -428,6 +466,8 @@ def _apart(P, faces, cand_face, value, eps):
         prio[r2[chosen]] = -1
         at = at[~top]
         at = at[prio[cand_face[at]] >= 0]
+    prio[cand_face] = -1
+    prio[-1] = -1
     return np.sort(np.concatenate(kept))
 
 
@@ -502,11 +542,11 @@ def _independent(P, faces, cand, value, pc, pf, eps):
     got its whole region is kept unless it meets a higher one of those along a concave edge; the rest try again.
     The highest candidate left in a pass is kept, so each pass keeps or drops at least one."""
     count = value.size
-    prio = np.empty(count, np.int64)
-    prio[np.argsort(value, kind="stable")] = np.arange(count)
-    owner = np.full(faces.count, -1, np.int64)  # kept candidate per face
-    best = np.full(faces.count, -1, np.int64)
-    mark = np.full(faces.count, -1, np.int64)  # candidate per face: kept ones and this pass's whole regions
+    prio = _ranks(value)
+    touched = pf
+    owner = faces.scratch("owner")  # kept candidate per face
+    best = faces.scratch("best")
+    mark = faces.scratch("mark")  # candidate per face: kept ones and this pass's whole regions
     kept_c, kept_f = [], []
     out = np.zeros(count, bool)
     lost = np.zeros(count, bool)
@@ -548,30 +588,32 @@ def _independent(P, faces, cand, value, pc, pf, eps):
         owner[f] = c
         rest = lost[pc]
         pc, pf = pc[rest], pf[rest]
+    owner[touched] = -1  # (best and mark are set back as they go)
     if not kept_c:
         return np.zeros(0, np.int64), np.zeros(0, np.int64)
     return np.concatenate(kept_c), np.concatenate(kept_f)
 
 
-def _insert(P, faces, cand, pc, pf, owner, height, eps) -> bool:
+def _insert(P, faces, cand, pc, pf, owner, height, eps, live=None) -> bool:
     """Insert the winning candidates (their regions pc, pf are disjoint; where two share an edge, their new faces
     on it meet convexly): remove each region, fan its point to its horizon, hand the removed faces' outside points
-    to the new faces.  False when a region is not a disc (rounding): the caller declines."""
+    to the new faces.  `live`: the points that may still be outside (all points with an owner among them; None:
+    found here).  False when a region is not a disc (rounding): the caller declines."""
     n = P.shape[1]
     corner = faces.tri.reshape(-1)
     order = np.argsort(pc, kind="stable")  # grouped by candidate: so are the horizon edges and new faces below
     pc, pf = pc[order], pf[order]
-    region_of = np.full(faces.count, -1, np.int64)
+    region_of = faces.scratch("region")
     region_of[pf] = pc
     # horizon edges: an edge of a region face whose neighbour is outside the region
     ec = np.repeat(pc, 3)
-    flat = 3 * np.repeat(pf, 3) + np.tile(np.arange(3), pf.size)  # (face, slot) as an index into corner
+    three = 3 * pf[:, None]
+    flat = (three + np.arange(3)).reshape(-1)  # (face, slot) as an index into corner
     outer = faces.nb.reshape(-1)[flat]
     edge = region_of[outer] != ec
     ec, flat, outer = ec[edge], flat[edge], outer[edge]
-    ef = flat // 3
     ea = corner[flat]
-    eb = corner[flat + np.where(flat % 3 == 2, -2, 1)]
+    eb = corner[(three + np.array([1, 2, 0])).reshape(-1)[edge]]
     k = ea.size
     # a disc (a connected region whose border is one simple loop): every horizon vertex starts one horizon edge,
     # the edges close into loops, and each region has one loop
@@ -579,19 +621,23 @@ def _insert(P, faces, cand, pc, pf, owner, height, eps) -> bool:
     by_start = np.argsort(start_key)
     ordered = start_key[by_start]
     if np.any(ordered[1:] == ordered[:-1]):
+        region_of[pf] = -1
         return False
     end_key = ec * n + eb
     at = np.minimum(np.searchsorted(ordered, end_key), k - 1)
     following = by_start[at]  # the horizon edge starting where each one ends
     if not np.array_equal(start_key[following], end_key):
+        region_of[pf] = -1
         return False
     preceding = np.zeros(k, np.int64)
     preceding[following] = np.arange(k)
     if not np.array_equal(following[preceding], np.arange(k)):
+        region_of[pf] = -1
         return False  # two edges end at one vertex
     chosen = pc[np.concatenate([[True], pc[1:] != pc[:-1]])]
     fan_count = np.bincount(ec, minlength=cand.size)
     if np.any(fan_count[chosen] == 0):
+        region_of[pf] = -1
         return False
     # loops: each edge labelled with the least edge index on its loop (by pointer doubling: after j steps a label
     # is the least of the next 2^j edges), one label per loop
@@ -601,47 +647,61 @@ def _insert(P, faces, cand, pc, pf, owner, height, eps) -> bool:
         step = step[step]
         span *= 2
     if np.count_nonzero(label == np.arange(k)) != chosen.size:
+        region_of[pf] = -1
         return False
 
     # new faces (a, b, apex), grouped by candidate
     plane, ok = _planes(P, ea, eb, cand[ec])
     if not np.all(ok):
+        region_of[pf] = -1
         return False
     faces.reserve(k)
+    region_of = faces.scratch("region")  # (the same array, unless reserve grew the faces: then a fresh one)
+    region_of[pf] = pc
     nb_flat = faces.nb.reshape(-1)
+    back_flat = faces.back.reshape(-1)
     base = faces.count
     new = base + np.arange(k)
     # across (a, b): the outer face, or where two regions share the edge, the other insertion's new face on it
     # (the row of the outer face's own edge back to ours); across (b, apex): the new face that follows; across
     # (apex, a): the one that precedes
-    back = 3 * outer + (np.take(faces.nb, outer, axis=0) == ef[:, None]).argmax(axis=1)
+    slot_back = back_flat[flat]
+    back = 3 * outer + slot_back
     shared = region_of[outer] >= 0
     across = outer.copy()
     if shared.any():
-        row_of = np.full(3 * faces.count, -1, np.int64)
+        row_of = faces.scratch("row", 3)
         row_of[flat] = np.arange(k)
         twin = row_of[back[shared]]
+        row_of[flat] = -1
         if np.any(twin < 0):
+            region_of[pf] = -1
             return False  # cannot happen: a shared edge is on both regions' horizons
         across[shared] = new[twin]
+        slot_back[shared] = 0  # the twin new face's edge (a, b) is its slot 0 too
     block = slice(base, base + k)
     faces.tri[block, 0], faces.tri[block, 1], faces.tri[block, 2] = ea, eb, cand[ec]
     faces.nb[block, 0], faces.nb[block, 1], faces.nb[block, 2] = across, new[following], new[preceding]
+    # back slots: across (b, apex) the following face's (apex, b) is its slot 2; across (apex, a) slot 1
+    faces.back[block, 0], faces.back[block, 1], faces.back[block, 2] = slot_back, 2, 1
     faces.plane[:, block] = plane
     faces.alive[block] = True
-    # the outer faces that stay now meet the new ones
+    # the outer faces that stay now meet the new ones (on their side, the new face's slot 0)
     stay = ~shared
     nb_flat[back[stay]] = new[stay]
+    back_flat[back[stay]] = 0
     faces.alive[pf] = False
     faces.far[pf] = -1
     faces.count = base + k
 
     # inserted points are hull vertices; the removed faces' outside points go to their insertion's new faces
     owner[cand[chosen]] = -1
-    orphan = np.flatnonzero(owner >= 0)
-    orphan = orphan[region_of[owner[orphan]] >= 0]
+    orphan = np.flatnonzero(owner >= 0) if live is None else live
+    c = region_of[owner[orphan]]
+    region_of[pf] = -1
+    gone = c >= 0
+    orphan, c = orphan[gone], c[gone]
     if orphan.size:
-        c = region_of[owner[orphan]]
         fan_start = np.cumsum(fan_count) - fan_count
         reps = fan_count[c]
         first = np.cumsum(reps) - reps
