@@ -399,8 +399,10 @@ def _build(p: np.ndarray, eps: float) -> np.ndarray | None:
             break
         cand_face = _apart(P, faces, cand_face, height[faces.far[cand_face]], eps)
         cand = faces.far[cand_face]
-        pc, pf = _visible_regions(P, faces, cand, cand_face, eps)
-        pc, pf = _independent(P, faces, cand, height[cand], pc, pf, eps)
+        order = np.argsort(_ranks(height[cand]))  # candidates numbered by rising priority
+        cand_face, cand = cand_face[order], cand[order]
+        pc, pf, claimed, dead = _claimed_regions(P, faces, cand, cand_face, eps)
+        pc, pf = _convex_neighbours(P, faces, cand, pc, pf, claimed, dead, eps)
         if not _insert(P, faces, cand, pc, pf, owner, height, eps, live):
             return None
         live = live[owner[live] >= 0]
@@ -471,40 +473,89 @@ def _apart(P, faces, cand_face, value, eps):
     return np.sort(np.concatenate(kept))
 
 
-def _visible_regions(P, faces, cand, cand_face, eps):
-    """(candidate, face) pairs: the faces each candidate point sees, connected to the face it came from (a
-    breadth-first search over face neighbours, all candidates in lock-step).
+def _claimed_regions(P, faces, cand, cand_face, eps):
+    """(candidate, face) pairs of the candidates (numbered by rising priority) whose visible regions, searched
+    together, no higher candidate's region overlaps: a breadth-first search over face neighbours, all candidates
+    in lock-step, each face seen claimed by one candidate (`faces.scratch("claim")`).
 
-    Pairs already looked at are remembered for the last two layers only: a face that sees the point is found
-    from a layer next to its own, so it cannot turn up again later; a face that does not may be looked at
-    twice (and is again left out)."""
-    fcount = faces.count
-    pc = np.arange(cand.size)
-    pf = cand_face
-    # the first layer: a face's three neighbours are three other faces, nothing to weed out
-    nc = np.repeat(pc, 3)
-    nf = np.take(faces.nb, pf, axis=0).reshape(-1)
-    before = pc * fcount + pf  # sorted: cand_face ascends
-    layer = np.sort(nc * fcount + nf)
-    above = faces.heights(nf, P, cand[nc]) > eps
-    frontier_c, frontier_f = nc[above], nf[above]
-    region_c, region_f = [pc, frontier_c], [pf, frontier_f]
-    while frontier_c.size:
-        nc = np.repeat(frontier_c, 3)
-        nf = np.take(faces.nb, frontier_f, axis=0).reshape(-1)
-        key, first = np.unique(nc * fcount + nf, return_index=True)
-        seen = np.concatenate([before, layer])
-        seen.sort(kind="stable")  # two sorted runs: merged in linear time
-        pos = np.minimum(np.searchsorted(seen, key), seen.size - 1)
-        fresh = seen[pos] != key
-        key, first = key[fresh], first[fresh]
-        nc, nf = nc[first], nf[first]
-        before, layer = layer, key
+    Where two regions meet on a face the lower candidate drops out at once (its search stops), also when the
+    higher one drops out later: simpler than a maximal set, and the highest candidate always stays.  Then the
+    face a candidate sees is looked up, not searched for: it is in its region exactly when it carries its
+    claim.  Returns the pairs of the candidates left, and the claims (per face) for `_convex_neighbours`, which
+    sets them back."""
+    count = cand.size
+    claim = faces.scratch("claim")
+    last = faces.scratch("last")
+    dead = np.zeros(count, bool)
+    fc = np.arange(count)
+    ff = cand_face
+    claim[ff] = fc  # one proposal per face: no clash yet
+    region_c, region_f, claimed = [fc], [ff], [ff]
+    while fc.size:
+        nc = np.repeat(fc, 3)  # rising: the frontier stays in candidate order
+        nf = np.take(faces.nb, ff, axis=0).reshape(-1)
+        prior = claim[nf]
+        fresh = prior != nc  # not yet in its own region
+        nc, nf, prior = nc[fresh], nf[fresh], prior[fresh]
         above = faces.heights(nf, P, cand[nc]) > eps
-        frontier_c, frontier_f = nc[above], nf[above]
-        region_c.append(frontier_c)
-        region_f.append(frontier_f)
-    return np.concatenate(region_c), np.concatenate(region_f)
+        nc, nf, prior = nc[above], nf[above], prior[above]
+        if not nc.size:
+            break
+        claimed.append(nf)
+        claim[nf] = nc  # several candidates on one face this layer: the last, the highest, stays
+        top = claim[nf]
+        dead[nc[top != nc]] = True
+        # the face's claim from an earlier layer (another candidate's region): the lower one drops out; a face
+        # of a higher candidate still in goes back to it
+        other = np.flatnonzero(prior >= 0)
+        if other.size:
+            p, t = prior[other], top[other]
+            keep_prior = (p > t) & ~dead[p]
+            dead[t[keep_prior]] = True
+            claim[nf[other[keep_prior]]] = p[keep_prior]
+            dead[p[~keep_prior]] = True
+        # one pair per face (a face reached twice from one region), of a candidate still in
+        at = np.arange(nf.size)
+        last[nf] = at
+        once = (last[nf] == at) & ~dead[nc]
+        last[nf] = -1
+        fc, ff = nc[once], nf[once]
+        region_c.append(fc)
+        region_f.append(ff)
+    pc, pf = np.concatenate(region_c), np.concatenate(region_f)
+    keep = ~dead[pc]
+    return pc[keep], pf[keep], np.concatenate(claimed), dead
+
+
+def _convex_neighbours(P, faces, cand, pc, pf, claimed, dead, eps):
+    """The pairs (pc, pf) of a maximal set of the candidates left by `_claimed_regions` whose regions meet only
+    along edges where their two new faces meet convexly (`_shared_edges_convex`): greedy by priority (the
+    candidates' numbers) over the concave meetings, the highest candidate always kept.  Sets the claims back."""
+    claim = faces.scratch("claim")
+    ring = claim[np.take(faces.nb, pf, axis=0)]  # (pairs, slots): the candidate that claimed the face across
+    row, slot = np.nonzero(ring > pc[:, None])  # each meeting judged once, from the lower candidate's side
+    other = ring[row, slot]
+    live = ~dead[other]
+    row, slot, other = row[live], slot[live], other[live]
+    claim[claimed] = -1
+    if not row.size:
+        return pc, pf
+    low = pc[row]
+    fine = _shared_edges_convex(P, faces, cand, low, pf[row], slot, other, eps)
+    low, high = low[~fine], other[~fine]
+    if not low.size:
+        return pc, pf
+    # greedy over the concave meetings: a candidate above every rival still in stays, its lower rivals drop out
+    out = dead.copy()
+    while low.size:
+        beaten = np.zeros(out.size, bool)
+        beaten[low] = True  # has a higher rival still in
+        stays = ~beaten[high]  # the higher end of a meeting whose higher end has none above it
+        out[low[stays]] = True
+        left = ~out[low] & ~out[high]
+        low, high = low[left], high[left]
+    keep = ~out[pc]
+    return pc[keep], pf[keep]
 
 
 def _shared_edges_convex(P, faces, cand, c, f, slot, other, eps):
@@ -530,68 +581,6 @@ def _shared_edges_convex(P, faces, cand, c, f, slot, other, eps):
     volume = uvx * wx + uvy * wy + uvz * wz
     least = np.sqrt(np.minimum(uvx * uvx + uvy * uvy + uvz * uvz, uwx * uwx + uwy * uwy + uwz * uwz))
     return (least > 0.0) & (volume <= eps * least)
-
-
-def _independent(P, faces, cand, value, pc, pf, eps):
-    """The (candidate, face) pairs of a maximal set of candidates that can be inserted side by side: their regions
-    are disjoint, and where two regions share an edge the two new faces on it meet convexly
-    (`_shared_edges_convex`).  Such a set gives the hull that inserting its points one by one would give.
-
-    Greedy by `value` (the candidates' heights), in passes: candidates overlapping a kept region, or meeting one
-    along a concave edge, drop out; a face seen by several of the others goes to the highest; a candidate that
-    got its whole region is kept unless it meets a higher one of those along a concave edge; the rest try again.
-    The highest candidate left in a pass is kept, so each pass keeps or drops at least one."""
-    count = value.size
-    prio = _ranks(value)
-    touched = pf
-    owner = faces.scratch("owner")  # kept candidate per face
-    best = faces.scratch("best")
-    mark = faces.scratch("mark")  # candidate per face: kept ones and this pass's whole regions
-    kept_c, kept_f = [], []
-    out = np.zeros(count, bool)
-    lost = np.zeros(count, bool)
-    while pc.size:
-        # against the kept regions: no overlap, convex shared edges
-        out[pc[owner[pf] >= 0]] = True
-        ring = owner[np.take(faces.nb, pf, axis=0)]
-        row, slot = np.nonzero(ring >= 0)
-        if row.size:
-            fine = _shared_edges_convex(P, faces, cand, pc[row], pf[row], slot, ring[row, slot], eps)
-            out[pc[row[~fine]]] = True
-        rest = ~out[pc]
-        pc, pf = pc[rest], pf[rest]
-        if not pc.size:
-            break
-        # each face to its highest candidate; candidates that lost a face wait
-        best[pf] = -1
-        np.maximum.at(best, pf, prio[pc])
-        lost[:] = False
-        lost[pc[best[pf] != prio[pc]]] = True
-        best[pf] = -1
-        whole = ~lost[pc]
-        c, f = pc[whole], pf[whole]
-        mark[f] = c
-        ring = mark[np.take(faces.nb, f, axis=0)]
-        # (each such edge is met from both sides: judged from the lower candidate's)
-        row, slot = np.nonzero((ring >= 0) & (ring != c[:, None]))
-        other = ring[row, slot]
-        lower = prio[other] > prio[c[row]]
-        row, slot, other = row[lower], slot[lower], other[lower]
-        if row.size:
-            fine = _shared_edges_convex(P, faces, cand, c[row], f[row], slot, other, eps)
-            lost[c[row[~fine]]] = True
-        mark[f] = -1
-        keep = ~lost[c]
-        c, f = c[keep], f[keep]
-        kept_c.append(c)
-        kept_f.append(f)
-        owner[f] = c
-        rest = lost[pc]
-        pc, pf = pc[rest], pf[rest]
-    owner[touched] = -1  # (best and mark are set back as they go)
-    if not kept_c:
-        return np.zeros(0, np.int64), np.zeros(0, np.int64)
-    return np.concatenate(kept_c), np.concatenate(kept_f)
 
 
 def _insert(P, faces, cand, pc, pf, owner, height, eps, live=None) -> bool:
