@@ -692,19 +692,55 @@ def _insert(P, faces, cand, pc, pf, owner, height, eps, live=None) -> bool:
     orphan, c = orphan[gone], c[gone]
     if orphan.size:
         fan_start = np.cumsum(fan_count) - fan_count
-        reps = fan_count[c]
-        first = np.cumsum(reps) - reps
-        face = base + np.repeat(fan_start[c] - first, reps) + np.arange(first[-1] + reps[-1])
-        x, y, z, off = faces.plane  # as `faces.heights`, each orphan's coordinates gathered once and repeated
-        h = (x[face] * np.repeat(P[0][orphan], reps) + y[face] * np.repeat(P[1][orphan], reps)
-             + z[face] * np.repeat(P[2][orphan], reps) - off[face])
-        top = np.maximum.reduceat(h, first)
-        # the first face reaching the top, per orphan
-        hit = np.flatnonzero(h == np.repeat(top, reps))
-        pick = face[hit[np.searchsorted(hit, first)]]
+        top, pick = _highest_in_fans(P, faces, orphan, base + fan_start[c], fan_count[c])
         outside = top > eps
         owner[orphan] = pick
         owner[orphan[~outside]] = -1
         height[orphan] = top
         _farthest(faces, owner, height, orphan[outside])
     return True
+
+
+# From this many points on, `_highest_in_fans` goes fan size by fan size (fewer passes over the heights, more
+# numpy calls); below, it works on all heights at once.
+_BY_FAN_SIZE_FROM = 1024
+
+
+def _highest_in_fans(P, faces, q, start, count):
+    """For each point q[i], the highest of the `count[i]` consecutive faces from `start[i]` (the first one
+    reaching the top where several do) and its height above it: (heights, faces).
+
+    From `_BY_FAN_SIZE_FROM` points on, the points are taken fan size by fan size and, within one size, fan
+    position by fan position, with a running maximum: a dozen passes over the heights where the flat way (every
+    (point, face) pair in one array: its face indices, repeated coordinates, a segmented maximum and a search for
+    the first face reaching it) makes about twenty."""
+    x, y, z, off = faces.plane
+    if q.size < _BY_FAN_SIZE_FROM:
+        first = np.cumsum(count) - count
+        face = np.repeat(start - first, count) + np.arange(first[-1] + count[-1])
+        h = (x[face] * np.repeat(P[0][q], count) + y[face] * np.repeat(P[1][q], count)
+             + z[face] * np.repeat(P[2][q], count) - off[face])
+        top = np.maximum.reduceat(h, first)
+        hit = np.flatnonzero(h == np.repeat(top, count))
+        return top, face[hit[np.searchsorted(hit, first)]]
+    top = np.empty(q.size)
+    pick = np.empty(q.size, np.int64)
+    qx, qy, qz = P[0][q], P[1][q], P[2][q]
+    for size in np.unique(count).tolist():
+        sel = np.flatnonzero(count == size)
+        s, ax, ay, az = start[sel], qx[sel], qy[sel], qz[sel]
+        best, arg = None, s.copy()
+        for j in range(size):
+            f = s + j if j else s
+            h = x[f] * ax
+            h += y[f] * ay
+            h += z[f] * az
+            h -= off[f]
+            if best is None:
+                best = h
+            else:
+                np.copyto(arg, f, where=h > best)
+                np.maximum(best, h, out=best)
+        top[sel] = best
+        pick[sel] = arg
+    return top, pick
