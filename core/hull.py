@@ -723,24 +723,30 @@ def _highest_in_fans(P, faces, q, start, count):
         top = np.maximum.reduceat(h, first)
         hit = np.flatnonzero(h == np.repeat(top, count))
         return top, face[hit[np.searchsorted(hit, first)]]
-    top = np.empty(q.size)
-    pick = np.empty(q.size, np.int64)
+    # grouped by fan size (a stable sort of small integers: a radix sort), each size one slice
+    order = np.argsort(count.astype(np.int16) if count.max() < (1 << 15) else count, kind="stable")
+    s, q = start[order], q[order]
     qx, qy, qz = P[0][q], P[1][q], P[2][q]
-    for size in np.unique(count).tolist():
-        sel = np.flatnonzero(count == size)
-        s, ax, ay, az = start[sel], qx[sel], qy[sel], qz[sel]
-        best, arg = None, s.copy()
+    top = np.empty(q.size)
+    step = np.zeros(q.size, np.int64)  # the position of the highest face in its fan
+    bounds = np.cumsum(np.bincount(count))
+    lo = 0
+    for size, hi in enumerate(bounds.tolist()):
+        if hi == lo:
+            continue
+        f0, ax, ay, az, best, at = s[lo:hi], qx[lo:hi], qy[lo:hi], qz[lo:hi], top[lo:hi], step[lo:hi]
         for j in range(size):
-            f = s + j if j else s
+            f = f0 + j if j else f0
             h = x[f] * ax
             h += y[f] * ay
             h += z[f] * az
             h -= off[f]
-            if best is None:
-                best = h
-            else:
-                np.copyto(arg, f, where=h > best)
+            if j:
+                np.copyto(at, j, where=h > best)
                 np.maximum(best, h, out=best)
-        top[sel] = best
-        pick[sel] = arg
-    return top, pick
+            else:
+                best[:] = h
+        lo = hi
+    back = np.empty(q.size, np.int64)
+    back[order] = np.arange(q.size)
+    return top[back], (s + step)[back]
