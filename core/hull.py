@@ -15,21 +15,24 @@ round over many points at once:
 - each round, every face with a non-empty outside set proposes its farthest point; proposals on neighbouring
   faces that see each other's face are thinned out greedily (`_apart`); the faces each remaining proposal sees
   (its visible region) are found together, by a breadth-first search over face neighbours, all proposals in
-  lock-step;
-- a maximal set of proposals is inserted in the same round (greedy by height: the farthest proposal of a round
-  always goes in, so every round makes progress): their regions are disjoint, and where two regions share an
-  edge the two new faces on it meet convexly (`_shared_edges_convex`).  Such insertions are independent: each
-  removes its region and fans its point to the region's border (the horizon), and the result is what inserting
-  them one after another would give, since none of the points sees a face another insertion makes (the only
-  new faces next to a region are those on the edges it shares);
-- the points of the removed faces' outside sets go to the new faces of the same insertion that they lie above
-  (Barber, Dobkin and Huhdanpaa 1996: a point outside the new hull lies above one of them), or are dropped.
+  lock-step, each face claimed by one proposal (`_claimed_regions`): where two regions meet on a face the lower
+  proposal (by height) drops out at once, so the regions left are disjoint;
+- the proposals left are inserted in the same round, but for those whose region shares an edge with a higher
+  one's where the two new faces on it would meet concavely (`_shared_edges_convex`, settled greedily by height
+  in `_convex_neighbours`).  The farthest proposal of a round always goes in, so every round makes progress.
+  Such insertions are independent: each removes its region and fans its point to the region's border (the
+  horizon), and the result is what inserting them one after another would give, since none of the points sees
+  a face another insertion makes (the only new faces next to a region are those on the edges it shares);
+- the points of the removed faces' outside sets go to the highest new face of the same insertion if they lie
+  above it (Barber, Dobkin and Huhdanpaa 1996: a point outside the new hull lies above one of them), or are
+  dropped (`_highest_in_fans`).
 
-About 20 rounds for 10,000 points on a sphere (each inserts over half of the proposals whose regions it
-searches), about 2x the time of qhull in C on round clouds of 8,000-20,000 points; bench/README.md has the
-numbers.  numpy gathers rows of a 2-D array by fancy
-indexing several times slower than 1-D arrays, and np.where / np.choose cost several times more than arithmetic:
-the hot paths gather coordinates one at a time (`_Faces.heights`, `_planes`) and rows with `np.take`.
+About 20 rounds for 10,000-20,000 points on a sphere (each inserts about 40-60 % of the proposals whose regions
+it searches), 1-1.5x the time of qhull in C on round clouds of 8,000-20,000 points; bench/README.md has the
+numbers.  numpy gathers rows of a 2-D array by fancy indexing several times slower than 1-D arrays, and
+np.where / np.choose cost several times more than arithmetic: the hot paths gather coordinates one at a time
+(`_Faces.heights`, `_planes`) and rows with `np.take`.  Per-face bookkeeping uses scratch arrays kept between
+steps (`_Faces.scratch`) rather than sorting (candidate, face) keys.
 
 Near-coplanar points are judged with the tolerance `eps` (heights up to it count as "on the plane"), so the hull
 may leave out points within `eps` of its faces (coplanar grid points on a cube's face: the face stays two
@@ -441,7 +444,7 @@ def _apart(P, faces, cand_face, value, eps):
     neighbouring one (that face would be in both regions).
 
     Most clashes between proposals are between neighbouring faces: they are thinned out here, before the regions
-    are searched (the exact test on the regions follows, `_independent`)."""
+    are searched (the exact test on the regions follows, `_claimed_regions`, `_convex_neighbours`)."""
     prio = faces.scratch("prio")  # the last entry stays -1: what index -1 (no rival) reads
     prio[cand_face] = _ranks(value)
     nb = np.take(faces.nb, cand_face, axis=0)  # (k, 3)
@@ -481,8 +484,9 @@ def _claimed_regions(P, faces, cand, cand_face, eps):
     Where two regions meet on a face the lower candidate drops out at once (its search stops), also when the
     higher one drops out later: simpler than a maximal set, and the highest candidate always stays.  Then the
     face a candidate sees is looked up, not searched for: it is in its region exactly when it carries its
-    claim.  Returns the pairs of the candidates left, and the claims (per face) for `_convex_neighbours`, which
-    sets them back."""
+    claim.  Returns the pairs of the candidates left, every face claimed (the claims stay for
+    `_convex_neighbours`, which looks up the candidate across each edge and then sets them back) and which
+    candidates dropped out."""
     count = cand.size
     claim = faces.scratch("claim")
     last = faces.scratch("last")
