@@ -400,10 +400,9 @@ def _build(p: np.ndarray, eps: float) -> np.ndarray | None:
         cand_face = np.flatnonzero(faces.far[:faces.count] >= 0)
         if not cand_face.size:
             break
-        cand_face = _apart(P, faces, cand_face, height[faces.far[cand_face]], eps)
+        cand_face, prio = _apart(P, faces, cand_face, height[faces.far[cand_face]], eps)
+        cand_face = cand_face[np.argsort(prio)]  # candidates numbered by rising priority
         cand = faces.far[cand_face]
-        order = np.argsort(_ranks(height[cand]))  # candidates numbered by rising priority
-        cand_face, cand = cand_face[order], cand[order]
         pc, pf, claimed, dead = _claimed_regions(P, faces, cand, cand_face, eps)
         pc, pf = _convex_neighbours(P, faces, cand, pc, pf, claimed, dead, eps)
         if not _insert(P, faces, cand, pc, pf, owner, height, eps, live):
@@ -440,31 +439,36 @@ def _ranks(value: np.ndarray) -> np.ndarray:
 
 
 def _apart(P, faces, cand_face, value, eps):
-    """The faces (ascending) of a maximal set of proposals, greedy by `value`, none of which sees the face of a
-    neighbouring one (that face would be in both regions).
+    """A maximal set of proposals, greedy by `value`, none of which sees the face of a neighbouring one (that face
+    would be in both regions): their faces and priorities (`_ranks` of their values), in no particular order.
 
     Most clashes between proposals are between neighbouring faces: they are thinned out here, before the regions
-    are searched (the exact test on the regions follows, `_claimed_regions`, `_convex_neighbours`)."""
+    are searched (the exact test on the regions follows, `_claimed_regions`, `_convex_neighbours`).  `cand_face`
+    ascends.  Each neighbouring pair is judged once, from its lower proposal's face."""
     prio = faces.scratch("prio")  # the last entry stays -1: what index -1 (no rival) reads
-    prio[cand_face] = _ranks(value)
+    own = _ranks(value)
+    prio[cand_face] = own
     nb = np.take(faces.nb, cand_face, axis=0)  # (k, 3)
-    row, slot = np.nonzero(prio[nb] >= 0)
+    row, slot = np.nonzero(prio[nb] > own[:, None])
     f, g = cand_face[row], nb[row, slot]
-    qf, qg = faces.far[f], faces.far[g]
-    clash = (faces.heights(f, P, qg) > eps) | (faces.heights(g, P, qf) > eps)
-    rival = np.full(nb.shape, -1, np.int64)  # neighbouring faces whose proposals clash, -1 for none
-    rival[row[clash], slot[clash]] = g[clash]
+    clash = (faces.heights(f, P, faces.far[g]) > eps) | (faces.heights(g, P, faces.far[f]) > eps)
+    row, slot, f, g = row[clash], slot[clash], f[clash], g[clash]
+    across = np.searchsorted(cand_face, g)  # g's row
+    back = faces.back.reshape(-1)[3 * f + slot]  # g's slot back to f
+    rival = np.full((3, cand_face.size), -1, np.int64)  # neighbouring faces whose proposals clash, -1 for none
+    rival[slot, row] = g
+    rival[back, across] = f
     has = np.zeros(cand_face.size, bool)
-    has[row[clash]] = True
-    kept = [cand_face[~has]]  # no clash: in
-    r0, r1, r2 = (np.ascontiguousarray(rival[:, i]) for i in range(3))
-    own = prio[cand_face]
+    has[row] = True
+    has[across] = True
+    kept = [np.flatnonzero(~has)]  # no clash: in
+    r0, r1, r2 = rival
     at = np.flatnonzero(has)
     while at.size:
         o = own[at]
         top = (prio[r0[at]] < o) & (prio[r1[at]] < o) & (prio[r2[at]] < o)  # above every clashing one left
         chosen = at[top]
-        kept.append(cand_face[chosen])
+        kept.append(chosen)
         prio[cand_face[chosen]] = -1
         prio[r0[chosen]] = -1  # the clashing neighbours are out
         prio[r1[chosen]] = -1
@@ -473,7 +477,8 @@ def _apart(P, faces, cand_face, value, eps):
         at = at[prio[cand_face[at]] >= 0]
     prio[cand_face] = -1
     prio[-1] = -1
-    return np.sort(np.concatenate(kept))
+    kept = np.concatenate(kept)
+    return cand_face[kept], own[kept]
 
 
 def _claimed_regions(P, faces, cand, cand_face, eps):
