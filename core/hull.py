@@ -407,7 +407,7 @@ def _build(p: np.ndarray, eps: float) -> np.ndarray | None:
         pc, pf = _convex_neighbours(P, faces, cand, pc, pf, claimed, dead, eps)
         if not _insert(P, faces, cand, pc, pf, owner, height, eps, live):
             return None
-        live = live[owner[live] >= 0]
+        live = live[np.flatnonzero(owner[live] >= 0)]
     else:
         return None
     return faces.tri[np.flatnonzero(faces.alive[:faces.count])]
@@ -420,7 +420,7 @@ def _farthest(faces, owner, height, points) -> None:
     face, h = owner[points], height[points]
     top = faces.scratch("top", fill=-np.inf)
     np.maximum.at(top, face, h)
-    win = points[h == top[face]]  # ties: the last written stays
+    win = points[np.flatnonzero(h == top[face])]  # ties: the last written stays
     top[face] = -np.inf
     faces.far[owner[win]] = win
 
@@ -452,6 +452,7 @@ def _apart(P, faces, cand_face, value, eps):
     row, slot = np.nonzero(prio[nb] > own[:, None])
     f, g = cand_face[row], nb[row, slot]
     clash = (faces.heights(f, P, faces.far[g]) > eps) | (faces.heights(g, P, faces.far[f]) > eps)
+    clash = np.flatnonzero(clash)
     row, slot, f, g = row[clash], slot[clash], f[clash], g[clash]
     across = np.searchsorted(cand_face, g)  # g's row
     back = faces.back.reshape(-1)[3 * f + slot]  # g's slot back to f
@@ -467,14 +468,14 @@ def _apart(P, faces, cand_face, value, eps):
     while at.size:
         o = own[at]
         top = (prio[r0[at]] < o) & (prio[r1[at]] < o) & (prio[r2[at]] < o)  # above every clashing one left
+        top = np.flatnonzero(top)
         chosen = at[top]
         kept.append(chosen)
         prio[cand_face[chosen]] = -1
         prio[r0[chosen]] = -1  # the clashing neighbours are out
         prio[r1[chosen]] = -1
         prio[r2[chosen]] = -1
-        at = at[~top]
-        at = at[prio[cand_face[at]] >= 0]
+        at = at[np.flatnonzero(prio[cand_face[at]] >= 0)]  # (the chosen ones are out too: their prio is -1)
     prio[cand_face] = -1
     prio[-1] = -1
     kept = np.concatenate(kept)
@@ -505,8 +506,10 @@ def _claimed_regions(P, faces, cand, cand_face, eps):
         nf = np.take(faces.nb, ff, axis=0).reshape(-1)
         prior = claim[nf]
         fresh = prior != nc  # not yet in its own region
+        fresh = np.flatnonzero(fresh)
         nc, nf, prior = nc[fresh], nf[fresh], prior[fresh]
         above = faces.heights(nf, P, cand[nc]) > eps
+        above = np.flatnonzero(above)
         nc, nf, prior = nc[above], nf[above], prior[above]
         if not nc.size:
             break
@@ -528,11 +531,12 @@ def _claimed_regions(P, faces, cand, cand_face, eps):
         last[nf] = at
         once = (last[nf] == at) & ~dead[nc]
         last[nf] = -1
+        once = np.flatnonzero(once)
         fc, ff = nc[once], nf[once]
         region_c.append(fc)
         region_f.append(ff)
     pc, pf = np.concatenate(region_c), np.concatenate(region_f)
-    keep = ~dead[pc]
+    keep = np.flatnonzero(~dead[pc])
     return pc[keep], pf[keep], np.concatenate(claimed), dead
 
 
@@ -545,13 +549,15 @@ def _convex_neighbours(P, faces, cand, pc, pf, claimed, dead, eps):
     row, slot = np.nonzero(ring > pc[:, None])  # each meeting judged once, from the lower candidate's side
     other = ring[row, slot]
     live = ~dead[other]
+    live = np.flatnonzero(live)
     row, slot, other = row[live], slot[live], other[live]
     claim[claimed] = -1
     if not row.size:
         return pc, pf
     low = pc[row]
     fine = _shared_edges_convex(P, faces, cand, low, pf[row], slot, other, eps)
-    low, high = low[~fine], other[~fine]
+    concave = np.flatnonzero(~fine)
+    low, high = low[concave], other[concave]
     if not low.size:
         return pc, pf
     # greedy over the concave meetings: a candidate above every rival still in stays, its lower rivals drop out
@@ -563,7 +569,7 @@ def _convex_neighbours(P, faces, cand, pc, pf, claimed, dead, eps):
         out[low[stays]] = True
         left = ~out[low] & ~out[high]
         low, high = low[left], high[left]
-    keep = ~out[pc]
+    keep = np.flatnonzero(~out[pc])
     return pc[keep], pf[keep]
 
 
@@ -609,6 +615,7 @@ def _insert(P, faces, cand, pc, pf, owner, height, eps, live=None) -> bool:
     flat = (three + np.arange(3)).reshape(-1)  # (face, slot) as an index into corner
     outer = faces.nb.reshape(-1)[flat]
     edge = region_of[outer] != ec
+    edge = np.flatnonzero(edge)
     ec, flat, outer = ec[edge], flat[edge], outer[edge]
     ea = corner[flat]
     eb = corner[(three + np.array([1, 2, 0])).reshape(-1)[edge]]
@@ -698,6 +705,7 @@ def _insert(P, faces, cand, pc, pf, owner, height, eps, live=None) -> bool:
     c = region_of[owner[orphan]]
     region_of[pf] = -1
     gone = c >= 0
+    gone = np.flatnonzero(gone)
     orphan, c = orphan[gone], c[gone]
     if orphan.size:
         fan_start = np.cumsum(fan_count) - fan_count
