@@ -438,6 +438,12 @@ def _ranks(value: np.ndarray) -> np.ndarray:
     return prio
 
 
+def _rows_slots(mask: np.ndarray):
+    """np.nonzero of a (k, 3) boolean array, as (rows, slots): about 2x faster through the flat indices."""
+    i = np.flatnonzero(mask)
+    return np.divmod(i, 3)
+
+
 def _apart(P, faces, cand_face, value, eps):
     """A maximal set of proposals, greedy by `value`, none of which sees the face of a neighbouring one (that face
     would be in both regions): their faces and priorities (`_ranks` of their values), in no particular order.
@@ -449,7 +455,7 @@ def _apart(P, faces, cand_face, value, eps):
     own = _ranks(value)
     prio[cand_face] = own
     nb = np.take(faces.nb, cand_face, axis=0)  # (k, 3)
-    row, slot = np.nonzero(prio[nb] > own[:, None])
+    row, slot = _rows_slots(prio[nb] > own[:, None])
     f, g = cand_face[row], nb[row, slot]
     clash = (faces.heights(f, P, faces.far[g]) > eps) | (faces.heights(g, P, faces.far[f]) > eps)
     clash = np.flatnonzero(clash)
@@ -546,7 +552,7 @@ def _convex_neighbours(P, faces, cand, pc, pf, claimed, dead, eps):
     candidates' numbers) over the concave meetings, the highest candidate always kept.  Sets the claims back."""
     claim = faces.scratch("claim")
     ring = claim[np.take(faces.nb, pf, axis=0)]  # (pairs, slots): the candidate that claimed the face across
-    row, slot = np.nonzero(ring > pc[:, None])  # each meeting judged once, from the lower candidate's side
+    row, slot = _rows_slots(ring > pc[:, None])  # each meeting judged once, from the lower candidate's side
     other = ring[row, slot]
     live = ~dead[other]
     live = np.flatnonzero(live)
@@ -639,7 +645,7 @@ def _insert(P, faces, cand, pc, pf, owner, height, eps, live=None) -> bool:
     if not np.array_equal(following[preceding], np.arange(k)):
         region_of[pf] = -1
         return False  # two edges end at one vertex
-    chosen = pc[np.concatenate([[True], pc[1:] != pc[:-1]])]
+    chosen = pc[np.flatnonzero(np.concatenate([[True], pc[1:] != pc[:-1]]))]
     fan_count = np.bincount(ec, minlength=cand.size)
     if np.any(fan_count[chosen] == 0):
         region_of[pf] = -1
@@ -672,9 +678,10 @@ def _insert(P, faces, cand, pc, pf, owner, height, eps, live=None) -> bool:
     # (apex, a): the one that precedes
     slot_back = back_flat[flat]
     back = 3 * outer + slot_back
-    shared = region_of[outer] >= 0
+    on_region = region_of[outer] >= 0
+    shared, stay = np.flatnonzero(on_region), np.flatnonzero(~on_region)
     across = outer.copy()
-    if shared.any():
+    if shared.size:
         row_of = faces.scratch("row", 3)
         row_of[flat] = np.arange(k)
         twin = row_of[back[shared]]
@@ -692,7 +699,6 @@ def _insert(P, faces, cand, pc, pf, owner, height, eps, live=None) -> bool:
     faces.plane[:, block] = plane
     faces.alive[block] = True
     # the outer faces that stay now meet the new ones (on their side, the new face's slot 0)
-    stay = ~shared
     nb_flat[back[stay]] = new[stay]
     back_flat[back[stay]] = 0
     faces.alive[pf] = False
