@@ -439,9 +439,11 @@ def _ranks(value: np.ndarray) -> np.ndarray:
 
 
 def _rows_slots(mask: np.ndarray):
-    """np.nonzero of a (k, 3) boolean array, as (rows, slots): about 2x faster through the flat indices."""
+    """np.nonzero of a (k, 3) boolean array, as (rows, slots), and the flat indices (for gathers from (k, 3)
+    arrays: ~3x faster than by (rows, slots)); ~2x faster than np.nonzero."""
     i = np.flatnonzero(mask)
-    return np.divmod(i, 3)
+    row, slot = np.divmod(i, 3)
+    return row, slot, i
 
 
 def _apart(P, faces, cand_face, value, eps):
@@ -455,16 +457,17 @@ def _apart(P, faces, cand_face, value, eps):
     own = _ranks(value)
     prio[cand_face] = own
     nb = np.take(faces.nb, cand_face, axis=0)  # (k, 3)
-    row, slot = _rows_slots(prio[nb] > own[:, None])
-    f, g = cand_face[row], nb[row, slot]
+    row, slot, i = _rows_slots(prio[nb] > own[:, None])
+    f, g = cand_face[row], nb.reshape(-1)[i]
     clash = (faces.heights(f, P, faces.far[g]) > eps) | (faces.heights(g, P, faces.far[f]) > eps)
     clash = np.flatnonzero(clash)
     row, slot, f, g = row[clash], slot[clash], f[clash], g[clash]
     across = np.searchsorted(cand_face, g)  # g's row
     back = faces.back.reshape(-1)[3 * f + slot]  # g's slot back to f
     rival = np.full((3, cand_face.size), -1, np.int64)  # neighbouring faces whose proposals clash, -1 for none
-    rival[slot, row] = g
-    rival[back, across] = f
+    flat = rival.reshape(-1)
+    flat[slot * cand_face.size + row] = g
+    flat[back * cand_face.size + across] = f
     has = np.zeros(cand_face.size, bool)
     has[row] = True
     has[across] = True
@@ -552,8 +555,8 @@ def _convex_neighbours(P, faces, cand, pc, pf, claimed, dead, eps):
     candidates' numbers) over the concave meetings, the highest candidate always kept.  Sets the claims back."""
     claim = faces.scratch("claim")
     ring = claim[np.take(faces.nb, pf, axis=0)]  # (pairs, slots): the candidate that claimed the face across
-    row, slot = _rows_slots(ring > pc[:, None])  # each meeting judged once, from the lower candidate's side
-    other = ring[row, slot]
+    row, slot, i = _rows_slots(ring > pc[:, None])  # each meeting judged once, from the lower candidate's side
+    other = ring.reshape(-1)[i]
     live = ~dead[other]
     live = np.flatnonzero(live)
     row, slot, other = row[live], slot[live], other[live]
