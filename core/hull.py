@@ -87,12 +87,14 @@ class _Faces:
         self.count = k
 
     def scratch(self, name: str, per_face: int = 1, fill=-1) -> np.ndarray:
-        """A scratch array of per_face entries per face that can exist (one more: index -1 reads `fill` too),
-        every entry `fill`.  The caller sets back every entry it wrote before the next use of the name."""
-        need = per_face * self.tri.shape[0] + 1
+        """A scratch array of at least per_face entries per face made so far (and one more: index -1 reads
+        `fill` too), every entry `fill`; made anew, twice as large, when the faces outgrow it.  The caller sets
+        back every entry it wrote before the next use of the name."""
+        need = per_face * self.count + 1
         a = self._scratch.get(name)
         if a is None or a.size < need:
-            a = np.full(need, fill, np.int64 if isinstance(fill, int) else np.float64)
+            size = per_face * max(2 * self.count, 64) + 1
+            a = np.full(size, fill, np.int64 if isinstance(fill, int) else np.float64)
             self._scratch[name] = a
         return a
 
@@ -669,9 +671,7 @@ def _insert(P, faces, cand, pc, pf, owner, height, eps, live=None) -> bool:
     if not np.all(ok):
         region_of[pf] = -1
         return False
-    faces.reserve(k)
-    region_of = faces.scratch("region")  # (the same array, unless reserve grew the faces: then a fresh one)
-    region_of[pf] = pc
+    faces.reserve(k)  # (scratch arrays follow the faces made, not the room for them: region_of stays)
     nb_flat = faces.nb.reshape(-1)
     back_flat = faces.back.reshape(-1)
     base = faces.count
