@@ -68,8 +68,9 @@ class _Faces:
 
     Per-face values are gathered one coordinate at a time (1-D arrays, `heights`) and rows of the integer arrays
     with `_rows`: numpy gathers rows of a 2-D array by fancy indexing several times slower.  Per-face scratch
-    arrays (`scratch`) are made once and handed back as found (all -1): filling a new array the size of all faces
-    ever made, in every step of every round, cost more than the steps' own work on the few faces they touch."""
+    arrays (`scratch`) are kept from step to step and handed back as found (all -1; made anew only when the faces
+    outgrow them): filling a new array the size of all faces ever made, in every step of every round, cost more
+    than the steps' own work on the few faces they touch."""
 
     def __init__(self, capacity: int):
         self.tri = np.empty((capacity, 3), np.int64)
@@ -446,8 +447,8 @@ _ROW = np.dtype((np.void, 24))  # one row of a (k, 3) int64 array as a single it
 
 
 def _rows(a: np.ndarray, index: np.ndarray) -> np.ndarray:
-    """Rows `index` of a C-contiguous (k, 3) int64 array: np.take of its rows as 24-byte items, ~3x faster than
-    np.take along axis 0 (which copies three 8-byte items per row)."""
+    """Rows `index` of a C-contiguous (k, 3) int64 array: np.take of its rows seen as single 24-byte items,
+    ~3x faster here than np.take along axis 0."""
     return np.take(a.view(_ROW).reshape(-1), index).view(np.int64).reshape(-1, 3)
 
 
@@ -744,8 +745,8 @@ _BY_FAN_SIZE_FROM = 1024
 
 
 def _highest_in_fans(P, faces, q, start, count):
-    """For each point q[i], the highest of the `count[i]` consecutive faces from `start[i]` (the first one
-    reaching the top where several do) and its height above it: (heights, faces).
+    """For each point q[i], the highest of the `count[i]` (at least one) consecutive faces from `start[i]` (the
+    first one reaching the top where several do) and its height above it: (heights, faces).
 
     From `_BY_FAN_SIZE_FROM` points on, the points are taken fan size by fan size and, within one size, fan
     position by fan position, with a running maximum: a dozen passes over the heights where the flat way (every
