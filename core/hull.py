@@ -15,21 +15,26 @@ round over many points at once:
 - each round, every face with a non-empty outside set proposes its farthest point; proposals on neighbouring
   faces that see each other's face are thinned out greedily (`_apart`); the faces each remaining proposal sees
   (its visible region) are found together, by a breadth-first search over face neighbours, all proposals in
-  lock-step;
-- a maximal set of proposals is inserted in the same round (greedy by height: the farthest proposal of a round
-  always goes in, so every round makes progress): their regions are disjoint, and where two regions share an
-  edge the two new faces on it meet convexly (`_shared_edges_convex`).  Such insertions are independent: each
-  removes its region and fans its point to the region's border (the horizon), and the result is what inserting
-  them one after another would give, since none of the points sees a face another insertion makes (the only
-  new faces next to a region are those on the edges it shares);
-- the points of the removed faces' outside sets go to the new faces of the same insertion that they lie above
-  (Barber, Dobkin and Huhdanpaa 1996: a point outside the new hull lies above one of them), or are dropped.
+  lock-step, each face claimed by one proposal (`_claimed_regions`): where two regions meet on a face the lower
+  proposal (by height) drops out at once, so the regions left are disjoint;
+- the proposals left are inserted in the same round, but for those whose region shares an edge with a higher
+  one's where the two new faces on it would meet concavely (`_shared_edges_convex`, settled greedily by height
+  in `_convex_neighbours`).  The farthest proposal of a round always goes in, so every round makes progress.
+  Such insertions are independent: each removes its region and fans its point to the region's border (the
+  horizon), and the result is what inserting them one after another would give, since none of the points sees
+  a face another insertion makes (the only new faces next to a region are those on the edges it shares);
+- the points of the removed faces' outside sets go to the highest new face of the same insertion if they lie
+  above it (Barber, Dobkin and Huhdanpaa 1996: a point outside the new hull lies above one of them), or are
+  dropped (`_highest_in_fans`).
 
-About 20 rounds for 10,000 points on a sphere (each inserts over half of the proposals whose regions it
-searches), about 2x the time of qhull in C on round clouds of 8,000-20,000 points; bench/README.md has the
-numbers.  numpy gathers rows of a 2-D array by fancy
-indexing several times slower than 1-D arrays, and np.where / np.choose cost several times more than arithmetic:
-the hot paths gather coordinates one at a time (`_Faces.heights`, `_planes`) and rows with `np.take`.
+About 20 rounds for 10,000-20,000 points on a sphere (each inserts about 40-60 % of the proposals whose regions
+it searches), 1-1.5x the time of qhull in C on round clouds of 8,000-20,000 points; bench/README.md has the
+numbers.  numpy (1.26) gathers rows of a 2-D array by fancy indexing several times slower than 1-D arrays,
+np.where / np.choose cost several times more than arithmetic, and a boolean mask that keeps about half of an
+array selects 2-3x slower than the index array np.flatnonzero makes of it: the hot paths gather coordinates one
+at a time (`_Faces.heights`, `_planes`), rows as single 24-byte items (`_rows`), (k, 3) arrays by flat indices
+(`_rows_slots`), and filter by index arrays.  Per-face bookkeeping uses scratch arrays kept between steps
+(`_Faces.scratch`) rather than sorting (candidate, face) keys.
 
 Near-coplanar points are judged with the tolerance `eps` (heights up to it count as "on the plane"), so the hull
 may leave out points within `eps` of its faces (coplanar grid points on a cube's face: the face stays two
@@ -57,20 +62,44 @@ _MAX_ROUNDS = 100_000
 
 
 class _Faces:
-    """Growable face arrays: corners (CCW seen from outside), neighbours (across edge k: corners k, k+1), planes
-    (rows: the unit normal's x, y, z and the plane offset), alive, and the farthest point of each face's outside
-    set (-1: none).
+    """Growable face arrays: corners (CCW seen from outside), neighbours (across edge k: corners k, k+1), the
+    slot of each neighbour's edge back to the face (`back`: nb[nb[f, k], back[f, k]] == f), planes (rows: the unit
+    normal's x, y, z and the plane offset), alive, and the farthest point of each face's outside set (-1: none).
 
     Per-face values are gathered one coordinate at a time (1-D arrays, `heights`) and rows of the integer arrays
-    with `np.take`: numpy gathers rows of a 2-D array by fancy indexing several times slower."""
+    with `_rows`: numpy gathers rows of a 2-D array by fancy indexing several times slower.  Per-face scratch
+    arrays (`scratch`) are kept from step to step and handed back as found (all -1; made anew only when the faces
+    outgrow them): filling a new array the size of all faces ever made, in every step of every round, cost more
+    than the steps' own work on the few faces they touch."""
 
     def __init__(self, capacity: int):
         self.tri = np.empty((capacity, 3), np.int64)
         self.nb = np.empty((capacity, 3), np.int64)
+        self.back = np.empty((capacity, 3), np.int64)
         self.plane = np.empty((4, capacity))
         self.alive = np.zeros(capacity, bool)
         self.far = np.full(capacity, -1, np.int64)
         self.count = 0
+        self._scratch: dict = {}
+
+    def start(self, tri: np.ndarray, nb: np.ndarray, back: np.ndarray, plane: np.ndarray) -> None:
+        """The first faces: corners, neighbours, back slots and planes."""
+        k = tri.shape[0]
+        self.tri[:k], self.nb[:k], self.back[:k], self.plane[:, :k] = tri, nb, back, plane
+        self.alive[:k] = True
+        self.count = k
+
+    def scratch(self, name: str, per_face: int = 1, fill=-1) -> np.ndarray:
+        """A scratch array of at least per_face entries per face made so far (and one more: index -1 reads
+        `fill` too), every entry `fill`; made anew, twice as large, when the faces outgrow it.  The caller sets
+        back every entry it wrote before the next use of the name."""
+        need = per_face * self.count + 1
+        a = self._scratch.get(name)
+        if a is None or a.size < need:
+            size = per_face * max(2 * self.count, 64) + 1
+            a = np.full(size, fill, np.int64 if isinstance(fill, int) else np.float64)
+            self._scratch[name] = a
+        return a
 
     def reserve(self, extra: int) -> None:
         need = self.count + extra
@@ -78,7 +107,7 @@ class _Faces:
             return
         size = max(need, 2 * self.tri.shape[0])
         c = self.count
-        for name in ("tri", "nb", "alive", "far"):
+        for name in ("tri", "nb", "back", "alive", "far"):
             old = getattr(self, name)
             new = np.full((size,) + old.shape[1:], -1 if name == "far" else 0, old.dtype)
             new[:c] = old[:c]
@@ -301,9 +330,10 @@ def _mapped_seed(p: np.ndarray, extreme: np.ndarray, mesh: np.ndarray | None, ep
     return ids[tri]
 
 
-def _neighbours(tri: np.ndarray, n: int) -> np.ndarray | None:
+def _neighbours(tri: np.ndarray, n: int, slots: bool = False):
     """Face across edge k (corners k, k + 1) of each triangle of a closed, consistently oriented surface; None
-    when the triangles are not one (a directed edge used twice, or one without its reverse)."""
+    when the triangles are not one (a directed edge used twice, or one without its reverse).  With `slots`, also
+    the slot of that face's edge back (`_Faces.back`)."""
     u = tri.reshape(-1)
     v = tri[:, [1, 2, 0]].reshape(-1)
     key = u * n + v
@@ -315,6 +345,8 @@ def _neighbours(tri: np.ndarray, n: int) -> np.ndarray | None:
     twin = order[pos]
     if not np.array_equal(key[twin], v * n + u):
         return None
+    if slots:
+        return (twin // 3).reshape(-1, 3), (twin % 3).reshape(-1, 3)
     return (twin // 3).reshape(-1, 3)
 
 
@@ -346,15 +378,13 @@ def _build(p: np.ndarray, eps: float) -> np.ndarray | None:
             b, c = c, b
         tri = np.array([[a, b, c], [a, d, b], [b, d, c], [c, d, a]])
     P = np.ascontiguousarray(p.T)
-    nb = _neighbours(tri, n)
+    links = _neighbours(tri, n, slots=True)
     plane, ok = _planes(P, tri[:, 0], tri[:, 1], tri[:, 2])
-    if nb is None or not np.all(ok):
+    if links is None or not np.all(ok):
         return None
     k = tri.shape[0]
     faces = _Faces(max(64, 6 * n, 2 * k))  # ~5 faces made per point on round clouds (most of them removed again)
-    faces.tri[:k], faces.nb[:k], faces.plane[:, :k] = tri, nb, plane
-    faces.alive[:k] = True
-    faces.count = k
+    faces.start(tri, links[0], links[1], plane)
 
     # outside sets: each point goes to the face it is highest above (if any by more than eps)
     owner = np.empty(n, np.int64)
@@ -368,18 +398,21 @@ def _build(p: np.ndarray, eps: float) -> np.ndarray | None:
         owner[lo:lo + block] = best
         height[lo:lo + block] = h[np.arange(best.size), best]
     owner[height <= eps] = -1
-    _farthest(faces, owner, height, np.flatnonzero(owner >= 0))
+    live = np.flatnonzero(owner >= 0)  # the points still outside (a superset: trimmed each round)
+    _farthest(faces, owner, height, live)
 
     for _ in range(_MAX_ROUNDS):
         cand_face = np.flatnonzero(faces.far[:faces.count] >= 0)
         if not cand_face.size:
             break
-        cand_face = _apart(P, faces, cand_face, height[faces.far[cand_face]], eps)
+        cand_face, prio = _apart(P, faces, cand_face, height[faces.far[cand_face]], eps)
+        cand_face = cand_face[np.argsort(prio)]  # candidates numbered by rising priority
         cand = faces.far[cand_face]
-        pc, pf = _visible_regions(P, faces, cand, cand_face, eps)
-        pc, pf = _independent(P, faces, cand, height[cand], pc, pf, eps)
-        if not _insert(P, faces, cand, pc, pf, owner, height, eps):
+        pc, pf, claimed, dead = _claimed_regions(P, faces, cand, cand_face, eps)
+        pc, pf = _convex_neighbours(P, faces, cand, pc, pf, claimed, dead, eps)
+        if not _insert(P, faces, cand, pc, pf, owner, height, eps, live):
             return None
+        live = live[np.flatnonzero(owner[live] >= 0)]
     else:
         return None
     return faces.tri[np.flatnonzero(faces.alive[:faces.count])]
@@ -390,81 +423,177 @@ def _farthest(faces, owner, height, points) -> None:
     if not points.size:
         return
     face, h = owner[points], height[points]
-    top = np.full(faces.count, -np.inf)
+    top = faces.scratch("top", fill=-np.inf)
     np.maximum.at(top, face, h)
-    win = points[h == top[face]]  # ties: the last written stays
+    win = points[np.flatnonzero(h == top[face])]  # ties: the last written stays
+    top[face] = -np.inf
     faces.far[owner[win]] = win
 
 
+def _ranks(value: np.ndarray) -> np.ndarray:
+    """Distinct nonnegative int64 keys ordered as `value` (positive heights), ties by position: the float's bits
+    with the lowest 20 bits of the mantissa replaced by the position (positive floats order as their bits; values
+    within a relative 2^-32 of each other then go by position).  A stable argsort's ranks when the positions do
+    not fit in 20 bits or a value is not positive."""
+    count = value.size
+    if count < (1 << 20) and (count == 0 or value.min() > 0.0):
+        return ((value.view(np.int64) >> 20) << 20) | np.arange(count)
+    prio = np.empty(count, np.int64)
+    prio[np.argsort(value, kind="stable")] = np.arange(count)
+    return prio
+
+
+_ROW = np.dtype((np.void, 24))  # one row of a (k, 3) int64 array as a single item
+
+
+def _rows(a: np.ndarray, index: np.ndarray) -> np.ndarray:
+    """Rows `index` of a C-contiguous (k, 3) int64 array: np.take of its rows seen as single 24-byte items,
+    ~3x faster here than np.take along axis 0."""
+    return np.take(a.view(_ROW).reshape(-1), index).view(np.int64).reshape(-1, 3)
+
+
+def _rows_slots(mask: np.ndarray):
+    """np.nonzero of a (k, 3) boolean array, as (rows, slots), and the flat indices (for gathers from (k, 3)
+    arrays: ~3x faster than by (rows, slots)); ~2x faster than np.nonzero."""
+    i = np.flatnonzero(mask)
+    row, slot = np.divmod(i, 3)
+    return row, slot, i
+
+
 def _apart(P, faces, cand_face, value, eps):
-    """The faces (ascending) of a maximal set of proposals, greedy by `value`, none of which sees the face of a
-    neighbouring one (that face would be in both regions).
+    """A maximal set of proposals, greedy by `value`, none of which sees the face of a neighbouring one (that face
+    would be in both regions): their faces and priorities (`_ranks` of their values), in no particular order.
 
     Most clashes between proposals are between neighbouring faces: they are thinned out here, before the regions
-    are searched (the exact test on the regions follows, `_independent`)."""
-    prio = np.full(faces.count + 1, -1, np.int64)  # the last entry stays -1: what index -1 (no rival) reads
-    prio[cand_face[np.argsort(value, kind="stable")]] = np.arange(cand_face.size)
-    nb = np.take(faces.nb, cand_face, axis=0)  # (k, 3)
-    row, slot = np.nonzero(prio[nb] >= 0)
-    f, g = cand_face[row], nb[row, slot]
-    qf, qg = faces.far[f], faces.far[g]
-    clash = (faces.heights(f, P, qg) > eps) | (faces.heights(g, P, qf) > eps)
-    rival = np.full(nb.shape, -1, np.int64)  # neighbouring faces whose proposals clash, -1 for none
-    rival[row[clash], slot[clash]] = g[clash]
+    are searched (the exact test on the regions follows, `_claimed_regions`, `_convex_neighbours`).  `cand_face`
+    ascends.  Each neighbouring pair is judged once, from its lower proposal's face."""
+    prio = faces.scratch("prio")  # the last entry stays -1: what index -1 (no rival) reads
+    own = _ranks(value)
+    prio[cand_face] = own
+    nb = _rows(faces.nb, cand_face)  # (k, 3)
+    row, slot, i = _rows_slots(prio[nb] > own[:, None])
+    f, g = cand_face[row], nb.reshape(-1)[i]
+    clash = (faces.heights(f, P, faces.far[g]) > eps) | (faces.heights(g, P, faces.far[f]) > eps)
+    clash = np.flatnonzero(clash)
+    row, slot, f, g = row[clash], slot[clash], f[clash], g[clash]
+    across = np.searchsorted(cand_face, g)  # g's row
+    back = faces.back.reshape(-1)[3 * f + slot]  # g's slot back to f
+    rival = np.full((3, cand_face.size), -1, np.int64)  # neighbouring faces whose proposals clash, -1 for none
+    flat = rival.reshape(-1)
+    flat[slot * cand_face.size + row] = g
+    flat[back * cand_face.size + across] = f
     has = np.zeros(cand_face.size, bool)
-    has[row[clash]] = True
-    kept = [cand_face[~has]]  # no clash: in
-    r0, r1, r2 = (np.ascontiguousarray(rival[:, i]) for i in range(3))
-    own = prio[cand_face]
+    has[row] = True
+    has[across] = True
+    kept = [np.flatnonzero(~has)]  # no clash: in
+    r0, r1, r2 = rival
     at = np.flatnonzero(has)
     while at.size:
         o = own[at]
         top = (prio[r0[at]] < o) & (prio[r1[at]] < o) & (prio[r2[at]] < o)  # above every clashing one left
+        top = np.flatnonzero(top)
         chosen = at[top]
-        kept.append(cand_face[chosen])
+        kept.append(chosen)
         prio[cand_face[chosen]] = -1
         prio[r0[chosen]] = -1  # the clashing neighbours are out
         prio[r1[chosen]] = -1
         prio[r2[chosen]] = -1
-        at = at[~top]
-        at = at[prio[cand_face[at]] >= 0]
-    return np.sort(np.concatenate(kept))
+        at = at[np.flatnonzero(prio[cand_face[at]] >= 0)]  # (the chosen ones are out too: their prio is -1)
+    prio[cand_face] = -1
+    prio[-1] = -1
+    kept = np.concatenate(kept)
+    return cand_face[kept], own[kept]
 
 
-def _visible_regions(P, faces, cand, cand_face, eps):
-    """(candidate, face) pairs: the faces each candidate point sees, connected to the face it came from (a
-    breadth-first search over face neighbours, all candidates in lock-step).
+def _claimed_regions(P, faces, cand, cand_face, eps):
+    """(candidate, face) pairs of the candidates (numbered by rising priority) whose visible regions, searched
+    together, no higher candidate's region overlaps: a breadth-first search over face neighbours, all candidates
+    in lock-step, each face seen claimed by one candidate (`faces.scratch("claim")`).
 
-    Pairs already looked at are remembered for the last two layers only: a face that sees the point is found
-    from a layer next to its own, so it cannot turn up again later; a face that does not may be looked at
-    twice (and is again left out)."""
-    fcount = faces.count
-    pc = np.arange(cand.size)
-    pf = cand_face
-    # the first layer: a face's three neighbours are three other faces, nothing to weed out
-    nc = np.repeat(pc, 3)
-    nf = np.take(faces.nb, pf, axis=0).reshape(-1)
-    before = pc * fcount + pf  # sorted: cand_face ascends
-    layer = np.sort(nc * fcount + nf)
-    above = faces.heights(nf, P, cand[nc]) > eps
-    frontier_c, frontier_f = nc[above], nf[above]
-    region_c, region_f = [pc, frontier_c], [pf, frontier_f]
-    while frontier_c.size:
-        nc = np.repeat(frontier_c, 3)
-        nf = np.take(faces.nb, frontier_f, axis=0).reshape(-1)
-        key, first = np.unique(nc * fcount + nf, return_index=True)
-        seen = np.concatenate([before, layer])
-        seen.sort(kind="stable")  # two sorted runs: merged in linear time
-        pos = np.minimum(np.searchsorted(seen, key), seen.size - 1)
-        fresh = seen[pos] != key
-        key, first = key[fresh], first[fresh]
-        nc, nf = nc[first], nf[first]
-        before, layer = layer, key
+    Where two regions meet on a face the lower candidate drops out at once (its search stops), also when the
+    higher one drops out later: simpler than a maximal set, and the highest candidate always stays.  Then the
+    face a candidate sees is looked up, not searched for: it is in its region exactly when it carries its
+    claim.  Returns the pairs of the candidates left, every face claimed (the claims stay for
+    `_convex_neighbours`, which looks up the candidate across each edge and then sets them back) and which
+    candidates dropped out."""
+    count = cand.size
+    claim = faces.scratch("claim")
+    last = faces.scratch("last")
+    dead = np.zeros(count, bool)
+    fc = np.arange(count)
+    ff = cand_face
+    claim[ff] = fc  # one proposal per face: no clash yet
+    region_c, region_f, claimed = [fc], [ff], [ff]
+    while fc.size:
+        nc = np.repeat(fc, 3)  # rising: the frontier stays in candidate order
+        nf = _rows(faces.nb, ff).reshape(-1)
+        prior = claim[nf]
+        fresh = prior != nc  # not yet in its own region
+        fresh = np.flatnonzero(fresh)
+        nc, nf, prior = nc[fresh], nf[fresh], prior[fresh]
         above = faces.heights(nf, P, cand[nc]) > eps
-        frontier_c, frontier_f = nc[above], nf[above]
-        region_c.append(frontier_c)
-        region_f.append(frontier_f)
-    return np.concatenate(region_c), np.concatenate(region_f)
+        above = np.flatnonzero(above)
+        nc, nf, prior = nc[above], nf[above], prior[above]
+        if not nc.size:
+            break
+        claimed.append(nf)
+        claim[nf] = nc  # several candidates on one face this layer: the last, the highest, stays
+        top = claim[nf]
+        dead[nc[top != nc]] = True
+        # the face's claim from an earlier layer (another candidate's region): the lower one drops out; a face
+        # of a higher candidate still in goes back to it
+        other = np.flatnonzero(prior >= 0)
+        if other.size:
+            p, t = prior[other], top[other]
+            keep_prior = (p > t) & ~dead[p]
+            dead[t[keep_prior]] = True
+            claim[nf[other[keep_prior]]] = p[keep_prior]
+            dead[p[~keep_prior]] = True
+        # one pair per face (a face reached twice from one region), of a candidate still in
+        at = np.arange(nf.size)
+        last[nf] = at
+        once = (last[nf] == at) & ~dead[nc]
+        last[nf] = -1
+        once = np.flatnonzero(once)
+        fc, ff = nc[once], nf[once]
+        region_c.append(fc)
+        region_f.append(ff)
+    pc, pf = np.concatenate(region_c), np.concatenate(region_f)
+    keep = np.flatnonzero(~dead[pc])
+    return pc[keep], pf[keep], np.concatenate(claimed), dead
+
+
+def _convex_neighbours(P, faces, cand, pc, pf, claimed, dead, eps):
+    """The pairs (pc, pf) of a maximal set of the candidates left by `_claimed_regions` whose regions meet only
+    along edges where their two new faces meet convexly (`_shared_edges_convex`): greedy by priority (the
+    candidates' numbers) over the concave meetings, the highest candidate always kept.  Sets the claims back."""
+    claim = faces.scratch("claim")
+    ring = claim[_rows(faces.nb, pf)]  # (pairs, slots): the candidate that claimed the face across
+    row, slot, i = _rows_slots(ring > pc[:, None])  # each meeting judged once, from the lower candidate's side
+    other = ring.reshape(-1)[i]
+    live = ~dead[other]
+    live = np.flatnonzero(live)
+    row, slot, other = row[live], slot[live], other[live]
+    claim[claimed] = -1
+    if not row.size:
+        return pc, pf
+    low = pc[row]
+    fine = _shared_edges_convex(P, faces, cand, low, pf[row], slot, other, eps)
+    concave = np.flatnonzero(~fine)
+    low, high = low[concave], other[concave]
+    if not low.size:
+        return pc, pf
+    # greedy over the concave meetings: a candidate above every rival still in stays, its lower rivals drop out
+    out = dead.copy()
+    while low.size:
+        beaten = np.zeros(out.size, bool)
+        beaten[low] = True  # has a higher rival still in
+        stays = ~beaten[high]  # the higher end of a meeting whose higher end has none above it
+        out[low[stays]] = True
+        left = ~out[low] & ~out[high]
+        low, high = low[left], high[left]
+    keep = np.flatnonzero(~out[pc])
+    return pc[keep], pf[keep]
 
 
 def _shared_edges_convex(P, faces, cand, c, f, slot, other, eps):
@@ -492,86 +621,27 @@ def _shared_edges_convex(P, faces, cand, c, f, slot, other, eps):
     return (least > 0.0) & (volume <= eps * least)
 
 
-def _independent(P, faces, cand, value, pc, pf, eps):
-    """The (candidate, face) pairs of a maximal set of candidates that can be inserted side by side: their regions
-    are disjoint, and where two regions share an edge the two new faces on it meet convexly
-    (`_shared_edges_convex`).  Such a set gives the hull that inserting its points one by one would give.
-
-    Greedy by `value` (the candidates' heights), in passes: candidates overlapping a kept region, or meeting one
-    along a concave edge, drop out; a face seen by several of the others goes to the highest; a candidate that
-    got its whole region is kept unless it meets a higher one of those along a concave edge; the rest try again.
-    The highest candidate left in a pass is kept, so each pass keeps or drops at least one."""
-    count = value.size
-    prio = np.empty(count, np.int64)
-    prio[np.argsort(value, kind="stable")] = np.arange(count)
-    owner = np.full(faces.count, -1, np.int64)  # kept candidate per face
-    best = np.full(faces.count, -1, np.int64)
-    mark = np.full(faces.count, -1, np.int64)  # candidate per face: kept ones and this pass's whole regions
-    kept_c, kept_f = [], []
-    out = np.zeros(count, bool)
-    lost = np.zeros(count, bool)
-    while pc.size:
-        # against the kept regions: no overlap, convex shared edges
-        out[pc[owner[pf] >= 0]] = True
-        ring = owner[np.take(faces.nb, pf, axis=0)]
-        row, slot = np.nonzero(ring >= 0)
-        if row.size:
-            fine = _shared_edges_convex(P, faces, cand, pc[row], pf[row], slot, ring[row, slot], eps)
-            out[pc[row[~fine]]] = True
-        rest = ~out[pc]
-        pc, pf = pc[rest], pf[rest]
-        if not pc.size:
-            break
-        # each face to its highest candidate; candidates that lost a face wait
-        best[pf] = -1
-        np.maximum.at(best, pf, prio[pc])
-        lost[:] = False
-        lost[pc[best[pf] != prio[pc]]] = True
-        best[pf] = -1
-        whole = ~lost[pc]
-        c, f = pc[whole], pf[whole]
-        mark[f] = c
-        ring = mark[np.take(faces.nb, f, axis=0)]
-        # (each such edge is met from both sides: judged from the lower candidate's)
-        row, slot = np.nonzero((ring >= 0) & (ring != c[:, None]))
-        other = ring[row, slot]
-        lower = prio[other] > prio[c[row]]
-        row, slot, other = row[lower], slot[lower], other[lower]
-        if row.size:
-            fine = _shared_edges_convex(P, faces, cand, c[row], f[row], slot, other, eps)
-            lost[c[row[~fine]]] = True
-        mark[f] = -1
-        keep = ~lost[c]
-        c, f = c[keep], f[keep]
-        kept_c.append(c)
-        kept_f.append(f)
-        owner[f] = c
-        rest = lost[pc]
-        pc, pf = pc[rest], pf[rest]
-    if not kept_c:
-        return np.zeros(0, np.int64), np.zeros(0, np.int64)
-    return np.concatenate(kept_c), np.concatenate(kept_f)
-
-
-def _insert(P, faces, cand, pc, pf, owner, height, eps) -> bool:
+def _insert(P, faces, cand, pc, pf, owner, height, eps, live=None) -> bool:
     """Insert the winning candidates (their regions pc, pf are disjoint; where two share an edge, their new faces
     on it meet convexly): remove each region, fan its point to its horizon, hand the removed faces' outside points
-    to the new faces.  False when a region is not a disc (rounding): the caller declines."""
+    to the new faces.  `live`: the points that may still be outside (all points with an owner among them; None:
+    found here).  False when a region is not a disc (rounding): the caller declines."""
     n = P.shape[1]
     corner = faces.tri.reshape(-1)
     order = np.argsort(pc, kind="stable")  # grouped by candidate: so are the horizon edges and new faces below
     pc, pf = pc[order], pf[order]
-    region_of = np.full(faces.count, -1, np.int64)
+    region_of = faces.scratch("region")
     region_of[pf] = pc
     # horizon edges: an edge of a region face whose neighbour is outside the region
     ec = np.repeat(pc, 3)
-    flat = 3 * np.repeat(pf, 3) + np.tile(np.arange(3), pf.size)  # (face, slot) as an index into corner
+    three = 3 * pf[:, None]
+    flat = (three + np.arange(3)).reshape(-1)  # (face, slot) as an index into corner
     outer = faces.nb.reshape(-1)[flat]
     edge = region_of[outer] != ec
+    edge = np.flatnonzero(edge)
     ec, flat, outer = ec[edge], flat[edge], outer[edge]
-    ef = flat // 3
     ea = corner[flat]
-    eb = corner[flat + np.where(flat % 3 == 2, -2, 1)]
+    eb = corner[(three + np.array([1, 2, 0])).reshape(-1)[edge]]
     k = ea.size
     # a disc (a connected region whose border is one simple loop): every horizon vertex starts one horizon edge,
     # the edges close into loops, and each region has one loop
@@ -579,19 +649,23 @@ def _insert(P, faces, cand, pc, pf, owner, height, eps) -> bool:
     by_start = np.argsort(start_key)
     ordered = start_key[by_start]
     if np.any(ordered[1:] == ordered[:-1]):
+        region_of[pf] = -1
         return False
     end_key = ec * n + eb
     at = np.minimum(np.searchsorted(ordered, end_key), k - 1)
     following = by_start[at]  # the horizon edge starting where each one ends
     if not np.array_equal(start_key[following], end_key):
+        region_of[pf] = -1
         return False
     preceding = np.zeros(k, np.int64)
     preceding[following] = np.arange(k)
     if not np.array_equal(following[preceding], np.arange(k)):
+        region_of[pf] = -1
         return False  # two edges end at one vertex
-    chosen = pc[np.concatenate([[True], pc[1:] != pc[:-1]])]
+    chosen = pc[np.flatnonzero(np.concatenate([[True], pc[1:] != pc[:-1]]))]
     fan_count = np.bincount(ec, minlength=cand.size)
     if np.any(fan_count[chosen] == 0):
+        region_of[pf] = -1
         return False
     # loops: each edge labelled with the least edge index on its loop (by pointer doubling: after j steps a label
     # is the least of the next 2^j edges), one label per loop
@@ -601,61 +675,116 @@ def _insert(P, faces, cand, pc, pf, owner, height, eps) -> bool:
         step = step[step]
         span *= 2
     if np.count_nonzero(label == np.arange(k)) != chosen.size:
+        region_of[pf] = -1
         return False
 
     # new faces (a, b, apex), grouped by candidate
     plane, ok = _planes(P, ea, eb, cand[ec])
     if not np.all(ok):
+        region_of[pf] = -1
         return False
-    faces.reserve(k)
+    faces.reserve(k)  # (scratch arrays follow the faces made, not the room for them: region_of stays)
     nb_flat = faces.nb.reshape(-1)
+    back_flat = faces.back.reshape(-1)
     base = faces.count
     new = base + np.arange(k)
     # across (a, b): the outer face, or where two regions share the edge, the other insertion's new face on it
     # (the row of the outer face's own edge back to ours); across (b, apex): the new face that follows; across
     # (apex, a): the one that precedes
-    back = 3 * outer + (np.take(faces.nb, outer, axis=0) == ef[:, None]).argmax(axis=1)
-    shared = region_of[outer] >= 0
+    slot_back = back_flat[flat]
+    back = 3 * outer + slot_back
+    on_region = region_of[outer] >= 0
+    shared, stay = np.flatnonzero(on_region), np.flatnonzero(~on_region)
     across = outer.copy()
-    if shared.any():
-        row_of = np.full(3 * faces.count, -1, np.int64)
+    if shared.size:
+        row_of = faces.scratch("row", 3)
         row_of[flat] = np.arange(k)
         twin = row_of[back[shared]]
+        row_of[flat] = -1
         if np.any(twin < 0):
+            region_of[pf] = -1
             return False  # cannot happen: a shared edge is on both regions' horizons
         across[shared] = new[twin]
+        slot_back[shared] = 0  # the twin new face's edge (a, b) is its slot 0 too
     block = slice(base, base + k)
     faces.tri[block, 0], faces.tri[block, 1], faces.tri[block, 2] = ea, eb, cand[ec]
     faces.nb[block, 0], faces.nb[block, 1], faces.nb[block, 2] = across, new[following], new[preceding]
+    # back slots: across (b, apex) the following face's (apex, b) is its slot 2; across (apex, a) slot 1
+    faces.back[block, 0], faces.back[block, 1], faces.back[block, 2] = slot_back, 2, 1
     faces.plane[:, block] = plane
     faces.alive[block] = True
-    # the outer faces that stay now meet the new ones
-    stay = ~shared
+    # the outer faces that stay now meet the new ones (on their side, the new face's slot 0)
     nb_flat[back[stay]] = new[stay]
+    back_flat[back[stay]] = 0
     faces.alive[pf] = False
     faces.far[pf] = -1
     faces.count = base + k
 
     # inserted points are hull vertices; the removed faces' outside points go to their insertion's new faces
     owner[cand[chosen]] = -1
-    orphan = np.flatnonzero(owner >= 0)
-    orphan = orphan[region_of[owner[orphan]] >= 0]
+    orphan = np.flatnonzero(owner >= 0) if live is None else live
+    c = region_of[owner[orphan]]
+    region_of[pf] = -1
+    gone = c >= 0
+    gone = np.flatnonzero(gone)
+    orphan, c = orphan[gone], c[gone]
     if orphan.size:
-        c = region_of[owner[orphan]]
         fan_start = np.cumsum(fan_count) - fan_count
-        reps = fan_count[c]
-        first = np.cumsum(reps) - reps
-        face = base + np.repeat(fan_start[c] - first, reps) + np.arange(first[-1] + reps[-1])
-        x, y, z, off = faces.plane  # as `faces.heights`, each orphan's coordinates gathered once and repeated
-        h = (x[face] * np.repeat(P[0][orphan], reps) + y[face] * np.repeat(P[1][orphan], reps)
-             + z[face] * np.repeat(P[2][orphan], reps) - off[face])
-        top = np.maximum.reduceat(h, first)
-        # the first face reaching the top, per orphan
-        hit = np.flatnonzero(h == np.repeat(top, reps))
-        pick = face[hit[np.searchsorted(hit, first)]]
+        top, pick = _highest_in_fans(P, faces, orphan, base + fan_start[c], fan_count[c])
         outside = top > eps
         owner[orphan] = pick
         owner[orphan[~outside]] = -1
         height[orphan] = top
         _farthest(faces, owner, height, orphan[outside])
     return True
+
+
+# From this many points on, `_highest_in_fans` goes fan size by fan size (fewer passes over the heights, more
+# numpy calls); below, it works on all heights at once.
+_BY_FAN_SIZE_FROM = 1024
+
+
+def _highest_in_fans(P, faces, q, start, count):
+    """For each point q[i], the highest of the `count[i]` (at least one) consecutive faces from `start[i]` (the
+    first one reaching the top where several do) and its height above it: (heights, faces).
+
+    From `_BY_FAN_SIZE_FROM` points on, the points are taken fan size by fan size and, within one size, fan
+    position by fan position, with a running maximum: a dozen passes over the heights where the flat way (every
+    (point, face) pair in one array: its face indices, repeated coordinates, a segmented maximum and a search for
+    the first face reaching it) makes about twenty."""
+    x, y, z, off = faces.plane
+    if q.size < _BY_FAN_SIZE_FROM:
+        first = np.cumsum(count) - count
+        face = np.repeat(start - first, count) + np.arange(first[-1] + count[-1])
+        h = (x[face] * np.repeat(P[0][q], count) + y[face] * np.repeat(P[1][q], count)
+             + z[face] * np.repeat(P[2][q], count) - off[face])
+        top = np.maximum.reduceat(h, first)
+        hit = np.flatnonzero(h == np.repeat(top, count))
+        return top, face[hit[np.searchsorted(hit, first)]]
+    # grouped by fan size (a stable sort of small integers: a radix sort), each size one slice
+    order = np.argsort(count.astype(np.int16) if count.max() < (1 << 15) else count, kind="stable")
+    s, q = start[order], q[order]
+    qx, qy, qz = P[0][q], P[1][q], P[2][q]
+    top = np.empty(q.size)
+    step = np.zeros(q.size, np.int64)  # the position of the highest face in its fan
+    bounds = np.cumsum(np.bincount(count))
+    lo = 0
+    for size, hi in enumerate(bounds.tolist()):
+        if hi == lo:
+            continue
+        f0, ax, ay, az, best, at = s[lo:hi], qx[lo:hi], qy[lo:hi], qz[lo:hi], top[lo:hi], step[lo:hi]
+        for j in range(size):
+            f = f0 + j if j else f0
+            h = x[f] * ax
+            h += y[f] * ay
+            h += z[f] * az
+            h -= off[f]
+            if j:
+                np.copyto(at, j, where=h > best)
+                np.maximum(best, h, out=best)
+            else:
+                best[:] = h
+        lo = hi
+    back = np.empty(q.size, np.int64)
+    back[order] = np.arange(q.size)
+    return top[back], (s + step)[back]

@@ -28,9 +28,8 @@ def _state(points: np.ndarray, tri: np.ndarray):
     k = tri.shape[0]
     plane, ok = hull._planes(P, tri[:, 0], tri[:, 1], tri[:, 2])
     assert ok.all()
-    faces.tri[:k], faces.nb[:k], faces.plane[:, :k] = tri, hull._neighbours(tri, points.shape[0]), plane
-    faces.alive[:k] = True
-    faces.count = k
+    nb, back = hull._neighbours(tri, points.shape[0], slots=True)
+    faces.start(tri, nb, back, plane)
     owner = np.full(points.shape[0], -1, np.int64)
     height = np.zeros(points.shape[0])
     return P, faces, owner, height
