@@ -596,7 +596,12 @@ class _Supports:
             raise _OverBudget
 
     def __call__(self, directions: np.ndarray, start: np.ndarray | None = None):
-        """(vertex index, support value) along each row of `directions`; `start`: vertices to climb from."""
+        """(vertex index, support value) along each row of `directions`; `start`: vertices to climb from.
+
+        Every value a climb compares is (x dx + y dy) + z dz of one vertex and one direction, each product and sum
+        rounded once in this order (`_dot`; `_values` for the neighbours): a vertex's value has the same bits
+        however it is reached, so a neighbour tied with the current vertex (the table's padding is the vertex
+        itself) never moves it."""
         points, table, wide = self.points, self.graph.table, self.graph.wide
         started = start is not None and points.shape[0] > _FEW_VERTICES
         if directions.shape[0] * points.shape[0] <= (_BRUTE_FORCE_STARTED if started else _BRUTE_FORCE):
@@ -605,24 +610,26 @@ class _Supports:
             local = directions if self.linear is None else directions @ self.linear
             start = self.start_vertex[_cube_cells(local, self.cube)]
         current = np.array(start, dtype=np.int64)
-        value = np.einsum("ij,ij->i", np.take(points, current, axis=0), directions)
+        value = _dot(np.take(points, current, axis=0), directions)
         active = np.arange(directions.shape[0])
         block = max(1, _BLOCK // table.shape[1])
         steps = 0
         while active.size:
             steps += 1
             if steps > _CLIMB_STEPS:  # a long walk (round the rim of a many-sided cylinder): every vertex
-                current[active], value[active] = self.every_vertex(directions[active])
+                current[active], value[active] = self.every_vertex(np.take(directions, active, axis=0))
                 break
             moved = []
-            at_wide = wide[current[active]]
+            at_wide = np.take(wide, np.take(current, active))
             if np.any(at_wide) and self.graph.wide_table is not None:
                 # a vertex of high degree (a cone's apex, a UV Sphere's pole): all its neighbours, padded
                 wide_table, wide_row = self.graph.wide_table, self.graph.wide_row
                 rows_all = active[at_wide]
                 for lo in range(0, rows_all.size, max(1, _BLOCK // wide_table.shape[1])):
                     rows = rows_all[lo:lo + max(1, _BLOCK // wide_table.shape[1])]
-                    self._step(rows, wide_table[wide_row[current[rows]]], directions, current, value, moved)
+                    at = wide_row[current[rows]]
+                    self._step(rows, wide_table[at], directions, current, value, moved,
+                               np.take(self._near_points(wide=True), at, axis=0))
                 active = active[~at_wide]
             elif np.any(at_wide):  # the same pair by pair (many wide vertices, or one of a huge degree)
                 wide_rows = active[at_wide]
@@ -633,7 +640,7 @@ class _Supports:
                 for rows in np.split(wide_rows, cuts):
                     row, other = self.graph.neighbour_pairs(current[rows])
                     self._spend(other.size)
-                    vals = np.einsum("ij,ij->i", points[other], directions[rows[row]])
+                    vals = _dot(np.take(points, other, axis=0), np.take(directions, rows[row], axis=0))
                     order = np.lexsort((-vals, row))  # per row, its best neighbour first
                     first = order[np.concatenate([[True], row[order][1:] != row[order][:-1]])]
                     r, top = rows[row[first]], vals[first]
@@ -642,36 +649,69 @@ class _Supports:
                     value[r[up]] = top[up]
                     moved.append(r[up])
                 active = active[~at_wide]
-            near = self._near_points()
             for lo in range(0, active.size, block):
-                rows = active[lo:lo + block]
-                at = current[rows]
-                self._step(rows, table[at], directions, current, value, moved, np.take(near, at, axis=0))
+                self._table_step(active[lo:lo + block], directions, current, value, moved)
             active = np.concatenate(moved) if moved else active[:0]
         return current, value
 
-    def _near_points(self) -> np.ndarray:
-        """(n, table width, 3): the points of each vertex's row of the neighbour table, gathered once per set of
-        points (a climb step then reads one contiguous block per row instead of `width` scattered points)."""
+    def _near_points(self, wide: bool = False) -> np.ndarray:
+        """(rows of the table, 3, table width): coordinate k of the j-th vertex of row v of the padded neighbour
+        table at [v, k, j] (of the wide vertices' table when `wide`), gathered once per set of points: a climb
+        step reads one contiguous block per row, and its products run along the width (see `_values`)."""
         if self._near is None or self._near[0] is not self.points:
-            self._near = (self.points, np.take(self.points, self.graph.table, axis=0))
-        return self._near[1]
+            self._near = (self.points, {})
+        near = self._near[1].get(wide)
+        if near is None:
+            table = self.graph.wide_table if wide else self.graph.table
+            near = self._near[1][wide] = np.empty((table.shape[0], 3, table.shape[1]))
+            for k in range(3):
+                near[:, k, :] = np.take(np.ascontiguousarray(self.points[:, k]), table)
+        return near
 
-    def _step(self, rows, cand, directions, current, value, moved, cand_points=None):
-        """One climb step of `rows` to the best of their candidates `cand` (r, width) when it is higher;
-        `cand_points`: their points, when gathered already."""
-        self._spend(cand.size)
-        if cand_points is None:
-            cand_points = np.take(self.points, cand, axis=0)  # take: a faster gather than indexing
-        vals = np.einsum("rwk,rk->rw", cand_points, directions[rows])
-        best = vals.argmax(axis=1)
-        top = vals[np.arange(rows.size), best]
-        up = top > value[rows]
+    def _table_step(self, rows, directions, current, value, moved):
+        """One climb step of `rows` over the padded neighbour table: `_step` with `table[current[rows]]` for
+        candidates, but only the moved rows' new vertices are read from the table."""
+        table = self.graph.table
+        width = table.shape[1]
+        self._spend(rows.size * width)
+        at = np.take(current, rows)
+        vals = _values(np.take(self._near_points(), at, axis=0), np.take(directions, rows, axis=0))
+        best = vals.argmax(axis=1)  # the first of the table's order among equals
+        flat = np.arange(0, vals.size, width)
+        flat += best
+        top = np.take(vals.reshape(-1), flat)
+        up = top > np.take(value, rows)
         if np.any(up):
             r = rows[up]
-            current[r] = cand[up, best[up]]
+            at *= width
+            at += best
+            current[r] = np.take(table.reshape(-1), at[up])
             value[r] = top[up]
             moved.append(r)
+
+    def _step(self, rows, cand, directions, current, value, moved, cand_points):
+        """One climb step of `rows` to the best of their candidates `cand` (rows, width) when it is higher (the
+        first of a row's candidates among equals); `cand_points`: their points as (rows, 3, width)."""
+        self._spend(cand.size)
+        vals = _values(cand_points, np.take(directions, rows, axis=0))
+        best = vals.argmax(axis=1)
+        top = np.take_along_axis(vals, best[:, None], axis=1)[:, 0]
+        up = top > np.take(value, rows)
+        if np.any(up):
+            r = rows[up]
+            current[r] = np.take_along_axis(cand[up], best[up][:, None], axis=1)[:, 0]
+            value[r] = top[up]
+            moved.append(r)
+
+
+def _values(points: np.ndarray, directions: np.ndarray) -> np.ndarray:
+    """(rows, width) dot products of points (rows, 3, width), contiguous, with directions (rows, 3).
+
+    `einsum` over that layout runs its sums along the width, adding the three products to zero in coordinate
+    order: `_dot`'s bits (tests/core/test_polytope_climb_columns.py checks it on this numpy), at about half
+    the cost of the same sums over (rows, width, 3) (whose inner loop is over the 3 coordinates), or of the
+    three column products with the directions broadcast along the width (one short inner loop per row)."""
+    return np.einsum("rkw,rk->rw", points, directions)
 
 
 def _undecided_arcs(gb: _Graph, pb: np.ndarray, edge_vec: np.ndarray, edge: np.ndarray, s0: np.ndarray,
