@@ -710,7 +710,10 @@ def _values(points: np.ndarray, directions: np.ndarray) -> np.ndarray:
     `einsum` over that layout runs its sums along the width, adding the three products to zero in coordinate
     order: `_dot`'s bits (tests/core/test_polytope_climb_columns.py checks it on this numpy), at about half
     the cost of the same sums over (rows, width, 3) (whose inner loop is over the 3 coordinates), or of the
-    three column products with the directions broadcast along the width (one short inner loop per row)."""
+    three column products with the directions broadcast along the width (one short inner loop per row).  A
+    width of 1 (einsum then sums the coordinates another way) goes through `_dot` itself."""
+    if points.shape[2] == 1:
+        return _dot(points[:, :, 0], directions)[:, None]
     return np.einsum("rkw,rk->rw", points, directions)
 
 
