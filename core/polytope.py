@@ -487,26 +487,33 @@ def with_hulls(shape_a, shape_b):
 
 def _unit_rows(v: np.ndarray) -> np.ndarray:
     length = np.sqrt(np.einsum("ij,ij->i", v, v))
-    return v / np.where(length > 0.0, length, 1.0)[:, None]
+    length[length == 0.0] = 1.0
+    out = np.empty(v.shape)
+    for k in range(3):  # column by column: a (k, 3) / (k, 1) division runs one 3-long loop per row
+        np.divide(v[:, k], length, out=out[:, k])
+    return out
 
 
 def _face_normals(points: np.ndarray, triangles: np.ndarray) -> np.ndarray:
     """Unit outward normals, each crossed at the corner facing the triangle's longest edge (its largest angle:
-    well conditioned on slivers).  Gathered one coordinate column at a time ((k, 3) corners per column: `np.take`
-    of a 1-D column is much faster than a (k, 3, 3) row gather); the same arithmetic, in the same order, as
-    crossing the picked corners' rows."""
+    well conditioned on slivers; the first such corner on ties).  Gathered one coordinate column at a time ((k, 3)
+    corners per column: `np.take` of a 1-D column is much faster than a (k, 3, 3) row gather), the picked corners
+    taken from those by flat index; the same arithmetic, in the same order, as crossing the picked corners' rows."""
     col = [np.take(np.ascontiguousarray(points[:, axis]), triangles) for axis in range(3)]  # (k, 3) each
 
     def opposite(i, j):  # squared length of the edge from corner i to corner j, (k,)
         d = [c[:, j] - c[:, i] for c in col]
         return d[0] * d[0] + d[1] * d[1] + d[2] * d[2]
 
-    edge2 = np.stack([opposite(1, 2), opposite(2, 0), opposite(0, 1)], axis=1)  # edge opposite corner 0, 1, 2
-    pivot = edge2.argmax(axis=1)[:, None]
-    after, last = (pivot + 1) % 3, (pivot + 2) % 3
-    o = [np.take_along_axis(c, pivot, axis=1)[:, 0] for c in col]
-    q = [np.take_along_axis(c, after, axis=1)[:, 0] - oc for c, oc in zip(col, o)]
-    r = [np.take_along_axis(c, last, axis=1)[:, 0] - oc for c, oc in zip(col, o)]
+    e0, e1, e2 = opposite(1, 2), opposite(2, 0), opposite(0, 1)  # the edge opposite corner 0, 1, 2
+    first = (e0 >= e1) & (e0 >= e2)  # argmax's choice: corner 0, else 1, else 2
+    pivot = np.where(first, 0, np.where(e1 >= e2, 1, 2))
+    base = np.arange(0, 3 * triangles.shape[0], 3)
+    at = [base + pivot, base + np.take(np.array([1, 2, 0]), pivot), base + np.take(np.array([2, 0, 1]), pivot)]
+    flat = [c.reshape(-1) for c in col]
+    o = [np.take(f, at[0]) for f in flat]
+    q = [np.take(f, at[1]) - oc for f, oc in zip(flat, o)]
+    r = [np.take(f, at[2]) - oc for f, oc in zip(flat, o)]
     normal = np.empty((triangles.shape[0], 3))
     normal[:, 0] = q[1] * r[2] - q[2] * r[1]
     normal[:, 1] = q[2] * r[0] - q[0] * r[2]
@@ -514,16 +521,28 @@ def _face_normals(points: np.ndarray, triangles: np.ndarray) -> np.ndarray:
     return _unit_rows(normal)
 
 
+def _pick3(first: np.ndarray, second: np.ndarray, a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
+    """a where `first`, else b where `second`, else c (1-D arrays of one length)."""
+    out = np.where(second, b, c)
+    np.copyto(out, a, where=first)
+    return out
+
+
 def _cube_cells(directions: np.ndarray, g: int) -> np.ndarray:
-    """Cube-map cell index (0 .. 6 g^2 - 1) of each row of `directions` (any length, nonzero)."""
-    mag = np.abs(directions)
-    axis = mag.argmax(axis=1)
-    rows = np.arange(directions.shape[0])
-    major = directions[rows, axis]
-    face = 2 * axis + (major < 0.0)
-    uv = np.stack([directions[rows, (axis + 1) % 3], directions[rows, (axis + 2) % 3]], axis=1) / mag[rows, axis, None]
-    cell = np.clip(((uv + 1.0) * (0.5 * g)).astype(np.int64), 0, g - 1)
-    return (face * g + cell[:, 0]) * g + cell[:, 1]
+    """Cube-map cell index (0 .. 6 g^2 - 1) of each row of `directions` (any length, nonzero); in 1-D coordinate
+    columns (`_pick3`)."""
+    x, y, z = (np.ascontiguousarray(directions[:, axis]) for axis in range(3))
+    ax, ay, az = np.abs(x), np.abs(y), np.abs(z)
+    on_x = (ax >= ay) & (ax >= az)  # the major axis, as argmax picks it: x, else y, else z
+    on_y = ~on_x & (ay >= az)
+    major = _pick3(on_x, on_y, x, y, z)
+    size = _pick3(on_x, on_y, ax, ay, az)
+    half = 0.5 * g
+    u = np.clip(((_pick3(on_x, on_y, y, z, x) / size + 1.0) * half).astype(np.int64), 0, g - 1)
+    v = np.clip(((_pick3(on_x, on_y, z, x, y) / size + 1.0) * half).astype(np.int64), 0, g - 1)
+    face = 2 * _pick3(on_x, on_y, np.zeros(1, np.int64), np.ones(1, np.int64), np.full(1, 2, np.int64))
+    face += major < 0.0
+    return (face * g + u) * g + v
 
 
 def _cube_directions(g: int) -> np.ndarray:
@@ -793,6 +812,16 @@ def _upper_bound(directions: np.ndarray, values: np.ndarray, cloud_a: np.ndarray
     return float(((u @ cloud_a.T).max(axis=1) + (-u @ cloud_b.T).max(axis=1)).min())
 
 
+def _column_views(rows: np.ndarray) -> list:
+    """The three coordinate columns of (k, 3) rows (views)."""
+    return [rows[:, 0], rows[:, 1], rows[:, 2]]
+
+
+def _dot3(a, b) -> np.ndarray:
+    """a . b of three coordinate columns each, as `_dot` sums them."""
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+
+
 def _arc_lower_bound(p: np.ndarray, b0: np.ndarray, b1: np.ndarray, u0: np.ndarray, u1: np.ndarray) -> np.ndarray:
     """Per arc (unit ends u0, u1, shorter than pi), a number no larger than h_M anywhere on it.
 
@@ -800,20 +829,27 @@ def _arc_lower_bound(p: np.ndarray, b0: np.ndarray, b1: np.ndarray, u0: np.ndarr
     m1 = p - b1 are points of M and h_M(u) >= f(u) = max(m0.u, m1.u).  Along the great circle each m.u is a
     sinusoid; on the arc the smallest f is at an end, where m0.u = m1.u (u perpendicular to b1 - b0), or at an
     interior minimum of one sinusoid (only where it is falling at u0 and rising at u1): that case gets -inf."""
-    m0, m1 = p - b0, p - b1
-    v0 = np.maximum(_dot(m0, u0), _dot(m1, u0))
-    v1 = np.maximum(_dot(m0, u1), _dot(m1, u1))
+    p, b0, b1, u0, u1 = (_column_views(x) for x in (p, b0, b1, u0, u1))  # 1-D coordinate columns throughout
+    m0 = [pk - bk for pk, bk in zip(p, b0)]
+    m1 = [pk - bk for pk, bk in zip(p, b1)]
+    v0 = np.maximum(_dot3(m0, u0), _dot3(m1, u0))
+    v1 = np.maximum(_dot3(m0, u1), _dot3(m1, u1))
     low = np.minimum(v0, v1)
-    d = b1 - b0
-    g0, g1 = _dot(d, u0), _dot(d, u1)
+    d = [b1k - b0k for b0k, b1k in zip(b0, b1)]
+    g0, g1 = _dot3(d, u0), _dot3(d, u1)
     meet = (g0 * g1 <= 0.0) & (np.abs(g0) + np.abs(g1) > 0.0)
-    if np.any(meet):
-        uc = _unit_rows(np.abs(g1[meet])[:, None] * u0[meet] + np.abs(g0[meet])[:, None] * u1[meet])
-        low[meet] = np.minimum(low[meet], _dot(m0[meet], uc))
+    if np.any(meet):  # on every row (most meet on copies), kept where they meet
+        w0, w1 = np.abs(g1), np.abs(g0)
+        w = [w0 * a + w1 * b for a, b in zip(u0, u1)]
+        length = np.sqrt(_dot3(w, w))
+        length[length == 0.0] = 1.0
+        uc = [wk / length for wk in w]
+        np.copyto(low, np.minimum(low, _dot3(m0, uc)), where=meet)
     # tangents of the arc at its ends, in the direction of travel
-    c = _dot(u0, u1)[:, None]
-    t0, t1 = u1 - c * u0, c * u1 - u0
-    dip = ((_dot(m0, t0) < 0.0) & (_dot(m0, t1) > 0.0)) | ((_dot(m1, t0) < 0.0) & (_dot(m1, t1) > 0.0))
+    c = _dot3(u0, u1)
+    t0 = [b - c * a for a, b in zip(u0, u1)]
+    t1 = [c * b - a for a, b in zip(u0, u1)]
+    dip = ((_dot3(m0, t0) < 0.0) & (_dot3(m0, t1) > 0.0)) | ((_dot3(m1, t0) < 0.0) & (_dot3(m1, t1) > 0.0))
     low[dip] = -np.inf
     return low
 
@@ -887,7 +923,8 @@ def _facet_depth(shape_a, shape_b, hull_a, hull_b, sup_a, sup_b):
     u0, u1 = take(na, left, axis=0), take(na, right, axis=0)
     chord = u1 - u0
     bent = np.einsum("ij,ij->i", chord, chord) > _FLAT_ARC * _FLAT_ARC
-    edge, u0, u1, chord = edge[bent], u0[bent], u1[bent], chord[bent]
+    if not np.all(bent):
+        edge, u0, u1, chord = edge[bent], u0[bent], u1[bent], chord[bent]
     # Each arc starts and ends a hair inside: an end that is exactly a facet normal of -B (identical shapes at
     # one pose: every facet of A faces one of B) has a whole facet of B as its support, and the nudge picks the
     # vertex of that facet whose normal cone the arc enters.
