@@ -804,12 +804,24 @@ def _smallest_first(values: np.ndarray, count: int) -> np.ndarray:
 
 
 def _upper_bound(directions: np.ndarray, values: np.ndarray, cloud_a: np.ndarray, cloud_b: np.ndarray,
-                 count: int = 64) -> float:
+                 count: int = 64, kept: list | None = None) -> float:
     """min of h_M over the `count` directions of smallest climbed value, each h_M taken over every vertex (an
-    attained value of h_M, so at least the depth)."""
+    attained value of h_M, so at least the depth).  `kept`: a list the rows and their values of h_M are appended
+    to (the final check takes them when its first block is those rows again)."""
     rows = _smallest_first(values, count)[:count]
-    u = directions[rows]
-    return float(((u @ cloud_a.T).max(axis=1) + (-u @ cloud_b.T).max(axis=1)).min())
+    u = np.take(directions, rows, axis=0)
+    exact = (u @ cloud_a.T).max(axis=1) + (-u @ cloud_b.T).max(axis=1)
+    if kept is not None:
+        kept.append((rows, exact))
+    return float(exact.min())
+
+
+def _kept_values(kept: list, rows: np.ndarray):
+    """The values of h_M `_upper_bound` kept when it took exactly these rows in this order (the same matrix
+    product: the same bits), else None."""
+    if kept and np.array_equal(rows, kept[0][0]):
+        return kept[0][1]
+    return None
 
 
 def _column_views(rows: np.ndarray) -> list:
@@ -911,7 +923,8 @@ def _facet_depth(shape_a, shape_b, hull_a, hull_b, sup_a, sup_b):
     # An upper bound of the depth before the walk: the smallest facet candidates evaluated over every vertex.
     cloud_a = shape_a._world_core_vertices() + shape_a._offset
     cloud_b = shape_b._world_core_vertices() + shape_b._offset
-    bound = _upper_bound(np.concatenate(directions), np.concatenate(values), cloud_a, cloud_b)
+    kept = []
+    bound = _upper_bound(np.concatenate(directions), np.concatenate(values), cloud_a, cloud_b, kept=kept)
     # rounding allowed for in the arcs' lower bounds (dot products of differences of coordinates)
     slack = 64.0 * np.finfo(float).eps * (abs(bound) + 2.0 * float(np.abs(pa).max()) + 2.0 * float(np.abs(pb).max()))
 
@@ -1039,7 +1052,9 @@ def _facet_depth(shape_a, shape_b, hull_a, hull_b, sup_a, sup_b):
         if values[rows[0]] >= best_value:
             break
         u = directions[rows]
-        exact = (u @ cloud_a.T).max(axis=1) + (-u @ cloud_b.T).max(axis=1)
+        exact = _kept_values(kept, rows) if lo == 0 else None
+        if exact is None:
+            exact = (u @ cloud_a.T).max(axis=1) + (-u @ cloud_b.T).max(axis=1)
         checked += rows.size
         k = int(exact.argmin())
         if exact[k] < best_value:
