@@ -620,7 +620,9 @@ class _Supports:
         Every value a climb compares is (x dx + y dy) + z dz of one vertex and one direction, each product and sum
         rounded once in this order (`_dot`; `_values` for the neighbours): a vertex's value has the same bits
         however it is reached, so a neighbour tied with the current vertex (the table's padding is the vertex
-        itself) never moves it."""
+        itself) never moves it.  A climb is exact from a corner of the hull; a vertex inside a flat region of the
+        triangulation, climbed along minus that region's normal, has only equal neighbours and stays (every climb
+        here starts at or next to its support: a cube-map cell's, a face's own corner, a neighbouring arc's)."""
         points, table, wide = self.points, self.graph.table, self.graph.wide
         started = start is not None and points.shape[0] > _FEW_VERTICES
         if directions.shape[0] * points.shape[0] <= (_BRUTE_FORCE_STARTED if started else _BRUTE_FORCE):
