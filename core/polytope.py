@@ -510,26 +510,33 @@ def with_hulls(shape_a, shape_b):
 
 def _unit_rows(v: np.ndarray) -> np.ndarray:
     length = np.sqrt(np.einsum("ij,ij->i", v, v))
-    return v / np.where(length > 0.0, length, 1.0)[:, None]
+    length[length == 0.0] = 1.0
+    out = np.empty(v.shape)
+    for k in range(3):  # column by column: a (k, 3) / (k, 1) division runs one 3-long loop per row
+        np.divide(v[:, k], length, out=out[:, k])
+    return out
 
 
 def _face_normals(points: np.ndarray, triangles: np.ndarray) -> np.ndarray:
     """Unit outward normals, each crossed at the corner facing the triangle's longest edge (its largest angle:
-    well conditioned on slivers).  Gathered one coordinate column at a time ((k, 3) corners per column: `np.take`
-    of a 1-D column is much faster than a (k, 3, 3) row gather); the same arithmetic, in the same order, as
-    crossing the picked corners' rows."""
+    well conditioned on slivers; the first such corner on ties).  Gathered one coordinate column at a time ((k, 3)
+    corners per column: `np.take` of a 1-D column is much faster than a (k, 3, 3) row gather), the picked corners
+    taken from those by flat index; the same arithmetic, in the same order, as crossing the picked corners' rows."""
     col = [np.take(np.ascontiguousarray(points[:, axis]), triangles) for axis in range(3)]  # (k, 3) each
 
     def opposite(i, j):  # squared length of the edge from corner i to corner j, (k,)
         d = [c[:, j] - c[:, i] for c in col]
         return d[0] * d[0] + d[1] * d[1] + d[2] * d[2]
 
-    edge2 = np.stack([opposite(1, 2), opposite(2, 0), opposite(0, 1)], axis=1)  # edge opposite corner 0, 1, 2
-    pivot = edge2.argmax(axis=1)[:, None]
-    after, last = (pivot + 1) % 3, (pivot + 2) % 3
-    o = [np.take_along_axis(c, pivot, axis=1)[:, 0] for c in col]
-    q = [np.take_along_axis(c, after, axis=1)[:, 0] - oc for c, oc in zip(col, o)]
-    r = [np.take_along_axis(c, last, axis=1)[:, 0] - oc for c, oc in zip(col, o)]
+    e0, e1, e2 = opposite(1, 2), opposite(2, 0), opposite(0, 1)  # the edge opposite corner 0, 1, 2
+    first = (e0 >= e1) & (e0 >= e2)  # argmax's choice: corner 0, else 1, else 2
+    pivot = np.where(first, 0, np.where(e1 >= e2, 1, 2))
+    base = np.arange(0, 3 * triangles.shape[0], 3)
+    at = [base + pivot, base + np.take(np.array([1, 2, 0]), pivot), base + np.take(np.array([2, 0, 1]), pivot)]
+    flat = [c.reshape(-1) for c in col]
+    o = [np.take(f, at[0]) for f in flat]
+    q = [np.take(f, at[1]) - oc for f, oc in zip(flat, o)]
+    r = [np.take(f, at[2]) - oc for f, oc in zip(flat, o)]
     normal = np.empty((triangles.shape[0], 3))
     normal[:, 0] = q[1] * r[2] - q[2] * r[1]
     normal[:, 1] = q[2] * r[0] - q[0] * r[2]
@@ -537,16 +544,28 @@ def _face_normals(points: np.ndarray, triangles: np.ndarray) -> np.ndarray:
     return _unit_rows(normal)
 
 
+def _pick3(first: np.ndarray, second: np.ndarray, a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
+    """a where `first`, else b where `second`, else c (1-D arrays of one length)."""
+    out = np.where(second, b, c)
+    np.copyto(out, a, where=first)
+    return out
+
+
 def _cube_cells(directions: np.ndarray, g: int) -> np.ndarray:
-    """Cube-map cell index (0 .. 6 g^2 - 1) of each row of `directions` (any length, nonzero)."""
-    mag = np.abs(directions)
-    axis = mag.argmax(axis=1)
-    rows = np.arange(directions.shape[0])
-    major = directions[rows, axis]
-    face = 2 * axis + (major < 0.0)
-    uv = np.stack([directions[rows, (axis + 1) % 3], directions[rows, (axis + 2) % 3]], axis=1) / mag[rows, axis, None]
-    cell = np.clip(((uv + 1.0) * (0.5 * g)).astype(np.int64), 0, g - 1)
-    return (face * g + cell[:, 0]) * g + cell[:, 1]
+    """Cube-map cell index (0 .. 6 g^2 - 1) of each row of `directions` (any length, nonzero); in 1-D coordinate
+    columns (`_pick3`)."""
+    x, y, z = (np.ascontiguousarray(directions[:, axis]) for axis in range(3))
+    ax, ay, az = np.abs(x), np.abs(y), np.abs(z)
+    on_x = (ax >= ay) & (ax >= az)  # the major axis, as argmax picks it: x, else y, else z
+    on_y = ~on_x & (ay >= az)
+    major = _pick3(on_x, on_y, x, y, z)
+    size = _pick3(on_x, on_y, ax, ay, az)
+    half = 0.5 * g
+    u = np.clip(((_pick3(on_x, on_y, y, z, x) / size + 1.0) * half).astype(np.int64), 0, g - 1)
+    v = np.clip(((_pick3(on_x, on_y, z, x, y) / size + 1.0) * half).astype(np.int64), 0, g - 1)
+    face = 2 * _pick3(on_x, on_y, np.zeros(1, np.int64), np.ones(1, np.int64), np.full(1, 2, np.int64))
+    face += major < 0.0
+    return (face * g + u) * g + v
 
 
 def _cube_directions(g: int) -> np.ndarray:
@@ -619,7 +638,14 @@ class _Supports:
             raise _OverBudget
 
     def __call__(self, directions: np.ndarray, start: np.ndarray | None = None):
-        """(vertex index, support value) along each row of `directions`; `start`: vertices to climb from."""
+        """(vertex index, support value) along each row of `directions`; `start`: vertices to climb from.
+
+        Every value a climb compares is (x dx + y dy) + z dz of one vertex and one direction, each product and sum
+        rounded once in this order (`_dot`; `_values` for the neighbours): a vertex's value has the same bits
+        however it is reached, so a neighbour tied with the current vertex (the table's padding is the vertex
+        itself) never moves it.  A climb is exact from a corner of the hull; a vertex inside a flat region of the
+        triangulation, climbed along minus that region's normal, has only equal neighbours and stays (every climb
+        here starts at or next to its support: a cube-map cell's, a face's own corner, a neighbouring arc's)."""
         points, table, wide = self.points, self.graph.table, self.graph.wide
         started = start is not None and points.shape[0] > _FEW_VERTICES
         if directions.shape[0] * points.shape[0] <= (_BRUTE_FORCE_STARTED if started else _BRUTE_FORCE):
@@ -628,24 +654,26 @@ class _Supports:
             local = directions if self.linear is None else directions @ self.linear
             start = self.start_vertex[_cube_cells(local, self.cube)]
         current = np.array(start, dtype=np.int64)
-        value = np.einsum("ij,ij->i", np.take(points, current, axis=0), directions)
+        value = _dot(np.take(points, current, axis=0), directions)
         active = np.arange(directions.shape[0])
         block = max(1, _BLOCK // table.shape[1])
         steps = 0
         while active.size:
             steps += 1
             if steps > _CLIMB_STEPS:  # a long walk (round the rim of a many-sided cylinder): every vertex
-                current[active], value[active] = self.every_vertex(directions[active])
+                current[active], value[active] = self.every_vertex(np.take(directions, active, axis=0))
                 break
             moved = []
-            at_wide = wide[current[active]]
+            at_wide = np.take(wide, np.take(current, active))
             if np.any(at_wide) and self.graph.wide_table is not None:
                 # a vertex of high degree (a cone's apex, a UV Sphere's pole): all its neighbours, padded
                 wide_table, wide_row = self.graph.wide_table, self.graph.wide_row
                 rows_all = active[at_wide]
                 for lo in range(0, rows_all.size, max(1, _BLOCK // wide_table.shape[1])):
                     rows = rows_all[lo:lo + max(1, _BLOCK // wide_table.shape[1])]
-                    self._step(rows, wide_table[wide_row[current[rows]]], directions, current, value, moved)
+                    at = wide_row[current[rows]]
+                    self._step(rows, wide_table[at], directions, current, value, moved,
+                               np.take(self._near_points(wide=True), at, axis=0))
                 active = active[~at_wide]
             elif np.any(at_wide):  # the same pair by pair (many wide vertices, or one of a huge degree)
                 wide_rows = active[at_wide]
@@ -656,7 +684,7 @@ class _Supports:
                 for rows in np.split(wide_rows, cuts):
                     row, other = self.graph.neighbour_pairs(current[rows])
                     self._spend(other.size)
-                    vals = np.einsum("ij,ij->i", points[other], directions[rows[row]])
+                    vals = _dot(np.take(points, other, axis=0), np.take(directions, rows[row], axis=0))
                     order = np.lexsort((-vals, row))  # per row, its best neighbour first
                     first = order[np.concatenate([[True], row[order][1:] != row[order][:-1]])]
                     r, top = rows[row[first]], vals[first]
@@ -665,36 +693,72 @@ class _Supports:
                     value[r[up]] = top[up]
                     moved.append(r[up])
                 active = active[~at_wide]
-            near = self._near_points()
             for lo in range(0, active.size, block):
-                rows = active[lo:lo + block]
-                at = current[rows]
-                self._step(rows, table[at], directions, current, value, moved, np.take(near, at, axis=0))
+                self._table_step(active[lo:lo + block], directions, current, value, moved)
             active = np.concatenate(moved) if moved else active[:0]
         return current, value
 
-    def _near_points(self) -> np.ndarray:
-        """(n, table width, 3): the points of each vertex's row of the neighbour table, gathered once per set of
-        points (a climb step then reads one contiguous block per row instead of `width` scattered points)."""
+    def _near_points(self, wide: bool = False) -> np.ndarray:
+        """(rows of the table, 3, table width): coordinate k of the j-th vertex of row v of the padded neighbour
+        table at [v, k, j] (of the wide vertices' table when `wide`), gathered once per set of points: a climb
+        step reads one contiguous block per row, and its products run along the width (see `_values`)."""
         if self._near is None or self._near[0] is not self.points:
-            self._near = (self.points, np.take(self.points, self.graph.table, axis=0))
-        return self._near[1]
+            self._near = (self.points, {})
+        near = self._near[1].get(wide)
+        if near is None:
+            table = self.graph.wide_table if wide else self.graph.table
+            near = self._near[1][wide] = np.empty((table.shape[0], 3, table.shape[1]))
+            for k in range(3):
+                near[:, k, :] = np.take(np.ascontiguousarray(self.points[:, k]), table)
+        return near
 
-    def _step(self, rows, cand, directions, current, value, moved, cand_points=None):
-        """One climb step of `rows` to the best of their candidates `cand` (r, width) when it is higher;
-        `cand_points`: their points, when gathered already."""
-        self._spend(cand.size)
-        if cand_points is None:
-            cand_points = np.take(self.points, cand, axis=0)  # take: a faster gather than indexing
-        vals = np.einsum("rwk,rk->rw", cand_points, directions[rows])
-        best = vals.argmax(axis=1)
-        top = vals[np.arange(rows.size), best]
-        up = top > value[rows]
+    def _table_step(self, rows, directions, current, value, moved):
+        """One climb step of `rows` over the padded neighbour table: `_step` with `table[current[rows]]` for
+        candidates, but only the moved rows' new vertices are read from the table."""
+        table = self.graph.table
+        width = table.shape[1]
+        self._spend(rows.size * width)
+        at = np.take(current, rows)
+        vals = _values(np.take(self._near_points(), at, axis=0), np.take(directions, rows, axis=0))
+        best = vals.argmax(axis=1)  # the first of the table's order among equals
+        flat = np.arange(0, vals.size, width)
+        flat += best
+        top = np.take(vals.reshape(-1), flat)
+        up = top > np.take(value, rows)
         if np.any(up):
             r = rows[up]
-            current[r] = cand[up, best[up]]
+            at *= width
+            at += best
+            current[r] = np.take(table.reshape(-1), at[up])
             value[r] = top[up]
             moved.append(r)
+
+    def _step(self, rows, cand, directions, current, value, moved, cand_points):
+        """One climb step of `rows` to the best of their candidates `cand` (rows, width) when it is higher (the
+        first of a row's candidates among equals); `cand_points`: their points as (rows, 3, width)."""
+        self._spend(cand.size)
+        vals = _values(cand_points, np.take(directions, rows, axis=0))
+        best = vals.argmax(axis=1)
+        top = np.take_along_axis(vals, best[:, None], axis=1)[:, 0]
+        up = top > np.take(value, rows)
+        if np.any(up):
+            r = rows[up]
+            current[r] = np.take_along_axis(cand[up], best[up][:, None], axis=1)[:, 0]
+            value[r] = top[up]
+            moved.append(r)
+
+
+def _values(points: np.ndarray, directions: np.ndarray) -> np.ndarray:
+    """(rows, width) dot products of points (rows, 3, width), contiguous, with directions (rows, 3).
+
+    `einsum` over that layout runs its sums along the width, adding the three products to zero in coordinate
+    order: `_dot`'s bits (tests/core/test_polytope_climb_columns.py checks it on this numpy), at about half
+    the cost of the same sums over (rows, width, 3) (whose inner loop is over the 3 coordinates), or of the
+    three column products with the directions broadcast along the width (one short inner loop per row).  A
+    width of 1 (einsum then sums the coordinates another way) goes through `_dot` itself."""
+    if points.shape[2] == 1:
+        return _dot(points[:, :, 0], directions)[:, None]
+    return np.einsum("rkw,rk->rw", points, directions)
 
 
 def _undecided_arcs(gb: _Graph, pb: np.ndarray, edge_vec: np.ndarray, edge: np.ndarray, s0: np.ndarray,
@@ -765,12 +829,34 @@ def _smallest_first(values: np.ndarray, count: int) -> np.ndarray:
 
 
 def _upper_bound(directions: np.ndarray, values: np.ndarray, cloud_a: np.ndarray, cloud_b: np.ndarray,
-                 count: int = 64) -> float:
+                 count: int = 64, kept: list | None = None) -> float:
     """min of h_M over the `count` directions of smallest climbed value, each h_M taken over every vertex (an
-    attained value of h_M, so at least the depth)."""
+    attained value of h_M, so at least the depth).  `kept`: a list the rows and their values of h_M are appended
+    to (the final check takes them when its first block is those rows again)."""
     rows = _smallest_first(values, count)[:count]
-    u = directions[rows]
-    return float(((u @ cloud_a.T).max(axis=1) + (-u @ cloud_b.T).max(axis=1)).min())
+    u = np.take(directions, rows, axis=0)
+    exact = (u @ cloud_a.T).max(axis=1) + (-u @ cloud_b.T).max(axis=1)
+    if kept is not None:
+        kept.append((rows, exact))
+    return float(exact.min())
+
+
+def _kept_values(kept: list, rows: np.ndarray):
+    """The values of h_M `_upper_bound` kept when it took exactly these rows in this order (the same matrix
+    product: the same bits), else None."""
+    if kept and np.array_equal(rows, kept[0][0]):
+        return kept[0][1]
+    return None
+
+
+def _column_views(rows: np.ndarray) -> list:
+    """The three coordinate columns of (k, 3) rows (views)."""
+    return [rows[:, 0], rows[:, 1], rows[:, 2]]
+
+
+def _dot3(a, b) -> np.ndarray:
+    """a . b of three coordinate columns each, as `_dot` sums them."""
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
 
 
 def _arc_lower_bound(p: np.ndarray, b0: np.ndarray, b1: np.ndarray, u0: np.ndarray, u1: np.ndarray) -> np.ndarray:
@@ -780,20 +866,27 @@ def _arc_lower_bound(p: np.ndarray, b0: np.ndarray, b1: np.ndarray, u0: np.ndarr
     m1 = p - b1 are points of M and h_M(u) >= f(u) = max(m0.u, m1.u).  Along the great circle each m.u is a
     sinusoid; on the arc the smallest f is at an end, where m0.u = m1.u (u perpendicular to b1 - b0), or at an
     interior minimum of one sinusoid (only where it is falling at u0 and rising at u1): that case gets -inf."""
-    m0, m1 = p - b0, p - b1
-    v0 = np.maximum(_dot(m0, u0), _dot(m1, u0))
-    v1 = np.maximum(_dot(m0, u1), _dot(m1, u1))
+    p, b0, b1, u0, u1 = (_column_views(x) for x in (p, b0, b1, u0, u1))  # 1-D coordinate columns throughout
+    m0 = [pk - bk for pk, bk in zip(p, b0)]
+    m1 = [pk - bk for pk, bk in zip(p, b1)]
+    v0 = np.maximum(_dot3(m0, u0), _dot3(m1, u0))
+    v1 = np.maximum(_dot3(m0, u1), _dot3(m1, u1))
     low = np.minimum(v0, v1)
-    d = b1 - b0
-    g0, g1 = _dot(d, u0), _dot(d, u1)
+    d = [b1k - b0k for b0k, b1k in zip(b0, b1)]
+    g0, g1 = _dot3(d, u0), _dot3(d, u1)
     meet = (g0 * g1 <= 0.0) & (np.abs(g0) + np.abs(g1) > 0.0)
-    if np.any(meet):
-        uc = _unit_rows(np.abs(g1[meet])[:, None] * u0[meet] + np.abs(g0[meet])[:, None] * u1[meet])
-        low[meet] = np.minimum(low[meet], _dot(m0[meet], uc))
+    if np.any(meet):  # on every row (most meet on copies), kept where they meet
+        w0, w1 = np.abs(g1), np.abs(g0)
+        w = [w0 * a + w1 * b for a, b in zip(u0, u1)]
+        length = np.sqrt(_dot3(w, w))
+        length[length == 0.0] = 1.0
+        uc = [wk / length for wk in w]
+        np.copyto(low, np.minimum(low, _dot3(m0, uc)), where=meet)
     # tangents of the arc at its ends, in the direction of travel
-    c = _dot(u0, u1)[:, None]
-    t0, t1 = u1 - c * u0, c * u1 - u0
-    dip = ((_dot(m0, t0) < 0.0) & (_dot(m0, t1) > 0.0)) | ((_dot(m1, t0) < 0.0) & (_dot(m1, t1) > 0.0))
+    c = _dot3(u0, u1)
+    t0 = [b - c * a for a, b in zip(u0, u1)]
+    t1 = [c * b - a for a, b in zip(u0, u1)]
+    dip = ((_dot3(m0, t0) < 0.0) & (_dot3(m0, t1) > 0.0)) | ((_dot3(m1, t0) < 0.0) & (_dot3(m1, t1) > 0.0))
     low[dip] = -np.inf
     return low
 
@@ -862,7 +955,8 @@ def _facet_depth(shape_a, shape_b, hull_a, hull_b, sup_a, sup_b):
     # An upper bound of the depth before the walk: the smallest facet candidates evaluated over every vertex.
     cloud_a = shape_a._world_core_vertices() + shape_a._offset
     cloud_b = shape_b._world_core_vertices() + shape_b._offset
-    bound = _upper_bound(np.concatenate(directions), np.concatenate(values), cloud_a, cloud_b)
+    kept = []
+    bound = _upper_bound(np.concatenate(directions), np.concatenate(values), cloud_a, cloud_b, kept=kept)
     # rounding allowed for in the arcs' lower bounds (dot products of differences of coordinates)
     slack = 64.0 * np.finfo(float).eps * (abs(bound) + 2.0 * float(np.abs(pa).max()) + 2.0 * float(np.abs(pb).max()))
 
@@ -874,7 +968,8 @@ def _facet_depth(shape_a, shape_b, hull_a, hull_b, sup_a, sup_b):
     u0, u1 = take(na, left, axis=0), take(na, right, axis=0)
     chord = u1 - u0
     bent = np.einsum("ij,ij->i", chord, chord) > _FLAT_ARC * _FLAT_ARC
-    edge, u0, u1, chord = edge[bent], u0[bent], u1[bent], chord[bent]
+    if not np.all(bent):
+        edge, u0, u1, chord = edge[bent], u0[bent], u1[bent], chord[bent]
     # Each arc starts and ends a hair inside: an end that is exactly a facet normal of -B (identical shapes at
     # one pose: every facet of A faces one of B) has a whole facet of B as its support, and the nudge picks the
     # vertex of that facet whose normal cone the arc enters.
@@ -989,7 +1084,9 @@ def _facet_depth(shape_a, shape_b, hull_a, hull_b, sup_a, sup_b):
         if values[rows[0]] >= best_value:
             break
         u = directions[rows]
-        exact = (u @ cloud_a.T).max(axis=1) + (-u @ cloud_b.T).max(axis=1)
+        exact = _kept_values(kept, rows) if lo == 0 else None
+        if exact is None:
+            exact = (u @ cloud_a.T).max(axis=1) + (-u @ cloud_b.T).max(axis=1)
         checked += rows.size
         k = int(exact.argmin())
         if exact[k] < best_value:

@@ -141,15 +141,21 @@ def _count_passes(monkeypatch) -> list[int]:
 
 
 def _count_looked(monkeypatch) -> list[int]:
-    """The (row, neighbour) pairs each climb step looks at, as the steps run."""
+    """The (row, neighbour) pairs each climb step looks at, as the steps run (the padded table's steps, and the
+    wide vertices' tables')."""
     looked = []
-    original = polytope._Supports._step
+    original, original_table = polytope._Supports._step, polytope._Supports._table_step
 
     def counted(self, rows, cand, *args):
         looked.append(cand.size)
         return original(self, rows, cand, *args)
 
+    def counted_table(self, rows, *args):
+        looked.append(rows.size * self.graph.table.shape[1])
+        return original_table(self, rows, *args)
+
     monkeypatch.setattr(polytope._Supports, "_step", counted)
+    monkeypatch.setattr(polytope._Supports, "_table_step", counted_table)
     return looked
 
 

@@ -1,0 +1,68 @@
+"""Issue 7: the facet path's final check takes the values of h_M that `_upper_bound` computed (core/polytope.py),
+when its first block is the same rows in the same order, and only then.
+
+The answer (depth, normal, candidates checked) must be the one computed without them, bit for bit, and exact
+against the independent oracle of tests/core/duplicates.py (`exact_depth`: qhull's facet normals of A - B, each
+over every vertex); the pairs are chosen so that the reuse happens on some and not on others (a turned copy has
+crossing candidates among its smallest).
+"""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from scipy.spatial import ConvexHull
+
+import core.polytope as polytope
+from core.polytope import ConvexPolytope, facet_depth
+from tests.core.duplicates import exact_depth, icosphere, near_copy, uv_sphere
+from tests.core.reporting import TOUCHING
+
+
+def _hull(points: np.ndarray) -> ConvexPolytope:
+    hull = ConvexHull(points)
+    return ConvexPolytope(points[hull.vertices], np.searchsorted(hull.vertices, hull.simplices))
+
+
+PAIRS = {
+    "ico sphere s4 identical": lambda: (icosphere(4), icosphere(4)),
+    "ico sphere s4 shifted 1e-6": lambda: (icosphere(4), near_copy(icosphere(4), np.random.default_rng(7311), shift=1e-6)),
+    "ico sphere s4 turned 1e-4": lambda: (icosphere(4), near_copy(icosphere(4), np.random.default_rng(7312), angle=1e-4)),
+    "uv sphere 64x32 inside 1.001": lambda: (uv_sphere(64, 32), uv_sphere(64, 32) * 1.001),
+}
+
+
+@pytest.mark.parametrize("name", list(PAIRS))
+def test_the_final_check_reuses_the_bounds_values_only_for_the_same_rows(name, monkeypatch):
+    a, b = PAIRS[name]()
+    kept_lists = []
+    real = polytope._upper_bound
+
+    def spy(*args, kept=None, **kw):
+        kept_lists.append(kept)
+        return real(*args, kept=kept, **kw)
+    monkeypatch.setattr(polytope, "_upper_bound", spy)
+    found = facet_depth(_hull(a), _hull(b))
+    assert found is not None and len(kept_lists) == 1 and len(kept_lists[0]) == 1
+
+    monkeypatch.setattr(polytope, "_upper_bound", lambda *args, kept=None, **kw: real(*args, **kw))
+    plain = facet_depth(_hull(a), _hull(b))
+    assert found == plain  # depth, normal and count bit for bit
+
+    exact, _, _ = exact_depth(a, b)
+    size = max(float(np.linalg.norm(p.max(axis=0) - p.min(axis=0))) for p in (a, b))
+    assert abs(found[0] - exact) <= TOUCHING * size, (found[0], exact)
+
+
+def test_the_reuse_happens_and_is_skipped(monkeypatch):
+    """Both branches are taken on the pairs above (else the test above proves little): the identical pair's
+    smallest candidates are all facets, the turned pair has crossings among them."""
+    outcomes = {}
+    real = polytope._kept_values
+    for name, make in PAIRS.items():
+        a, b = make()
+        seen = []
+        monkeypatch.setattr(polytope, "_kept_values", lambda kept, rows: seen.append(real(kept, rows)) or seen[-1])
+        assert facet_depth(_hull(a), _hull(b)) is not None
+        assert len(seen) == 1
+        outcomes[name] = seen[0] is not None
+    assert outcomes["ico sphere s4 identical"] and not outcomes["ico sphere s4 turned 1e-4"], outcomes
