@@ -189,7 +189,7 @@ class _Triangulation:
     else welded, in lexicographic order) and the topology of their graph."""
 
     def __init__(self, points: np.ndarray, triangles, checked: bool, like: "_Triangulation | None" = None,
-                 keep: bool = False):
+                 own: bool = False):
         """like: a triangulation made by `_Later` (which keeps the input it passed with, `source`); when `points`
         and `triangles` are bit for bit that input and it was checked at least as strictly, its answer is this
         one's (every step below is a function of these two arrays alone) and is shared instead of recomputed: B
@@ -197,7 +197,9 @@ class _Triangulation:
         the triangles are the same as like's before and after the flips (its copy on a turned, moved or scaled
         copy of A's vertices), the topology is: the first edge pairing (`first`) and the graph, which are
         functions of the triangles alone (the graph's start table, made from like's points, is only where the
-        climbs start).  keep: keep the first pairing for a partner (the core's own makers, see `_Later`)."""
+        climbs start).  own: made by the core's own makers (see `_Later`) from distinct rows of a cloud: not welded
+        (two rows at one position would make a zero-area triangle, or a surface through one point twice, which
+        the tests below refuse), and the first pairing is kept for a partner."""
         self.source = None
         self.first = None  # (triangles before the flips, their `_twins`), kept for a partner's `like`
         if like is not None and like.source is not None and (checked or not like.source[2]):
@@ -216,7 +218,7 @@ class _Triangulation:
         tris = tris.astype(np.int64)
         if tris.min() < 0 or tris.max() >= points.shape[0]:
             raise ValueError("triangles refer to vertices that do not exist")
-        unique, weld = _weld(points)
+        unique, weld = (points, None) if own else _weld(points)
         if unique.shape[0] == points.shape[0]:
             # all distinct: kept in their own order, so a copy's triangulation keeps its partner's vertex order
             unique, topo = points, tris
@@ -239,7 +241,7 @@ class _Triangulation:
         if not checked:
             if twins is None:
                 twins = _twins(topo, unique.shape[0])
-            if keep:
+            if own:
                 self.first = (topo.copy(), twins)
             # zero-area triangles were refused above, so the convexity test proper runs, without `_convexity`'s
             # second look for them (an open or non-manifold surface fails it: its pairing has unmatched edges)
@@ -324,7 +326,7 @@ class _Later:
                 try:
                     made = make()
                     hull = _Triangulation(made[0], made[1], checked=False, like=made[3] if len(made) > 3 else None,
-                                          keep=len(made) > 2)
+                                          own=len(made) > 2)
                 except (ValueError, TypeError, RuntimeError):
                     continue
                 if _holds(hull, cloud, made[2] if len(made) > 2 else None):

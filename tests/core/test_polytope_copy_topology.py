@@ -82,7 +82,7 @@ def test_a_mirrored_copy_gets_its_own_graph_and_is_exact():
 
 def test_another_split_of_a_flat_quad_gets_its_own_graph():
     points, triangles = subdivided_cube(4)
-    first = _Triangulation(points, triangles, checked=False, keep=True)
+    first = _Triangulation(points, triangles, checked=False, own=True)
     other = triangles.copy()
     # the first quad split along its other diagonal: triangles (i, j, k) and (j, i, l) become (i, l, k), (l, j, k)
     t0, t1 = [int(x) for x in other[0]], [int(x) for x in other[1]]
