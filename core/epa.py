@@ -41,7 +41,8 @@ localised).  The alternatives measured or weighed against that:
   `_RAW_HULL_EARLY` vertices building the hulls costs about as much as EPA's own expansions, so raw clouds that
   small switch only after `_RAW_HULL_PER_VERTEX` expansions per vertex (then EPA is off its usual pace: cones);
   larger ones switch after `_BATCH_AFTER`, as given triangulations do, and two clouds that are copies of each
-  other vertex by vertex (`_near_copies`: a duplicate in place) at EPA's first expansion;
+  other vertex by vertex (`_near_copies`: a duplicate in place) at EPA's first expansion when they are round,
+  after `_NEAR_COPY_AFTER` when not (`_facet_switch`);
 - reducing each cloud to its hull's extreme vertices: no gain here, every vertex of a subdivided primitive is on
   its hull.
 So EPA stays, made to finish:
@@ -93,10 +94,17 @@ _RAW_HULL_PER_VERTEX = 1.5
 # noise; below 1,024 vertices (642-vertex Ico Spheres, 256-sided cylinders) EPA alone is as fast.
 _RAW_HULL_EARLY = 1024
 # Point clouds whose world vertices are all within this times the pair's size of their partner's vertex of the
-# same index go to `facet_depth` at once (`_near_copies`): on such copies of round shapes EPA expands about once
-# per vertex (a sphere's copy shifted by 1e-2 of its size still has its closest facets spread over a cap of ~0.35
-# rad).  A pair EPA could have finished sooner only pays for its hulls, as it would after `_BATCH_AFTER`.
+# same index are copies (`_near_copies`).  On copies of round shapes EPA expands about once per vertex (a sphere's
+# copy shifted by 1e-2 of its size still has its closest facets spread over a cap of ~0.35 rad), so such pairs go
+# to `facet_depth` at once (`_facet_switch`); copies of other shapes (a rounded box, a lumpy blob: EPA finishes in
+# ~50-65 expansions) after `_NEAR_COPY_AFTER`, sooner than other pairs.
 _NEAR_COPY = 1e-2
+_NEAR_COPY_AFTER = 128
+# A copy is round when h_M = h_A(u) + h_B(-u) over `_ROUND_DIRECTIONS` spread directions stays within this
+# fraction of its smallest value (a sphere of 1,024 vertices or more: ~1e-3; a cylinder as tall as it is wide,
+# a rounded box: ~0.4).
+_ROUND = 1e-2
+_ROUND_DIRECTIONS = 42
 # After this many expansions a new point takes only one ring of edge-on faces (see `_Polytope.add_point`).
 _LOCAL_AFTER = 256
 # GJK iterations allowed to `_decompose` (the witness points' last resort, a polytope query that ends far sooner).
@@ -474,7 +482,7 @@ def epa(shape_a, shape_b, simplex, weights, centre_direction, *, scale: float, g
     batched = hasattr(shape_a, "core_supports") and hasattr(shape_b, "core_supports")
     prefetched = {}  # face -> its support point, fetched in a batch with other close faces
     # the real switch is worked out then (`_facets_after`): small pairs pay nothing; copies go at once
-    facets_after = 0 if _near_copies(shape_a, shape_b, scale) else _BATCH_AFTER
+    facets_after = _facet_switch(shape_a, shape_b, scale)
     while face is not None:
         if iterations >= max_iterations:
             outcome = EPAOutcome.CAP_HIT
@@ -570,6 +578,19 @@ def _near_copies(shape_a, shape_b, scale: float) -> bool:
         return False
     apart = (shape_a._world_core_vertices() - shape_b._world_core_vertices()) + (shape_a._offset - shape_b._offset)
     return bool(np.abs(apart).max() <= _NEAR_COPY * scale)
+
+
+def _facet_switch(shape_a, shape_b, scale: float) -> int:
+    """Expansions after which EPA first tries `facet_depth`: 0 for round copies, `_NEAR_COPY_AFTER` for other
+    copies (see `_NEAR_COPY`), else `_BATCH_AFTER` (then worked out again there, `_facets_after`)."""
+    if not _near_copies(shape_a, shape_b, scale):
+        return _BATCH_AFTER
+    from .hull import _fibonacci
+    u = _fibonacci(_ROUND_DIRECTIONS)
+    h = (u @ shape_a._world_core_vertices().T).max(axis=1) + (-(u @ shape_b._world_core_vertices().T)).max(axis=1)
+    h += u @ (shape_a._offset - shape_b._offset)
+    low = float(h.min())
+    return 0 if low > 0.0 and float(h.max()) <= (1.0 + _ROUND) * low else _NEAR_COPY_AFTER
 
 
 def _facet_result(shape_a, shape_b, found, iterations, flat) -> EPAResult:
