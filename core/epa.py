@@ -481,7 +481,7 @@ def epa(shape_a, shape_b, simplex, weights, centre_direction, *, scale: float, g
     last_support = None
     batched = hasattr(shape_a, "core_supports") and hasattr(shape_b, "core_supports")
     prefetched = {}  # face -> its support point, fetched in a batch with other close faces
-    # the real switch is worked out then (`_facets_after`): small pairs pay nothing; copies go at once
+    # the real switch is worked out then (`_facets_after`): small pairs pay nothing; copies go sooner
     facets_after = _facet_switch(shape_a, shape_b, scale)
     while face is not None:
         if iterations >= max_iterations:
@@ -569,8 +569,7 @@ def _facets_after(shape_a, shape_b) -> int:
 def _near_copies(shape_a, shape_b, scale: float) -> bool:
     """Two point clouds of the same vertex count, at least `_RAW_HULL_EARLY`, each world vertex within
     `_NEAR_COPY` x scale of its partner's vertex of the same index (a duplicate in place, turned, shifted or scaled
-    a hair): EPA would expand about once per vertex, so `facet_depth` is tried at once instead of after
-    `_BATCH_AFTER` expansions."""
+    a hair): `_facet_switch` then tries `facet_depth` sooner than after `_BATCH_AFTER` expansions."""
     if not (isinstance(shape_a, PointCloud) and isinstance(shape_b, PointCloud)):
         return False
     count = shape_a.core_vertex_count()

@@ -311,8 +311,8 @@ class PointCloud(Shape):
         """(transformed vertices, their rows as Python float lists, offset x, y, z) for `support_max`: the rows
         are cached per pose like the array, the tuple per frame (`shifted` renews the offset).  Up to
         `_LISTED_ROWS` vertices the rows are one list made at once; above it each row is converted when it is
-        looked up (`_Rows`: the same floats), since a query looks up a few hundred rows at most and converting
-        20,000 of them cost ~8 ms per shape."""
+        looked up (`_Rows`: the same floats), since a query looks up one row per support (a few hundred on
+        such clouds, which switch to the hulls early) and converting 20,000 rows cost ~8 ms per shape."""
         world = self._world_core_vertices()
         rows = self._pose_cache.get("rows")
         if rows is None:
