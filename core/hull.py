@@ -625,7 +625,8 @@ def _insert(P, faces, cand, pc, pf, owner, height, eps, live=None) -> bool:
     """Insert the winning candidates (their regions pc, pf are disjoint; where two share an edge, their new faces
     on it meet convexly): remove each region, fan its point to its horizon, hand the removed faces' outside points
     to the new faces.  `live`: the points that may still be outside (all points with an owner among them; None:
-    found here).  False when a region is not a disc (rounding): the caller declines."""
+    found here).  False when a region is not a disc (rounding): the caller declines, and drops these faces and
+    their scratch arrays as they are (so only the path that goes on hands the "region" scratch back)."""
     n = P.shape[1]
     corner = faces.tri.reshape(-1)
     order = np.argsort(pc, kind="stable")  # grouped by candidate: so are the horizon edges and new faces below
@@ -649,23 +650,19 @@ def _insert(P, faces, cand, pc, pf, owner, height, eps, live=None) -> bool:
     by_start = np.argsort(start_key)
     ordered = start_key[by_start]
     if np.any(ordered[1:] == ordered[:-1]):
-        region_of[pf] = -1
         return False
     end_key = ec * n + eb
     at = np.minimum(np.searchsorted(ordered, end_key), k - 1)
     following = by_start[at]  # the horizon edge starting where each one ends
     if not np.array_equal(start_key[following], end_key):
-        region_of[pf] = -1
         return False
     preceding = np.zeros(k, np.int64)
     preceding[following] = np.arange(k)
     if not np.array_equal(following[preceding], np.arange(k)):
-        region_of[pf] = -1
         return False  # two edges end at one vertex
     chosen = pc[np.flatnonzero(np.concatenate([[True], pc[1:] != pc[:-1]]))]
     fan_count = np.bincount(ec, minlength=cand.size)
     if np.any(fan_count[chosen] == 0):
-        region_of[pf] = -1
         return False
     # loops: each edge labelled with the least edge index on its loop (by pointer doubling: after j steps a label
     # is the least of the next 2^j edges), one label per loop
@@ -675,13 +672,11 @@ def _insert(P, faces, cand, pc, pf, owner, height, eps, live=None) -> bool:
         step = step[step]
         span *= 2
     if np.count_nonzero(label == np.arange(k)) != chosen.size:
-        region_of[pf] = -1
         return False
 
     # new faces (a, b, apex), grouped by candidate
     plane, ok = _planes(P, ea, eb, cand[ec])
     if not np.all(ok):
-        region_of[pf] = -1
         return False
     faces.reserve(k)  # (scratch arrays follow the faces made, not the room for them: region_of stays)
     nb_flat = faces.nb.reshape(-1)
@@ -702,7 +697,6 @@ def _insert(P, faces, cand, pc, pf, owner, height, eps, live=None) -> bool:
         twin = row_of[back[shared]]
         row_of[flat] = -1
         if np.any(twin < 0):
-            region_of[pf] = -1
             return False  # cannot happen: a shared edge is on both regions' horizons
         across[shared] = new[twin]
         slot_back[shared] = 0  # the twin new face's edge (a, b) is its slot 0 too

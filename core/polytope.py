@@ -219,7 +219,7 @@ class _Triangulation:
         if tris.min() < 0 or tris.max() >= points.shape[0]:
             raise ValueError("triangles refer to vertices that do not exist")
         unique, weld = (points, None) if own else _weld(points)
-        if unique.shape[0] == points.shape[0]:
+        if own or unique.shape[0] == points.shape[0]:
             # all distinct: kept in their own order, so a copy's triangulation keeps its partner's vertex order
             unique, topo = points, tris
         else:
