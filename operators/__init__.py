@@ -1,14 +1,18 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """Everything that touches Blender data.  Imports `core` and `results`, never `panels`.
 
-- `props`: the PropertyGroups (the WindowManager mirror of the results, the overlay toggles);
+From the bottom up (each imports only modules above it in this list; tests/tooling/test_import_cycles.py checks it):
+- `access`: `state()` / `settings()`, the one way to the add-on's registered groups;
+- `changes`: the lists of listeners to changed objects (filled by `live` and `scene_ops`, called by `handlers`);
+- `reading`: evaluated objects -> numpy arrays, the geometry cache, `object_identity`;
 - `store`: the one writer of results (Python records + mirror) and its listeners;
-- `handlers`: stale marking and file loads;
-- `reading`: evaluated objects -> numpy arrays;
-- `checking`: `check_pair`, the one pipeline every operator calls;
-- `check`: the pair operators (check, clear, select A/B, copy);
-- `live`: live re-checking; `sweep`: a pair over a frame range; `push`: Push Apart and Move to Contact;
-- `scene_check` / `scene_ops`: the scene check (every clash in a scope) and its report;
+- `checking`: `check_pair`, the one pipeline every operator calls; `scene_check`: the scene check's stages;
+- `check`: the pair operators (check, clear, select A/B, copy) and the shared poll and settings;
+- `live`: live re-checking; `handlers`: Blender's app handlers (stale marking, file loads, undo);
+- `push`: Push Apart and Move to Contact; `sweep`: a pair over a frame range;
+  `scene_ops`: the scene check's operators and its report;
+- `props`: the PropertyGroups (the WindowManager mirror of the results, the overlay toggles, the Scene's
+  settings), whose update callbacks call `store`, `live` and `scene_ops`;
 - `cli`: the command line (`blender --command collision_inspector ...`, Blender 4.2+).
 
 Submodules import bpy, so they are imported inside `register()` only.

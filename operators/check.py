@@ -14,7 +14,7 @@ from bpy.props import EnumProperty
 
 from ..results import text
 from ..results.record import Mode
-from . import props, store
+from . import access, store
 from .checking import CheckSettings, check_pair
 from .reading import GeometryError, SelectionError, pair_problem, pick_pair
 
@@ -24,7 +24,7 @@ def ready_problem(context, pair: bool = True) -> str | None:
     `pair`: it needs the selected pair (A active, B the other selected object)."""
     if context.view_layer is None:
         return "Needs a scene with a view layer"
-    if props.state(context.window_manager) is None:
+    if access.state(context.window_manager) is None:
         return "Collision Inspector is not fully registered"
     return pair_problem(context) if pair else None
 
@@ -48,7 +48,7 @@ def _poll_has_result(cls, context) -> bool:
 
 def check_settings(context) -> CheckSettings:
     """The scene's settings for a check (defaults when the scene has none)."""
-    group = props.settings(context.scene) if context.scene is not None else None
+    group = access.settings(context.scene) if context.scene is not None else None
     if group is None:
         return CheckSettings()
     return CheckSettings(mode=Mode[group.mode])

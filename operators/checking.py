@@ -22,8 +22,7 @@ import numpy as np
 from ..core import ConvexPolytope, PointCloud, TriangleMesh, collide, collide_worst
 from ..core.mesh import loose_parts
 from ..results.record import CheckRecord, Mode
-from .reading import GeometryError, read_object
-from .store import object_identity
+from .reading import GeometryError, object_identity, read_object
 
 
 @dataclass(frozen=True)
@@ -112,7 +111,7 @@ _KEPT_VERTICES = 2_000_000
 def blender_hull(vertices: np.ndarray):
     """(hull points, triangles) of an (n, 3) array by Blender's own Convex Hull operator (`bmesh.ops.convex_hull`,
     in a scratch BMesh: nothing in the file changes); the points are rows of `vertices`."""
-    import bmesh
+    import bmesh  # noqa: PLC0415  (Blender only; the rest of this module imports without Blender)
 
     bm = bmesh.new()
     try:

@@ -10,27 +10,18 @@ All are @persistent: Blender drops non-persistent handlers on every file load, w
 detection after File > Open.  `add()` is called by register() and `remove()` by unregister().  Handlers only mark;
 nothing is computed inside a depsgraph handler.
 
-Two kinds of listener hear about changed objects (by `store.object_identity`):
-- `add_depsgraph_listener(fn(changed))`: every object that moved or changed shape;
-- `add_change_listener(fn(changed, reshaped))`: the same, plus the subset whose *geometry* changed (edited,
-  modifiers, shape keys, deformation); the others only moved (`matrix_world`), so their local vertices and
-  prepared shapes still hold (`reading`'s cache listens this way).
-Both also hear frame changes (playback, `scene.frame_set`), which Blender reports through `frame_change_post`
-and not through `depsgraph_update_post`.  Undo and redo clear `reading`'s cache (the data was reloaded).
+The objects that moved or changed shape are told to the listeners of `changes` (live mode, the scene check's
+instances, `reading.GEOMETRY_CACHE`), also on frame changes (playback, `scene.frame_set`), which Blender reports
+through `frame_change_post` and not through `depsgraph_update_post`.  Undo and redo clear `reading`'s cache (the
+data was reloaded) and bring live mode in line with the scene's toggle.
 """
 from __future__ import annotations
 
 import bpy
 from bpy.app.handlers import persistent
 
-from . import props, store
-
-_extra_depsgraph_listeners: list = []
-"""Functions called with the set of changed object identities after each depsgraph update (live mode).  One may
-return the identities it will re-check itself: their records are then not marked stale meanwhile (no flicker of
-the stale warning while live mode follows a drag)."""
-_change_listeners: list = []
-"""Functions called with (changed identities, identities whose geometry changed) after each update or frame change."""
+from . import access, changes, live, reading, store
+from .reading import object_identity
 
 
 def _changed_identities(depsgraph, reshaped: set | None = None) -> set:
@@ -42,7 +33,7 @@ def _changed_identities(depsgraph, reshaped: set | None = None) -> set:
             continue
         datablock = update.id
         if isinstance(datablock, bpy.types.Object):
-            identity = store.object_identity(datablock.original)
+            identity = object_identity(datablock.original)
             changed.add(identity)
             if reshaped is not None and update.is_updated_geometry:
                 reshaped.add(identity)
@@ -50,7 +41,7 @@ def _changed_identities(depsgraph, reshaped: set | None = None) -> set:
 
 
 def _tell_change_listeners(changed: set, reshaped: set) -> None:
-    for listener in list(_change_listeners):
+    for listener in changes.change_listeners():
         listener(changed, reshaped)
 
 
@@ -65,7 +56,7 @@ def _remember_names(_view=None) -> None:
     if not watched:
         return
     for obj in bpy.data.objects:
-        uid = store.object_identity(obj)
+        uid = object_identity(obj)
         if uid in watched:
             _names[uid] = obj.name
 
@@ -74,7 +65,7 @@ def _renamed_or_deleted() -> set:
     """Identities of watched objects whose name changed or that no longer exist."""
     current = {}
     for obj in bpy.data.objects:
-        uid = store.object_identity(obj)
+        uid = object_identity(obj)
         if uid in _names:
             current[uid] = obj.name
     return {uid for uid, name in _names.items() if current.get(uid) != name}
@@ -100,10 +91,10 @@ def _watched() -> set:
 @persistent
 def on_depsgraph_update_post(scene, depsgraph):
     """Mark stale every record whose A or B moved or changed shape."""
-    if props.state() is None:
+    if access.state() is None:
         return
     watched = _watched()
-    if not watched and not _extra_depsgraph_listeners and not _change_listeners:
+    if not watched and not changes.depsgraph_listeners() and not changes.change_listeners():
         return
     if watched and _names and _structural(depsgraph):
         gone = _renamed_or_deleted() & watched
@@ -115,7 +106,7 @@ def on_depsgraph_update_post(scene, depsgraph):
         return
     _tell_change_listeners(changed, reshaped)
     claimed = set()
-    for listener in list(_extra_depsgraph_listeners):
+    for listener in changes.depsgraph_listeners():
         claimed |= listener(changed) or set()
     stale = (changed & watched) - claimed
     if stale:
@@ -126,22 +117,20 @@ def on_depsgraph_update_post(scene, depsgraph):
 def on_frame_change_post(scene, depsgraph=None):
     """Playback and `frame_set` move animated objects: tell the listeners (results are not marked stale here:
     a sweep visits frames and comes back)."""
-    if depsgraph is None or not (_extra_depsgraph_listeners or _change_listeners):
+    if depsgraph is None or not (changes.depsgraph_listeners() or changes.change_listeners()):
         return
     reshaped = set()
     changed = _changed_identities(depsgraph, reshaped)
     if not changed:
         return
     _tell_change_listeners(changed, reshaped)
-    for listener in list(_extra_depsgraph_listeners):
+    for listener in changes.depsgraph_listeners():
         listener(changed)
 
 
 @persistent
 def on_load_pre(*_args):
     """Before another file replaces this one: live mode stops (no handler or timer survives the load)."""
-    from . import live  # noqa: PLC0415  (live imports this module)
-
     live.shutdown()
 
 
@@ -149,8 +138,6 @@ def on_load_pre(*_args):
 def on_load_post(*_args):
     """A new file has other objects: forget the results and the cached geometry; resume live mode if the loaded
     scene has it on."""
-    from . import live, reading  # noqa: PLC0415
-
     store.clear()
     reading.GEOMETRY_CACHE.clear()
     live.sync_with_scene()
@@ -160,30 +147,8 @@ def on_load_post(*_args):
 def on_undo_redo(*_args):
     """Undo and redo reload the data: cached geometry may no longer be what the objects hold, and the scene's Live
     toggle may have changed without its update callback."""
-    from . import live, reading  # noqa: PLC0415
-
     reading.GEOMETRY_CACHE.clear()
     live.sync_with_scene()
-
-
-def add_depsgraph_listener(listener) -> None:
-    if listener not in _extra_depsgraph_listeners:
-        _extra_depsgraph_listeners.append(listener)
-
-
-def remove_depsgraph_listener(listener) -> None:
-    while listener in _extra_depsgraph_listeners:
-        _extra_depsgraph_listeners.remove(listener)
-
-
-def add_change_listener(listener) -> None:
-    if listener not in _change_listeners:
-        _change_listeners.append(listener)
-
-
-def remove_change_listener(listener) -> None:
-    while listener in _change_listeners:
-        _change_listeners.remove(listener)
 
 
 def _handler_table():
@@ -194,24 +159,19 @@ def _handler_table():
 
 
 def add() -> None:
-    from . import reading  # noqa: PLC0415
-
     for handler_list, handler in _handler_table():
         if handler not in handler_list:
             handler_list.append(handler)
-    add_change_listener(reading.GEOMETRY_CACHE.on_changes)
+    changes.add_change_listener(reading.GEOMETRY_CACHE.on_changes)
     store.subscribe(_remember_names)
 
 
 def remove() -> None:
-    from . import live, reading  # noqa: PLC0415
-
     live.shutdown()
     for handler_list, handler in _handler_table():
         while handler in handler_list:
             handler_list.remove(handler)
-    _extra_depsgraph_listeners.clear()
-    _change_listeners.clear()
+    changes.clear()
     reading.GEOMETRY_CACHE.clear()
     store.unsubscribe(_remember_names)
     _names.clear()

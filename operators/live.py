@@ -31,7 +31,7 @@ from dataclasses import replace
 import bpy
 
 from ..results.record import Mode
-from . import handlers, props, reading, store
+from . import access, changes, reading, store
 from .checking import CheckSettings, check_pair
 
 INTERVAL = 0.05
@@ -72,7 +72,7 @@ def enable() -> None:
     """Start listening; records already stale are re-checked at the next tick."""
     global _enabled
     _enabled = True
-    handlers.add_depsgraph_listener(_on_changed)
+    changes.add_depsgraph_listener(_on_changed)
     stale = {uid for record in store.records() if record.is_stale or record.preview
              for uid in (record.identity_a, record.identity_b) if uid}
     if stale:
@@ -83,7 +83,7 @@ def disable() -> None:
     """Stop: no listener, no timer, nothing pending."""
     global _enabled
     _enabled = False
-    handlers.remove_depsgraph_listener(_on_changed)
+    changes.remove_depsgraph_listener(_on_changed)
     if bpy.app.timers.is_registered(tick):
         bpy.app.timers.unregister(tick)
     _pending.clear()
@@ -99,7 +99,7 @@ def sync_with_scene() -> None:
     """Match the scene's `live` property where its update callback does not run: after a file load (on again if
     the file was saved with Live on) and after undo or redo (which can flip the property back)."""
     scene = getattr(bpy.context, "scene", None)
-    group = props.settings(scene) if scene is not None else None
+    group = access.settings(scene) if scene is not None else None
     wanted = group is not None and bool(group.live)
     if wanted and not _enabled:
         enable()

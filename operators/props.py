@@ -1,5 +1,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""The add-on's Blender properties.
+"""The add-on's Blender properties.  Other modules reach the registered groups through `access` (`state()`,
+`settings()`), not through this module, which imports the modules its update callbacks call (`store`, `live`,
+`scene_ops`).
 
 - `CollisionResult`: the mirror of one `results.record.CheckRecord` for scripts and the UI.  Write-only from the
   add-on's side: `store` fills it with one loop over `results.record.mirror_fields`, nothing reads it back.
@@ -17,6 +19,9 @@ from __future__ import annotations
 import bpy
 from bpy.props import (BoolProperty, CollectionProperty, EnumProperty, FloatProperty, FloatVectorProperty,
                        IntProperty, PointerProperty, StringProperty)
+
+from . import access, live, scene_ops, store
+from .scene_check import SCOPE_ITEMS
 
 STATUS_ITEMS = (
     ("NONE", "None", "No check has been run (or the result was cleared)"),
@@ -37,17 +42,11 @@ CONTAINMENT_ITEMS = (
 
 
 def _on_display_change(_self, _context):
-    from . import store  # noqa: PLC0415  (store imports this module)
-
     store.notify()
 
 
 def _on_active_index(self, context):
-    from . import store  # noqa: PLC0415
-
     if store.activate(context.window_manager, self.active_index):
-        from . import scene_ops  # noqa: PLC0415
-
         scene_ops.on_row_chosen(context)  # select the pair (A active) and frame it
 
 
@@ -142,17 +141,7 @@ class CollisionInspectorState(bpy.types.PropertyGroup):
 
 
 def _on_live(self, context):
-    from . import live  # noqa: PLC0415
-
     live.set_enabled(context, self.live)
-
-
-SCOPE_ITEMS = (
-    ("SELECTED", "Selected", "Every pair among the selected objects"),
-    ("VISIBLE", "Visible", "Every pair among the visible objects with geometry in the view layer"),
-    ("GROUPS", "Groups", "Every object of Group A against every object of Group B (no Group B: every pair "
-                         "within Group A)"),
-)
 
 
 class CollisionInspectorSettings(bpy.types.PropertyGroup):
@@ -182,25 +171,14 @@ CLASSES = (CollisionResult, CollisionSweepSample, CollisionSweep, CollisionInspe
 
 
 def register_properties() -> None:
-    bpy.types.WindowManager.collision_inspector = PointerProperty(type=CollisionInspectorState)
-    bpy.types.Scene.collision_inspector = PointerProperty(type=CollisionInspectorSettings)
+    """Hang the groups where `access.state` and `access.settings` look for them."""
+    setattr(bpy.types.WindowManager, access.GROUP, PointerProperty(type=CollisionInspectorState))
+    setattr(bpy.types.Scene, access.GROUP, PointerProperty(type=CollisionInspectorSettings))
 
 
 def unregister_properties() -> None:
     for owner in (bpy.types.Scene, bpy.types.WindowManager):
         try:
-            del owner.collision_inspector
+            delattr(owner, access.GROUP)
         except AttributeError:
             pass
-
-
-def settings(scene=None):
-    """The Scene's settings group, or None when the add-on is not (fully) registered."""
-    scene = scene if scene is not None else bpy.context.scene
-    return getattr(scene, "collision_inspector", None)
-
-
-def state(wm=None):
-    """The WindowManager's group, or None when the add-on is not (fully) registered."""
-    wm = wm if wm is not None else bpy.context.window_manager
-    return getattr(wm, "collision_inspector", None)

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""Blender objects -> numpy arrays: the only place that reads geometry out of Blender.
+"""Blender objects -> numpy arrays: the only place that reads geometry out of Blender, and the identity
+(`object_identity`) that names an object everywhere in the add-on.
 
 What a check sees is the *evaluated* object: modifiers, shape keys, geometry nodes, curve bevels, text glyphs
 and metaball surfaces, exactly as the viewport shows them.  Vertices stay in the object's local frame
@@ -10,7 +11,7 @@ from `loop_triangles` (Blender's own triangulation of the faces), read with `for
 `GeometryCache` (one per add-on: `GEOMETRY_CACHE`) keeps each object's local arrays by object identity, so a
 live re-check, a sweep or a scene check does not copy an unchanged mesh again: `read_object(..., cache=...)` then
 reads only `matrix_world`.  An entry is dropped when
-- the depsgraph reports the object's *geometry* changed (`on_changes`, a `handlers` change listener: edits,
+- the depsgraph reports the object's *geometry* changed (`on_changes`, a change listener of `changes`: edits,
   modifiers, shape keys, deformation, also on frame changes), not when it only moved;
 - what it was read from is no longer what the object uses (`_dependency_key`: the data block, the object type,
   edit mode, the modifier stack's names/types/visibility);
@@ -27,6 +28,14 @@ import numpy as np
 
 # Object types whose evaluated form is a mesh (`Object.to_mesh()` works).
 GEOMETRY_TYPES = frozenset({"MESH", "CURVE", "SURFACE", "FONT", "META"})
+
+
+def object_identity(obj) -> int:
+    """The number that names an object in records, caches and listeners, and follows it through renames:
+    `session_uid` (Blender 4.x, stable across undo), else the datablock's address (Blender 3.4 has no session_uid
+    in Python; stable while the object lives)."""
+    uid = getattr(obj, "session_uid", None)
+    return int(uid) if uid else int(obj.as_pointer())
 
 
 class GeometryError(ValueError):
@@ -167,15 +176,13 @@ class GeometryCache:
         self._held = 0
 
     def on_changes(self, _changed: set, reshaped: set) -> None:
-        """`handlers` change listener: drop the objects whose geometry changed; moved ones keep their arrays."""
+        """Change listener (`changes.add_change_listener`, signed up by `handlers.add`): drop the objects whose geometry changed; moved ones keep their arrays."""
         if reshaped and self._entries:
             self.invalidate(reshaped)
 
     def read(self, obj, depsgraph, triangles: bool, *, require_faces: bool = True) -> CacheEntry:
         """The entry for `obj`, re-read when missing, out of date or lacking the triangles asked for; its
         geometry carries the current `matrix_world`."""
-        from .store import object_identity  # noqa: PLC0415  (store imports bpy-heavy props)
-
         identity = object_identity(obj)
         key = _dependency_key(obj)
         entry = self._entries.get(identity)

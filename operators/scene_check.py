@@ -27,10 +27,16 @@ from ..core import candidate_pairs as core_candidate_pairs
 from ..results.record import CheckRecord, Mode
 from ..results.scene import is_listed, listed, run_summary
 from .checking import CheckSettings, check_geometry, hull, shapes_for
-from .reading import GEOMETRY_TYPES, GeometryError, read_object
-from .store import object_identity
+from .reading import GEOMETRY_TYPES, GeometryError, object_identity, read_object
 
-SCOPES = ("SELECTED", "VISIBLE", "GROUPS")
+SCOPE_ITEMS = (
+    ("SELECTED", "Selected", "Every pair among the selected objects"),
+    ("VISIBLE", "Visible", "Every pair among the visible objects with geometry in the view layer"),
+    ("GROUPS", "Groups", "Every object of Group A against every object of Group B (no Group B: every pair "
+                         "within Group A)"),
+)
+"""The scopes, as enum items for the scene's setting (`props`) and the Check All operator (`scene_ops`)."""
+SCOPES = tuple(identifier for identifier, _name, _description in SCOPE_ITEMS)
 
 
 class ScopeError(ValueError):

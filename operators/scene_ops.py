@@ -15,10 +15,10 @@ import bpy
 from bpy.props import EnumProperty, StringProperty
 
 from ..results import report as report_data
-from . import handlers, props, scene_check, store
+from . import access, changes, scene_check, store
 from .check import poll_ready
 
-SCOPE_ITEMS = props.SCOPE_ITEMS
+SCOPE_ITEMS = scene_check.SCOPE_ITEMS
 STEP_S = 0.08
 """Time spent reading objects or checking pairs per timer tick of the interactive run (the rest goes to
 redrawing)."""
@@ -70,7 +70,7 @@ def _publish(operator, context, run: scene_check.SceneRun, scope: str) -> None:
     _instance_sources.clear()
     _instance_sources.update(run.gathered.sources)
     if _instance_sources:
-        handlers.add_depsgraph_listener(_on_objects_changed)
+        changes.add_depsgraph_listener(_on_objects_changed)
     store.set_records(context.window_manager, records, 0)
     for problem in run.gathered.problems[:5] + run.failed[:5]:
         operator.report({"WARNING"}, problem)
@@ -80,7 +80,7 @@ def _publish(operator, context, run: scene_check.SceneRun, scope: str) -> None:
 def begin_run(operator, context, scope: str):
     """Start reading the scope; None (and an ERROR report) when it cannot be checked."""
     try:
-        return scene_check.begin(context, scope, props.settings(context.scene))
+        return scene_check.begin(context, scope, access.settings(context.scene))
     except scene_check.ScopeError as exc:
         operator.report({"ERROR"}, str(exc))
         return None
@@ -271,7 +271,7 @@ def build_report(context) -> dict:
     run = last_run()
     if run.get("pairs") != _pairs_of(store.records()):
         run = {}  # the list in the store is not the scene check's (a pair check came after it)
-    settings = props.settings(scene) if scene is not None else None
+    settings = access.settings(scene) if scene is not None else None
     return report_data.report_dict(
         store.records(),
         file=bpy.data.filepath or "",

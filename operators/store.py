@@ -3,8 +3,9 @@
 
 The Python side is the source of truth: a list of exact `CheckRecord`s (worst first) and the active index.  Every
 change goes through this module, which then
-1. mirrors it into the WindowManager properties (`props.CollisionInspectorState`: `results`, `active_index` and
-   `result` = the active record) with one loop over `results.record.mirror_fields`, and
+1. mirrors it into the WindowManager properties (`props.CollisionInspectorState`, reached through `access.state`:
+   `results`, `active_index` and `result` = the active record) with one loop over `results.record.mirror_fields`,
+   and
 2. tells the listeners (`subscribe`) with the new `ResultsView`; the overlay is one, and tags the viewports.
 Nothing reads the mirror back.
 """
@@ -17,7 +18,8 @@ import bpy
 
 from ..results.motion import sweep_mirror_fields
 from ..results.record import CheckRecord, ResultsView, SweepRecord, mirror_fields
-from . import props
+from . import access
+from .reading import object_identity
 
 _records: list[CheckRecord] = []
 _active: int = -1
@@ -48,7 +50,7 @@ def sweep_record() -> SweepRecord | None:
 
 def view(wm=None) -> ResultsView:
     """What the user interface shows, built from the records and the display toggles."""
-    group = props.state(wm)
+    group = access.state(wm)
     show, through = (bool(group.show_overlay), bool(group.draw_through)) if group is not None else (False, False)
     scene = getattr(bpy.context, "scene", None)
     return ResultsView(records=tuple(_records), active_index=_active, show_overlay=show, draw_through=through,
@@ -82,7 +84,7 @@ def _mirror(item, record: CheckRecord | None) -> None:
 
 def _write_mirror(wm) -> None:
     global _writing
-    group = props.state(wm)
+    group = access.state(wm)
     if group is None:
         return
     _writing = True
@@ -149,7 +151,7 @@ def mark_stale(wm, identities: set) -> bool:
 
 
 def _write_sweep_mirror(wm) -> None:
-    group = props.state(wm)
+    group = access.state(wm)
     mirror = getattr(group, "sweep", None) if group is not None else None
     if mirror is None:
         return
@@ -185,13 +187,6 @@ def forget() -> None:
 
 
 # --------------------------------------------------------------------------------------------- objects
-
-def object_identity(obj) -> int:
-    """A number that follows an object through renames: `session_uid` (Blender 4.x, stable across undo), else
-    the datablock's address (Blender 3.4 has no session_uid in Python; stable while the object lives)."""
-    uid = getattr(obj, "session_uid", None)
-    return int(uid) if uid else int(obj.as_pointer())
-
 
 def resolve(name: str, identity: int = 0):
     """The object called `name`, else the one with that identity (it was renamed), else None (deleted)."""

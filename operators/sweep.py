@@ -49,10 +49,10 @@ from bpy.props import BoolProperty, FloatProperty, IntProperty
 
 from ..core import Status
 from ..results.record import CheckRecord, SweepRecord, SweepSample
-from . import props, reading, store
+from . import access, reading, store
 from .check import check_settings
 from .checking import CheckSettings, check_pair
-from .reading import GeometryError, SelectionError, pick_pair
+from .reading import GeometryError, SelectionError, object_identity, pick_pair
 
 FRAME_TOLERANCE = 1e-3
 """The first contact is located to within this many frames."""
@@ -163,8 +163,8 @@ class Sweeper:
         self.scene.frame_set(int(whole), subframe=frame - whole)
         depsgraph = bpy.context.evaluated_depsgraph_get()
         record = check_pair(self.obj_a, self.obj_b, depsgraph, self.settings, cache=self.cache)
-        entry_a = self.cache.entry(store.object_identity(self.obj_a))
-        entry_b = self.cache.entry(store.object_identity(self.obj_b))
+        entry_a = self.cache.entry(object_identity(self.obj_a))
+        entry_b = self.cache.entry(object_identity(self.obj_b))
         state = Evaluated(frame, record, _world_corners(entry_a), _world_corners(entry_b),
                           entry_a.geometry.matrix_world, entry_b.geometry.matrix_world)
         self.evaluated[frame] = state
@@ -432,7 +432,7 @@ frame, the deepest and the closest frame"""
 
     @classmethod
     def poll(cls, context):
-        if context.scene is None or props.state(context.window_manager) is None:
+        if context.scene is None or access.state(context.window_manager) is None:
             cls.poll_message_set("Needs a scene and the registered add-on")
             return False
         return True

@@ -8,7 +8,7 @@ import math
 
 import bpy
 
-from ..operators import props, store
+from ..operators import access, store
 from ..results.motion import pair_rows, sweep_rows, sweep_table
 from ..results.status import style
 from ..results.text import format_length
@@ -41,7 +41,7 @@ class VIEW3D_PT_collision_inspector_motion(bpy.types.Panel):
 
     def draw(self, context):
         layout = self.layout
-        group = props.state(context.window_manager)
+        group = access.state(context.window_manager)
         if group is None or context.scene is None:
             return
         row = layout.row(align=True)

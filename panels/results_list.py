@@ -8,7 +8,7 @@ import bpy
 from bpy.props import EnumProperty
 
 from ..core import Status
-from ..operators import props, store
+from ..operators import access, store
 from ..results.status import style
 from ..results.text import format_length
 
@@ -86,8 +86,8 @@ class VIEW3D_PT_collision_scene_check(bpy.types.Panel):
 
     def draw(self, context):
         layout = self.layout
-        group = props.state(context.window_manager)
-        settings = props.settings(context.scene) if context.scene is not None else None
+        group = access.state(context.window_manager)
+        settings = access.settings(context.scene) if context.scene is not None else None
         if group is None or settings is None:
             layout.label(text="Collision Inspector is not registered", icon="ERROR")
             return

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import bpy
 
-from ..operators import props, store
+from ..operators import access, store
 from ..results.status import style
 from ..results.text import RowKind, readout_rows
 from . import motion
@@ -41,12 +41,12 @@ class VIEW3D_PT_collision_inspector(bpy.types.Panel):
 
     def draw(self, context):
         layout = self.layout
-        group = props.state(context.window_manager)
+        group = access.state(context.window_manager)
         if group is None:
             layout.label(text="Collision Inspector is not registered", icon="ERROR")
             return
 
-        settings = props.settings(context.scene) if context.scene is not None else None
+        settings = access.settings(context.scene) if context.scene is not None else None
         if settings is not None:
             layout.prop(settings, "mode", text="Mode")
 

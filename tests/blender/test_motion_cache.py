@@ -93,7 +93,7 @@ def test_least_recently_used_entries_go_past_the_size_cap(addon_modules, cache, 
     """With room for exactly two cubes (their vertices and faces), reading a third object drops the least
     recently used."""
     a, b, c = cube("A", 1.0), cube("B", 1.0, location=(3.0, 0.0, 0.0)), cube("C", 1.0, location=(0.0, 3.0, 0.0))
-    identity = addon_modules.store.object_identity
+    identity = addon_modules.reading.object_identity
     cached_check(addon_modules, a, b, cache)
     monkeypatch.setattr(cache, "max_size", cache._held)  # what the two cubes hold
     cached_check(addon_modules, a, b, cache)  # A then B used again: B is the most recent

@@ -46,7 +46,7 @@ def test_moving_b_is_followed(live, pair, addon_modules):
     bpy.context.view_layer.update()  # the depsgraph handler marks, and registers the timer
     assert bpy.app.timers.is_registered(live.tick)
     assert addon_modules.store.active_record() is before  # nothing computed in the handler
-    assert addon_modules.store.object_identity(b) in live.pending()
+    assert addon_modules.reading.object_identity(b) in live.pending()
     assert not result().is_stale  # live re-checks it: no stale flicker meanwhile
     assert live.tick() is None  # the timer's call: re-checks, nothing left to do
     assert not result().is_stale
@@ -134,7 +134,7 @@ def test_off_leaves_nothing(live, pair, addon):
     bpy.context.scene.collision_inspector.live = False
     assert not bpy.app.timers.is_registered(live.tick)
     assert not live.is_enabled() and not live.pending()
-    assert live._on_changed not in live.handlers._extra_depsgraph_listeners
+    assert live._on_changed not in live.changes.depsgraph_listeners()
     b.location.x = 2.5
     bpy.context.view_layer.update()
     assert not bpy.app.timers.is_registered(live.tick)
@@ -150,7 +150,7 @@ def test_file_load_leaves_nothing(live, pair):
     bpy.ops.wm.read_homefile(use_empty=True)
     assert not bpy.app.timers.is_registered(live.tick)
     assert not live.is_enabled()
-    assert live._on_changed not in live.handlers._extra_depsgraph_listeners
+    assert live._on_changed not in live.changes.depsgraph_listeners()
 
 
 def test_disabling_the_addon_leaves_nothing(live, pair, addon):
@@ -158,12 +158,12 @@ def test_disabling_the_addon_leaves_nothing(live, pair, addon):
     bpy.context.scene.collision_inspector.live = True
     b.location.x = 2.0
     bpy.context.view_layer.update()
-    handlers = live.handlers
+    changes = live.changes
     addon_utils.disable(addon, default_set=True)
     try:
         assert not bpy.app.timers.is_registered(live.tick)
         assert not live.is_enabled()
-        assert not handlers._extra_depsgraph_listeners and not handlers._change_listeners
+        assert not changes.depsgraph_listeners() and not changes.change_listeners()
         for handler_list in (bpy.app.handlers.depsgraph_update_post, bpy.app.handlers.frame_change_post,
                              bpy.app.handlers.load_pre, bpy.app.handlers.load_post, bpy.app.handlers.undo_post,
                              bpy.app.handlers.redo_post):
@@ -207,7 +207,7 @@ def test_undo_of_the_toggle_stops_live(live, pair):
     bpy.ops.ed.undo()
     assert not bpy.context.scene.collision_inspector.live
     assert not live.is_enabled()
-    assert live._on_changed not in live.handlers._extra_depsgraph_listeners
+    assert live._on_changed not in live.changes.depsgraph_listeners()
 
 
 def test_deleted_object_leaves_the_record_stale(live, pair, addon_modules):

@@ -160,7 +160,7 @@ def test_collection_instances_are_entries_named_after_their_instancer(addon_modu
     assert frozenset(("Inst1/PartB", "Wall")) in expected and frozenset(("Inst3", "Inst2/PartB")) in expected
     record = got[frozenset(("Inst1/PartB", "Wall"))]
     identities = {record.identity_a, record.identity_b}
-    assert addon_modules.store.object_identity(instancers[0]) in identities  # follows the instancer
+    assert addon_modules.reading.object_identity(instancers[0]) in identities  # follows the instancer
 
 
 def test_linked_duplicates_are_separate_entries(addon_modules):
