@@ -9,7 +9,7 @@ From the bottom up (each imports only modules above it in this list; tests/tooli
 - `checking`: `check_pair`, the one pipeline every operator calls; `scene_check`: the scene check's stages;
 - `check`: the pair operators (check, clear, select A/B, copy) and the shared poll and settings;
 - `live`: live re-checking; `handlers`: Blender's app handlers (stale marking, file loads, undo);
-- `push`: Push Apart and Move to Contact; `sweep`: a pair over a frame range;
+- `push`: Push Apart and Move to Contact; `sweep`: a pair over a frame range (the search: core/motion.py);
   `scene_ops`: the scene check's operators and its report;
 - `props`: the PropertyGroups (the WindowManager mirror of the results, the overlay toggles, the Scene's
   settings), whose update callbacks call `store`, `live` and `scene_ops`;
