@@ -13,7 +13,7 @@ Blender versions: the only places where the code depends on the version (3.4 for
 an extension, 5.0 as the bpy module):
 - loading: 4.2+ reads blender_manifest.toml (an extension), 3.4-4.1 read `bl_info` below (a legacy add-on);
 - operators/reading.py `_read_positions`: the "position" attribute (3.5+), else `vertices.co` (3.4);
-- operators/store.py `object_identity`: `session_uid` (4.x), else the datablock's address (3.4);
+- operators/reading.py `object_identity`: `session_uid` (4.x), else the datablock's address (3.4);
 - panels/overlay.py: `blf.size` without a dpi argument (4.0+) or with one (3.x); points are discs drawn with
   `UNIFORM_COLOR`, since `POINT_UNIFORM_COLOR` does not exist in 3.x; no `bgl` (gone in 5.0);
 - operators/cli.py: `bpy.utils.register_cli_command` exists from 4.2 on (the command line is skipped before).

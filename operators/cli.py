@@ -26,6 +26,9 @@ import subprocess
 import sys
 from types import SimpleNamespace
 
+from ..results import report as report_data
+from . import scene_check
+
 EXIT_CLEAN, EXIT_CLASH, EXIT_ERROR = 0, 1, 2
 COMMAND_ID = "collision_inspector"
 
@@ -100,9 +103,6 @@ def _settings(bpy, scene, args) -> SimpleNamespace:
 
 def check_file(bpy, path: str, args) -> int:
     """Check one .blend in this process; the exit code."""
-    from ..results import report as report_data
-    from . import scene_check
-
     if not os.path.isfile(path):
         return _error(f"no such file: {path}")
     try:
@@ -224,7 +224,7 @@ def main(argv=None, bpy=None) -> int:
     if args.jobs < 1:
         return _error("--jobs must be at least 1")
     if bpy is None:
-        import bpy  # noqa: PLC0415  (the entry point runs inside Blender or with the bpy module)
+        import bpy  # noqa: PLC0415  (parsing and usage errors need no Blender; a caller may pass its own)
     if len(args.files) == 1:
         return check_file(bpy, args.files[0], args)
     return run_many(bpy, argv, args)

@@ -176,7 +176,8 @@ class GeometryCache:
         self._held = 0
 
     def on_changes(self, _changed: set, reshaped: set) -> None:
-        """Change listener (`changes.add_change_listener`, signed up by `handlers.add`): drop the objects whose geometry changed; moved ones keep their arrays."""
+        """Change listener (signed up with `changes` by `handlers.add`): drop the objects whose geometry changed;
+        moved ones keep their arrays."""
         if reshaped and self._entries:
             self.invalidate(reshaped)
 

@@ -9,8 +9,8 @@
     - separated: the segment between the closest points, both points, the distance as a label at its midpoint;
     - touching: the contact point and a short normal arrow;
     - meshes: where the surfaces cross, the crossing curve (`DrawData.curve`: the contact's own array of segment
-      ends, handed to the GPU as one array: a turned copy of a 10,000-vertex sphere crosses its original in
-      80,000 segments, which took ~0.7 s as one Python object per segment); a contained pair marks a point inside;
+      ends, handed to the GPU as one array, since a turned copy of a 10,000-vertex sphere crosses its original in
+      80,000 segments, far too many for one Python object each); a contained pair marks a point inside;
     colours by status (`results.status`: red / green / amber), readable on the default dark theme.
     `build_view_draw_data(view)` draws a whole `ResultsView`: the active record fully, every other listed pair
     faintly (its line or point only).
@@ -26,6 +26,8 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+
+import numpy as np
 
 from ..core import Status
 from ..core.vec3 import cross, norm, perpendicular
@@ -339,8 +341,6 @@ def _line_batches():
         batches = [(color, width, batch_for_shader(shader, "LINES", {"pos": coords}))
                    for (color, width), coords in groups.items()]
         if len(_draw_data.curve):  # one contiguous float32 array: the GPU module copies it as it is
-            import numpy as np  # noqa: PLC0415
-
             curve = np.ascontiguousarray(_draw_data.curve, dtype=np.float32)
             batches.append((CROSSING_COLOR, CROSSING_WIDTH, batch_for_shader(shader, "LINES", {"pos": curve})))
         _cache["line_batches"] = batches

@@ -5,7 +5,10 @@
   records with the active one, and the display settings) and `SweepRecord` (a pair over an animation);
 - `status`: the one table status -> word, icon, colour;
 - `text`: lengths in scene units, the typed readout rows `Row(label, value, kind)` of the sidebar, the one-line
-  summary, the clipboard text and the report records.
+  summary and the clipboard text;
+- `scene`: which pairs a scene check lists, worst first, and its summary line;
+- `report`: the scene check's report as plain data, JSON and CSV;
+- `motion`: a sweep's rows, table and mirror values.
 
 The Blender side (`operators/`) builds records and stores them; `panels/` reads them.  Nothing here imports bpy,
 so every word the user sees is testable anywhere.
