@@ -2,10 +2,12 @@
 """The one check pipeline: two Blender objects in, one `CheckRecord` out.
 
 `check_pair(obj_a, obj_b, depsgraph, settings)` reads both evaluated objects (`reading`), builds the shapes the
-mode asks for, asks the core, and returns the exact record (with timings).  Every operator that checks (the pair
-check, the scene check, the sweep, the live re-check, Push Apart's confirmation) calls it; none of them reads
-geometry or calls `core.collide` on its own.  It raises `reading.GeometryError` (the message names the object) for
-objects it cannot check, `ValueError` for numbers the core refuses; it never touches the scene.
+mode asks for, asks the core, and returns the exact record (with timings).  Every operator that checks a pair (the
+pair check, the sweep, the live re-check, Push Apart and its confirmations) calls it.  The scene check reads each
+object once itself (`reading.read_object`: an instanced object's instances share the read) and answers each pair
+through `check_geometry`, the second half of `check_pair`.  None of them calls `core.collide` on its own.
+`check_pair` raises `reading.GeometryError` (the message names the object) for objects it cannot check,
+`ValueError` for numbers the core refuses; it never touches the scene.
 
 With `cache=` (a `reading.GeometryCache`, normally `reading.GEOMETRY_CACHE`) an object whose geometry did not
 change since the last check is not read again, and its prepared shape is reused, placed with the new

@@ -9,8 +9,8 @@ float64 around a pair-local origin, so objects far from the world origin keep th
 from `loop_triangles` (Blender's own triangulation of the faces), read with `foreach_get` like the vertices.
 
 `GeometryCache` (one per add-on: `GEOMETRY_CACHE`) keeps each object's local arrays by object identity, so a
-live re-check, a sweep or a scene check does not copy an unchanged mesh again: `read_object(..., cache=...)` then
-reads only `matrix_world`.  An entry is dropped when
+live re-check, a sweep or Push Apart does not copy an unchanged mesh again: `GeometryCache.read` (what
+`checking.check_pair(..., cache=...)` calls) then reads only `matrix_world`.  An entry is dropped when
 - the depsgraph reports the object's *geometry* changed (`on_changes`, a change listener of `changes`: edits,
   modifiers, shape keys, deformation, also on frame changes), not when it only moved;
 - what it was read from is no longer what the object uses (`_dependency_key`: the data block, the object type,
