@@ -11,8 +11,9 @@ included); the first contact is located to within `FRAME_TOLERANCE` frames.  Def
 (modifiers, shape keys) is only seen through the samples themselves.
 
 `all_pairs=True` sweeps every pair of the results list (`SweepRun`): the pair that meets first (else comes
-closest) is the sweep shown, and every pair's summary is in its `extra["pairs"]`; with `leave_out_overlapping`
-(the default) a pair that intersects on every sampled frame is not picked as the one shown.
+closest) is the sweep shown, and every pair's summary is in its `extra["pairs"]` (`results.motion.combined`);
+with `leave_out_overlapping` (the default) a pair that intersects on every sampled frame is not picked as the one
+shown.
 
 The scene's frame (and subframe) is restored afterwards, also after Esc or an error.  With a window the operator
 runs modally from a timer (progress in the status bar, Esc stops it and keeps what was found so far, marked
@@ -22,13 +23,12 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import replace
 
 import bpy
 from bpy.props import BoolProperty, FloatProperty, IntProperty
 
-from ..core import Status
 from ..core.motion import TIME_TOLERANCE, MotionSearch, Pose, Sample, box_corners, place
+from ..results.motion import combined, summary_line
 from ..results.record import SweepRecord, SweepSample
 from . import access, reading, store
 from .check import check_settings
@@ -102,28 +102,6 @@ class Sweeper:
                    "mode": self.settings.mode.name})
 
 
-def _always_overlapping(sweep: SweepRecord) -> bool:
-    """Every sampled frame INTERSECTING (a finished sweep only)."""
-    sampled = set(sweep.extra.get("sampled_frames", ()))
-    statuses = [s.status for s in sweep.samples if s.frame in sampled]
-    return not sweep.cancelled and bool(statuses) and all(status is Status.INTERSECTING for status in statuses)
-
-
-def _pair_summary(sweep: SweepRecord, left_out: bool) -> dict:
-    return {"object_a": sweep.object_a, "object_b": sweep.object_b,
-            "first_contact_frame": sweep.first_contact_frame, "deepest_frame": sweep.deepest_frame,
-            "deepest_depth": sweep.deepest_depth, "closest_frame": sweep.closest_frame,
-            "closest_distance": sweep.closest_distance, "always_overlapping": _always_overlapping(sweep),
-            "left_out": left_out, "cancelled": sweep.cancelled}
-
-
-def _meeting_order(first_contact_frame, closest_distance) -> tuple:
-    """Pairs that meet, earliest first, then the others, closest first."""
-    if first_contact_frame is not None:
-        return (0, first_contact_frame, 0.0)
-    return (1, 0.0, closest_distance)
-
-
 class SweepRun:
     """One sweep per pair, one after the other (a single pair, or every pair of the results list)."""
 
@@ -142,24 +120,9 @@ class SweepRun:
             sweeper.cancelled = True
 
     def record(self) -> SweepRecord:
-        """The one sweep shown: the only pair's, or (several pairs) the pair that meets first (else comes
-        closest), with every pair's summary in `extra["pairs"]` (earliest first contact first, then the
-        closest; pairs that overlap on every sampled frame are left out of the choice when asked, and listed
-        with `left_out`)."""
-        records = [sweeper.record() for sweeper in self.sweepers]
-        if len(records) == 1:
-            return records[0]
-        left_out = [self.leave_out_overlapping and _always_overlapping(r) for r in records]
-        candidates = [r for r, out in zip(records, left_out) if not out and not r.cancelled] or records
-
-        shown = min(candidates, key=lambda r: _meeting_order(r.first_contact_frame, r.closest_distance))
-        pairs = sorted((_pair_summary(r, out) for r, out in zip(records, left_out)),
-                       key=lambda p: (p["left_out"],) + _meeting_order(p["first_contact_frame"],
-                                                                        p["closest_distance"]))
-        extra = dict(shown.extra)
-        extra["pairs"] = tuple(pairs)
-        extra["left_out"] = sum(left_out)
-        return replace(shown, extra=extra, cancelled=any(r.cancelled for r in records))
+        """The one sweep shown (`results.motion.combined`: the only pair's, or the pair that meets first, else
+        comes closest, with every pair's summary)."""
+        return combined([sweeper.record() for sweeper in self.sweepers], self.leave_out_overlapping)
 
 
 def sweep_pair(scene, obj_a, obj_b, settings: CheckSettings, frame_start: int, frame_end: int,
@@ -256,7 +219,7 @@ frame, the deepest and the closest frame"""
             self._sweeper.cancel()
         sweep = self._sweeper.record()
         store.set_sweep(context.window_manager, sweep)
-        self.report({"WARNING"} if cancelled else {"INFO"}, _summary_line(sweep))
+        self.report({"WARNING"} if cancelled else {"INFO"}, summary_line(sweep))
         return {"CANCELLED"} if cancelled else {"FINISHED"}
 
     def _fail(self, context, exc):
@@ -315,22 +278,6 @@ frame, the deepest and the closest frame"""
             self._end_modal(context)
             return self._fail(context, exc)
         return {"RUNNING_MODAL"}
-
-
-def _summary_line(sweep: SweepRecord) -> str:
-    head = "Sweep stopped early: " if sweep.cancelled else ""
-    pairs = sweep.extra.get("pairs")
-    if pairs:
-        meeting = sum(1 for p in pairs if p["first_contact_frame"] is not None)
-        head += f"{len(pairs)} pairs, {meeting} meet; shown: "
-    if sweep.first_contact_frame is None:
-        closest = "" if sweep.closest_frame is None else (
-            f", closest {sweep.closest_distance:.6g} at frame {sweep.closest_frame:.3f}")
-        return f"{head}'{sweep.object_a}' and '{sweep.object_b}' never meet{closest}"
-    deepest = "" if sweep.deepest_frame is None else (
-        f", deepest {sweep.deepest_depth:.6g} at frame {sweep.deepest_frame:.3f}")
-    pair = f"'{sweep.object_a}' and '{sweep.object_b}'"
-    return f"{head}{pair} first meet at frame {sweep.first_contact_frame:.3f}{deepest}"
 
 
 class COLLISION_OT_jump_to_frame(bpy.types.Operator):

@@ -1,14 +1,18 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""Words and values for motion results (a `record.SweepRecord`), pure Python: the sidebar's sweep table and the
-flat values of the Blender mirror (`wm.collision_inspector.sweep`)."""
+"""Words and values for motion results (a `record.SweepRecord`), pure Python: the sidebar's sweep table, the
+flat values of the Blender mirror (`wm.collision_inspector.sweep`), the operator's one-line report, and which of
+several pairs' sweeps is the one shown (`combined`)."""
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
+from ..core import Status
 from .record import SweepRecord
 from .text import Row, RowKind, format_length
 
-__all__ = ["sweep_mirror_fields", "sweep_rows", "sweep_table", "pair_rows", "MAX_TABLE_ROWS"]
+__all__ = ["sweep_mirror_fields", "sweep_rows", "sweep_table", "pair_rows", "MAX_TABLE_ROWS", "always_overlapping",
+           "combined", "summary_line"]
 
 MAX_TABLE_ROWS = 40
 """At most this many per-frame rows in the sidebar's table (evenly thinned, key frames always kept)."""
@@ -105,3 +109,61 @@ def pair_rows(sweep: SweepRecord | None, unit_settings=None) -> list:
             rows.append((names, words, pair["closest_frame"]))
     return rows
 
+
+
+def always_overlapping(sweep: SweepRecord) -> bool:
+    """Every sampled frame INTERSECTING (a finished sweep only)."""
+    sampled = set(sweep.extra.get("sampled_frames", ()))
+    statuses = [s.status for s in sweep.samples if s.frame in sampled]
+    return not sweep.cancelled and bool(statuses) and all(status is Status.INTERSECTING for status in statuses)
+
+
+def _pair_summary(sweep: SweepRecord, left_out: bool) -> dict:
+    return {"object_a": sweep.object_a, "object_b": sweep.object_b,
+            "first_contact_frame": sweep.first_contact_frame, "deepest_frame": sweep.deepest_frame,
+            "deepest_depth": sweep.deepest_depth, "closest_frame": sweep.closest_frame,
+            "closest_distance": sweep.closest_distance, "always_overlapping": always_overlapping(sweep),
+            "left_out": left_out, "cancelled": sweep.cancelled}
+
+
+def _meeting_order(first_contact_frame, closest_distance) -> tuple:
+    """Pairs that meet, earliest first, then the others, closest first."""
+    if first_contact_frame is not None:
+        return (0, first_contact_frame, 0.0)
+    return (1, 0.0, closest_distance)
+
+
+def combined(records: list, leave_out_overlapping: bool = False) -> SweepRecord:
+    """The one sweep shown: the only pair's, or (several pairs) the pair that meets first (else comes closest),
+    with every pair's summary in `extra["pairs"]` (earliest first contact first, then the closest; pairs that
+    overlap on every sampled frame are left out of the choice when asked, and listed with `left_out`) and their
+    count in `extra["left_out"]`; cancelled when any pair's sweep was."""
+    if len(records) == 1:
+        return records[0]
+    left_out = [leave_out_overlapping and always_overlapping(r) for r in records]
+    candidates = [r for r, out in zip(records, left_out) if not out and not r.cancelled] or records
+
+    shown = min(candidates, key=lambda r: _meeting_order(r.first_contact_frame, r.closest_distance))
+    pairs = sorted((_pair_summary(r, out) for r, out in zip(records, left_out)),
+                   key=lambda p: (p["left_out"],) + _meeting_order(p["first_contact_frame"], p["closest_distance"]))
+    extra = dict(shown.extra)
+    extra["pairs"] = tuple(pairs)
+    extra["left_out"] = sum(left_out)
+    return replace(shown, extra=extra, cancelled=any(r.cancelled for r in records))
+
+
+def summary_line(sweep: SweepRecord) -> str:
+    """The sweep operator's one-line report."""
+    head = "Sweep stopped early: " if sweep.cancelled else ""
+    pairs = sweep.extra.get("pairs")
+    if pairs:
+        meeting = sum(1 for p in pairs if p["first_contact_frame"] is not None)
+        head += f"{len(pairs)} pairs, {meeting} meet; shown: "
+    if sweep.first_contact_frame is None:
+        closest = "" if sweep.closest_frame is None else (
+            f", closest {sweep.closest_distance:.6g} at frame {sweep.closest_frame:.3f}")
+        return f"{head}'{sweep.object_a}' and '{sweep.object_b}' never meet{closest}"
+    deepest = "" if sweep.deepest_frame is None else (
+        f", deepest {sweep.deepest_depth:.6g} at frame {sweep.deepest_frame:.3f}")
+    pair = f"'{sweep.object_a}' and '{sweep.object_b}'"
+    return f"{head}{pair} first meet at frame {sweep.first_contact_frame:.3f}{deepest}"
