@@ -137,7 +137,8 @@ def _is_large(record) -> bool:
 
 def recheck(now: float | None = None) -> int:
     """Re-check every record whose A or B was marked (and, once changes settled, every previewed record);
-    the number of records re-checked.  The timer's work, callable directly (tests, the bench)."""
+    the number of records re-checked.  The timer's work, callable directly (tests/blender/test_motion_live.py,
+    bench/live.py)."""
     # Evaluate first: updates still waiting are reported (and marked) now, and are part of this round.
     depsgraph = bpy.context.evaluated_depsgraph_get()
     now = time.perf_counter() if now is None else now

@@ -154,7 +154,7 @@ class GeometryCache:
         self.max_size = max_size
         self._held = 0
         self.reads = 0
-        """Full reads made through this cache (a test and the bench count them)."""
+        """Full reads made through this cache (tests/blender/test_motion_cache.py counts them)."""
 
     def __len__(self) -> int:
         return len(self._entries)
