@@ -47,16 +47,10 @@ test-core-np2: venv-np2
 test: venv system-deps build test-core-np2
 	$(VPY) -m pytest
 
-# Every benchmark, each against its peers in the same run (tables in bench/README.md). The scripts that need the
-# peers re-execute themselves in bench/.venv, which bench/run.py makes on first use; the bpy rows need the zip.
-# numpy's BLAS runs on one thread, like the peers: on a busy 2-core machine its threads made the many thin
-# products of the core 3-5x slower and the timings noisy (bench/README.md, "How the benchmarks run").
-BENCH_SCRIPTS := run.py duplicates.py bpy_duplicates.py mesh.py mesh_duplicates.py scene.py scene_blender.py live.py
-
+# Every benchmark suite, each against its peers in the same run (bench/run.py lists them; tables in
+# bench/README.md). The bpy suites need the zip; bench/run.py runs numpy's BLAS on one thread, as the peers run.
 bench: venv build
-	@set -e; export OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1; for script in $(BENCH_SCRIPTS); do \
-	  if [ -f bench/$$script ]; then echo "== bench/$$script"; $(VPY) bench/$$script; fi; \
-	done
+	@$(VPY) bench/run.py
 
 clean:
 	rm -rf dist out .pytest_cache

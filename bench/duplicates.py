@@ -9,7 +9,7 @@ same pair as the add-on gives it (`core.ConvexPolytope`: the vertices with their
 Convex Hull gives in Hull mode and a convex mesh's own faces in Exact mode; here scipy's qhull stands in for it,
 "hull ms"), "ours+hull ms" = building both polytopes (their checks included) + `core.collide`, with its EPA
 iterations (~256 + the witness search when the facet-normal depth answers) and error; and the peers on the same
-pair (one-shot, hull preparation included as in bench/run.py: scipy hull + fcl.Convex, coal's own convexHull),
+pair (one-shot, hull preparation included as in bench/convex.py: scipy hull + fcl.Convex, coal's own convexHull),
 with their error and the ratio (hull ms + ours+hull ms) / peer.
 
 Oracle (independent of every engine): `tests/core/duplicates.py:exact_depth`, the minimum of h_A(u) + h_B(-u) over
@@ -29,7 +29,7 @@ from pathlib import Path
 BENCH = Path(__file__).resolve().parent
 sys.path[:0] = [str(BENCH), str(BENCH.parent)]
 
-import run  # noqa: E402  (bench/run.py: the venv bootstrap and the peer adapters' conventions)
+import convex  # noqa: E402  (bench/convex.py: the bench venv, machine info, the peers' hull helper)
 
 
 def shapes(quick: bool):
@@ -52,7 +52,7 @@ def fcl_depth(fcl, a, b):
     import numpy as np
     objs = []
     for points in (a, b):
-        verts, tris = run._hull(points)
+        verts, tris = convex._hull(points)
         faces = np.hstack([np.full((tris.shape[0], 1), 3), tris]).ravel()
         objs.append(fcl.CollisionObject(fcl.Convex(verts, tris.shape[0], faces), fcl.Transform()))
     req = fcl.CollisionRequest(num_max_contacts=1, enable_contact=True)
@@ -151,9 +151,9 @@ def main() -> None:
     parser.add_argument("--only", help="one shape row group by name, e.g. 'ico sphere s6'")
     parser.add_argument("--here", action="store_true", help="run in this interpreter (no peers unless installed)")
     args = parser.parse_args()
-    if not args.here and not run.in_bench_venv():
-        run.ensure_venv()
-        os.execv(str(run.VENV_PY), [str(run.VENV_PY), str(Path(__file__).resolve()), *sys.argv[1:]])
+    if not args.here and not convex.in_bench_venv():
+        convex.ensure_venv()
+        os.execv(str(convex.VENV_PY), [str(convex.VENV_PY), str(Path(__file__).resolve()), *sys.argv[1:]])
     measure(args.quick, args.only)
 
 

@@ -3,7 +3,7 @@
 
     .venv/bin/python bench/mesh.py [--quick] [--budget SECONDS] [--rows NAME,...]
 
-Like bench/run.py it re-executes itself in bench/.venv (numpy 2, python-fcl), made by run.py's bootstrap.
+Like bench/convex.py it re-executes itself in bench/.venv (numpy 2, python-fcl), made by convex.py's bootstrap.
 
 Rows (about 100,000 triangles per mesh; seeded; built before any clock starts):
   spheres separated / intersecting   two noisy UV spheres (every vertex's radius x 1 +- 1 %), 0.1 apart / deep
@@ -39,7 +39,7 @@ BENCH = ROOT / "bench"
 sys.path.insert(0, str(BENCH))
 sys.path.insert(0, str(ROOT))
 
-import run as bench_run  # noqa: E402  (bench/run.py: venv bootstrap and machine info)
+import convex  # noqa: E402  (bench/convex.py: the bench venv and machine info)
 
 ROWS = ("spheres separated", "spheres intersecting", "rod through torus, off-centre",
         "rod through torus, on the axis", "pipe in a sleeve", "panel on a wall")
@@ -138,9 +138,9 @@ def make_row(name: str, quick: bool):
         n, rings = int(250 * s), int(200 * s) + 1              # 2 n (rings - 1) = 100,000 triangles
         a = noisy_sphere(rng, 1.0, n, rings, 0.01)
         b = noisy_sphere(rng, 1.0, n, rings, 0.01)
-        rot = bench_run.random_rotation(rng)
+        rot = convex.random_rotation(rng)
         offset = 2.12 if name.endswith("separated") else 1.4
-        return a, (b[0] @ rot.T + offset * bench_run.unit_vector(rng), b[1])
+        return a, (b[0] @ rot.T + offset * convex.unit_vector(rng), b[1])
     if name.startswith("rod"):
         tor = torus(1.0, 0.25, int(500 * s), int(100 * s))    # 2 n m = 100,000 triangles
         r = rod(0.25, 1.5, int(500 * s), int(99 * s))         # 2 n k + 2 n = 100,000 triangles
@@ -272,16 +272,16 @@ def main() -> None:
     parser.add_argument("--rows", default="", help="comma-separated row names (default: all)")
     parser.add_argument("--one", default="", help=argparse.SUPPRESS)
     args = parser.parse_args()
-    if not bench_run.in_bench_venv():
-        bench_run.ensure_venv()
-        os.execv(str(bench_run.VENV_PY), [str(bench_run.VENV_PY), str(Path(__file__).resolve()), *sys.argv[1:]])
+    if not convex.in_bench_venv():
+        convex.ensure_venv()
+        os.execv(str(convex.VENV_PY), [str(convex.VENV_PY), str(Path(__file__).resolve()), *sys.argv[1:]])
     if args.one:
         print("ROW " + json.dumps(measure_row(args.one, args.quick)), flush=True)
         return
     import core
     if not hasattr(core, "TriangleMesh"):
         raise SystemExit("core.TriangleMesh does not exist yet: nothing to measure")
-    info = bench_run.machine_info()
+    info = convex.machine_info()
     names = [n for n in ROWS if not args.rows or n in args.rows.split(",")]
     rows = []
     for name in names:

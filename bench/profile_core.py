@@ -4,7 +4,7 @@
     bench/.venv/bin/python bench/profile_core.py                 # the default set of rows
     bench/.venv/bin/python bench/profile_core.py box - intersecting sphere 10000 intersecting
 
-Rows are (family, n or -, relation) triples with the families of bench/run.py (ball, sphere, box, sphere-prim,
+Rows are (family, n or -, relation) triples with the families of bench/convex.py (ball, sphere, box, sphere-prim,
 capsule). Each row runs the one-shot query (raw world arrays for clouds) over its seeded poses, first untimed
 for the wall-clock median, then instrumented by phase, then under cProfile (top self times). Phases (exclusive times per query, from timers wrapped around the engine's stage functions):
   setup       query._Pair.__init__: validation of the input (as_shape / as_vertices), bounds() for the scale,
@@ -31,7 +31,7 @@ BENCH = Path(__file__).resolve().parent
 sys.path[:0] = [str(BENCH), str(BENCH.parent)]
 
 import core  # noqa: E402
-import run  # noqa: E402
+import convex  # noqa: E402  (bench/convex.py: the bench venv, machine info, the peers' hull helper)
 
 DEFAULT_ROWS = [("sphere-prim", None, "separated"), ("ball", 8, "separated"), ("box", None, "intersecting"),
                 ("ball", 64, "intersecting"), ("sphere", 256, "intersecting"), ("ball", 1024, "intersecting"),
@@ -94,7 +94,7 @@ class PhaseTimer:
 
     def install_one(self, phase, func, modules, top=False):
         wrapped = self.wrap(phase if not top else "total", func)
-        for module in modules + [sys.modules["core"], run]:
+        for module in modules + [sys.modules["core"], convex]:
             for name, value in list(vars(module).items()):
                 if value is func:
                     self._patched.append((module, name, func))
@@ -108,9 +108,9 @@ class PhaseTimer:
 
 def profile_row(family: str, n, relation: str, poses: int | None = None) -> dict:
     poses = poses or (2 if (n or 0) >= 100_000 else 10)
-    case = run.Case(family, n, relation, seed=5, n_poses=poses)
+    case = convex.Case(family, n, relation, seed=5, n_poses=poses)
     case.warm(poses)
-    ours = run.Ours(core)
+    ours = convex.Ours(core)
     ours.oneshot(case, 0)
     reps = max(poses, min(300, int(0.5 / max(1e-6, _one(ours, case)))))
     wall = []

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Scene benchmark: many objects at once (broad phase + batch narrow phase) against python-fcl and coal.
 
-    .venv/bin/python bench/scene.py [--quick]      # re-executes itself in bench/.venv (made by bench/run.py)
+    .venv/bin/python bench/scene.py [--quick]      # re-executes itself in bench/.venv (made by bench/convex.py)
 
 Rows (times in ms, best of a few runs; ratio = ours / peer, below 1 means ours is faster):
 1. narrow phase on 10,000 prepared convex pairs of <= 256 vertices (candidate pairs of a generated scene, the
@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parent.parent
 BENCH = ROOT / "bench"
 sys.path.insert(0, str(BENCH))
 
-import run  # noqa: E402  (bench/run.py: venv bootstrap, machine info, hull helper)
+import convex  # noqa: E402  (bench/convex.py: the bench venv, machine info, the peers' hull helper)
 
 
 # ============================================================================================ scenes
@@ -132,7 +132,7 @@ class FclScene:
         self.fcl = fcl
         self.objects = []
         for v, m in zip(local, poses):
-            verts, tris = run._hull(v)
+            verts, tris = convex._hull(v)
             faces = np.hstack([np.full((tris.shape[0], 1), 3), tris]).ravel()
             geom = fcl.Convex(verts, tris.shape[0], faces)
             self.objects.append(fcl.CollisionObject(geom, fcl.Transform(m[:3, :3], m[:3, 3])))
@@ -371,7 +371,7 @@ def broad_rows(core, peers, quick: bool) -> list[str]:
 def measure(args) -> None:
     sys.path.insert(0, str(ROOT))
     import core
-    info = run.machine_info()
+    info = convex.machine_info()
     peers = load_peers()
     lines = ["## Scene: many objects at once (bench/scene.py)", "",
              f"- machine: {info['cpu']}, {info['cores']} cores; python {info['python']}, numpy {info['numpy']}; "
@@ -389,9 +389,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="smaller scenes, nothing written")
     args = parser.parse_args()
-    if not run.in_bench_venv():
-        run.ensure_venv()
-        os.execv(str(run.VENV_PY), [str(run.VENV_PY), str(Path(__file__).resolve()), *sys.argv[1:]])
+    if not convex.in_bench_venv():
+        convex.ensure_venv()
+        os.execv(str(convex.VENV_PY), [str(convex.VENV_PY), str(Path(__file__).resolve()), *sys.argv[1:]])
     measure(args)
 
 

@@ -1,5 +1,6 @@
-"""The README's picture of the scene check: a real Blender window (Debian's Blender 3.4 under Xvfb), Check All run
-the interactive way (its modal timer run, with progress), the results list in the sidebar and the overlay.
+"""The picture of the scene check in docs/scene-check.md: a real Blender window (Debian's Blender 3.4 under
+Xvfb), Check All run the interactive way (its modal timer run, with progress), the results list in the sidebar
+and the overlay.
 
     python3 scripts/scene_screenshot.py docs/scene_check.png
 
