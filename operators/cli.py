@@ -3,11 +3,19 @@
 
     blender --command collision_inspector check scene.blend [more.blend ...] [--scope VISIBLE]
         [--clearance 0.01] [--mode HULL] [--ignore-touching] [--group-a NAME] [--group-b NAME] [--scene NAME]
-        [--report out.json] [--format JSON|CSV] [--jobs N]
+        [--report out.json] [--format JSON|CSV] [--jobs N] [--trust-scripts]
 
 Exit code: 0 when nothing clashes (no pair listed), 1 when something does, 2 on a usage or file error, so a
 pipeline can gate on it.  Settings not given come from the file's scene (`scene.collision_inspector`); the file
 itself is never changed or saved.
+
+Files are data, not code: every file is opened with Blender's scripts disabled (`use_scripts=False`, what
+`blender --disable-autoexec` does), whatever the "Auto Run Python Scripts" preference says, so its registered
+text blocks do not run and its Python drivers are not evaluated (drivers with simple expressions still are).
+When Blender reports that it skipped something (`bpy.app.autoexec_fail`), the file's summary line says so and
+names the last item skipped; results are then those of the file without that code.  `--trust-scripts` opens
+files with scripts enabled, for one's own rigs whose drivers need Python.  Reports record the choice:
+`"scripts_trusted": false` in JSON, `# scripts_trusted: False` in CSV.
 
 One file runs in this process.  Several files run as separate processes, `--jobs` at a time: each runs
 `cli_runner.py` (this folder) for one file, under Blender's binary when there is one, else under this Python
@@ -64,6 +72,9 @@ def parser() -> argparse.ArgumentParser:
                        help="report format (default: from the report's extension)")
     check.add_argument("--jobs", type=int, default=1, help="files checked in parallel (separate processes)")
     check.add_argument("--quiet", action="store_true", help="print nothing but errors")
+    check.add_argument("--trust-scripts", action="store_true",
+                       help="let the files run their own Python (registered text blocks, Python drivers); by "
+                            "default they are opened with scripts disabled, whatever Blender's preferences say")
     return p
 
 
@@ -101,14 +112,27 @@ def _settings(bpy, scene, args) -> SimpleNamespace:
     return values
 
 
+def _skipped_code(bpy, trusted: bool) -> str:
+    """What Blender says it left unrun in the file just loaded and checked, as a sentence ('' when nothing).
+
+    Blender sets the flag when it skips a registered text block on load or a Python driver on evaluation, and
+    keeps only the last item's name; the name comes from the file, so only its printable characters are shown."""
+    if not getattr(bpy.app, "autoexec_fail", False):
+        return ""
+    what = "".join(ch if ch.isprintable() else "?" for ch in getattr(bpy.app, "autoexec_fail_message", ""))
+    text = f"Python in the file was not run: {what or 'Blender did not say which'}"
+    return text if trusted else text + " (--trust-scripts runs it)"
+
+
 def check_file(bpy, path: str, args) -> int:
     """Check one .blend in this process; the exit code."""
     if not os.path.isfile(path):
         return _error(f"no such file: {path}")
-    try:
-        bpy.ops.wm.open_mainfile(filepath=os.path.abspath(path), load_ui=False)
+    trusted = bool(getattr(args, "trust_scripts", False))
+    try:  # an explicit use_scripts overrides the Auto Run preference
+        bpy.ops.wm.open_mainfile(filepath=os.path.abspath(path), load_ui=False, use_scripts=trusted)
     except RuntimeError as exc:
-        return _error(f"cannot open {path}: {exc}")
+        return _error(f"cannot open {path}: {str(exc).strip().removeprefix('Error: ')}")
     context = bpy.context
     scene = bpy.data.scenes.get(args.scene) if args.scene else context.scene
     if scene is None:
@@ -126,7 +150,8 @@ def check_file(bpy, path: str, args) -> int:
     except (_UsageError, scene_check.ScopeError) as exc:
         return _error(f"{path}: {exc}")
     name = os.path.basename(path)
-    _say(args, f"{name}: {message or run.summary()}")
+    skipped_code = _skipped_code(bpy, trusted)
+    _say(args, f"{name}: {message or run.summary()}" + (f". {skipped_code}" if skipped_code else ""))
     for record in records:
         _say(args, f"  {record.status.name:12s} {record.object_a} / {record.object_b}  "
                    f"distance {float(record.distance):.9g}")
@@ -136,7 +161,8 @@ def check_file(bpy, path: str, args) -> int:
             records, file=os.path.abspath(path), scene=scene.name, mode=settings.mode,
             clearance=settings.clearance, scope=settings.scope, unit_settings=scene.unit_settings,
             date=datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-            objects=len(run.gathered.entries), pairs_checked=run.position, skipped=run.gathered.skipped)
+            objects=len(run.gathered.entries), pairs_checked=run.position, skipped=run.gathered.skipped,
+            scripts_trusted=trusted)
         try:
             (report_data.write_csv if fmt == "CSV" else report_data.write_json)(args.report, report)
         except OSError as exc:

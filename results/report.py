@@ -54,8 +54,10 @@ def _units(unit_settings) -> dict:
 
 def report_dict(records, *, file: str, scene: str, mode: str, clearance: float, date: str, scope: str = "",
                 unit_settings=None, objects: int | None = None, pairs_checked: int | None = None,
-                cancelled: bool = False, skipped=()) -> dict:
-    """The whole report: where and how the check ran, then one entry per listed pair (worst first)."""
+                cancelled: bool = False, skipped=(), scripts_trusted: bool | None = None) -> dict:
+    """The whole report: where and how the check ran, then one entry per listed pair (worst first).
+    `scripts_trusted`: whether the file was opened with its Python allowed to run (the command line says; a
+    check inside Blender's window leaves it out)."""
     records = list(records)
     return {
         "version": REPORT_VERSION,
@@ -70,6 +72,7 @@ def report_dict(records, *, file: str, scene: str, mode: str, clearance: float, 
         "pairs_checked": pairs_checked,
         "cancelled": bool(cancelled),
         "skipped": list(skipped),
+        **({} if scripts_trusted is None else {"scripts_trusted": bool(scripts_trusted)}),
         "count": len(records),
         "results": [record_dict(r, unit_settings) for r in records],
     }
@@ -78,12 +81,12 @@ def report_dict(records, *, file: str, scene: str, mode: str, clearance: float, 
 CSV_COLUMNS = ("object_a", "object_b", "status", "distance", "depth", "within_clearance",
                "point_a_x", "point_a_y", "point_a_z", "point_b_x", "point_b_y", "point_b_z",
                "normal_x", "normal_y", "normal_z", "containment", "mode", "stale")
-_HEADER_KEYS = ("file", "scene", "date", "scope", "mode", "clearance")
+_HEADER_KEYS = ("file", "scene", "date", "scope", "mode", "clearance", "scripts_trusted")
 
 
 def csv_rows(report: dict) -> list[list]:
     """The report as CSV rows: '# key: value' comment lines for the header, the column names, one row per pair."""
-    rows = [[f"# {key}: {report[key]!s}"] for key in _HEADER_KEYS]
+    rows = [[f"# {key}: {report[key]!s}"] for key in _HEADER_KEYS if key in report]
     units = report["units"]
     rows.append([f"# units: {units['system']} scale_length={units['scale_length']!r} {units['length_unit']}"])
     rows.append(list(CSV_COLUMNS))

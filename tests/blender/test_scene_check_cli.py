@@ -78,8 +78,39 @@ def test_usage_errors_exit_2(cli, tmp_path, argv, capsys):
     assert "error" in capsys.readouterr().err
 
 
-def test_missing_file_exits_2(cli, tmp_path):
-    assert cli.main(["check", str(tmp_path / "nope.blend")], bpy) == 2
+def test_missing_file_exits_2(cli, tmp_path, capsys):
+    missing = str(tmp_path / "nope.blend")
+    assert cli.main(["check", missing], bpy) == 2
+    assert f"error: no such file: {missing}" in capsys.readouterr().err
+
+
+def _damaged(folder, damage: str) -> str:
+    """A file that is not a readable .blend: text, nothing, or the first half of a saved file."""
+    whole = folder / "whole.blend"
+    _save(whole, clash=True)
+    bpy.ops.wm.save_as_mainfile(filepath=str(whole), compress=damage == "truncated compressed")
+    data = whole.read_bytes()
+    blob = {"garbage": b"not a blend file\n" * 64, "empty": b""}.get(damage, data[:len(data) // 2])
+    path = folder / "damaged.blend"
+    path.write_bytes(blob)
+    return str(path)
+
+
+@pytest.mark.parametrize("damage", ["garbage", "empty", "truncated", "truncated compressed"])
+def test_unreadable_file_exits_2_with_blenders_reason(cli, tmp_path, damage, capsys):
+    path = _damaged(tmp_path, damage)
+    assert cli.main(["check", path], bpy) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith(f"collision_inspector: error: cannot open {path}: ") and "Traceback" not in err
+    assert len(err) > len(f"collision_inspector: error: cannot open {path}: ")  # Blender's reason follows
+
+
+def test_unreadable_file_among_several_exits_2(cli, tmp_path, capsys):
+    clean = _save(tmp_path / "clean.blend", clash=False)
+    garbage = _damaged(tmp_path, "garbage")
+    assert cli.main(["check", clean, garbage, "--jobs", "2"], bpy) == 2
+    captured = capsys.readouterr()
+    assert f"error: cannot open {garbage}: " in captured.err and "clean.blend: No clashes" in captured.out
 
 
 def test_several_files_run_as_separate_processes(cli, tmp_path):

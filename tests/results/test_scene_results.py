@@ -83,3 +83,15 @@ def test_csv_rows_read_back():
 def test_summary_line_singular():
     assert scene.run_summary(1, 2, 1, 1, box_pairs=1) == "1 clash among 2 objects (1 pair with close boxes, 1 checked " \
                                                          "exactly)"
+
+
+def test_scripts_trusted_only_when_the_caller_says():
+    """The command line says whether the file's Python was allowed to run; a check in Blender's window does not."""
+    records, untold = _report()
+    assert "scripts_trusted" not in untold
+    assert not any(row[0].startswith("# scripts_trusted") for row in report.csv_rows(untold))
+    for trusted in (False, True):
+        data = report.report_dict(records, file="/x/scene.blend", scene="Scene", mode="HULL", clearance=0.5,
+                                  date="2026-01-01T00:00:00+00:00", scripts_trusted=trusted)
+        assert json.loads(json.dumps(data))["scripts_trusted"] is trusted
+        assert [f"# scripts_trusted: {trusted}"] in report.csv_rows(data)
