@@ -300,7 +300,7 @@ class COLLISION_OT_export_report(bpy.types.Operator):
     bl_options = {"REGISTER"}
 
     filepath: StringProperty(name="File Path", subtype="FILE_PATH", default="")
-    format: EnumProperty(name="Format", items=(("JSON", "JSON", "One JSON document (layout in the README)"),
+    format: EnumProperty(name="Format", items=(("JSON", "JSON", "One JSON document (layout in docs/scene-check.md)"),
                                                ("CSV", "CSV", "One row per pair, '#' header lines")),
                          default="JSON")
     filter_glob: StringProperty(default="*.json;*.csv", options={"HIDDEN"})

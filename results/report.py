@@ -3,7 +3,7 @@
 
 Lengths are in Blender units, the units of the objects' coordinates and of the scene's clearance; the report's
 `units` block says how the scene shows them (`scale_length` x value = metres for a metric or imperial scene).  The
-layout is described in README.md, section "Scene check".
+layout is described in docs/scene-check.md, section "Reports".
 """
 from __future__ import annotations
 
