@@ -9,6 +9,7 @@
 - `check`: the pair operators (check, clear, select A/B, copy);
 - `live`: live re-checking; `sweep`: a pair over a frame range; `push`: Push Apart and Move to Contact;
 - `scene_check` / `scene_ops`: the scene check (every clash in a scope) and its report;
+- `object_check`: Check Object (one object on its own: self-intersections, clearance between its parts);
 - `cli`: the command line (`blender --command collision_inspector ...`, Blender 4.2+).
 
 Submodules import bpy, so they are imported inside `register()` only.
@@ -16,9 +17,10 @@ Submodules import bpy, so they are imported inside `register()` only.
 
 
 def _classes():
-    from . import check, props, push, scene_ops, sweep
+    from . import check, object_check, props, push, scene_ops, sweep
 
-    return props.CLASSES + check.CLASSES + sweep.CLASSES + push.CLASSES + scene_ops.CLASSES
+    return (props.CLASSES + check.CLASSES + sweep.CLASSES + push.CLASSES + scene_ops.CLASSES
+            + object_check.CLASSES)
 
 
 def register():

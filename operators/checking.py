@@ -4,7 +4,8 @@
 `check_pair(obj_a, obj_b, depsgraph, settings)` reads both evaluated objects (`reading`), builds the shapes the
 mode asks for, asks the core, and returns the exact record (with timings).  Every operator that checks (the pair
 check, the scene check, the sweep, the live re-check, Push Apart's confirmation) calls it; none of them reads
-geometry or calls `core.collide` on its own.  It raises `reading.GeometryError` (the message names the object) for
+geometry or calls `core.collide` on its own (`check_object(obj, depsgraph, clearance)` is the same for one
+object on its own: Check Object).  It raises `reading.GeometryError` (the message names the object) for
 objects it cannot check, `ValueError` for numbers the core refuses; it never touches the scene.
 
 With `cache=` (a `reading.GeometryCache`, normally `reading.GEOMETRY_CACHE`) an object whose geometry did not
@@ -19,7 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..core import ConvexPolytope, PointCloud, TriangleMesh, collide, collide_worst
+from ..core import DEFAULT_TOLERANCES, ConvexPolytope, PointCloud, TriangleMesh, collide, collide_worst
 from ..core.mesh import loose_parts
 from ..results.record import CheckRecord, Mode
 from .reading import GeometryError, read_object
@@ -224,3 +225,25 @@ def check_pair(obj_a, obj_b, depsgraph, settings: CheckSettings = CheckSettings(
     read_ms = (time.perf_counter() - started) * 1e3
     return check_geometry(geometry_a, geometry_b, settings, identity_a=object_identity(obj_a),
                           identity_b=object_identity(obj_b), shape_a=shape_a, shape_b=shape_b, read_ms=read_ms)
+
+
+def check_object(obj, depsgraph, clearance: float, cache=None):
+    """Check Object: one object on its own, as the viewport shows it (its evaluated mesh in world space): where
+    its surface crosses itself, and the pairs of its loose parts that cross, touch or are no farther apart than
+    `clearance` (Blender units).  Returns (`results.object_check.ObjectCheck`, its results-list rows).  Raises as
+    `check_pair` does."""
+    from ..core.mesh import part_clearance, self_intersections  # noqa: PLC0415
+    from ..results.object_check import ObjectCheck, object_records  # noqa: PLC0415
+
+    started = time.perf_counter()
+    geometry, mesh = _geometry_and_shape(obj, depsgraph, Mode.EXACT, cache)
+    read_ms = (time.perf_counter() - started) * 1e3
+    started = time.perf_counter()
+    segments = self_intersections(mesh)
+    gaps = part_clearance(mesh, clearance)
+    lo, hi = mesh.bounds()
+    scale = float(np.linalg.norm(hi - lo))
+    check = ObjectCheck(object_name=geometry.name, identity=object_identity(obj), segments=segments,
+                        parts=len(loose_parts(mesh)), pairs=len(gaps), clearance=float(clearance), scale=scale,
+                        time_ms=(time.perf_counter() - started) * 1e3)
+    return check, object_records(check, gaps, band=DEFAULT_TOLERANCES.touching * scale, read_ms=read_ms)

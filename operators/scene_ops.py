@@ -253,6 +253,11 @@ def select_pair(context, record) -> bool:
 def on_row_chosen(context) -> None:
     """The results list's row changed: select its pair and frame it (framing only with a window)."""
     record = store.active_record()
+    if record is not None and record.is_one_object:  # a Check Object row: frame its points, not the object
+        from . import object_check  # noqa: PLC0415
+
+        object_check.frame_record(context, record)
+        return
     try:
         chosen = select_pair(context, record)
     except (RuntimeError, ReferenceError, AttributeError):

@@ -41,7 +41,17 @@ def record_dict(record: CheckRecord, unit_settings=None) -> dict:
         "mode": record.mode.name,
         "stale": bool(record.is_stale),
         "converged": bool(c.converged),
-    }
+    } | _one_object(record)
+
+
+def _one_object(record: CheckRecord) -> dict:
+    """Check Object rows: which parts (part_a, part_b, as `core.mesh.loose_parts` numbers them), or for the
+    self-intersection row the number of crossing triangle pairs; nothing for a pair of objects."""
+    if not record.is_one_object:
+        return {}
+    if record.is_self_intersection:
+        return {"self_intersections": len(record.contact.intersection)}
+    return {"part_a": int(record.part_a), "part_b": int(record.part_b)}
 
 
 def _units(unit_settings) -> dict:
