@@ -23,18 +23,7 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import core  # noqa: E402
-
-
-def torus(major, minor, n, m):
-    u = 2 * np.pi * np.arange(n) / n
-    w = 2 * np.pi * np.arange(m) / m
-    uu, ww = np.meshgrid(u, w, indexing="ij")
-    ring = major + minor * np.cos(ww)
-    v = np.stack([ring * np.cos(uu), ring * np.sin(uu), minor * np.sin(ww)], -1).reshape(-1, 3)
-    i, j = np.meshgrid(np.arange(n), np.arange(m), indexing="ij")
-    a, b = i * m + j, ((i + 1) % n) * m + j
-    c, d = ((i + 1) % n) * m + (j + 1) % m, i * m + (j + 1) % m
-    return v, np.concatenate([np.stack([a, b, c], -1).reshape(-1, 3), np.stack([a, c, d], -1).reshape(-1, 3)])
+from tests.core.meshes import torus  # noqa: E402
 
 
 def chain(links=50, pitch=1.45, minor=0.15, n=100, m=20):

@@ -1,36 +1,14 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """View3D > Sidebar > Collision > Check Object (the Object menu's entry, which F3 finds, is `sidebar.menu_func`'s):
-the active object on its own (3D printing).  Read only: what the check found comes from `operators.store` (`object_check()` and the
-rows), the words from `results.object_check` and `results.text`."""
+the active object on its own (3D printing).  Read only: what the check found comes from `operators.store`
+(`object_check()`), its rows are the results list's (`results_list.COLLISION_UL_results`), the words come from
+`results.text` and `results.object_check`."""
 from __future__ import annotations
 
 import bpy
 
 from ..operators import props, store
-from ..results.object_check import row_label
-from ..results.status import style
 from ..results.text import format_length
-from .results_list import row_value
-
-
-class COLLISION_UL_object_check(bpy.types.UIList):
-    """Check Object's rows: the self-intersections, then the pairs of parts, worst first"""
-
-    bl_idname = "COLLISION_UL_object_check"
-
-    def draw_item(self, context, layout, _data, item, _icon, _active_data, _active_prop, index=0, _flt_flag=0):
-        records = store.records()
-        record = records[index] if 0 <= index < len(records) else None
-        if record is None or not record.is_one_object:
-            layout.label(text=f"{item.object_a}  {item.object_b}")
-            return
-        units = context.scene.unit_settings if context.scene is not None else None
-        row = layout.row(align=True)
-        row.active = not record.is_stale
-        split = row.split(factor=0.62)
-        split.label(text=row_label(record), icon=style(record.status).icon)
-        split.label(text=("" if record.is_self_intersection else row_value(record, units))
-                    + (" *" if record.is_stale else ""))
 
 
 class VIEW3D_PT_collision_object_check(bpy.types.Panel):
@@ -69,11 +47,11 @@ class VIEW3D_PT_collision_object_check(bpy.types.Panel):
                   icon="ERROR" if check.self_intersections else "CHECKMARK")
         col.label(text=f"Part pairs closer than {format_length(check.clearance, units)}: {check.pairs} "
                        f"(of {check.parts} parts)")
-        layout.template_list("COLLISION_UL_object_check", "", group, "results", group, "active_index", rows=4)
+        layout.template_list("COLLISION_UL_results", "object_check", group, "results", group, "active_index", rows=4)
         layout.operator("collision.export_report", text="Export Report", icon="EXPORT")
 
 
-CLASSES = (COLLISION_UL_object_check, VIEW3D_PT_collision_object_check)
+CLASSES = (VIEW3D_PT_collision_object_check,)
 
 
 def register():

@@ -9,7 +9,8 @@
   curve), then one row per `core.mesh.PartGap` (parts `part_a`, `part_b`), worst first.  Each row's contact
   follows core/contact.py's conventions: separated or touching, `point_b - point_a = distance x normal`;
   intersecting, `point_a - point_b = depth x normal`.
-- `summary_line(check, units)`: the status-bar line; `mirror_fields(check)`: the Blender mirror's values.
+- `row_names(record)`: what the results list shows for a row; `summary_line(check, units)`: the status-bar line;
+  `mirror_fields(check)`: the Blender mirror's values.
 """
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ from ..core import Contact, Status
 from .record import CheckRecord, Mode
 from .text import format_length
 
-__all__ = ["ObjectCheck", "object_records", "summary_line", "mirror_fields"]
+__all__ = ["ObjectCheck", "object_records", "row_names", "summary_line", "mirror_fields"]
 
 
 @dataclass(frozen=True)
@@ -90,12 +91,14 @@ def object_records(check: ObjectCheck, gaps, *, band: float = 0.0, read_ms: floa
     return rows
 
 
-def row_label(record: CheckRecord) -> str:
-    """What the results list names a Check Object row: the self-intersections, or the two parts."""
+def row_names(record: CheckRecord) -> tuple[str, str]:
+    """The two names the results list shows for a row: A and B, or for a Check Object row the two parts, or the
+    self-intersections and their count."""
+    if not record.is_one_object:
+        return record.object_a, record.object_b
     if record.is_self_intersection:
-        count = len(record.contact.intersection)
-        return f"Self-intersections ({count})"
-    return f"Part {record.part_a} – Part {record.part_b}"
+        return "Self-intersections", str(len(record.contact.intersection))
+    return f"Part {record.part_a}", f"Part {record.part_b}"
 
 
 def summary_line(check: ObjectCheck, unit_settings=None) -> str:

@@ -199,15 +199,15 @@ def test_panel_says_clean_and_lists_rows(addon_modules):
     settings().clearance = 0.0497
     bpy.ops.collision.check_object()
     log = _draw(panel)
-    assert ("list", "COLLISION_UL_object_check") in log
+    assert ("list", "COLLISION_UL_results") in log
     labels = [entry[1] for entry in log if entry[0] == "label"]
     assert "Self-intersections: 0" in labels
     # the list's rows name the parts and the distance in scene units
-    ul = bpy.types.COLLISION_UL_object_check
+    ul = bpy.types.COLLISION_UL_results
     rows = []
     for index, item in enumerate(bpy.context.window_manager.collision_inspector.results):
         row_log = []
         ul.draw_item(object(), bpy.context, _Layout(row_log), None, item, 0, None, "", index)
         rows.append([entry[1] for entry in row_log if entry[0] == "label"])
-    assert sorted(r[0] for r in rows) == ["Part 0 – Part 3", "Part 1 – Part 3", "Part 2 – Part 3"]
-    assert all(r[1] == "4.9572 cm" for r in rows), rows  # (0.2 - 0.15) cos(pi / 24) = 0.049572...
+    assert sorted(r[:2] for r in rows) == [["Part 0", "Part 3"], ["Part 1", "Part 3"], ["Part 2", "Part 3"]]
+    assert all(r[2] == "4.9572 cm" for r in rows), rows  # (0.2 - 0.15) cos(pi / 24) = 0.049572...

@@ -39,8 +39,8 @@ def test_rows_self_intersection_first_then_the_pairs():
     assert rows[0].is_self_intersection and not rows[1].is_self_intersection
     assert rows[0].status is core.Status.INTERSECTING
     np.testing.assert_array_equal(rows[0].contact.intersection, SEGMENTS)
-    assert object_check.row_label(rows[0]) == "Self-intersections (2)"
-    assert object_check.row_label(rows[2]) == "Part 1 – Part 3"
+    assert object_check.row_names(rows[0]) == ("Self-intersections", "2")
+    assert object_check.row_names(rows[2]) == ("Part 1", "Part 3")
 
 
 def test_rows_keep_the_contact_conventions():
