@@ -211,3 +211,14 @@ def test_panel_says_clean_and_lists_rows(addon_modules):
         rows.append([entry[1] for entry in row_log if entry[0] == "label"])
     assert sorted(r[:2] for r in rows) == [["Part 0", "Part 3"], ["Part 1", "Part 3"], ["Part 2", "Part 3"]]
     assert all(r[2] == "4.9572 cm" for r in rows), rows  # (0.2 - 0.15) cos(pi / 24) = 0.049572...
+
+
+def test_object_without_faces_is_reported_and_changes_nothing(addon_modules):
+    make_active(hinge_object())
+    settings().clearance = 0.1
+    bpy.ops.collision.check_object()
+    before = addon_modules.store.records()
+    bpy.ops.curve.primitive_bezier_curve_add()  # no bevel: edges only
+    with pytest.raises(RuntimeError, match="no faces"):
+        bpy.ops.collision.check_object()
+    assert addon_modules.store.records() == before
