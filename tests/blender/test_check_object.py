@@ -222,3 +222,31 @@ def test_object_without_faces_is_reported_and_changes_nothing(addon_modules):
     with pytest.raises(RuntimeError, match="no faces"):
         bpy.ops.collision.check_object()
     assert addon_modules.store.records() == before
+
+
+def test_live_mode_marks_check_object_rows_stale(addon, addon_modules):
+    """Live mode re-checks pairs of objects; Check Object's rows (one object) go stale instead of being
+    re-checked as a pair of the object with itself, and the sweep does not take them as its pair."""
+    import importlib
+
+    live = importlib.import_module(f"{addon}.operators.live")
+    sweep = importlib.import_module(f"{addon}.operators.sweep")
+    hinge = hinge_object()
+    make_active(hinge)
+    settings().clearance = 0.0497
+    bpy.ops.collision.check_object()
+    rows = addon_modules.store.records()
+    assert len(rows) == 3
+    try:
+        settings().live = True
+        hinge.location.x = 0.5
+        bpy.context.view_layer.update()
+        live.tick()
+        after = addon_modules.store.records()
+        assert [(r.part_a, r.part_b, r.distance) for r in after] == [(r.part_a, r.part_b, r.distance) for r in rows]
+        assert all(r.is_stale for r in after)
+    finally:
+        settings().live = False
+        live.disable()
+    with pytest.raises(ValueError):
+        sweep.listed_pairs()
