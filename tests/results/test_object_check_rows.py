@@ -85,6 +85,14 @@ def test_mirror_and_report_name_the_parts():
     assert entries[2]["distance_text"] == "2 mm"
 
 
+def test_readout_names_the_parts():
+    text = addon_module("results.text")
+    rows = object_check.object_records(check(), GAPS, band=3e-9)
+    readout = {row.label: row.value for row in text.readout_rows(rows[2], METRIC)}
+    assert (readout["A"], readout["B"]) == ("Hinge (part 1)", "Hinge (part 3)")
+    assert readout["Distance"] == "2 mm"
+
+
 def test_draw_data_of_the_rows():
     rows = object_check.object_records(check(), GAPS, band=3e-9)
     curve = overlay.build_draw_data(rows[0], METRIC)
