@@ -206,7 +206,18 @@ def touching_and_crossing():
             (v + [0.1, 0.5, 0.0], t), (upright, np.array([[0, 1, 2], [0, 2, 3]]))]
 
 
+def inside_a_solid():
+    """A box buried in a solid block (far from its surface: no triangle comes near), and a box in a crate's
+    cavity (the crate is an outer shell and an inward-facing cavity shell, two parts): as for two objects, a part
+    inside a closed part's solid is listed, whatever the gap to the surfaces."""
+    v, t = mc.crate(2.0, 1.5)
+    outer, cavity = (v[:8], t[:12]), (v[8:], t[12:] - 8)
+    return [mc.box((5, -2, -2), (9, 2, 2)), mc.box((6.5, -0.5, -0.5), (7.5, 0.5, 0.5)), outer, cavity,
+            mc.box((-0.25, -0.25, -0.25), (0.25, 0.25, 0.25))]
+
+
 def parts_cases(variant: str, seed: int = 29) -> list[PartsCase]:
     builders = [("pin in hole", pin_in_hole), ("hinge", hinge), ("ball in socket", ball_in_socket),
-                ("chain of three links", chain), ("touching and crossing", touching_and_crossing)]
+                ("chain of three links", chain), ("touching and crossing", touching_and_crossing),
+                ("inside a solid", inside_a_solid)]
     return [_joined(name, build(), placement(variant, seed + k)) for k, (name, build) in enumerate(builders)]
