@@ -89,16 +89,19 @@ def self_leaf_pairs(world: WorldBVH, reach: float, labels=None, closest: bool = 
                 if rows.size:
                     ka = np.minimum(ua[rows], ub[rows]) * span + np.maximum(ua[rows], ub[rows])
                     gap = world.rep[na[rows]] - world.rep[nb[rows]]
-                    bounds.update(ka, np.sqrt((gap * gap).sum(axis=1)))
                     lower = pair_lower_bound(world, na[rows], world, nb[rows])
-                    # a tighter bound: the exact distance of the first triangles of each label pair's most
+                    # per label pair (rows grouped by key, the most promising first): the smallest distance of
+                    # the nodes' surface points, and the exact distance of the first triangles of the most
                     # promising node pair (deep down, the nodes are small and these are nearly the closest)
                     order = np.lexsort((lower, ka))
-                    best = order[np.concatenate([[True], ka[order][1:] != ka[order][:-1]])]
+                    keys = ka[order]
+                    starts = np.flatnonzero(np.concatenate([[True], keys[1:] != keys[:-1]]))
+                    best = order[starts]
                     first = local.first_leaf
                     exact = triangle_triangle(world.leaf_corners[first[na[rows[best]]]],
                                               world.leaf_corners[first[nb[rows[best]]]])[0]
-                    bounds.update(ka[best], exact)
+                    points = np.minimum.reduceat(np.sqrt((gap * gap).sum(axis=1))[order], starts)
+                    bounds.update(keys[starts], np.minimum(points, exact))
                     keep[rows[lower > np.minimum(bounds.of(ka), reach)]] = False
         i, j = ci[keep], cj[keep]
     keep = i < j
