@@ -87,7 +87,7 @@ def report_dict(records, *, file: str, scene: str, mode: str, clearance: float, 
 
 CSV_COLUMNS = ("object_a", "object_b", "status", "distance", "depth", "within_clearance",
                "point_a_x", "point_a_y", "point_a_z", "point_b_x", "point_b_y", "point_b_z",
-               "normal_x", "normal_y", "normal_z", "containment", "mode", "stale")
+               "normal_x", "normal_y", "normal_z", "containment", "mode", "stale", "part_a", "part_b")
 _HEADER_KEYS = ("file", "scene", "date", "scope", "mode", "clearance")
 
 
@@ -100,7 +100,8 @@ def csv_rows(report: dict) -> list[list]:
     for r in report["results"]:
         rows.append([r["object_a"], r["object_b"], r["status"], repr(r["distance"]), repr(r["depth"]),
                      int(r["within_clearance"]), *map(repr, r["point_a"]), *map(repr, r["point_b"]),
-                     *map(repr, r["normal"]), r["containment"] or "", r["mode"], int(r["stale"])])
+                     *map(repr, r["normal"]), r["containment"] or "", r["mode"], int(r["stale"]),
+                     r.get("part_a", ""), r.get("part_b", "")])
     return rows
 
 

@@ -83,6 +83,11 @@ def test_mirror_and_report_name_the_parts():
     assert entries[0]["self_intersections"] == 2 and "part_a" not in entries[0]
     assert (entries[2]["part_a"], entries[2]["part_b"]) == (1, 3)
     assert entries[2]["distance_text"] == "2 mm"
+    table = report.csv_rows(report.report_dict(rows, file="", scene="Scene", mode="EXACT", clearance=0.003,
+                                               date="2026-11-27", unit_settings=METRIC))
+    header = table[table.index(list(report.CSV_COLUMNS))]
+    body = [dict(zip(header, row)) for row in table[table.index(header) + 1:]]
+    assert [(r["part_a"], r["part_b"]) for r in body] == [("", ""), (0, 2), (1, 3)]
 
 
 def test_readout_names_the_parts():
