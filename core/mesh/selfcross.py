@@ -116,8 +116,6 @@ def self_crossings(mesh: TriangleMesh, tolerances: Tolerances = DEFAULT_TOLERANC
     found_i.append(ia[rows[fold]])
     found_j.append(ib[rows[fold]])
     found_seg.append(crease)
-    if not found_i:
-        return none
     ti, tj = order[np.concatenate(found_i)], order[np.concatenate(found_j)]
     segments = np.concatenate(found_seg) + origin
     pairs = np.stack([np.minimum(ti, tj), np.maximum(ti, tj)], axis=1)
