@@ -190,7 +190,9 @@ class CollisionInspectorSettings(bpy.types.PropertyGroup):
                                          "within Group A")
     clearance: FloatProperty(name="Clearance", subtype="DISTANCE", unit="LENGTH", min=0.0, default=0.0,
                              precision=4,
-                             description="Scene check: also list pairs separated by less than this distance")
+                             description="Scene check: also list pairs separated by less than this distance; "
+                                         "Check Object: list the pairs of loose parts closer than this (the "
+                                         "printer's gap for print-in-place models)")
     scope: EnumProperty(name="Scope", items=SCOPE_ITEMS, default="VISIBLE",
                         description="Scene check: which objects Check All checks")
     ignore_touching: BoolProperty(name="Ignore Touching", default=False,
