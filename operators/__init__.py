@@ -9,6 +9,7 @@ From the bottom up (each imports only modules above it in this list; tests/tooli
 - `checking`: `check_pair`, the one pipeline every operator calls; `scene_check`: the scene check's stages;
 - `check`: the pair operators (check, clear, select A/B, copy) and the shared poll and settings;
 - `live`: live re-checking; `handlers`: Blender's app handlers (stale marking, file loads, undo);
+- `object_check`: Check Object (one object on its own: self-intersections, clearance between its parts);
 - `push`: Push Apart and Move to Contact; `sweep`: a pair over a frame range (the search: core/motion.py);
   `scene_ops`: the scene check's operators and its report;
 - `props`: the PropertyGroups (the WindowManager mirror of the results, the overlay toggles, the Scene's
@@ -20,9 +21,10 @@ Submodules import bpy, so they are imported inside `register()` only.
 
 
 def _classes():
-    from . import check, props, push, scene_ops, sweep
+    from . import check, object_check, props, push, scene_ops, sweep
 
-    return props.CLASSES + check.CLASSES + sweep.CLASSES + push.CLASSES + scene_ops.CLASSES
+    return (props.CLASSES + check.CLASSES + sweep.CLASSES + push.CLASSES + scene_ops.CLASSES
+            + object_check.CLASSES)
 
 
 def register():

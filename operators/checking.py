@@ -6,6 +6,7 @@ mode asks for, asks the core, and returns the exact record (with timings).  Ever
 pair check, the sweep, the live re-check, Push Apart and its confirmations) calls it.  The scene check reads each
 object once itself (`reading.read_object`: an instanced object's instances share the read) and answers each pair
 through `check_geometry`, the second half of `check_pair`.  None of them calls `core.collide` on its own.
+`check_object(obj, depsgraph, clearance)` is the same for one object on its own (Check Object).
 `check_pair` raises `reading.GeometryError` (the message names the object) for objects it cannot check,
 `ValueError` for numbers the core refuses; it never touches the scene.
 
@@ -21,7 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..core import ConvexPolytope, PointCloud, TriangleMesh, collide, collide_worst
+from ..core import DEFAULT_TOLERANCES, ConvexPolytope, PointCloud, TriangleMesh, collide, collide_worst
 from ..core.mesh import loose_parts
 from ..results.record import CheckRecord, Mode
 from .reading import GeometryError, object_identity, read_object
@@ -225,3 +226,25 @@ def check_pair(obj_a, obj_b, depsgraph, settings: CheckSettings = CheckSettings(
     read_ms = (time.perf_counter() - started) * 1e3
     return check_geometry(geometry_a, geometry_b, settings, identity_a=object_identity(obj_a),
                           identity_b=object_identity(obj_b), shape_a=shape_a, shape_b=shape_b, read_ms=read_ms)
+
+
+def check_object(obj, depsgraph, clearance: float, cache=None):
+    """Check Object: one object on its own, as the viewport shows it (its evaluated mesh in world space): where
+    its surface crosses itself, and the pairs of its loose parts that cross, touch or are no farther apart than
+    `clearance` (Blender units).  Returns (`results.object_check.ObjectCheck`, its results-list rows).  Raises as
+    `check_pair` does."""
+    from ..core.mesh import part_clearance, self_intersections  # noqa: PLC0415
+    from ..results.object_check import ObjectCheck, object_records  # noqa: PLC0415
+
+    started = time.perf_counter()
+    geometry, mesh = _geometry_and_shape(obj, depsgraph, Mode.EXACT, cache)
+    read_ms = (time.perf_counter() - started) * 1e3
+    started = time.perf_counter()
+    segments = self_intersections(mesh)
+    gaps = part_clearance(mesh, clearance)
+    lo, hi = mesh.bounds()
+    scale = float(np.linalg.norm(hi - lo))
+    check = ObjectCheck(object_name=geometry.name, identity=object_identity(obj), segments=segments,
+                        parts=len(loose_parts(mesh)), pairs=len(gaps), clearance=float(clearance), scale=scale,
+                        time_ms=(time.perf_counter() - started) * 1e3)
+    return check, object_records(check, gaps, band=DEFAULT_TOLERANCES.touching * scale, read_ms=read_ms)

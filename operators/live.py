@@ -151,6 +151,9 @@ def recheck(now: float | None = None) -> int:
         touched = record.identity_a in marked or record.identity_b in marked
         if not touched and not (record.preview and settled):
             continue
+        if record.is_one_object:  # Check Object's rows are not re-checked live: they go stale until checked again
+            store.mark_stale(wm, {record.identity_a})
+            continue
         key = (record.identity_a, record.identity_b)
         wanted = _wanted.get(key, record.mode) if record.preview else record.mode
         preview = wanted is not Mode.HULL and not settled and (record.preview or _is_large(record))

@@ -91,6 +91,27 @@ class CollisionResult(bpy.types.PropertyGroup):
                                    description="Separated, but by less than the scene's clearance")
     scale: FloatProperty(name="Scale", unit="LENGTH", description="Size of the pair (largest bounding-box diagonal)")
     touching_tolerance: FloatProperty(name="Touching Tolerance", unit="LENGTH", precision=9)
+    part_a: IntProperty(name="Part A", default=-1, min=-1,
+                        description="Check Object: the loose part that is A (-1: not a part pair)")
+    part_b: IntProperty(name="Part B", default=-1, min=-1,
+                        description="Check Object: the loose part that is B (-1: not a part pair)")
+
+
+class CollisionObjectCheck(bpy.types.PropertyGroup):
+    """The last Check Object (`collision.check_object`), for scripts:
+    `bpy.context.window_manager.collision_inspector.object_check`.  Its listed part pairs (and the
+    self-intersection row) are the `results` items; written by `store.set_records` only."""
+
+    has_result: BoolProperty(name="Has Result", description="The results list is a Check Object's")
+    object_name: StringProperty(name="Object", description="The object checked")
+    self_intersections: IntProperty(name="Self-Intersections", min=0,
+                                    description="Triangle pairs of the object whose surfaces cross")
+    parts: IntProperty(name="Loose Parts", min=0, description="Loose parts of the object")
+    pairs: IntProperty(name="Pairs Listed", min=0,
+                       description="Pairs of parts that cross, touch, or are no farther apart than the clearance")
+    clearance: FloatProperty(name="Clearance", subtype="DISTANCE", unit="LENGTH", precision=6, min=0.0,
+                             description="The clearance the parts were checked against (scene units)")
+    clean: BoolProperty(name="Clean", description="No self-intersection and no pair of parts listed")
 
 
 class CollisionSweepSample(bpy.types.PropertyGroup):
@@ -138,6 +159,7 @@ class CollisionInspectorState(bpy.types.PropertyGroup):
         name="Draw Through Geometry", default=True, update=_on_display_change,
         description="Draw the overlay on top of the objects (X-ray) instead of hiding it behind them")
     sweep: PointerProperty(type=CollisionSweep)
+    object_check: PointerProperty(type=CollisionObjectCheck)
 
 
 def _on_live(self, context):
@@ -157,7 +179,9 @@ class CollisionInspectorSettings(bpy.types.PropertyGroup):
                                          "within Group A")
     clearance: FloatProperty(name="Clearance", subtype="DISTANCE", unit="LENGTH", min=0.0, default=0.0,
                              precision=4,
-                             description="Scene check: also list pairs separated by less than this distance")
+                             description="Scene check: also list pairs separated by less than this distance; "
+                                         "Check Object: list the pairs of loose parts closer than this (the "
+                                         "printer's gap for print-in-place models)")
     scope: EnumProperty(name="Scope", items=SCOPE_ITEMS, default="VISIBLE",
                         description="Scene check: which objects Check All checks")
     ignore_touching: BoolProperty(name="Ignore Touching", default=False,
@@ -166,7 +190,7 @@ class CollisionInspectorSettings(bpy.types.PropertyGroup):
                        description="Re-check the shown pair (and the results list) whenever its objects change")
 
 
-CLASSES = (CollisionResult, CollisionSweepSample, CollisionSweep, CollisionInspectorState,
+CLASSES = (CollisionResult, CollisionSweepSample, CollisionSweep, CollisionObjectCheck, CollisionInspectorState,
            CollisionInspectorSettings)
 
 

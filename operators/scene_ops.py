@@ -15,7 +15,7 @@ import bpy
 from bpy.props import EnumProperty, StringProperty
 
 from ..results import report as report_data
-from . import access, changes, scene_check, store
+from . import access, changes, object_check, scene_check, store
 from .check import poll_ready
 
 SCOPE_ITEMS = scene_check.SCOPE_ITEMS
@@ -253,6 +253,9 @@ def select_pair(context, record) -> bool:
 def on_row_chosen(context) -> None:
     """The results list's row changed: select its pair and frame it (framing only with a window)."""
     record = store.active_record()
+    if record is not None and record.is_one_object:  # a Check Object row: frame its points, not the object
+        object_check.frame_record(context, record)
+        return
     try:
         chosen = select_pair(context, record)
     except (RuntimeError, ReferenceError, AttributeError):

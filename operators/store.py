@@ -16,6 +16,7 @@ from typing import Callable
 
 import bpy
 
+from ..results import object_check as object_data
 from ..results.motion import sweep_mirror_fields
 from ..results.record import CheckRecord, ResultsView, SweepRecord, mirror_fields
 from . import access
@@ -24,6 +25,7 @@ from .reading import object_identity
 _records: list[CheckRecord] = []
 _active: int = -1
 _sweep: SweepRecord | None = None
+_object_check: object_data.ObjectCheck | None = None  # the list is a Check Object's (set with it, dropped with it)
 _listeners: list[Callable[[ResultsView], None]] = []
 _writing = False  # set while the mirror is written, so its update callbacks do not re-enter
 
@@ -46,6 +48,11 @@ def active_contact():
 
 def sweep_record() -> SweepRecord | None:
     return _sweep
+
+
+def object_check() -> object_data.ObjectCheck | None:
+    """What Check Object found, when the results list is its rows; else None."""
+    return _object_check
 
 
 def view(wm=None) -> ResultsView:
@@ -97,14 +104,20 @@ def _write_mirror(wm) -> None:
             _mirror(item, record)
         group.active_index = _active
         _mirror(group.result, active_record())
+        mirror = getattr(group, "object_check", None)
+        if mirror is not None:
+            for name, value in object_data.mirror_fields(_object_check).items():
+                setattr(mirror, name, value)
     finally:
         _writing = False
 
 
-def set_records(wm, new_records, active: int = 0) -> None:
-    """Replace every record (e.g. a scene check's list, worst first) and make `active` the shown one."""
-    global _records, _active
+def set_records(wm, new_records, active: int = 0, object_check=None) -> None:
+    """Replace every record (e.g. a scene check's list, worst first) and make `active` the shown one.
+    `object_check`: the `results.object_check.ObjectCheck` whose rows these are (Check Object), else None."""
+    global _records, _active, _object_check
     _records = list(new_records)
+    _object_check = object_check
     _active = active if 0 <= active < len(_records) else (0 if _records else -1)
     _write_mirror(wm)
     notify(wm)
@@ -173,8 +186,8 @@ def set_sweep(wm, sweep: SweepRecord | None) -> None:
 
 def clear(wm=None) -> None:
     """Forget every record and the sweep, and tell the listeners."""
-    global _records, _active, _sweep
-    _records, _active, _sweep = [], -1, None
+    global _records, _active, _sweep, _object_check
+    _records, _active, _sweep, _object_check = [], -1, None, None
     _write_mirror(wm)
     _write_sweep_mirror(wm)
     notify(wm)
@@ -182,8 +195,8 @@ def clear(wm=None) -> None:
 
 def forget() -> None:
     """Drop the Python-side records without touching Blender data (unregister)."""
-    global _records, _active, _sweep
-    _records, _active, _sweep = [], -1, None
+    global _records, _active, _sweep, _object_check
+    _records, _active, _sweep, _object_check = [], -1, None, None
 
 
 # --------------------------------------------------------------------------------------------- objects

@@ -141,7 +141,7 @@ def sweep_pair(scene, obj_a, obj_b, settings: CheckSettings, frame_start: int, f
 def sweep_pair_objects(context):
     """(A, B) for a sweep: the shown result's pair, else the selection; SelectionError when there is neither."""
     record = store.active_record()
-    if record is not None:
+    if record is not None and not record.is_one_object:  # a Check Object row is no pair of objects
         obj_a, obj_b = store.resolve_object("A", record), store.resolve_object("B", record)
         if obj_a is not None and obj_b is not None:
             return obj_a, obj_b
@@ -152,6 +152,8 @@ def listed_pairs() -> list:
     """(A, B) of every record of the results list whose objects still exist, each pair once."""
     pairs, seen = [], set()
     for record in store.records():
+        if record.is_one_object:
+            continue
         key = (record.identity_a, record.identity_b)
         obj_a, obj_b = store.resolve_object("A", record), store.resolve_object("B", record)
         if obj_a is None or obj_b is None or key in seen:

@@ -8,12 +8,14 @@
       points; both witness points; the depth as a label at the arrow's tip;
     - separated: the segment between the closest points, both points, the distance as a label at its midpoint;
     - touching: the contact point and a short normal arrow;
+    - Check Object's rows (one object, `CheckRecord.is_one_object`): a pair of parts as above, its points tagged
+      with the part numbers; the self-intersection row as its crossing curve alone, with the count as a label;
     - meshes: where the surfaces cross, the crossing curve (`DrawData.curve`: the contact's own array of segment
       ends, handed to the GPU as one array, since a turned copy of a 10,000-vertex sphere crosses its original in
       80,000 segments, far too many for one Python object each); a contained pair marks a point inside;
     colours by status (`results.status`: red / green / amber), readable on the default dark theme.
     `build_view_draw_data(view)` draws a whole `ResultsView`: the active record fully, every other listed pair
-    faintly (its line or point only).
+    faintly (its line or point only; a self-intersection row's curve stays drawn in full).
 (b) `enable()` / `disable()` (idempotent) add and remove two `SpaceView3D` draw handlers kept in module state:
     POST_VIEW draws lines (`POLYLINE_UNIFORM_COLOR`) and points (screen-facing discs, `UNIFORM_COLOR`, since
     `POINT_UNIFORM_COLOR` does not exist in Blender 3.x); POST_PIXEL draws the labels with blf.  Nothing GPU
@@ -129,8 +131,12 @@ def arrow_length(depth: float, scale: float) -> float:
     return max(float(depth), MIN_ARROW_FRACTION * float(scale))
 
 
-def _tags(point_a, point_b) -> list:
-    """'A' and 'B' beside the two points, so the witness or closest point of each object is known."""
+def _tags(point_a, point_b, record=None) -> list:
+    """'A' and 'B' beside the two points, so the witness or closest point of each object is known (for a pair of
+    parts of one object, the part numbers)."""
+    if record is not None and getattr(record, "part_a", -1) >= 0:
+        return [Label(point_a, f"part {record.part_a}", TAG_COLORS["A"]),
+                Label(point_b, f"part {record.part_b}", TAG_COLORS["B"])]
     return [Label(point_a, "A", TAG_COLORS["A"]), Label(point_b, "B", TAG_COLORS["B"])]
 
 
@@ -140,6 +146,12 @@ def build_draw_data(record, unit_settings=None) -> DrawData:
         return DrawData()
     c = record.contact
     status = c.status
+    if getattr(record, "is_self_intersection", False):
+        curve = c.intersection.reshape(-1, 3) if len(c.intersection) else ()
+        count = len(c.intersection)
+        label = Label(_vec(c.point_a), f"{count} self-intersection{'s' if count != 1 else ''}"
+                                       f"{' (stale)' if record.is_stale else ''}", LABEL_COLOR_WHITE)
+        return DrawData(status=status.name, labels=(label,), curve=curve)
     color = style(status).color
     label_color = LABEL_COLOR_WHITE
     point_a, point_b, normal = _vec(c.point_a), _vec(c.point_b), _vec(c.normal)
@@ -160,12 +172,12 @@ def build_draw_data(record, unit_settings=None) -> DrawData:
         inside = {"A_INSIDE_B": " (A inside B)", "B_INSIDE_A": " (B inside A)"}.get(
             c.containment.name if c.containment is not None else "", "")
         labels.append(Label(tip, f"depth {format_length(c.depth, unit_settings)}{inside}{stale}", label_color))
-        labels += _tags(point_a, point_b)
+        labels += _tags(point_a, point_b, record)
     elif status is Status.SEPARATED:
         lines.append(Line(point_a, point_b, color, LINE_WIDTH))
         points += [Point(point_a, color), Point(point_b, color)]
         labels.append(Label(midpoint, f"{format_length(c.distance, unit_settings)}{stale}", label_color))
-        labels += _tags(point_a, point_b)
+        labels += _tags(point_a, point_b, record)
     else:  # TOUCHING
         points.append(Point(midpoint, color, POINT_SIZE * 1.3))
         if normal_ok:
@@ -193,16 +205,24 @@ def build_view_draw_data(view) -> DrawData:
         return DrawData()
     active = view.active
     data = build_draw_data(active, view.units)
-    lines, points = [], []
+    lines, points, curves = [], [], []
     for record in view.records:
-        if record is not active:
-            faint_lines, faint_points = _faint(record)
-            lines += faint_lines
-            points += faint_points
-    if not lines and not points:
+        if record is active:
+            continue
+        if getattr(record, "is_self_intersection", False):
+            curves.append(record.contact.intersection.reshape(-1, 3))
+            continue
+        faint_lines, faint_points = _faint(record)
+        lines += faint_lines
+        points += faint_points
+    if not lines and not points and not curves:
         return data
+    curve = data.curve
+    if curves:
+        curve = np.concatenate(curves + ([data.curve] if len(data.curve) else []))
+        curve.setflags(write=False)
     return DrawData(status=data.status, lines=tuple(lines) + data.lines, points=tuple(points) + data.points,
-                    labels=data.labels, curve=data.curve)
+                    labels=data.labels, curve=curve)
 
 
 # --------------------------------------------------------------------------------------------- GPU layer

@@ -9,6 +9,7 @@ from bpy.props import EnumProperty
 
 from ..core import Status
 from ..operators import access, store
+from ..results.object_check import row_names
 from ..results.status import style
 from ..results.text import format_length
 
@@ -28,7 +29,7 @@ def row_value(record, unit_settings) -> str:
 
 
 class COLLISION_UL_results(bpy.types.UIList):
-    """The scene check's pairs, worst first"""
+    """The listed pairs, worst first (a scene check's objects, or Check Object's parts of one object)"""
 
     bl_idname = "COLLISION_UL_results"
 
@@ -44,11 +45,13 @@ class COLLISION_UL_results(bpy.types.UIList):
         units = context.scene.unit_settings if context.scene is not None else None
         row = layout.row(align=True)
         row.active = not record.is_stale
+        name_a, name_b = row_names(record)
         split = row.split(factor=0.38)
-        split.label(text=record.object_a, icon=style(record.status).icon)
+        split.label(text=name_a, icon=style(record.status).icon)
         split = split.split(factor=0.6)
-        split.label(text=record.object_b)
-        split.label(text=row_value(record, units) + (" *" if record.is_stale else ""))
+        split.label(text=name_b)
+        value = "" if record.is_self_intersection else row_value(record, units)
+        split.label(text=value + (" *" if record.is_stale else ""))
 
     def draw_filter(self, _context, layout):
         row = layout.row(align=True)

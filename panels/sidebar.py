@@ -82,6 +82,7 @@ class VIEW3D_PT_collision_inspector(bpy.types.Panel):
 def menu_func(self, _context):
     self.layout.separator()
     self.layout.operator("collision.check", icon="PLAY")
+    self.layout.operator("collision.check_object", icon="MESH_DATA")  # one object on its own (3D printing)
 
 
 CLASSES = (VIEW3D_PT_collision_inspector,) + motion.CLASSES  # the sub-panel after its parent

@@ -56,6 +56,22 @@ class CheckRecord:
     """A or B moved, changed shape, was renamed or deleted after the check."""
     preview: bool = False
     """A fast answer shown while dragging (live mode) where the exact one is too slow; replaced when it ends."""
+    part_a: int = -1
+    """Check Object (A and B are one object): the loose part that is A, numbered as `core.mesh.loose_parts`
+    orders them; -1 otherwise, and on the object's self-intersection row (see `is_self_intersection`)."""
+    part_b: int = -1
+
+    @property
+    def is_one_object(self) -> bool:
+        """A row of Check Object: A and B are the same object (two of its parts, or the object crossing
+        itself)."""
+        return self.object_a == self.object_b and self.identity_a == self.identity_b
+
+    @property
+    def is_self_intersection(self) -> bool:
+        """Check Object's row for where the object's surface crosses itself: `contact.intersection` holds the
+        crossing curve, one segment per crossing triangle pair."""
+        return self.is_one_object and self.part_a < 0
 
     # The answer's fields, read through so that a record reads like a result.
     @property
@@ -135,7 +151,7 @@ def mirror_fields(record: CheckRecord | None) -> dict:
     """The values of the Blender mirror (`CollisionResult`), by property name; the 'no result' values for None."""
     if record is None:
         return {"status": "NONE", "object_a": "", "object_b": "", "is_stale": False, "containment": "NONE",
-                "within_clearance": False}
+                "within_clearance": False, "part_a": -1, "part_b": -1}
     c = record.contact
     return {
         "status": c.status.name,
@@ -162,4 +178,6 @@ def mirror_fields(record: CheckRecord | None) -> dict:
         "within_clearance": record.within_clearance,
         "scale": float(c.scale),
         "touching_tolerance": float(c.touching_tolerance),
+        "part_a": int(record.part_a),
+        "part_b": int(record.part_b),
     }

@@ -41,7 +41,17 @@ def record_dict(record: CheckRecord, unit_settings=None) -> dict:
         "mode": record.mode.name,
         "stale": bool(record.is_stale),
         "converged": bool(c.converged),
-    }
+    } | _one_object(record)
+
+
+def _one_object(record: CheckRecord) -> dict:
+    """Check Object rows: which parts (part_a, part_b, as `core.mesh.loose_parts` numbers them), or for the
+    self-intersection row the number of crossing triangle pairs; nothing for a pair of objects."""
+    if not record.is_one_object:
+        return {}
+    if record.is_self_intersection:
+        return {"self_intersections": len(record.contact.intersection)}
+    return {"part_a": int(record.part_a), "part_b": int(record.part_b)}
 
 
 def _units(unit_settings) -> dict:
@@ -80,7 +90,7 @@ def report_dict(records, *, file: str, scene: str, mode: str, clearance: float, 
 
 CSV_COLUMNS = ("object_a", "object_b", "status", "distance", "depth", "within_clearance",
                "point_a_x", "point_a_y", "point_a_z", "point_b_x", "point_b_y", "point_b_z",
-               "normal_x", "normal_y", "normal_z", "containment", "mode", "stale")
+               "normal_x", "normal_y", "normal_z", "containment", "mode", "stale", "part_a", "part_b")
 _HEADER_KEYS = ("file", "scene", "date", "scope", "mode", "clearance", "scripts_trusted")
 
 
@@ -93,7 +103,8 @@ def csv_rows(report: dict) -> list[list]:
     for r in report["results"]:
         rows.append([r["object_a"], r["object_b"], r["status"], repr(r["distance"]), repr(r["depth"]),
                      int(r["within_clearance"]), *map(repr, r["point_a"]), *map(repr, r["point_b"]),
-                     *map(repr, r["normal"]), r["containment"] or "", r["mode"], int(r["stale"])])
+                     *map(repr, r["normal"]), r["containment"] or "", r["mode"], int(r["stale"]),
+                     r.get("part_a", ""), r.get("part_b", "")])
     return rows
 
 

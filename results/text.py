@@ -140,9 +140,10 @@ def readout_rows(record, unit_settings=None) -> list[Row]:
         return [Row("Status", style(None).word, RowKind.STATUS)]
     c = record.contact
     status = c.status
+    parts = record.part_a >= 0  # Check Object: two loose parts of one object
     rows = [
-        Row("A", record.object_a),
-        Row("B", record.object_b),
+        Row("A", record.object_a + (f" (part {record.part_a})" if parts else "")),
+        Row("B", record.object_b + (f" (part {record.part_b})" if parts else "")),
         Row("Status", style(status).word + (" (preview)" if record.preview else ""), RowKind.STATUS),
         Row("Mode", _MODE_WORDS.get(record.mode.name, record.mode.name.title())),
     ]

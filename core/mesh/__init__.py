@@ -1,5 +1,9 @@
 """Non-convex triangle meshes: `TriangleMesh`, loose parts, volume and convexity, and the mesh-mesh query.
 
+One mesh on its own (3D printing): `self_intersections(mesh)` (where the surface crosses itself, the rule in
+core/mesh/selfcross.py) and `part_clearance(mesh, clearance)` (pairs of loose parts closer than a gap, as
+`PartGap` records, core/mesh/clearance.py).
+
 `core.collide(a, b)` routes here when either argument is a `TriangleMesh` (both must be; a convex `Shape` or a
 vertex array against a mesh is a ValueError that says so).  The answer is a `core.Contact` with the usual
 conventions (core/contact.py), exact for the triangles:
@@ -47,8 +51,11 @@ normal by its mesh's shortfall.  The depth is 0 only when no point strictly insi
 found, which happens when the overlap has no volume (open surfaces crossing, coplanar contact); the points are
 then a point of the crossing curve and `fallback_used` is True.
 """
+from .clearance import PartGap, part_clearance
 from .parts import is_convex, loose_parts, volume
 from .query import collide_meshes
+from .selfcross import self_crossings, self_intersections
 from .trimesh import TriangleMesh
 
-__all__ = ["TriangleMesh", "collide_meshes", "loose_parts", "volume", "is_convex"]
+__all__ = ["TriangleMesh", "collide_meshes", "loose_parts", "volume", "is_convex", "self_intersections",
+           "self_crossings", "part_clearance", "PartGap"]

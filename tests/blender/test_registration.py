@@ -9,8 +9,9 @@ bpy = pytest.importorskip("bpy")  # without bpy this module skips; the core test
 import addon_utils
 from tests.blender.scenes import check_pair, cube
 
-OPERATORS = ("COLLISION_OT_check", "COLLISION_OT_clear", "COLLISION_OT_select_object", "COLLISION_OT_copy_result")
-IDNAMES = ("check", "clear", "select_object", "copy_result")
+OPERATORS = ("COLLISION_OT_check", "COLLISION_OT_clear", "COLLISION_OT_select_object", "COLLISION_OT_copy_result",
+             "COLLISION_OT_check_object")
+IDNAMES = ("check", "clear", "select_object", "copy_result", "check_object")
 PANEL = "VIEW3D_PT_collision_inspector"
 
 
