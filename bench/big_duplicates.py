@@ -11,7 +11,7 @@ triangulations are welded, oriented and checked inside the time, as in a first c
 - an 8,192-sided cylinder (16,384 vertices) with its own faces: side quads split, caps zig-zag strips (max
   degree 6; Blender's own caps reach ~27: no fan);
 - a 2,048-sided cylinder with scipy's qhull triangles (each cap a fan from one corner, a hub of ~2,050
-  neighbours), and the same pair as PointClouds (no triangulation given: since `epa._RAW_HULL_EARLY`, clouds
+  neighbours), and the same pair as PointClouds (no triangulation given: since `LARGE_PAIRS.raw_hull_early`, clouds
   of that many vertices and more, 1,024 now, get theirs from core/hull.py after 256 expansions).
 Copies: identical, turned by 1e-4 rad about the centroid, and scaled by 1.001 (A inside B).  err = |depth -
 exact| / scale, exact = the minimum over qhull's facet normals u of A of h_A(u) + h_B(-u) over every vertex

@@ -124,7 +124,7 @@ def main() -> None:
     args = parser.parse_args()
     sys.path.insert(0, str(ROOT))
     import numpy as np
-    import core.polytope as here
+    import core.facet_depth as here
     base = _load_base(Path(args.base).resolve())
     modules = {"base": base, "here": here}
     load = os.getloadavg()

@@ -14,10 +14,10 @@ turned 1e-4 rad, shifted 1e-6 x size, inside a copy scaled by 1.001), CPU time (
 - "EPA only": the hull path switched off (core.hull.convex_hull made to decline), i.e. what the core did before
   (EPA expands to the end: about one expansion per hull vertex on spheres, up to 4.4 on cones);
 - "default": the hulls are built once EPA has spent 1.5 expansions per vertex of the larger cloud
-  (`epa._RAW_HULL_PER_VERTEX`);
+  (`LARGE_PAIRS.raw_hull_per_vertex`, core/large_pairs.py);
 - "hull at 256": the switch after 256 expansions, as for given triangulations (`_RAW_HULL_PER_VERTEX` = 0): the
   hulls are built (B first tries A's triangulation on its own vertices), checked, and the depth comes from the
-  facet normals of A - B (`polytope.facet_depth`).
+  facet normals of A - B (core/facet_depth.py).
 Both with EPA iterations, converged, and |depth error| / scale against an exact oracle independent of the
 engine: tests/core/duplicates.py `exact_depth` (every facet normal of A - B from two qhull hulls) up to 10,242
 vertices; above (20,000 points on a sphere and their negatives), the identical pair only, where the shape is
@@ -98,10 +98,12 @@ RELATIONS = [("identical", {}), ("rotated 1e-4", {"angle": 1e-4}), ("shifted 1e-
 
 
 def collide_table(quick: bool) -> None:
+    import dataclasses
+
     import numpy as np
 
     import core
-    import core.epa
+    import core.large_pairs
     import core.hull
     from tests.core.duplicates import exact_depth, near_copy, symmetric_width
 
@@ -109,7 +111,7 @@ def collide_table(quick: bool) -> None:
     print("| shape | v | relation | EPA only ms | it | err | default ms | it | err | hull at 256 ms | it | err |"
           " all converged |")
     print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
-    real, per_vertex = core.hull.convex_hull, core.epa._RAW_HULL_PER_VERTEX
+    real, policy = core.hull.convex_hull, core.large_pairs.LARGE_PAIRS
     for name, make in rows:
         a = make()
         for relation, kwargs in RELATIONS:
@@ -117,12 +119,14 @@ def collide_table(quick: bool) -> None:
                 continue  # no oracle fast enough: the identical pair only
             b = near_copy(a, np.random.default_rng([933, len(a), len(relation)]), **kwargs) if kwargs else a.copy()
             runs = []
+            per_vertex = policy.raw_hull_per_vertex
             for hull, switch in ((lambda points: None, per_vertex), (real, per_vertex), (real, 0.0)):
-                core.hull.convex_hull, core.epa._RAW_HULL_PER_VERTEX = hull, switch
+                core.hull.convex_hull = hull
+                core.large_pairs.LARGE_PAIRS = dataclasses.replace(policy, raw_hull_per_vertex=switch)
                 try:
                     runs.append(cpu(lambda: core.collide(a, b)))
                 finally:
-                    core.hull.convex_hull, core.epa._RAW_HULL_PER_VERTEX = real, per_vertex
+                    core.hull.convex_hull, core.large_pairs.LARGE_PAIRS = real, policy
             depth = exact_depth(a, b)[0] if len(a) <= 11_000 else symmetric_width(a)
             cells = [name, str(len(a)), relation]
             for s, c in runs:

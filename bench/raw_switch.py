@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Issue 7, raw arrays: where EPA should hand a raw cloud's pair to the core's hulls (`epa._RAW_HULL_EARLY`).
+"""Issue 7, raw arrays: where EPA should hand a raw cloud's pair to the core's hulls (core/large_pairs.py
+`raw_hull_early`).
 
     OPENBLAS_NUM_THREADS=1 .venv/bin/python bench/raw_switch.py        # ~1 minute
 
@@ -22,10 +23,12 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--early", type=int, default=1024)
     args = parser.parse_args()
+    import dataclasses
+
     import numpy as np
 
     import core
-    import core.epa as epa
+    import core.large_pairs as large_pairs
     from tests.core.duplicates import blob, cone, cylinder, icosphere, near_copy, rounded_box, uv_sphere
 
     shapes = {"cylinder 1024": cylinder(1024), "cone 1024": cone(1024), "ico sphere s4": icosphere(4),
@@ -41,7 +44,7 @@ def main() -> int:
             b = near_copy(a, np.random.default_rng(3), **kwargs) if kwargs else a.copy()
             runs = {}
             for early in (4096, args.early, 4096, args.early):
-                epa._RAW_HULL_EARLY = early
+                large_pairs.LARGE_PAIRS = dataclasses.replace(large_pairs.LARGE_PAIRS, raw_hull_early=early)
                 t0 = time.process_time()
                 contact = core.collide(a, b)
                 elapsed = time.process_time() - t0

@@ -47,6 +47,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .rows import fibonacci_directions
+
 __all__ = ["convex_hull"]
 
 # Heights above a face plane up to this times the cloud's size (plus rounding of its coordinates) count as on the
@@ -214,15 +216,6 @@ def convex_hull(points) -> tuple[np.ndarray, np.ndarray] | None:
     return np.flatnonzero(used), triangles
 
 
-def _fibonacci(count: int) -> np.ndarray:
-    """`count` unit directions spread evenly over the sphere (a Fibonacci lattice)."""
-    i = np.arange(count) + 0.5
-    z = 1.0 - 2.0 * i / count
-    r = np.sqrt(np.maximum(0.0, 1.0 - z * z))
-    phi = i * (np.pi * (3.0 - np.sqrt(5.0)))
-    return np.column_stack([r * np.cos(phi), r * np.sin(phi), z])
-
-
 def _icosphere(level: int) -> tuple[np.ndarray, np.ndarray]:
     """Unit vertices and outward triangles of the icosahedron with every triangle split in four `level` times
     (edge midpoints pushed out to the sphere): 10 x 4^level + 2 vertices."""
@@ -261,7 +254,7 @@ def _direction_meshes():
             if k == 0:
                 _direction_mesh_cache.append(_icosphere(2))
             else:
-                d = _fibonacci(162)
+                d = fibonacci_directions(162)
                 _direction_mesh_cache.append((d, _build(d, 1e-12)))
         yield _direction_mesh_cache[k]
 

@@ -29,7 +29,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .tritri import _cross, _dot, point_triangle
+from ..rows import row_cross, row_dot
+from .tritri import point_triangle
 
 __all__ = ["cannot_cross", "convex_measure"]
 
@@ -55,10 +56,10 @@ def _in_tetrahedra(p, c, a, b, e) -> np.ndarray:
     their size beyond the three planes through c (those planes are inside Y, see the module docstring); flat
     tetrahedra hold none."""
     ca, cb, ce, cp = a - c, b - c, e - c, p - c
-    vol = _dot(ca, _cross(cb, ce))
-    la = _dot(cp, _cross(cb, ce))
-    lb = _dot(ca, _cross(cp, ce))
-    le = _dot(ca, _cross(cb, cp))
+    vol = row_dot(ca, row_cross(cb, ce))
+    la = row_dot(cp, row_cross(cb, ce))
+    lb = row_dot(ca, row_cross(cp, ce))
+    le = row_dot(ca, row_cross(cb, cp))
     sign = np.sign(vol)
     floor = -FAN_SLACK * np.abs(vol)
     return (vol != 0.0) & (la * sign >= floor) & (lb * sign >= floor) & (le * sign >= floor) & (
@@ -69,7 +70,7 @@ def _held(x: np.ndarray, y: np.ndarray, triangles: np.ndarray, used: np.ndarray,
     """Every used vertex of X (pair-frame vertices x) is within `near` of vertex i of Y or inside convex Y by a
     tetrahedron around vertex i (X and Y share `triangles`; see the module docstring)."""
     d = x[used] - y[used]
-    close = np.sqrt(_dot(d, d)) <= near
+    close = np.sqrt(row_dot(d, d)) <= near
     if np.all(close):
         return True
     todo = np.zeros(x.shape[0], bool)
@@ -109,15 +110,15 @@ def convex_measure(points: np.ndarray, sy, scale: float):
     dist = np.empty(points.shape[0])
     for i, p in enumerate(points):
         d = verts - p
-        upper = float(np.sqrt(_dot(d, d).min()))
+        upper = float(np.sqrt(row_dot(d, d).min()))
         gap = np.maximum(np.maximum(lo - p, p - hi), 0.0)
-        rows = np.flatnonzero(np.sqrt(_dot(gap, gap)) <= upper + slack)
+        rows = np.flatnonzero(np.sqrt(row_dot(gap, gap)) <= upper + slack)
         c = corners[rows]
         q = point_triangle(np.broadcast_to(p, (rows.size, 3)), c[:, 0], c[:, 1], c[:, 2])
-        dist[i] = float(np.sqrt(_dot(q - p, q - p)).min())
+        dist[i] = float(np.sqrt(row_dot(q - p, q - p)).min())
     # inside: behind every face plane, with the faces' orientation taken from the sign of the enclosed volume
     a, b, c = corners[:, 0], corners[:, 1], corners[:, 2]
-    n = _cross(b - a, c - a)
-    outward = 1.0 if float(_dot(a, _cross(b, c)).sum()) >= 0.0 else -1.0
-    height = (points @ n.T - _dot(a, n)[None, :]) * outward
+    n = row_cross(b - a, c - a)
+    outward = 1.0 if float(row_dot(a, row_cross(b, c)).sum()) >= 0.0 else -1.0
+    height = (points @ n.T - row_dot(a, n)[None, :]) * outward
     return dist, height.max(axis=1) <= 0.0

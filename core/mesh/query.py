@@ -41,15 +41,17 @@ from dataclasses import replace
 import numpy as np
 
 from ..contact import Contact, Containment, Status
+from ..convex import as_max_distance, collide_convex
 from ..polytope import ConvexPolytope
 from ..shapes import PointCloud
 from ..tolerances import DEFAULT_TOLERANCES, Tolerances
-from .bvh import WorldBVH, box_lower_bound, pair_lower_bound
-from .points import closest_points, winding_numbers
+from ..rows import row_cross, row_dot
 from . import copies, inner
+from .bvh import WorldBVH, box_lower_bound, pair_lower_bound
 from .parts import is_convex
+from .points import closest_points, winding_numbers
 from .trimesh import TriangleMesh
-from .tritri import _cross, _dot, crossing, crossing_indexed, separation_bound, triangle_triangle
+from .tritri import crossing, crossing_indexed, point_triangle, separation_bound, triangle_triangle
 
 __all__ = ["collide_meshes", "crossing_and_containment"]
 
@@ -120,16 +122,14 @@ def collide_meshes(a, b, tolerances: Tolerances = DEFAULT_TOLERANCES, max_distan
         if not isinstance(value, TriangleMesh):
             raise ValueError(f"{name} is a {type(value).__name__}: a TriangleMesh can only be collided with another "
                              f"TriangleMesh (give the convex shape as a TriangleMesh of its surface)")
-    from ..query import _as_max_distance
-    max_distance = _as_max_distance(max_distance)  # the same rules as for convex shapes (None, or >= 0)
+    max_distance = as_max_distance(max_distance)  # the same rules as for convex shapes (None, or >= 0)
     _share_local_data(a, b)
 
     if is_convex(a) and is_convex(b):
         # Exactly the convex engine's answer on the vertices; when they intersect, the crossing curve and the
         # containment (the convex engine knows neither) come from the crossing step alone: distance and depth
         # are the convex engine's, so nothing of the distance and depth stages runs.
-        from ..query import collide as convex_collide
-        contact = convex_collide(_hull_shape(a), _hull_shape(b), tolerances)
+        contact = collide_convex(_hull_shape(a), _hull_shape(b), tolerances)
         if contact.status is Status.INTERSECTING:
             segments, contained = crossing_and_containment(a, b, tolerances)
             contact = replace(contact, intersection=segments, containment=contained)
@@ -189,8 +189,7 @@ def _hull_shape(mesh: TriangleMesh) -> PointCloud:
 
 def _hulls(a: TriangleMesh, b: TriangleMesh, tolerances: Tolerances) -> Contact:
     """The convex engine's answer for the two meshes' hulls (`_hull_shape`)."""
-    from ..query import collide as convex_collide
-    return convex_collide(_hull_shape(a), _hull_shape(b), tolerances)
+    return collide_convex(_hull_shape(a), _hull_shape(b), tolerances)
 
 
 def _nearly_convex(a: TriangleMesh, b: TriangleMesh, tolerances: Tolerances, hull: Contact) -> Contact | None:
@@ -459,7 +458,7 @@ def _robust(X, Y, segments, band) -> np.ndarray:
     length = np.sqrt(((segments[:, 1] - segments[:, 0]) ** 2).sum(axis=1))
     deep = length > band
     for P, Q in ((X, Y), (Y, X)):
-        n = _cross(Q[:, 1] - Q[:, 0], Q[:, 2] - Q[:, 0])
+        n = row_cross(Q[:, 1] - Q[:, 0], Q[:, 2] - Q[:, 0])
         size = np.sqrt((n * n).sum(axis=1))
         n = n / np.where(size > 0.0, size, 1.0)[:, None]
         h = np.einsum("kij,kj->ki", P - Q[:, :1], n)
@@ -644,7 +643,7 @@ def _corners_within(X, Y, band) -> np.ndarray:
     for i in range(3):
         for j in range(3):
             d = X[:, i] - Y[:, j]
-            near |= _dot(d, d) <= band * band
+            near |= row_dot(d, d) <= band * band
     return near
 
 
@@ -655,7 +654,7 @@ def _touch_normal(sa, sb, found, pairs, pa, pb, fallback):
         return d / length
     if pairs.size:
         tri = sb.world.leaf_corners[found.ib[pairs[0]]]
-        n = _unit_or(_cross(tri[1] - tri[0], tri[2] - tri[0]), fallback)
+        n = _unit_or(row_cross(tri[1] - tri[0], tri[2] - tri[0]), fallback)
         return n if float(n @ fallback) >= 0.0 else -n
     return fallback
 
@@ -766,7 +765,7 @@ def _parts_inside(sx: _Side, sy: _Side, band, scale, measure=None) -> bool:
 
 def _steps_behind(X, scale):
     """From the centroids of triangles X, steps along both normals, from 1e-6 to a third of the pair's scale."""
-    n = _cross(X[:, 1] - X[:, 0], X[:, 2] - X[:, 0])
+    n = row_cross(X[:, 1] - X[:, 0], X[:, 2] - X[:, 0])
     length = np.sqrt((n * n).sum(axis=1))
     ok = length > 0.0
     n = n[ok] / length[ok][:, None]
@@ -783,13 +782,12 @@ def _steps_off_the_curve(X, Y, band):
     X, Y = X[mask], Y[mask]
     if X.shape[0] == 0:
         return np.zeros((0, 3))
-    from .tritri import point_triangle
     _, segs = crossing(X, Y, band)
     if segs.shape[0] != X.shape[0]:
         return np.zeros((0, 3))
     mid = 0.5 * (segs[:, 0] + segs[:, 1])
-    n = _cross(X[:, 1] - X[:, 0], X[:, 2] - X[:, 0])
-    across = _cross(n, segs[:, 1] - segs[:, 0])
+    n = row_cross(X[:, 1] - X[:, 0], X[:, 2] - X[:, 0])
+    across = row_cross(n, segs[:, 1] - segs[:, 0])
     length = np.sqrt((across * across).sum(axis=1))
     ok = length > 0.0
     across = across[ok] / length[ok][:, None]
@@ -806,7 +804,7 @@ def _steps_off_the_curve(X, Y, band):
 def _clipped_centroids(X, Y):
     """For crossing triangles X (k,3,3) against Y: a point of X on each side of Y's plane (the centroid of the
     corner triangle cut off by the plane, and the mean of the remaining quadrilateral)."""
-    n = _cross(Y[:, 1] - Y[:, 0], Y[:, 2] - Y[:, 0])
+    n = row_cross(Y[:, 1] - Y[:, 0], Y[:, 2] - Y[:, 0])
     s = np.einsum("kij,kj->ki", X - Y[:, :1], n)
     positive = s >= 0.0
     count = positive.sum(axis=1)
@@ -874,7 +872,6 @@ def _convex_part_depth(sa: _Side, sb: _Side, tolerances):
         return None
     size = np.prod(np.maximum(overlap[ia, ib], 0.0), axis=1) + np.linalg.norm(overlap[ia, ib], axis=1)
     first = np.argsort(-size, kind="stable")[:MAX_CONVEX_PAIRS]
-    from ..query import collide as convex_collide
 
     def cloud(side, parts, k):
         mesh = side.mesh
@@ -888,7 +885,7 @@ def _convex_part_depth(sa: _Side, sb: _Side, tolerances):
     keep = ok_a[ia] & ok_b[ib]
     best = None
     for i, j in zip(ia[keep], ib[keep]):
-        c = convex_collide(cloud(sa, pa, conv_a[i]), cloud(sb, pb, conv_b[j]), tolerances)
+        c = collide_convex(cloud(sa, pa, conv_a[i]), cloud(sb, pb, conv_b[j]), tolerances)
         if c.status is Status.INTERSECTING and (best is None or c.depth > best[0]):
             best = (c.depth, np.array(c.point_a), np.array(c.point_b))
     return best

@@ -11,9 +11,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from scipy.spatial import ConvexHull
-
-import core.polytope as polytope
-from core.polytope import ConvexPolytope, facet_depth
+from core.facet_depth import facet_depth
+from core.polytope import ConvexPolytope
+import core.facet_depth as facet_depth_mod
 from tests.core.duplicates import exact_depth, icosphere, near_copy, uv_sphere
 from tests.core.reporting import TOUCHING
 
@@ -35,16 +35,16 @@ PAIRS = {
 def test_the_final_check_reuses_the_bounds_values_only_for_the_same_rows(name, monkeypatch):
     a, b = PAIRS[name]()
     kept_lists = []
-    real = polytope._upper_bound
+    real = facet_depth_mod._upper_bound
 
     def spy(*args, kept=None, **kw):
         kept_lists.append(kept)
         return real(*args, kept=kept, **kw)
-    monkeypatch.setattr(polytope, "_upper_bound", spy)
+    monkeypatch.setattr(facet_depth_mod, "_upper_bound", spy)
     found = facet_depth(_hull(a), _hull(b))
     assert found is not None and len(kept_lists) == 1 and len(kept_lists[0]) == 1
 
-    monkeypatch.setattr(polytope, "_upper_bound", lambda *args, kept=None, **kw: real(*args, **kw))
+    monkeypatch.setattr(facet_depth_mod, "_upper_bound", lambda *args, kept=None, **kw: real(*args, **kw))
     plain = facet_depth(_hull(a), _hull(b))
     assert found == plain  # depth, normal and count bit for bit
 
@@ -57,11 +57,12 @@ def test_the_reuse_happens_and_is_skipped(monkeypatch):
     """Both branches are taken on the pairs above (else the test above proves little): the identical pair's
     smallest candidates are all facets, the turned pair has crossings among them."""
     outcomes = {}
-    real = polytope._kept_values
+    real = facet_depth_mod._kept_values
     for name, make in PAIRS.items():
         a, b = make()
         seen = []
-        monkeypatch.setattr(polytope, "_kept_values", lambda kept, rows: seen.append(real(kept, rows)) or seen[-1])
+        monkeypatch.setattr(facet_depth_mod, "_kept_values",
+                            lambda kept, rows: seen.append(real(kept, rows)) or seen[-1])
         assert facet_depth(_hull(a), _hull(b)) is not None
         assert len(seen) == 1
         outcomes[name] = seen[0] is not None

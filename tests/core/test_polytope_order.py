@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from core.polytope import _smallest_first
+from core.facet_depth import _smallest_first
 
 
 @pytest.mark.parametrize("seed", range(6))

@@ -12,7 +12,7 @@ import pytest
 
 import core
 from core.contact import Contact
-from core.query import _contact
+from core.convex import _contact
 
 
 def _values(rng):
