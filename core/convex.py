@@ -145,7 +145,8 @@ def as_direction(direction):
 
 
 def collide_convex(a, b, tolerances: Tolerances = DEFAULT_TOLERANCES, *, max_distance=None, direction=None) -> Contact:
-    """`core.collide` for two convex shapes (see core/query.py): full answer: status, signed distance, normal (A towards B) and points, in world space.
+    """`core.collide` for two convex shapes (see core/query.py): status, signed distance, normal (A towards B) and
+    points, in world space.
 
     a, b: `core.Shape` instances or (n, 3) vertex arrays (each standing for its convex hull).
     max_distance: None (the default: always the full answer) or a distance >= 0 in world units.  GJK then stops as

@@ -2,10 +2,11 @@
 
 The Expanding Polytope Algorithm (van den Bergen 2001), with these choices:
 - The start polytope is GJK's final tetrahedron when it is well shaped.  Otherwise (GJK ended on a point, a segment,
-  a triangle or a flat tetrahedron: touching, coplanar or planar input) it is blown up: support points along the six axes are added, a tetrahedron is grown from the widest
-  candidates, and each missing dimension is probed with a support query along it.  When M is thinner than the flat
-  tolerance in some direction it *is* flat (coplanar faces, collinear edges, a point contact): the depth is 0 and
-  the normal is the flat direction.  The result says so (`dimension` < 3).
+  a triangle or a flat tetrahedron: touching, coplanar or planar input) it is blown up: support points along the six
+  axes are added, a tetrahedron is grown from the widest candidates, and each missing dimension is probed with a
+  support query along it.  When M is thinner than the flat tolerance in some direction it *is* flat (coplanar faces,
+  collinear edges, a point contact): the depth is 0 and the normal is the flat direction.  The result says so
+  (`dimension` < 3).
 - Faces keep unit outward normals and their plane offsets (the distance of the origin to the plane, > 0 inside).
   The face closest to the origin is popped from a heap; the support point along its normal either lies within the
   gap tolerance of its plane (converged: depth is certified between the face offset and the support value) or is
@@ -508,8 +509,8 @@ def epa(shape_a, shape_b, simplex, weights, centre_direction, *, scale: float, g
 
 
 def _facet_result(shape_a, shape_b, found, iterations, flat) -> EPAResult:
-    """EPAResult of `facet_depth` (core/facet_depth.py): the depth and normal are exact (the minimum of h_M over M's facet
-    normals, each checked against every vertex); the witness points decompose the closest point of M."""
+    """EPAResult of `facet_depth` (core/facet_depth.py): the depth and normal are exact (the minimum of h_M over
+    M's facet normals, each checked against every vertex); the witness points decompose the closest point of M."""
     depth, normal, checked = found
     target = (depth * normal[0], depth * normal[1], depth * normal[2])
     point_a, point_b, _residual, extra = _decompose(shape_a, shape_b, target, normal)

@@ -196,7 +196,8 @@ def _arc_lower_bound(p: np.ndarray, b0: np.ndarray, b1: np.ndarray, u0: np.ndarr
     c = column_dot(u0, u1)
     t0 = [b - c * a for a, b in zip(u0, u1)]
     t1 = [c * b - a for a, b in zip(u0, u1)]
-    dip = ((column_dot(m0, t0) < 0.0) & (column_dot(m0, t1) > 0.0)) | ((column_dot(m1, t0) < 0.0) & (column_dot(m1, t1) > 0.0))
+    dip = (((column_dot(m0, t0) < 0.0) & (column_dot(m0, t1) > 0.0))
+           | ((column_dot(m1, t0) < 0.0) & (column_dot(m1, t1) > 0.0)))
     low[dip] = -np.inf
     return low
 

@@ -104,7 +104,8 @@ class Triangulation:
         functions of the triangles alone (the graph's start table, made from like's points, is only where the
         climbs start).  own: made by the core's own makers (see `Later`) from distinct rows of a cloud: not welded
         (two rows at one position would make a zero-area triangle, or a surface through one point twice, which
-        the zero-area and convexity checks below refuse: tests/core/test_polytope_own_points.py), and the first pairing is kept for a partner."""
+        the zero-area and convexity checks below refuse: tests/core/test_polytope_own_points.py), and the first
+        pairing is kept for a partner."""
         self.source = None
         self.first = None  # (triangles before the flips, their `edge_pairing`), kept for a partner's `like`
         if like is not None and like.source is not None and (checked or not like.source[2]):

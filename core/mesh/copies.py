@@ -1,12 +1,12 @@
 """Certificates for two closed convex meshes when one is a copy of the other lying in or on it (a duplicate in
 place, a copy scaled about its centre): answered in time linear in the mesh size, with no hierarchy and no
-triangle pair, and with the same answer as the crossing step of core/mesh/query.py (`_meet`).
+triangle pair, and with the same answer as the crossing step of core/mesh/meeting.py (`meet`).
 
 `cannot_cross(frame)`: True when no triangle pair of the two meshes can cross by more than the touching band.
-`_meet` keeps the crossing curve only when some crossing pair is robust: each triangle reaches more than the band
+`meet` keeps the crossing curve only when some crossing pair is robust: each triangle reaches more than the band
 beyond the other's plane on both sides (`query._robust`).  If every vertex of mesh X lies inside closed convex Y
 or within band / 4 of Y's surface, no corner of X is more than band / 4 + (Y's convexity tolerance) in front of
-any face plane of Y (a convex solid lies behind each of its face planes), so no pair is robust and `_meet` reports
+any face plane of Y (a convex solid lies behind each of its face planes), so no pair is robust and `meet` reports
 no crossing.  The certificate is cheap for a copy with the same triangles: vertex i of X is
 - near: within band / 4 of vertex i of Y (a point of Y's surface), or
 - inside: inside one of the tetrahedra spanned by the centroid of Y's vertices (inside convex Y) and a face
@@ -21,7 +21,7 @@ band / 4; past that (a very skewed transform) no certificate is given.
 
 `convex_measure(points, sy, scale)`: the distances of a few points to convex Y's surface and their inside flags,
 by brute force over Y's triangles (pruned by box distance against an upper bound, the distance to the nearest
-vertex), for the containment verdict of `query._parts_inside`: the distances are the same closed forms as
+vertex), for the containment verdict of `inside.parts_inside`: the distances are the same closed forms as
 `points.closest_points`, and a point off the surface by more than the band is inside convex Y exactly when it is
 behind every face plane (the non-zero winding number of `points.winding_numbers`).
 """
