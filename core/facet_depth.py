@@ -1,6 +1,6 @@
 """The exact penetration depth of two convex polytopes from the facet normals of their Minkowski difference.
 
-Why (issue 7): two identical or near-identical high-poly convex shapes at one pose (Shift+D in Blender) have a
+Why: two identical or near-identical high-poly convex shapes at one pose (Shift+D in Blender) have a
 Minkowski difference M = A - B whose every facet lies within a fraction of a percent of the depth, so EPA must
 add about one vertex of M per expansion, all of them (~0.1 ms each in Python: a second for 10,000 vertices).
 When the hulls' triangulations are known (a convex mesh's own faces in Exact mode; in Hull mode the mesh's faces
@@ -26,9 +26,9 @@ h_M(u) >= depth, so the minimum over any superset of M's facet normals *is* the 
 - the winner is checked against every vertex: climbed values are values of real vertices (never above the true
   support), so candidates are verified in order of value until the best verified one is no larger than the next.
 
-`ConvexPolytope` is a `PointCloud` (every query works on it as on its vertices) that also carries the checked
-triangulation; EPA switches to `facet_depth` once it has spent `epa._BATCH_AFTER` expansions on a pair of them.
-For two plain `PointCloud`s (raw arrays) `with_hulls` makes such views of them there and then, their
+The shapes are `ConvexPolytope`s (core/polytope.py): `PointCloud`s that also carry a checked triangulation
+(core/triangulation.py); the supports are core/supports.py's.  When EPA hands a pair over is core/large_pairs.py's
+policy; for two plain `PointCloud`s (raw arrays) core/hull_views.py makes such views of them, their
 triangulations by core/hull.py, checked like any triangulation made later.
 """
 from __future__ import annotations
@@ -67,14 +67,14 @@ _MAX_HALVINGS = 48
 # a candidate.  Any facet normal of M on it is within half this angle of that direction, where h_M is at most
 # that angle times the size of M larger (h_M is Lipschitz with the largest |m| of M, which holds the origin).
 # Without it, arcs whose crossing is ill-conditioned (an edge of A nearly parallel to one of B: float32 copies,
-# sine ~1e-7, crossing direction found only to ~1e-9) were halved through all the passes (issue 7).
+# sine ~1e-7, crossing direction found only to ~1e-9) would be halved through all the passes.
 _SHORT_ARC = 1e-11
 # The facet path's work budget: `_WORK_FLOOR` + this per facet of the two shapes, in gathered (direction, vertex)
-# products of the climbs (see `facet_depth`).  Measured per facet: 30-130 on Ico Spheres, UV Spheres and cylinders
-# with Blender-like faces (2,000-18,000 vertices), up to ~1,700 on qhull's fan-capped 8,192-sided cylinder (1.7 s,
-# where EPA takes 2.9 s identical and 0.3 s turned) and ~1,400 on a 1,024-sided cone (products over every vertex
-# on a small shape).  At ~10 ns a product, 4,096 per facet (8 per vertex) is about what EPA spends when it must
-# expand once per vertex (identical copies); past it EPA goes on.  `_LAST_WORK`: the last call's work per shape.
+# products of the climbs (see `facet_depth`).  The facet path needs 30-130 per facet on Ico Spheres, UV Spheres and
+# cylinders with Blender-like faces (2,000-18,000 vertices), up to ~1,700 on qhull's fan-capped 8,192-sided
+# cylinder and ~1,400 on a 1,024-sided cone (products over every vertex on a small shape).  At ~10 ns a product,
+# 4,096 per facet (8 per vertex) is about what EPA spends when it must expand once per vertex (identical copies);
+# past it EPA goes on.  `_LAST_WORK`: the last call's work per shape.
 _WORK_PER_FACET = 4096
 _WORK_FLOOR = 1 << 24
 _LAST_WORK = [0, 0]
@@ -288,7 +288,7 @@ def _facet_depth(shape_a, shape_b, hull_a, hull_b, sup_a, sup_b):
     u1 = unit_rows(u1 - _NUDGE * chord)
     # B's supports along the two face normals (far_b) are points of B as well, so they bound h_M on the arc from
     # below just as the supports at its ends do: arcs already out of the running are dropped before those are
-    # climbed (on copies of spheres every arc is: the climbs were half of the facet path's time at 20,000 vertices)
+    # climbed (on copies of spheres every arc is, which saves climbs that would be about half of the facet path's time)
     near = _arc_lower_bound(take(pa, ga.edges[edge, 0], axis=0), take(pb, far_b[left[edge]], axis=0),
                             take(pb, far_b[right[edge]], axis=0), u0, u1) <= bound + slack
     edge, u0, u1 = edge[near], u0[near], u1[near]

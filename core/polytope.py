@@ -24,7 +24,7 @@ class ConvexPolytope(PointCloud):
     time a query needs them (so only pairs that get there pay for a hull), or a list of such functions tried in
     order until one gives a triangulation that passes (the add-on offers the mesh's own faces, then Blender's
     Convex Hull).  Exactly equal positions are welded.  Given as an array, a triangulation that is not one closed
-    surface of nonzero-area triangles bounding a convex body (core/mesh/parts.py's exact convexity test) raises
+    surface of nonzero-area triangles bounding a convex body (core/topology.py's exact convexity test) raises
     ValueError; given as a function, such a triangulation, one that leaves a vertex outside it (or a function that
     raises) is just not used.  The final depth is evaluated over the vertices themselves."""
 

@@ -17,8 +17,8 @@ __all__ = ["row_dot", "row_cross", "row_extent", "unit_rows", "column_dot", "col
 
 
 def row_dot(u, v):
-    """Row-wise dot product of (k, 3) arrays."""
-    return u[:, 0] * v[:, 0] + u[:, 1] * v[:, 1] + u[:, 2] * v[:, 2]
+    """Row-wise dot product of (..., 3) arrays."""
+    return u[..., 0] * v[..., 0] + u[..., 1] * v[..., 1] + u[..., 2] * v[..., 2]
 
 
 def row_extent(H, u):

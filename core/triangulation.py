@@ -148,7 +148,7 @@ class Triangulation:
                 twins = edge_pairing(topo, unique.shape[0])
             if own:
                 self.first = (topo.copy(), twins)
-            # zero-area triangles were refused above, so the convexity test proper runs, without `_convexity`'s
+            # zero-area triangles were refused above, so the convexity test proper runs, without `convexity`'s
             # second look for them (an open or non-manifold surface fails it: its pairing has unmatched edges)
             zero = np.zeros(topo.shape[0], np.int64)
             convex = convexity_proper(unique, topo, topo, zero, 1, None, _HULL_SLACK, twins[4])[0]
@@ -224,7 +224,7 @@ class Later:
 
     def get(self, cloud: np.ndarray):
         """The triangulation, if it is the hull of `cloud` (local vertices): its points are vertices of the cloud
-        and every other vertex is behind every one of its face planes (core/mesh/parts.py's tolerance)."""
+        and every other vertex is behind every one of its face planes (core/topology.py's tolerance)."""
         if not self.done:
             self.done = True
             for make in self.makers:

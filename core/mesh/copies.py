@@ -4,10 +4,10 @@ triangle pair, and with the same answer as the crossing step of core/mesh/meetin
 
 `cannot_cross(frame)`: True when no triangle pair of the two meshes can cross by more than the touching band.
 `meet` keeps the crossing curve only when some crossing pair is robust: each triangle reaches more than the band
-beyond the other's plane on both sides (`query._robust`).  If every vertex of mesh X lies inside closed convex Y
-or within band / 4 of Y's surface, no corner of X is more than band / 4 + (Y's convexity tolerance) in front of
-any face plane of Y (a convex solid lies behind each of its face planes), so no pair is robust and `meet` reports
-no crossing.  The certificate is cheap for a copy with the same triangles: vertex i of X is
+beyond the other's plane on both sides (core/mesh/meeting.py `_robust`).  If every vertex of mesh X lies inside
+closed convex Y or within band / 4 of Y's surface, no corner of X is more than band / 4 + (Y's convexity
+tolerance) in front of any face plane of Y (a convex solid lies behind each of its face planes), so no pair is
+robust and `meet` reports no crossing.  The certificate is cheap for a copy with the same triangles: vertex i of X is
 - near: within band / 4 of vertex i of Y (a point of Y's surface), or
 - inside: inside one of the tetrahedra spanned by the centroid of Y's vertices (inside convex Y) and a face
   around vertex i of Y (the tetrahedra fill Y, so their union is inside it).  The planes through the centroid
@@ -15,7 +15,7 @@ no crossing.  The certificate is cheap for a copy with the same triangles: verte
   about the centroid has its vertices exactly on them): such a point lies within about FAN_SLACK x scale of Y.
 Any vertex neither (different triangles, a rotated or shifted copy whose vertices come out of the other) and the
 caller runs the general crossing step.  Rounding: a tetrahedron test misjudged by rounding puts the point within a
-few ulps of the tetrahedron, far inside the band.  Y's convexity tolerance (core/mesh/parts.py: 1e-10 x its size
+few ulps of the tetrahedron, far inside the band.  Y's convexity tolerance (core/topology.py: 1e-10 x its size
 plus the rounding of its coordinates, in world units through the transform's largest stretch) must stay under
 band / 4; past that (a very skewed transform) no certificate is given.
 
@@ -41,7 +41,7 @@ puts its vertices exactly on those planes, where rounding picks either side."""
 
 def _convexity_slack(mesh) -> float:
     """How far (world units) a corner may lie in front of a face plane of a mesh that passed the convexity test
-    of core/mesh/parts.py: its local tolerance times the largest stretch of the transform."""
+    of core/topology.py: its local tolerance times the largest stretch of the transform."""
     v = mesh.vertices[mesh._local.used]
     lo, hi = v.min(axis=0), v.max(axis=0)
     tol = 1e-10 * float(np.linalg.norm(hi - lo)) + 16.0 * np.finfo(float).eps * float(

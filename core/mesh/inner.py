@@ -1,6 +1,6 @@
 """A convex body proved to lie inside a closed, nearly convex mesh: the lower bound of its depth.
 
-A mesh that bounds a convex body only up to rounding fails the exact convexity test of core/mesh/parts.py:
+A mesh that bounds a convex body only up to rounding fails the exact convexity test of core/topology.py:
 Blender's UV Sphere stores its vertices in float32, so its quads, split into two triangles, fold inwards by up to
 about 1e-6 of its size.  Its solid is then a hair smaller than its convex hull H, and the general pipeline's
 point samples (core/mesh/query.py) see little of the depth of two such solids deep in each other.  This module

@@ -112,7 +112,7 @@ def _share_local_data(a: TriangleMesh, b: TriangleMesh) -> None:
 
 def _hull_shape(mesh: TriangleMesh) -> PointCloud:
     """The convex engine's shape of a mesh: the hull of its used vertices with the mesh's own triangles as its
-    triangulation, with which EPA hands a large deep pair to the facet-normal depth (core/polytope.py).  A mesh
+    triangulation, with which EPA hands a large deep pair to the facet-normal depth (core/facet_depth.py).  A mesh
     that is one closed convex part gives them at once (already proved convex, so not tested again; a plain
     `PointCloud` when a triangle has zero area); any other offers them to be tried on first need (taken only if,
     once float32 folds are mended, they bound the hull: a nearly convex mesh).  Kept on the local data: every
