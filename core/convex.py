@@ -145,22 +145,8 @@ def as_direction(direction):
 
 
 def collide_convex(a, b, tolerances: Tolerances = DEFAULT_TOLERANCES, *, max_distance=None, direction=None) -> Contact:
-    """`core.collide` for two convex shapes (see core/query.py): status, signed distance, normal (A towards B) and
-    points, in world space.
-
-    a, b: `core.Shape` instances or (n, 3) vertex arrays (each standing for its convex hull).
-    max_distance: None (the default: always the full answer) or a distance >= 0 in world units.  GJK then stops as
-      soon as its certified lower bound on the distance exceeds max(max_distance, touching tolerance); the answer
-      is SEPARATED with `beyond_max_distance=True` and `distance` = that lower bound (> max_distance; the true
-      distance is at least that), `point_a`, `point_b`, `normal` the best found so far (`gap` = their distance
-      minus the bound; `converged` False: the distance is a bound, not certified to the gap tolerance).  A pair
-      not proven farther gets the full answer (`beyond_max_distance=False`), even when its distance turns out
-      larger than max_distance.
-    direction: None, or a guess of the direction from A towards B, e.g. the normal of the previous answer for the
-      same pair (a warm start for repeated queries: live re-checks, sweeps).  GJK starts its search there instead of
-      along the line between the bounding-box centres; the answer is the same, only the work differs.  A zero
-      vector means no guess.  Convex shapes only (meshes ignore it).
-    Raises ValueError on invalid input (empty, wrong shape, NaN/inf, non-numeric, negative max_distance)."""
+    """`core.collide` for two convex shapes: `a`, `b` are `core.Shape`s or (n, 3) vertex arrays, and every argument
+    and field of the answer means what core/query.py's `collide` says.  ValueError on invalid input."""
     limit = as_max_distance(max_distance)
     guess = as_direction(direction)
     pair = Pair(a, b, tolerances)

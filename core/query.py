@@ -15,7 +15,7 @@ __all__ = ["collide", "intersects", "distance"]
 
 
 def collide(a, b, tolerances: Tolerances = DEFAULT_TOLERANCES, *, max_distance=None, direction=None) -> Contact:
-    """Full answer for two convex shapes: status, signed distance, normal (A towards B) and points, in world space.
+    """Full answer for two shapes: status, signed distance, normal (A towards B) and points, in world space.
 
     a, b: `core.Shape` instances or (n, 3) vertex arrays (each standing for its convex hull).
     max_distance: None (the default: always the full answer) or a distance >= 0 in world units.  GJK then stops as

@@ -189,6 +189,19 @@ def _side_interval(T, s, positive):
     return points
 
 
+def _against_plane(T, P, on: float):
+    """Triangles P (k,3,3) against the planes of triangles T (k,3,3): (T's unit normals (k,3), their lengths before
+    normalising (k,), the heights of P's corners over T's planes measured from T's first corner (k,3), which
+    corners count as on the positive side (height >= -on), which P straddle the plane)."""
+    t0 = T[:, 0]
+    n = row_cross(T[:, 1] - t0, T[:, 2] - t0)
+    length = np.sqrt(row_dot(n, n))
+    n = n / np.where(length > 0.0, length, 1.0)[:, None]
+    heights = np.stack([row_dot(P[:, j] - t0, n) for j in range(3)], axis=1)
+    positive = heights >= -on
+    return n, length, heights, positive, positive.any(axis=1) & ~positive.all(axis=1)
+
+
 def crossing(A, B, on: float):
     """Which of k triangle pairs cross, and their crossing segments.  Returns (mask (k,), segments (j, 2, 3))."""
     k = A.shape[0]
@@ -197,22 +210,10 @@ def crossing(A, B, on: float):
         return mask, np.zeros((0, 2, 3))
     # B's corners against A's plane first, on every pair: most pairs of surfaces in contact stop here; the rest
     # of the test runs on the pairs where B straddles A's plane
-    a0 = A[:, 0]
-    na = row_cross(A[:, 1] - a0, A[:, 2] - a0)
-    la = np.sqrt(row_dot(na, na))
-    na = na / np.where(la > 0.0, la, 1.0)[:, None]
-    sb = np.stack([row_dot(B[:, j] - a0, na) for j in range(3)], axis=1)  # B's corners against A's plane
-    pos_b = sb >= -on
-    straddle_b = pos_b.any(axis=1) & ~pos_b.all(axis=1)
+    na, la, sb, pos_b, straddle_b = _against_plane(A, B, on)
     idx = np.flatnonzero(straddle_b)
     A, B, na, la, sb, pos_b = A[idx], B[idx], na[idx], la[idx], sb[idx], pos_b[idx]
-    b0 = B[:, 0]
-    nb = row_cross(B[:, 1] - b0, B[:, 2] - b0)
-    lb = np.sqrt(row_dot(nb, nb))
-    nb = nb / np.where(lb > 0.0, lb, 1.0)[:, None]
-    sa = np.stack([row_dot(A[:, j] - b0, nb) for j in range(3)], axis=1)  # A's corners against B's plane
-    pos_a = sa >= -on
-    straddle_a = pos_a.any(axis=1) & ~pos_a.all(axis=1)
+    nb, lb, sa, pos_a, straddle_a = _against_plane(B, A, on)
     ea = np.sqrt(np.maximum(np.maximum(row_dot(A[:, 1] - A[:, 0], A[:, 1] - A[:, 0]),
                                        row_dot(A[:, 2] - A[:, 1], A[:, 2] - A[:, 1])),
                             row_dot(A[:, 0] - A[:, 2], A[:, 0] - A[:, 2])))
