@@ -19,19 +19,18 @@ evaluated against every vertex; no engine code), as tests/core/test_polytope_dep
 """
 from __future__ import annotations
 
-from dataclasses import replace
-
 import zlib
+from dataclasses import replace
 
 import numpy as np
 import pytest
 
 import core
-import core.large_pairs
-from core.large_pairs import LARGE_PAIRS
 import core.hull
+import core.large_pairs
 from core.facet_depth import facet_depth
 from core.hull_views import with_hulls
+from core.large_pairs import LARGE_PAIRS
 from tests.core.duplicates import (COPIES, blob, cone, cylinder, exact_depth, icosphere, near_copy, point_offset,
                                    rounded_box, symmetric_width, uv_sphere)
 from tests.core.reporting import TOUCHING
@@ -99,7 +98,7 @@ def test_raw_copies_are_exact_through_the_hull_path(shape, early_switch):
         bad = _problems(contact, a, b, exact)
         if contact.epa_iterations >= 600:  # plain EPA needs ~1 expansion per hull vertex (>= 1,000 here)
             # allowed only when both hulls were accepted and the facet walk gave up (a many-sided prism turned
-            # against its copy, see core/polytope.py `_ARC_BUDGET`): EPA's answer is judged above
+            # against its copy, see core/facet_depth.py `_ARC_BUDGET`): EPA's answer is judged above
             views = with_hulls(core.PointCloud(a), core.PointCloud(b))
             if any(v._triangulation() is None for v in views) or facet_depth(*views) is not None:
                 bad.append(f"{contact.epa_iterations} EPA iterations: the hull path did not answer")

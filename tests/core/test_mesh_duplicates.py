@@ -21,7 +21,6 @@ from core.mesh.pair_frame import Frame
 from tests.core import mesh_oracle as oracle
 from tests.core.duplicates import cylinder, hull_triangles, icosphere, near_copy, uv_sphere
 
-
 CUBE = np.array([[x, y, z] for x in (-1.0, 1.0) for y in (-1.0, 1.0) for z in (-1.0, 1.0)])
 SHAPES = {
     "ico sphere 162": icosphere(2),

@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 import core
-from core.mesh.points import winding_numbers
 from core.mesh.pair_frame import Side
+from core.mesh.points import winding_numbers
 from tests.core.meshes import box, crate, flipped, l_shape, torus
 
 

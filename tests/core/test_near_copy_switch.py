@@ -20,8 +20,8 @@ import numpy as np
 import pytest
 
 import core
-from core.large_pairs import LARGE_PAIRS
 import core.hull
+from core.large_pairs import LARGE_PAIRS
 from tests.core.duplicates import (COPIES, blob, cylinder, exact_depth, icosphere, near_copy, placement, point_offset,
                                    rounded_box)
 from tests.core.reporting import TOUCHING

@@ -20,10 +20,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from scipy.spatial import ConvexHull
-from core.polytope import ConvexPolytope
+
 import core.rows as rows_mod
 import core.supports as supports_mod
 import core.triangulation as triangulation_mod
+from core.polytope import ConvexPolytope
 from tests.core.duplicates import blender_uv_sphere, cone, cylinder, icosphere, rotation, subdivided_cube
 
 
@@ -135,7 +136,7 @@ def test_climbs_reach_the_support(name, wide, monkeypatch):
     lo, hi = sup.points.min(axis=0), sup.points.max(axis=0)
     size = float(np.linalg.norm(hi - lo))
     reach = float(np.abs(sup.points).max()) * np.linalg.norm(d, axis=1)
-    # folds left in the float32 UV Sphere's faces after the flips (core/polytope.py's `_HULL_SLACK`)
+    # folds left in the float32 UV Sphere's faces after the flips (core/triangulation.py's `_HULL_SLACK`)
     slack = triangulation_mod._HULL_SLACK * size if name.startswith("float32") else 0.0
     ulps = 8.0 * np.finfo(float).eps * reach
     starts = [None]

@@ -16,10 +16,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+import core
 from core.facet_depth import facet_depth
 from core.hull_views import with_hulls
 from core.triangulation import Graph, Triangulation
-import core
 from tests.core.duplicates import exact_depth, icosphere, near_copy, subdivided_cube
 from tests.core.reporting import TOUCHING
 

@@ -25,11 +25,11 @@ import pytest
 from scipy.spatial import ConvexHull
 
 import core
-from core.facet_depth import facet_depth
-from core.polytope import ConvexPolytope
 import core.facet_depth as facet_depth_mod
 import core.supports as supports_mod
 import core.triangulation as triangulation_mod
+from core.facet_depth import facet_depth
+from core.polytope import ConvexPolytope
 from tests.core.duplicates import (COPIES, blender_uv_sphere, blob, cone, cylinder, exact_depth, icosphere, near_copy,
                                    placement, point_offset, rounded_box, uv_sphere)
 from tests.core.reporting import TOUCHING
@@ -344,7 +344,7 @@ def test_regression_float32_copy_arcs_end_within_the_passes(monkeypatch):
 def test_climbs_reach_the_support_over_every_vertex(shape, monkeypatch):
     """The climbs (padded table, and the wide vertices' whole lists: as one padded table, or pair by pair) give
     the support value over every vertex, for seeded directions; exactly on an exactly convex hull (qhull's), and
-    within the folds left after the flips (core/polytope.py's `_HULL_SLACK`) on the float32 UV Sphere."""
+    within the folds left after the flips (core/triangulation.py's `_HULL_SLACK`) on the float32 UV Sphere."""
     monkeypatch.setattr(supports_mod, "_BRUTE_FORCE", 0)  # climb even where a product over every vertex is cheap
     monkeypatch.setattr(supports_mod, "_BRUTE_FORCE_STARTED", 0)
     if shape.startswith("float32"):

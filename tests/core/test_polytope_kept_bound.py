@@ -1,4 +1,4 @@
-"""Issue 7: the facet path's final check takes the values of h_M that `_upper_bound` computed (core/polytope.py),
+"""Issue 7: the facet path's final check takes the values of h_M that `_upper_bound` computed (core/facet_depth.py),
 when its first block is the same rows in the same order, and only then.
 
 The answer (depth, normal, candidates checked) must be the one computed without them, bit for bit, and exact
@@ -11,9 +11,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from scipy.spatial import ConvexHull
+
+import core.facet_depth as facet_depth_mod
 from core.facet_depth import facet_depth
 from core.polytope import ConvexPolytope
-import core.facet_depth as facet_depth_mod
 from tests.core.duplicates import exact_depth, icosphere, near_copy, uv_sphere
 from tests.core.reporting import TOUCHING
 

@@ -1,4 +1,4 @@
-"""Issue 7, the large end: the facet-normal depth of core/polytope.py at 4,000-20,000 hull vertices.
+"""Issue 7, the large end: the facet-normal depth of core/facet_depth.py at 4,000-20,000 hull vertices.
 
 Named regressions for what made it slow (each asserts an answer against an oracle and a count of work, never a
 time; the times are in bench/big_duplicates.py and bench/README.md):
@@ -25,11 +25,11 @@ import pytest
 from scipy.spatial import ConvexHull
 
 import core
-from core.polytope import ConvexPolytope
 import core.facet_depth as facet_depth_mod
 import core.supports as supports_mod
-from tests.core.duplicates import cylinder, hull_triangles, icosphere, symmetric_width, uv_sphere, \
-    uv_sphere_triangles
+from core.polytope import ConvexPolytope
+from tests.core.duplicates import (cylinder, hull_triangles, icosphere, symmetric_width, uv_sphere,
+                                   uv_sphere_triangles)
 
 
 def _halving(ring: list[int]) -> list[tuple[int, int, int]]:

@@ -1,4 +1,4 @@
-"""Face normals of hull triangulations (core/polytope.py `_face_normals`, gathered one coordinate column at a
+"""Face normals of hull triangulations (core/facet_depth.py `_face_normals`, gathered one coordinate column at a
 time) against qhull's facet planes as the independent oracle, and against a row-by-row reference written here.
 
 Seeded clouds (an ellipsoid near the origin and 1e5 away, a float32 copy of it, and a cylinder with long thin

@@ -1,4 +1,4 @@
-"""core/polytope.py `_smallest_first` (the facet path's candidate order without a full sort) against numpy's
+"""core/facet_depth.py `_smallest_first` (the facet path's candidate order without a full sort) against numpy's
 stable argsort as the oracle: the rows it returns are a prefix of np.argsort(values, kind="stable"), at least
 `count` long (all of them when count >= size), on seeded values with many ties, negative zeros and huge ranges."""
 from __future__ import annotations

@@ -14,10 +14,10 @@ import numpy as np
 from scipy.spatial import ConvexHull
 
 import core
-import core.large_pairs
-from core.large_pairs import LARGE_PAIRS
 import core.hull
+import core.large_pairs
 from core.hull_views import with_hulls
+from core.large_pairs import LARGE_PAIRS
 from tests.core.duplicates import exact_depth, icosphere, near_copy, point_offset
 from tests.core.reporting import TOUCHING
 

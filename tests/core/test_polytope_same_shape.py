@@ -1,4 +1,4 @@
-"""Issue 7, raw arrays: an exact copy at the same pose climbs its facets once (core/polytope.py `_same_shape`).
+"""Issue 7, raw arrays: an exact copy at the same pose climbs its facets once (core/facet_depth.py `_same_shape`).
 
 When B's triangulation is A's (shared, tests/core/test_polytope_shared.py) and B's world points are A's bit for
 bit, the facets of -B are those of A turned round, so `_facet_depth` reuses A's two facet climbs for them.  The

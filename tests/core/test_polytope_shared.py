@@ -17,8 +17,8 @@ import pytest
 
 import core
 import core.large_pairs
-from core.large_pairs import LARGE_PAIRS
 from core.hull_views import with_hulls
+from core.large_pairs import LARGE_PAIRS
 from core.triangulation import Triangulation
 from tests.core.duplicates import exact_depth, icosphere, near_copy, point_offset
 from tests.core.reporting import TOUCHING

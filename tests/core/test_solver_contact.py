@@ -1,4 +1,4 @@
-"""The solver's fast Contact construction (core/query.py `_contact`) equals `core.Contact(...)` field by field.
+"""The solver's fast Contact construction (core/convex.py `_contact`) equals `core.Contact(...)` field by field.
 
 `_contact` fills a Contact without running `Contact.__init__`; this checks, on seeded values, that every field it
 sets (and every default it leaves) is what the regular constructor makes of the same arguments: same values,
