@@ -79,7 +79,8 @@ def big_rows(modules, repeat: int):
             for tag, m in modules.items():
                 ha.graph.cube = hb.graph.cube = None  # the start tables, as a first check builds them
                 t0 = time.process_time()
-                sa, sb = m._Supports(a_poly, ha), m._Supports(b_poly, hb)
+                supports = m.Supports if hasattr(m, "Supports") else m._Supports  # core/supports.py's, or a base's
+                sa, sb = supports(a_poly, ha), supports(b_poly, hb)
                 t1 = time.process_time()
                 answers[tag] = m._facet_depth(a_poly, b_poly, ha, hb, sa, sb)
                 t2 = time.process_time()
