@@ -51,7 +51,7 @@ class LargePairs:
     near_copy_after: int = 128
     """Copies that are not round try the facet path after this many expansions: EPA finishes a rounded box's or a
     lumpy blob's copy in about 50 to 65 expansions, with no hull to build."""
-    round: float = 1e-2
+    round_spread: float = 1e-2
     """A copy is round when h_M = h_A(u) + h_B(-u) over `round_directions` spread directions stays within this
     fraction of its smallest value (a sphere of 1,024 vertices or more: ~1e-3; a cylinder as tall as it is wide,
     a rounded box: ~0.4).  On copies of round shapes EPA expands about once per vertex (a sphere's copy shifted by
@@ -82,7 +82,7 @@ class LargePairs:
              + (-(u @ shape_b._world_core_vertices().T)).max(axis=1))
         h += u @ (shape_a._offset - shape_b._offset)
         low = float(h.min())
-        return 0 if low > 0.0 and float(h.max()) <= (1.0 + self.round) * low else self.near_copy_after
+        return 0 if low > 0.0 and float(h.max()) <= (1.0 + self.round_spread) * low else self.near_copy_after
 
     def later_try(self, shape_a, shape_b) -> int:
         """Expansions after which EPA tries the facet path, decided after `batch_after` expansions of a pair that
