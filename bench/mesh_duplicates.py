@@ -11,7 +11,7 @@ triangles, tests/core/mesh_corpus.py), each against a copy that is identical, ro
 1e-6 x size, or scaled by 1.001 about its centre (the original then lies inside it).  A fresh TriangleMesh pair
 per run (nothing cached), median of 3 runs (1 run for the non-convex rows above 5,000 triangles).
 
-Columns: total time; the time spent in the convex engine (`core.query.collide` on PointClouds: for convex meshes
+Columns: total time; the time spent in the convex engine (`core.convex.collide_convex` on PointClouds: for convex meshes
 the GJK/EPA answer, for the others the hulls' EPA behind `gap`); the mesh-side part (the rest: validation,
 convexity test, hierarchies, descent, crossing test, containment, and for non-convex meshes distance and depth);
 the answer (status, containment, number of crossing segments).  No peers: the question (crossing curve and
@@ -60,13 +60,13 @@ RELATIONS = [("identical", {}), ("rotated 1e-4", {"angle": 1e-4}), ("shifted 1e-
 
 
 class ConvexClock:
-    """Time spent in the convex engine (`core.query.collide` called on PointClouds) during one query."""
+    """Time spent in the convex engine (`collide_convex` called by the mesh query on PointClouds) in one query."""
 
     def __init__(self):
-        import core.query as cq
+        import core.mesh.query as cq
         from core.shapes import PointCloud
         self.seconds = 0.0
-        self._cq, self._inner, self._cloud = cq, cq.collide, PointCloud
+        self._cq, self._inner, self._cloud = cq, cq.collide_convex, PointCloud
 
     def __enter__(self):
         inner, cloud = self._inner, self._cloud
@@ -79,11 +79,11 @@ class ConvexClock:
                 return inner(a, b, *args, **kwargs)
             finally:
                 self.seconds += time.perf_counter() - t0
-        self._cq.collide = timed
+        self._cq.collide_convex = timed
         return self
 
     def __exit__(self, *exc):
-        self._cq.collide = self._inner
+        self._cq.collide_convex = self._inner
 
 
 def one(points, tris, copy):

@@ -41,7 +41,7 @@ DEFAULT_ROWS = [("sphere-prim", None, "separated"), ("ball", 8, "separated"), ("
 
 # Phase instrumentation: wrap the engine's stage functions (wherever a core module holds a reference to them) with
 # timers that keep a stack, so each phase gets its *exclusive* time (nested phases subtracted).
-PHASES = [("query", "_Pair.__init__", "setup"), ("shapes", "as_shape", "validation"),
+PHASES = [("convex", "Pair.__init__", "setup"), ("shapes", "as_shape", "validation"),
           ("shapes", "Shape.bounds", "bounds"), ("gjk", "gjk", "gjk"), ("epa", "epa", "epa"),
           ("gjk", "minkowski_support", "support"), ("simplex", "closest_on_simplex", "simplex"),
           ("gjk", "supporting_direction", "normal fallback"), ("contact", "Contact.__init__", "result"),
@@ -77,7 +77,7 @@ class PhaseTimer:
     def install(self):
         import importlib
         modules = [importlib.import_module(f"core.{m}") for m in
-                   ("query", "shapes", "gjk", "epa", "simplex", "contact")]
+                   ("query", "convex", "shapes", "gjk", "epa", "simplex", "contact")]
         self.install_one("collide", importlib.import_module("core.query").collide, modules, top=True)
         for module_name, qualname, phase in PHASES:
             module = importlib.import_module(f"core.{module_name}")

@@ -43,11 +43,12 @@ import math
 
 import numpy as np
 
+from .broadphase import as_clearance, candidate_pairs
 from .contact import Status
 from .gjk import GJKOutcome, GJKResult
 from .lockstep import BEYOND, ORIGIN, SEPARATED, lockstep_gjk
 from .minkowski import SupportPoint
-from .query import _Pair, _solve, diagonal
+from .convex import Pair, diagonal, solve
 from .shapes import PointCloud, Shape, as_shape
 from .tolerances import DEFAULT_TOLERANCES, Tolerances
 
@@ -302,7 +303,7 @@ class ShapeBatch:
         if not isinstance(tolerances, Tolerances):
             raise ValueError(f"tolerances must be a core.Tolerances, got {type(tolerances).__name__}")
         pairs = self._pairs(pairs)
-        clearance = _as_clearance(clearance)
+        clearance = as_clearance(clearance)
         i, j = pairs[:, 0], pairs[:, 1]
         scale = np.maximum(self.diagonal[i], self.diagonal[j])
         limit = clearance + tolerances.touching * scale + _ROUNDING * (self.magnitude[i] + self.magnitude[j]
@@ -310,16 +311,6 @@ class ShapeBatch:
         # The fixed axes only: the centre-to-centre axis (in `lower_bounds`) cleared 0.2 % more pairs on the
         # bench scenes for ~10 us per pair, more than the GJK runs it saves.
         return ~(self._fixed_axes(i, j) > limit)
-
-
-def _as_clearance(clearance) -> float:
-    try:
-        value = float(clearance)
-    except (TypeError, ValueError):
-        raise ValueError(f"clearance must be a number, got {clearance!r}") from None
-    if not (math.isfinite(value) and value >= 0.0):
-        raise ValueError(f"clearance must be finite and >= 0, got {value!r}")
-    return value
 
 
 def collide_many(shapes, pairs, clearance: float = 0.0, tolerances: Tolerances = DEFAULT_TOLERANCES):
@@ -335,7 +326,7 @@ def collide_many(shapes, pairs, clearance: float = 0.0, tolerances: Tolerances =
         raise ValueError(f"tolerances must be a core.Tolerances, got {type(tolerances).__name__}")
     batch = shapes if isinstance(shapes, ShapeBatch) else ShapeBatch(shapes)
     pairs = batch._pairs(pairs)
-    clearance = _as_clearance(clearance)
+    clearance = as_clearance(clearance)
     keep = np.flatnonzero(batch.candidates(pairs, clearance, tolerances))
     found = []
     if not len(keep):
@@ -346,7 +337,7 @@ def collide_many(shapes, pairs, clearance: float = 0.0, tolerances: Tolerances =
     betweens = (batch.centre[second] - batch.centre[first]).tolist()
     scales = np.maximum(batch._scales[first], batch._scales[second]).tolist()
     shapes, centres = batch.shapes, batch.centre
-    dropped = object()  # `_solve`'s answer for a pair proven farther than the clearance
+    dropped = object()  # `solve`'s answer for a pair proven farther than the clearance
     state, starts = batch._lockstep(first, second, scales, clearance, tolerances)
     for k, (i, j, between, scale) in enumerate(zip(first.tolist(), second.tolist(), betweens, scales)):
         if not math.isfinite(scale):
@@ -354,8 +345,8 @@ def collide_many(shapes, pairs, clearance: float = 0.0, tolerances: Tolerances =
         decided = state[k]
         if decided == BEYOND:
             continue  # a support plane proved the pair farther than the clearance
-        pair = _Pair.prepared(shapes[i], shapes[j], centres[i], tuple(between), scale, tolerances)
-        contact = _solve(pair, clearance, early=dropped,
+        pair = Pair.prepared(shapes[i], shapes[j], centres[i], tuple(between), scale, tolerances)
+        contact = solve(pair, clearance, early=dropped,
                          start=starts(k) if decided == ORIGIN or decided == SEPARATED else None)
         if contact is dropped:
             continue
@@ -374,8 +365,6 @@ def find_clashes(shapes, clearance: float = 0.0, set_a=None, set_b=None,
     by at most the clearance), sorted by signed distance (the deepest intersection first, then touching pairs,
     then the smallest separation), ties by (i, j).  Within one set, i < j; for A against B, i is in set_a and j in
     set_b whenever the pair allows it (a pair of two objects in both sets keeps i < j)."""
-    from .broadphase import candidate_pairs
-
     batch = shapes if isinstance(shapes, ShapeBatch) else ShapeBatch(shapes)
     # Boxes a touching band apart may hold a TOUCHING pair: widen by the largest band any pair can have (the
     # band is a factor of the pair's scale, at most the largest box diagonal of the scene).

@@ -59,7 +59,8 @@ def _as_boxes(lo, hi):
     return np.ascontiguousarray(lo), np.ascontiguousarray(hi)
 
 
-def _as_clearance(clearance) -> float:
+def as_clearance(clearance) -> float:
+    """A clearance as a float, or ValueError unless it is a finite number >= 0 (shared by core/batch.py)."""
     try:
         value = float(clearance)
     except (TypeError, ValueError):
@@ -234,7 +235,7 @@ def candidate_pairs(lo, hi, clearance: float = 0.0, set_a=None, set_b=None, *, _
     Returns an (k, 2) int64 array of rows (i, j) with i < j (box indices into lo/hi), sorted lexicographically.
     Raises ValueError on bad input (shapes, NaN/inf, lo > hi, negative clearance, indices out of range)."""
     lo, hi = _as_boxes(lo, hi)
-    clearance = _as_clearance(clearance)
+    clearance = as_clearance(clearance)
     n = lo.shape[0]
     if set_b is not None and set_a is None:
         raise ValueError("set_b needs set_a (give set_a alone for pairs within one set)")
@@ -265,7 +266,7 @@ def candidate_pairs(lo, hi, clearance: float = 0.0, set_a=None, set_b=None, *, _
 def brute_force_pairs(lo, hi, clearance: float = 0.0, set_a=None, set_b=None) -> np.ndarray:
     """The same answer as `candidate_pairs` by testing every pair (O(n^2); for checks and tiny scenes)."""
     lo, hi = _as_boxes(lo, hi)
-    clearance = _as_clearance(clearance)
+    clearance = as_clearance(clearance)
     n = lo.shape[0]
     in_a = np.ones(n, dtype=bool) if set_a is None else _as_members(set_a, n, "set_a")
     in_b = in_a if set_b is None else _as_members(set_b, n, "set_b")

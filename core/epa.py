@@ -2,11 +2,11 @@
 
 The Expanding Polytope Algorithm (van den Bergen 2001), with these choices:
 - The start polytope is GJK's final tetrahedron when it is well shaped.  Otherwise (GJK ended on a point, a segment,
-  a triangle or a flat tetrahedron: touching, coplanar or planar input, see the reader comment of the seed EPA
-  article) it is blown up: support points along the six axes are added, a tetrahedron is grown from the widest
-  candidates, and each missing dimension is probed with a support query along it.  When M is thinner than the flat
-  tolerance in some direction it *is* flat (coplanar faces, collinear edges, a point contact): the depth is 0 and
-  the normal is the flat direction.  The result says so (`dimension` < 3).
+  a triangle or a flat tetrahedron: touching, coplanar or planar input) it is blown up: support points along the six
+  axes are added, a tetrahedron is grown from the widest candidates, and each missing dimension is probed with a
+  support query along it.  When M is thinner than the flat tolerance in some direction it *is* flat (coplanar faces,
+  collinear edges, a point contact): the depth is 0 and the normal is the flat direction.  The result says so
+  (`dimension` < 3).
 - Faces keep unit outward normals and their plane offsets (the distance of the origin to the plane, > 0 inside).
   The face closest to the origin is popped from a heap; the support point along its normal either lies within the
   gap tolerance of its plane (converged: depth is certified between the face offset and the support value) or is
@@ -22,39 +22,25 @@ The Expanding Polytope Algorithm (van den Bergen 2001), with these choices:
   contact point, as fallbacks when rounding leaves the projection outside every candidate face).
 - Why it stopped is an `EPAOutcome` (converged, settle stuck, flat, cap hit, inconsistent horizon).
 
-Large polytopes (issue 7: a high-poly shape and its copy at the same pose).  Two identical or near-identical
-convex shapes have a Minkowski difference whose every facet lies within a fraction of a percent of the depth (for
-a centrally symmetric shape M is the shape scaled by 2), and the inner polytope must be refined until its closest
-face is certified: EPA then adds about one vertex of M per expansion, all of them (measured 1.0 to 1.3
-expansions per vertex of A and B for spheres; a lumpy asymmetric shape needs a few dozen, its minimum width is
-localised).  The alternatives measured or weighed against that:
-- a support-function stopping test: min of h_M over any directions is an upper bound of the depth and cheap
-  (one product), but the lower bound still needs a polytope inside M that holds the ball of that radius, i.e.
-  all of M's facets that come within the gap of it: on these pairs that is all of them;
-- the depth as min of h_M over M's facet normals (facets of A, of -B, and crossing edge pairs): exact and fully
-  vectorised once the hulls of A and B are known.  After `_BATCH_AFTER` expansions on two point clouds EPA
-  hands over to `polytope.facet_depth`: with the triangulations given (two `polytope.ConvexPolytope`s: the
-  add-on's Exact mode on convex meshes passes their faces, Hull and Loose Parts modes Blender's Convex Hull), or
-  made then for plain `PointCloud`s and raw arrays by core/hull.py (a numpy quickhull in rounds; B first tries
-  A's triangulation on its own vertices, which fits a duplicate in place), see `polytope.with_hulls`.  Every
-  triangulation is checked before use; when one is refused or the facet walk gives up, EPA goes on.  Below
-  `_RAW_HULL_EARLY` vertices building the hulls costs about as much as EPA's own expansions, so raw clouds that
-  small switch only after `_RAW_HULL_PER_VERTEX` expansions per vertex (then EPA is off its usual pace: cones);
-  larger ones switch after `_BATCH_AFTER`, as given triangulations do, and two clouds that are copies of each
-  other vertex by vertex (`_near_copies`: a duplicate in place) at EPA's first expansion when they are round,
-  after `_NEAR_COPY_AFTER` when not (`_facet_switch`);
-- reducing each cloud to its hull's extreme vertices: no gain here, every vertex of a subdivided primitive is on
-  its hull.
-So EPA stays, made to finish:
-- the iteration cap grows with the vertex count (`Tolerances.epa_cap`), instead of a fixed 1,024;
-- after `_BATCH_AFTER` expansions the supports of the `_BATCH_SIZE` closest faces are fetched together (one
-  (k, n) product per shape instead of k products: the per-call overhead dominated);
-- and a new point takes only one ring of edge-on faces around those that truly see it (`add_point(local=True)`)
-  instead of spreading through every coplanar face: otherwise each new rim point of a 1,024-sided cylinder's
-  cap re-fans the whole cap (O(n) per point, O(n^2) in all).  A new face that would fold back over a kept
-  coplanar neighbour makes it fall back to the spreading rule.
-Pairs that converge within `_BATCH_AFTER` expansions (every pair of the core corpus but a few) run exactly as
-before.  The remaining cost is Python bookkeeping per vertex of M (about 0.1 ms), see bench/README.md.
+Large polytopes.  Two identical or near-identical high-poly convex shapes (a duplicate in place) have a
+Minkowski difference whose every facet lies within a fraction of a percent of the depth (for a centrally
+symmetric shape M is the shape scaled by 2), so EPA must add about one vertex of M per expansion, all of them.
+A support-function stopping test does not help (its lower bound still needs every facet of M that comes within
+the gap), nor does reducing each cloud to its hull's extreme vertices (every vertex of a subdivided primitive is on
+its hull).  So on large pairs EPA:
+- fetches the supports of the closest faces in batches (one (k, n) product per shape instead of k products: the
+  per-call overhead dominates);
+- lets a new point take only one ring of edge-on faces around those that truly see it (`add_point(local=True)`)
+  instead of spreading through every coplanar face (which re-fans a 1,024-sided cylinder's cap at each new rim
+  point, O(n^2) in all); a new face that would fold back over a kept coplanar neighbour falls back to the
+  spreading rule;
+- hands two point clouds over to the facet path (core/facet_depth.py: the exact depth as the minimum of h_M over
+  M's facet normals), with the triangulations given (`ConvexPolytope`s) or made then by core/hull.py
+  (core/hull_views.py's `with_hulls`).  Every triangulation is checked before use; when one is refused or the
+  facet path declines, EPA goes on.
+When each of these starts, and why, is core/large_pairs.py's `LargePairs` (the `LARGE_PAIRS` object the main loop
+consults); the iteration cap grows with the vertex count (`Tolerances.epa_cap`).  Pairs that converge within its
+`batch_after` expansions (nearly every pair) never reach any of it.
 """
 from __future__ import annotations
 
@@ -63,50 +49,18 @@ import heapq
 import math
 from dataclasses import dataclass
 
-import numpy as np
-
+from . import large_pairs
 from .gjk import gjk
-from .polytope import ConvexPolytope, facet_depth, with_hulls
+from .facet_depth import facet_depth
+from .hull_views import with_hulls
 from .minkowski import SupportPoint, minkowski_support, minkowski_supports, weighted_points
-from .shapes import PointCloud
 from .simplex import closest_on_triangle
-from .vec3 import cross, dot, norm, perpendicular, sub, triangle_normal, unit_or_none
+from .vec3 import cross, dot, norm, perpendicular, sub, unit_or_none
 
 __all__ = ["EPAOutcome", "EPAResult", "epa"]
 
 # A GJK tetrahedron is used as is only when 6 * its volume exceeds this times (longest edge)^3.
 _WELL_SHAPED_TETRA = 1e-6
-# Batched support queries start after this many expansions (every pair that needs fewer runs one query per
-# expansion), and then fetch the supports of this many closest faces in one product per shape.
-_BATCH_AFTER = 256
-_BATCH_SIZE = 32
-# Raw point clouds (no triangulation given) go to `facet_depth` only after this many expansions per vertex of the
-# larger one: building their hulls (core/hull.py) and checking them costs about what EPA spends on one expansion
-# per vertex (bench/README.md, "Raw arrays: the numpy hull"), and EPA needs 0.2 to 1.3 expansions per vertex on
-# copies of spheres and cylinders, but 1.4 to 4.4 on a 1,024-sided cone.  So only pairs that run past its usual
-# pace pay for hulls.
-_RAW_HULL_PER_VERTEX = 1.5
-# ... but from this many vertices on (the larger cloud) the hulls are built after `_BATCH_AFTER` expansions, as for
-# given triangulations: there the facet-normal depth, hulls included, is faster than EPA's expansions to the end.
-# Measured after the hull and the checks were sped up (bench/README.md, "Identical and near-identical high-poly
-# pairs", the switch at 1,024 against 4,096): 1,024-sided cylinders and cones and 2,000-2,600-vertex spheres
-# against their copies 1.1-3x faster (a cylinder inside its 1.001 copy 0.72 -> 0.29 s), the turned cone within
-# noise; below 1,024 vertices (642-vertex Ico Spheres, 256-sided cylinders) EPA alone is as fast.
-_RAW_HULL_EARLY = 1024
-# Point clouds whose world vertices are all within this times the pair's size of their partner's vertex of the
-# same index are copies (`_near_copies`).  On copies of round shapes EPA expands about once per vertex (a sphere's
-# copy shifted by 1e-2 of its size still has its closest facets spread over a cap of ~0.35 rad), so such pairs go
-# to `facet_depth` at once (`_facet_switch`); copies of other shapes (a rounded box, a lumpy blob: EPA finishes in
-# ~50-65 expansions) after `_NEAR_COPY_AFTER`, sooner than other pairs.
-_NEAR_COPY = 1e-2
-_NEAR_COPY_AFTER = 128
-# A copy is round when h_M = h_A(u) + h_B(-u) over `_ROUND_DIRECTIONS` spread directions stays within this
-# fraction of its smallest value (a sphere of 1,024 vertices or more: ~1e-3; a cylinder as tall as it is wide,
-# a rounded box: ~0.4).
-_ROUND = 1e-2
-_ROUND_DIRECTIONS = 42
-# After this many expansions a new point takes only one ring of edge-on faces (see `_Polytope.add_point`).
-_LOCAL_AFTER = 256
 # GJK iterations allowed to `_decompose` (the witness points' last resort, a polytope query that ends far sooner).
 _DECOMPOSE_MAX_ITERATIONS = 64
 
@@ -481,8 +435,8 @@ def epa(shape_a, shape_b, simplex, weights, centre_direction, *, scale: float, g
     last_support = None
     batched = hasattr(shape_a, "core_supports") and hasattr(shape_b, "core_supports")
     prefetched = {}  # face -> its support point, fetched in a batch with other close faces
-    # the real switch is worked out then (`_facets_after`): small pairs pay nothing; copies go sooner
-    facets_after = _facet_switch(shape_a, shape_b, scale)
+    policy = large_pairs.LARGE_PAIRS
+    facets_after = policy.first_try(shape_a, shape_b, scale)
     while face is not None:
         if iterations >= max_iterations:
             outcome = EPAOutcome.CAP_HIT
@@ -490,22 +444,22 @@ def epa(shape_a, shape_b, simplex, weights, centre_direction, *, scale: float, g
         iterations += 1
         normal = poly.normals[face]
         offset = poly.offsets[face]
-        if iterations == _BATCH_AFTER + 1 and facets_after == _BATCH_AFTER:
-            facets_after = _facets_after(shape_a, shape_b)
+        if iterations == policy.batch_after + 1 and facets_after == policy.batch_after:
+            facets_after = policy.later_try(shape_a, shape_b)
         if iterations == facets_after + 1:
             # A large M on two point clouds: the depth straight from M's facet normals, with the hulls'
-            # triangulations given (`ConvexPolytope`) or made now (`polytope.with_hulls`, core/hull.py).
+            # triangulations given (`ConvexPolytope`) or made now (core/hull_views.py).
             polytopes = with_hulls(shape_a, shape_b)
             found = None if polytopes is None else facet_depth(*polytopes)
             if found is not None:
                 return _facet_result(shape_a, shape_b, found, iterations, flat)
         new = prefetched.pop(face, None)
         if new is None:
-            if batched and iterations > _BATCH_AFTER:
+            if batched and iterations > policy.batch_after:
                 # A large M (high-poly shapes, identical ones above all) needs about one expansion per vertex
                 # of M near the origin: fetch the supports of the closest faces together.  Faces that die
                 # before their turn only cost their column of the product.
-                group = poly.closest_faces(_BATCH_SIZE)
+                group = poly.closest_faces(policy.batch_size)
                 for f, point in zip(group, minkowski_supports(shape_a, shape_b, [poly.normals[f] for f in group])):
                     prefetched[f] = point
                 new = prefetched.pop(face)
@@ -526,7 +480,7 @@ def epa(shape_a, shape_b, simplex, weights, centre_direction, *, scale: float, g
                 break
             face = poly.closest_face()
             continue
-        large = iterations > _LOCAL_AFTER
+        large = iterations > policy.local_after
         if not poly.add_point(new, face, local=large) and not (large and poly.add_point(new, face)):
             outcome = EPAOutcome.INCONSISTENT_HORIZON  # keep the best bound so far
             break
@@ -554,47 +508,9 @@ def epa(shape_a, shape_b, simplex, weights, centre_direction, *, scale: float, g
     return EPAResult(offset, normal, point_a, point_b, iterations + extra, outcome, 3, max(certified_gap, 0.0))
 
 
-def _facets_after(shape_a, shape_b) -> int:
-    """Expansions after which EPA tries `facet_depth`: `_BATCH_AFTER` when both hull triangulations are given,
-    else (a hull to build, see `_RAW_HULL_PER_VERTEX` and `_RAW_HULL_EARLY`) that many per vertex of the larger
-    shape, or `_BATCH_AFTER` for large ones."""
-    if isinstance(shape_a, ConvexPolytope) and isinstance(shape_b, ConvexPolytope):
-        return _BATCH_AFTER
-    count = max(shape_a.core_vertex_count(), shape_b.core_vertex_count())
-    if count >= _RAW_HULL_EARLY:
-        return _BATCH_AFTER
-    return max(_BATCH_AFTER, int(_RAW_HULL_PER_VERTEX * count))
-
-
-def _near_copies(shape_a, shape_b, scale: float) -> bool:
-    """Two point clouds of the same vertex count, at least `_RAW_HULL_EARLY`, each world vertex within
-    `_NEAR_COPY` x scale of its partner's vertex of the same index (a duplicate in place, turned, shifted or scaled
-    a hair): `_facet_switch` then tries `facet_depth` sooner than after `_BATCH_AFTER` expansions."""
-    if not (isinstance(shape_a, PointCloud) and isinstance(shape_b, PointCloud)):
-        return False
-    count = shape_a.core_vertex_count()
-    if count < _RAW_HULL_EARLY or shape_b.core_vertex_count() != count:
-        return False
-    apart = (shape_a._world_core_vertices() - shape_b._world_core_vertices()) + (shape_a._offset - shape_b._offset)
-    return bool(np.abs(apart).max() <= _NEAR_COPY * scale)
-
-
-def _facet_switch(shape_a, shape_b, scale: float) -> int:
-    """Expansions after which EPA first tries `facet_depth`: 0 for round copies, `_NEAR_COPY_AFTER` for other
-    copies (see `_NEAR_COPY`), else `_BATCH_AFTER` (then worked out again there, `_facets_after`)."""
-    if not _near_copies(shape_a, shape_b, scale):
-        return _BATCH_AFTER
-    from .hull import _fibonacci
-    u = _fibonacci(_ROUND_DIRECTIONS)
-    h = (u @ shape_a._world_core_vertices().T).max(axis=1) + (-(u @ shape_b._world_core_vertices().T)).max(axis=1)
-    h += u @ (shape_a._offset - shape_b._offset)
-    low = float(h.min())
-    return 0 if low > 0.0 and float(h.max()) <= (1.0 + _ROUND) * low else _NEAR_COPY_AFTER
-
-
 def _facet_result(shape_a, shape_b, found, iterations, flat) -> EPAResult:
-    """EPAResult of `polytope.facet_depth`: the depth and normal are exact (the minimum of h_M over M's facet
-    normals, each checked against every vertex); the witness points decompose the closest point of M."""
+    """EPAResult of `facet_depth` (core/facet_depth.py): the depth and normal are exact (the minimum of h_M over
+    M's facet normals, each checked against every vertex); the witness points decompose the closest point of M."""
     depth, normal, checked = found
     target = (depth * normal[0], depth * normal[1], depth * normal[2])
     point_a, point_b, _residual, extra = _decompose(shape_a, shape_b, target, normal)

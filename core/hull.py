@@ -1,8 +1,8 @@
 """A convex hull of a 3-D point cloud in numpy: quickhull in vectorised rounds.
 
-Why (issue 7): two raw vertex arrays of a high-poly convex shape duplicated in place make EPA add about one vertex
-of their Minkowski difference per expansion; with the two hulls' triangulations `polytope.facet_depth` answers
-exactly from their facet normals instead.  The core has no other hull (numpy only), and a classic quickhull adds
+Why: two raw vertex arrays of a high-poly convex shape duplicated in place make EPA add about one vertex of their
+Minkowski difference per expansion; with the two hulls' triangulations core/facet_depth.py answers exactly from
+their facet normals instead.  The core has no other hull (numpy only), and a classic quickhull adds
 one point per step in a Python loop (~0.1 ms each: a second for 10,000 points on a sphere).  Here every step is a
 round over many points at once:
 
@@ -28,8 +28,8 @@ round over many points at once:
   dropped (`_highest_in_fans`).
 
 About 20 rounds for 10,000-20,000 points on a sphere (each inserts about 40-60 % of the proposals whose regions
-it searches), 1-1.5x the time of qhull in C on round clouds of 8,000-20,000 points; bench/README.md has the
-numbers.  numpy (1.26) gathers rows of a 2-D array by fancy indexing several times slower than 1-D arrays,
+it searches), 1-1.5x the time of qhull in C on round clouds of 8,000-20,000 points (bench/hull.py measures it).
+numpy (1.26) gathers rows of a 2-D array by fancy indexing several times slower than 1-D arrays,
 np.where / np.choose cost several times more than arithmetic, and a boolean mask that keeps about half of an
 array selects 2-3x slower than the index array np.flatnonzero makes of it: the hot paths gather coordinates one
 at a time (`_Faces.heights`, `_planes`), rows as single 24-byte items (`_rows`), (k, 3) arrays by flat indices
@@ -40,17 +40,19 @@ Near-coplanar points are judged with the tolerance `eps` (heights up to it count
 may leave out points within `eps` of its faces (coplanar grid points on a cube's face: the face stays two
 triangles).  When rounding makes a visible region something other than a disc (its horizon is not one simple
 loop), or the input is flat or has fewer than four points, `convex_hull` declines (returns None): the caller
-then answers without a hull.  The callers check the result before use (`polytope._Triangulation` and
-`polytope._holds`), so an imperfect hull costs time, never a wrong answer.
+then answers without a hull.  The callers check the result before use (core/triangulation.py:
+`Triangulation` and `_holds`), so an imperfect hull costs time, never a wrong answer.
 """
 from __future__ import annotations
 
 import numpy as np
 
+from .rows import fibonacci_directions
+
 __all__ = ["convex_hull"]
 
 # Heights above a face plane up to this times the cloud's size (plus rounding of its coordinates) count as on the
-# plane: such points are not added.  Far below the 1e-9 x size within which polytope.py accepts a hull.
+# plane: such points are not added.  Far below the 1e-9 x size within which core/triangulation.py accepts a hull.
 _RELATIVE_EPS = 1e-12
 # Clouds of more than this many points start from the hull of their extreme points along 162 spread directions
 # (`_direction_meshes`, `_mapped_seed`; or built in rounds).
@@ -214,15 +216,6 @@ def convex_hull(points) -> tuple[np.ndarray, np.ndarray] | None:
     return np.flatnonzero(used), triangles
 
 
-def _fibonacci(count: int) -> np.ndarray:
-    """`count` unit directions spread evenly over the sphere (a Fibonacci lattice)."""
-    i = np.arange(count) + 0.5
-    z = 1.0 - 2.0 * i / count
-    r = np.sqrt(np.maximum(0.0, 1.0 - z * z))
-    phi = i * (np.pi * (3.0 - np.sqrt(5.0)))
-    return np.column_stack([r * np.cos(phi), r * np.sin(phi), z])
-
-
 def _icosphere(level: int) -> tuple[np.ndarray, np.ndarray]:
     """Unit vertices and outward triangles of the icosahedron with every triangle split in four `level` times
     (edge midpoints pushed out to the sphere): 10 x 4^level + 2 vertices."""
@@ -261,7 +254,7 @@ def _direction_meshes():
             if k == 0:
                 _direction_mesh_cache.append(_icosphere(2))
             else:
-                d = _fibonacci(162)
+                d = fibonacci_directions(162)
                 _direction_mesh_cache.append((d, _build(d, 1e-12)))
         yield _direction_mesh_cache[k]
 

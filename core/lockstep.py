@@ -2,7 +2,7 @@
 
 `collide_many` (core/batch.py) runs it on the pairs its prefilter keeps, before any per-pair work.  Every pair
 follows the steps of `gjk.gjk` in its regular cases, vectorised across the pairs that are still running (one
-padded product per shape side and iteration gives every pair's support point), and ends in one of three states:
+padded product per shape side and iteration gives every pair's support point), and ends in one of four states:
 
 - ORIGIN: the origin lies inside a solid tetrahedron of support points (all four barycentric weights >= 0, the
   volume well above rounding): the pair's cores overlap, and the tetrahedron is the GJK simplex EPA starts from;
@@ -25,26 +25,24 @@ from __future__ import annotations
 
 import numpy as np
 
+from .rows import row_dot
+# core/simplex.py's conditioning thresholds (same meaning): a sliver triangle and a flat tetrahedron go to the
+# scalar path
+from .simplex import TETRA_VOLUME_MIN, TRIANGLE_SIN2_MIN, signed_volumes
+
 __all__ = ["RUNNING", "ORIGIN", "BEYOND", "SEPARATED", "SCALAR", "lockstep_gjk"]
 
 RUNNING, ORIGIN, BEYOND, SEPARATED, SCALAR = 0, 1, 2, 3, 4
-
-# The thresholds of core/simplex.py (same meaning): a sliver triangle and a flat tetrahedron go to the scalar path.
-from .simplex import _TETRA_VOLUME_MIN, _TRIANGLE_SIN2_MIN, signed_volumes  # noqa: E402
 
 # The faces of a tetrahedron with the vertex each leaves out, in `simplex._TETRA_FACES`'s order.
 _FACES = (((1, 2, 3), 0), ((0, 2, 3), 1), ((0, 1, 3), 2), ((0, 1, 2), 3))
 
 
-def _dot(p, q):
-    return p[..., 0] * q[..., 0] + p[..., 1] * q[..., 1] + p[..., 2] * q[..., 2]
-
-
 def _segment(p0, p1):
     """`simplex.closest_on_segment` over rows: (q, w0, w1)."""
     d = p1 - p0
-    dd = _dot(d, d)
-    t = -_dot(p0, d) / dd  # inf or nan where dd == 0: those rows take p0
+    dd = row_dot(d, d)
+    t = -row_dot(p0, d) / dd  # inf or nan where dd == 0: those rows take p0
     first = (dd <= 0.0) | (t <= 0.0)
     second = ~first & (t >= 1.0)
     q = np.where(first[:, None], p0, np.where(second[:, None], p1, p0 + t[:, None] * d))
@@ -61,7 +59,7 @@ def _edges(p0, p1, p2):
     weights = np.zeros((m, 3))
     for i, j, (a, b) in ((0, 1, (p0, p1)), (1, 2, (p1, p2)), (0, 2, (p0, p2))):
         q, wi, wj = _segment(a, b)
-        dist2 = _dot(q, q)
+        dist2 = row_dot(q, q)
         better = dist2 < best
         best = np.where(better, dist2, best)
         best_q = q if best_q is None else np.where(better[:, None], q, best_q)
@@ -90,7 +88,7 @@ def _triangle(p0, p1, p2):
     wx, wy, wz = x2 - x1, y2 - y1, z2 - z1
     longest2 = np.maximum(np.maximum(ux * ux + uy * uy + uz * uz, vx * vx + vy * vy + vz * vz),
                           wx * wx + wy * wy + wz * wz)
-    sliver = inside & ~(nn > _TRIANGLE_SIN2_MIN * longest2 * longest2)
+    sliver = inside & ~(nn > TRIANGLE_SIN2_MIN * longest2 * longest2)
     # The interior point as `simplex._combine` forms it (a zero weight adds nothing: the sign of a zero may differ).
     q_in = (u[:, None] * p0 + v[:, None] * p1) + w[:, None] * p2
     q_e, w_e = _edges(p0, p1, p2)
@@ -110,8 +108,8 @@ def _tetrahedron(p0, p1, p2, p3):
     for i in range(4):
         for j in range(i + 1, 4):
             e = pts[i] - pts[j]
-            longest2 = np.maximum(longest2, _dot(e, e))
-    flat = np.abs(volume) <= _TETRA_VOLUME_MIN * longest2 * longest2 ** 0.5
+            longest2 = np.maximum(longest2, row_dot(e, e))
+    flat = np.abs(volume) <= TETRA_VOLUME_MIN * longest2 * longest2 ** 0.5
     bary = np.stack([d0 / volume, d1 / volume, d2 / volume, d3 / volume], axis=1)
     inside = ~flat & (bary.min(axis=1) >= 0.0)
     best = np.full(m, np.inf)
@@ -125,7 +123,7 @@ def _tetrahedron(p0, p1, p2, p3):
             continue
         fq, fw, sliver = _triangle(pts[i][rows], pts[j][rows], pts[k][rows])
         bad[rows[sliver]] = True
-        dist2 = _dot(fq, fq)
+        dist2 = row_dot(fq, fq)
         better = dist2 < best[rows]
         take = rows[better]
         best[take] = dist2[better]
@@ -146,19 +144,19 @@ def _conditioned(q, qq, points, count):
     if len(two):
         a, b = points[two, 0], points[two, 1]
         e = b - a
-        ee = _dot(e, e)
+        ee = row_dot(e, e)
         ok = ee != 0.0
         rows, e, ee = two[ok], e[ok], ee[ok]
         qv = v[rows]
-        along = _dot(qv, e) / ee
+        along = row_dot(qv, e) / ee
         nv = qv - along[:, None] * e
         v[rows] = nv
-        vv[rows] = _dot(nv, nv)
+        vv[rows] = row_dot(nv, nv)
     three = np.flatnonzero(count == 3)
     if len(three):
         a, b, c = points[three, 0], points[three, 1], points[three, 2]
         ab, bc, ca = b - a, c - b, a - c
-        ab2, bc2, ca2 = _dot(ab, ab), _dot(bc, bc), _dot(ca, ca)
+        ab2, bc2, ca2 = row_dot(ab, ab), row_dot(bc, bc), row_dot(ca, ca)
         pivot_a = (bc2 >= ab2) & (bc2 >= ca2)
         pivot_b = ~pivot_a & (ca2 >= ab2)
         # `vec3.triangle_normal`: the two edges leaving the vertex opposite the longest edge.
@@ -166,11 +164,11 @@ def _conditioned(q, qq, points, count):
         w = np.where(pivot_a[:, None], -ca, np.where(pivot_b[:, None], -ab, -bc))
         n = np.stack([u[:, 1] * w[:, 2] - u[:, 2] * w[:, 1], u[:, 2] * w[:, 0] - u[:, 0] * w[:, 2],
                       u[:, 0] * w[:, 1] - u[:, 1] * w[:, 0]], axis=1)
-        length = np.sqrt(_dot(n, n))
+        length = np.sqrt(row_dot(n, n))
         ok = length != 0.0
         rows = three[ok]
         n = n[ok] / length[ok][:, None]
-        offset = ((_dot(n, a[ok]) + _dot(n, b[ok])) + _dot(n, c[ok])) / 3.0
+        offset = ((row_dot(n, a[ok]) + row_dot(n, b[ok])) + row_dot(n, c[ok])) / 3.0
         v[rows] = offset[:, None] * n
         vv[rows] = offset * offset
     return v, vv
@@ -231,7 +229,7 @@ def _lockstep(blocks, index_a, index_b, offset_a, offset_b, direction, stop_abov
     w, a, b = support(every, d)
     sw[:, 0], sa[:, 0], sb[:, 0] = w, a, b
     v = w.copy()
-    vv = _dot(v, v)
+    vv = row_dot(v, v)
     lower = np.zeros(m)
     state[vv <= zero * zero] = SCALAR
     for _ in range(max_iterations - 1):
@@ -242,7 +240,7 @@ def _lockstep(blocks, index_a, index_b, offset_a, offset_b, direction, stop_abov
         vr = v[rows]
         w, a, b = support(rows, -vr)
         norm_v = np.sqrt(vv[rows])
-        bound = _dot(vr, w) / norm_v
+        bound = row_dot(vr, w) / norm_v
         low = np.maximum(lower[rows], bound)
         lower[rows] = low
         beyond = low > stop_above[rows]
@@ -277,7 +275,7 @@ def _lockstep(blocks, index_a, index_b, offset_a, offset_b, direction, stop_abov
         hit = inside & ~bad
         weights[rows[hit]] = lam[hit]
         state[rows[hit]] = ORIGIN
-        qq = _dot(q, q)
+        qq = row_dot(q, q)
         stalled = ~bad & ~hit & (qq >= vv[rows])
         state[rows[stalled]] = SEPARATED  # the previous simplex, v and bound stand
         go = ~bad & ~hit & ~stalled

@@ -49,7 +49,7 @@ _SIMILARITY_REL = 1e-12
 _AFFINE_ROW = np.array([0.0, 0.0, 0.0, 1.0])
 
 
-def _as_transform(transform) -> tuple[np.ndarray | None, np.ndarray]:
+def as_transform(transform) -> tuple[np.ndarray | None, np.ndarray]:
     """Split a 4x4 affine matrix into (L or None for identity, t). None means the identity transform."""
     if transform is None:
         return None, np.zeros(3)
@@ -70,8 +70,8 @@ def _as_transform(transform) -> tuple[np.ndarray | None, np.ndarray]:
     return linear, translation
 
 
-def _as_matrix(linear: np.ndarray | None, translation: np.ndarray) -> np.ndarray:
-    """The 4x4 affine matrix of (L or None, t), `_as_transform`'s inverse (a new array)."""
+def as_matrix(linear: np.ndarray | None, translation: np.ndarray) -> np.ndarray:
+    """The 4x4 affine matrix of (L or None, t), `as_transform`'s inverse (a new array)."""
     matrix = np.eye(4)
     if linear is not None:
         matrix[:3, :3] = linear
@@ -118,14 +118,14 @@ class Shape:
     @property
     def transform(self) -> np.ndarray:
         """The 4x4 affine placement (a new array): a copy made with it lies exactly where this shape is."""
-        return _as_matrix(self._linear, self._translation)
+        return as_matrix(self._linear, self._translation)
 
     def _set_pose(self, transform) -> None:
         """Place the shape with a 4x4 `transform` (None: identity), validated, and forget every cache that
         depends on the pose: they all live in `_pose_cache` (world bounds, similarity factor, transformed
         vertices), so a new pose is one fresh dict.  `shifted` keeps that dict: none of them depends on the
         frame origin (bounds are world coordinates, the transformed vertices carry no translation)."""
-        self._linear, self._translation = _as_transform(transform)
+        self._linear, self._translation = as_transform(transform)
         self._linear_t = None if self._linear is None else np.ascontiguousarray(self._linear.T)
         self._offset = self._translation - self._origin  # formed before any vertex is added to it
         self._offset_xyz = tuple(self._offset.tolist())

@@ -20,9 +20,9 @@ __all__ = ["closest_on_segment", "closest_on_triangle", "closest_on_tetrahedron"
 
 # A triangle's in-plane solution is trusted alone when |n|^2 exceeds this times (longest edge)^4, i.e. when its
 # smallest angle is well above rounding (sin(angle) >~ 1e-7).  Below it the edges are solved too, exactly.
-_TRIANGLE_SIN2_MIN = 1e-14
+TRIANGLE_SIN2_MIN = 1e-14
 # A tetrahedron is solved with signed volumes only when 6*volume exceeds this times (longest edge)^3.
-_TETRA_VOLUME_MIN = 1e-10
+TETRA_VOLUME_MIN = 1e-10
 
 
 def _combine(points, weights):
@@ -106,7 +106,7 @@ def closest_on_triangle(p0, p1, p2):
             q = (qx, qy, qz)
             wx, wy, wz = x2 - x1, y2 - y1, z2 - z1
             longest2 = max(ux * ux + uy * uy + uz * uz, vx * vx + vy * vy + vz * vz, wx * wx + wy * wy + wz * wz)
-            if nn > _TRIANGLE_SIN2_MIN * longest2 * longest2:
+            if nn > TRIANGLE_SIN2_MIN * longest2 * longest2:
                 return q, (u, v, w)
             # A needle or sliver: the in-plane solution may be off by rounding, the edges are exact on the
             # boundary. Both are points of the triangle (weights >= 0, sum 1): keep the closer one.
@@ -151,7 +151,7 @@ def closest_on_tetrahedron(p0, p1, p2, p3):
             e2 = ex * ex + ey * ey + ez * ez
             if e2 > longest2:
                 longest2 = e2
-    flat = abs(volume) <= _TETRA_VOLUME_MIN * longest2 * longest2 ** 0.5
+    flat = abs(volume) <= TETRA_VOLUME_MIN * longest2 * longest2 ** 0.5
     if not flat:
         weights = (d0 / volume, d1 / volume, d2 / volume, d3 / volume)
         if min(weights) >= 0.0:

@@ -7,14 +7,15 @@ so every factor below sits several orders of magnitude above rounding and below 
 
 Not here, on purpose: the dimensionless *conditioning* thresholds that decide which formula a solver uses (they
 are properties of the formulas, not accuracy knobs, and stay next to the code they guard):
-- simplex.py `_TRIANGLE_SIN2_MIN` (1e-14): a triangle's in-plane solution is trusted alone above this |n|^2 /
-  (longest edge)^4; `_TETRA_VOLUME_MIN` (1e-10): a tetrahedron is solved by signed volumes above this
+- simplex.py `TRIANGLE_SIN2_MIN` (1e-14): a triangle's in-plane solution is trusted alone above this |n|^2 /
+  (longest edge)^4; `TETRA_VOLUME_MIN` (1e-10): a tetrahedron is solved by signed volumes above this
   6 x volume / (longest edge)^3, else face by face;
 - epa.py `_WELL_SHAPED_TETRA` (1e-6): GJK's final tetrahedron seeds EPA as is above this 6 x volume /
-  (longest edge)^3, else it is grown from support points; `_BATCH_AFTER` / `_BATCH_SIZE` (256 / 32): when EPA
-  switches to batched supports and one-ring visibility (performance only, same certificate);
-  `_DECOMPOSE_MAX_ITERATIONS` (64): GJK steps for the witness points' last resort;
+  (longest edge)^3, else it is grown from support points; `_DECOMPOSE_MAX_ITERATIONS` (64): GJK steps for the
+  witness points' last resort;
 - shapes.py `_SIMILARITY_REL` (1e-12): a transform counts as a similarity (round parts stay separable).
+Nor EPA's large-pair policy (core/large_pairs.py: when it batches supports, adds points locally and hands over to
+the facet path): performance only, the same certificate.
 """
 from __future__ import annotations
 
@@ -62,7 +63,7 @@ class Tolerances:
     """EPA's cap grows with the shapes: it is the larger of `epa_max_iterations` and this times the number of
     polytope-core vertices of A and B together.  EPA adds about one vertex of M = A - B per expansion, and two
     identical high-poly shapes at one pose have every vertex of M within a fraction of a percent of the depth,
-    so all of them are needed (measured: 1.0 to 1.3 expansions per vertex of A and B). (count)"""
+    so all of them are needed (1.0 to 1.3 expansions per vertex of A and B on such pairs). (count)"""
 
     def epa_cap(self, vertex_count: int) -> int:
         """EPA's iteration cap for a pair whose polytope cores have `vertex_count` vertices together."""

@@ -35,7 +35,7 @@ largest of:
    get a positive depth), and, for a closed mesh, points just behind its contact faces that its own winding
    number puts inside it (so identical or coplanar-coincident solids get a positive depth);
 2. the convex engine's EPA depth of the deepest intersecting pair of exactly convex loose parts (closed parts
-   that pass the convexity test of core/mesh/parts.py) whose boxes meet no other loose part of their own mesh
+   that pass the convexity test of core/topology.py) whose boxes meet no other loose part of their own mesh
    with a positive volume (a part holding a cavity shell, like a crate's outer box, is no convex solid there).
 3. for two closed, nearly convex meshes (core/mesh/inner.py: a float32 UV Sphere or subdivided cube whose faces
    fold by a hair, so the exact convexity test rejects them), the hulls' depth minus how far each mesh's proved

@@ -21,14 +21,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from .tritri import Planes, _cross, _dot
+from ..rows import column_dot, column_extent, row_cross, row_dot
+from .tritri import Planes
 
 __all__ = ["LocalBVH", "WorldBVH", "pair_lower_bound"]
 
 
 
 def _unit(v, fallback):
-    n = np.sqrt(_dot(v, v))
+    n = np.sqrt(row_dot(v, v))
     ok = n > 0.0
     out = np.where(ok[:, None], v / np.where(ok, n, 1.0)[:, None], fallback)
     return out, ok
@@ -37,8 +38,8 @@ def _unit(v, fallback):
 def _perpendicular(n):
     """A unit vector perpendicular to each unit n."""
     pick = np.where((np.abs(n[:, 0]) < 0.6)[:, None], np.array([1.0, 0.0, 0.0]), np.array([0.0, 1.0, 0.0]))
-    u = pick - _dot(pick, n)[:, None] * n
-    return u / np.sqrt(_dot(u, u))[:, None]
+    u = pick - row_dot(pick, n)[:, None] * n
+    return u / np.sqrt(row_dot(u, u))[:, None]
 
 
 def _spread_bits(x: np.ndarray) -> np.ndarray:
@@ -51,7 +52,7 @@ def _spread_bits(x: np.ndarray) -> np.ndarray:
     return x
 
 
-def _hilbert(points: np.ndarray) -> np.ndarray:
+def hilbert_keys(points: np.ndarray) -> np.ndarray:
     """30-bit Hilbert-curve keys of points quantised on a 1024^3 grid over their bounding box.
 
     Consecutive cells along a Hilbert curve are always face neighbours (a Morton order jumps), so runs of
@@ -106,7 +107,7 @@ class LocalBVH:
         hi = np.maximum(np.maximum(a0.max(axis=0), b0.max(axis=0)), c0.max(axis=0))
         self.origin = 0.5 * (lo + hi)
         a0, b0, c0 = a0 - self.origin, b0 - self.origin, c0 - self.origin
-        order = np.argsort(_hilbert((a0 + b0 + c0) / 3.0), kind="stable")
+        order = np.argsort(hilbert_keys((a0 + b0 + c0) / 3.0), kind="stable")
         self.order = order
         self.leaf_triangles = triangles[order]
         a, b, c = a0[order], b0[order], c0[order]
@@ -119,20 +120,20 @@ class LocalBVH:
         # leaves: exact boxes in each triangle's own frame (first edge, in-plane perpendicular, normal); with
         # the first corner at 0 the second is at (|ab|, 0, 0) and the third at (ac.u, ac.v, 0) in that frame
         ab, ac = b - a, c - a
-        length = np.sqrt(_dot(ab, ab))
+        length = np.sqrt(row_dot(ab, ab))
         ok_u = length > 0.0
         u = ab / np.where(ok_u, length, 1.0)[:, None]
         if not np.all(ok_u):
             bc = c - b
             u = np.where(ok_u[:, None], u, _unit(bc, np.array([1.0, 0.0, 0.0]))[0])
             length = np.where(ok_u, length, 0.0)
-        normal = _cross(ab, ac)
+        normal = row_cross(ab, ac)
         n, ok = _unit(normal, np.zeros(3))
         if not np.all(ok):
             n = np.where(ok[:, None], n, _perpendicular(u))
-        v = _cross(n, u)
-        cu, cv, cn = _dot(ac, u), _dot(ac, v), _dot(ac, n)
-        bu = _dot(ab, u)
+        v = row_cross(n, u)
+        cu, cv, cn = row_dot(ac, u), row_dot(ac, v), row_dot(ac, n)
+        bu = row_dot(ab, u)
         lo_u, hi_u = np.minimum(np.minimum(bu, cu), 0.0), np.maximum(np.maximum(bu, cu), 0.0)
         lo_v, hi_v = np.minimum(cv, 0.0), np.maximum(cv, 0.0)
         lo_n, hi_n = np.minimum(cn, 0.0), np.maximum(cn, 0.0)
@@ -156,10 +157,10 @@ class LocalBVH:
             for i, axis in enumerate(axes):
                 # ... in which the left box is [c.axis - l_i, c.axis + l_i]; the right box spans
                 # c.axis +- sum_j |axis . right_axis_j| l_j
-                pl, sl = _dot(cl, axis), ll[:, i]
-                pr = _dot(cr, axis)
-                sr = (np.abs(_dot(axis, right_axes[0])) * lr[:, 0] + np.abs(_dot(axis, right_axes[1])) * lr[:, 1]
-                      + np.abs(_dot(axis, right_axes[2])) * lr[:, 2])
+                pl, sl = row_dot(cl, axis), ll[:, i]
+                pr = row_dot(cr, axis)
+                sr = (np.abs(row_dot(axis, right_axes[0])) * lr[:, 0] + np.abs(row_dot(axis, right_axes[1])) * lr[:, 1]
+                      + np.abs(row_dot(axis, right_axes[2])) * lr[:, 2])
                 lo = np.minimum(pl - sl, pr - sr)
                 hi = np.maximum(pl + sl, pr + sr)
                 centre += (0.5 * (lo + hi))[:, None] * axis
@@ -201,7 +202,7 @@ class WorldBVH:
             det = float(np.linalg.det(linear))
             if det != 0.0 and np.isfinite(det):
                 normal = local.normal @ np.linalg.inv(linear)
-                length = np.sqrt(_dot(normal, normal))
+                length = np.sqrt(row_dot(normal, normal))
                 self.normal_ok = length > 0.0
                 self.normal = normal / np.where(self.normal_ok, length, 1.0)[:, None]
             else:
@@ -262,15 +263,6 @@ def box_lower_bound(wa: WorldBVH, na, wb: WorldBVH, nb):
     return np.sqrt(total)
 
 
-def _column_dot(u, v):
-    return u[0] * v[0] + u[1] * v[1] + u[2] * v[2]
-
-
-def _column_extent(H, u):
-    """`tritri._extent` on columns: H three triples of (k,) arrays, u a triple."""
-    return np.abs(_column_dot(H[0], u)) + np.abs(_column_dot(H[1], u)) + np.abs(_column_dot(H[2], u))
-
-
 def pair_lower_bound(wa: WorldBVH, na, wb: WorldBVH, nb, bound=None):
     """Lower bound of the distance between the contents of flat nodes na (of wa) and nb (of wb); `bound` is
     their box_lower_bound when already known.  (Column arithmetic: each number as the row form would give it.)"""
@@ -280,16 +272,16 @@ def pair_lower_bound(wa: WorldBVH, na, wb: WorldBVH, nb, bound=None):
     ha = [[h[x][na] for x in range(3)] for h in ka["half"]]
     hb = [[h[x][nb] for x in range(3)] for h in kb["half"]]
     d = [kb["centre"][x][nb] - ka["centre"][x][na] for x in range(3)]
-    dist = np.sqrt(_column_dot(d, d))
+    dist = np.sqrt(column_dot(d, d))
     ok = dist > 0.0
     safe = np.where(ok, dist, 1.0)
     u = [d[x] / safe for x in range(3)]
-    ext = _column_extent(ha, u) + _column_extent(hb, u)
+    ext = column_extent(ha, u) + column_extent(hb, u)
     bound = np.maximum(bound, np.where(ok, dist - ext, 0.0))
     for k, side, nodes in ((ka, wa, na), (kb, wb, nb)):
         axis = [k["normal"][x][nodes] for x in range(3)]
         okn = side.normal_ok[nodes]
-        sep = np.abs(_column_dot(d, axis))
-        ext = _column_extent(ha, axis) + _column_extent(hb, axis)
+        sep = np.abs(column_dot(d, axis))
+        ext = column_extent(ha, axis) + column_extent(hb, axis)
         bound = np.maximum(bound, np.where(okn, sep - ext, 0.0))
     return bound

@@ -1,13 +1,13 @@
 """Certificates for two closed convex meshes when one is a copy of the other lying in or on it (a duplicate in
 place, a copy scaled about its centre): answered in time linear in the mesh size, with no hierarchy and no
-triangle pair, and with the same answer as the crossing step of core/mesh/query.py (`_meet`).
+triangle pair, and with the same answer as the crossing step of core/mesh/meeting.py (`meet`).
 
 `cannot_cross(frame)`: True when no triangle pair of the two meshes can cross by more than the touching band.
-`_meet` keeps the crossing curve only when some crossing pair is robust: each triangle reaches more than the band
-beyond the other's plane on both sides (`query._robust`).  If every vertex of mesh X lies inside closed convex Y
-or within band / 4 of Y's surface, no corner of X is more than band / 4 + (Y's convexity tolerance) in front of
-any face plane of Y (a convex solid lies behind each of its face planes), so no pair is robust and `_meet` reports
-no crossing.  The certificate is cheap for a copy with the same triangles: vertex i of X is
+`meet` keeps the crossing curve only when some crossing pair is robust: each triangle reaches more than the band
+beyond the other's plane on both sides (core/mesh/meeting.py `_robust`).  If every vertex of mesh X lies inside
+closed convex Y or within band / 4 of Y's surface, no corner of X is more than band / 4 + (Y's convexity
+tolerance) in front of any face plane of Y (a convex solid lies behind each of its face planes), so no pair is
+robust and `meet` reports no crossing.  The certificate is cheap for a copy with the same triangles: vertex i of X is
 - near: within band / 4 of vertex i of Y (a point of Y's surface), or
 - inside: inside one of the tetrahedra spanned by the centroid of Y's vertices (inside convex Y) and a face
   around vertex i of Y (the tetrahedra fill Y, so their union is inside it).  The planes through the centroid
@@ -15,13 +15,13 @@ no crossing.  The certificate is cheap for a copy with the same triangles: verte
   about the centroid has its vertices exactly on them): such a point lies within about FAN_SLACK x scale of Y.
 Any vertex neither (different triangles, a rotated or shifted copy whose vertices come out of the other) and the
 caller runs the general crossing step.  Rounding: a tetrahedron test misjudged by rounding puts the point within a
-few ulps of the tetrahedron, far inside the band.  Y's convexity tolerance (core/mesh/parts.py: 1e-10 x its size
+few ulps of the tetrahedron, far inside the band.  Y's convexity tolerance (core/topology.py: 1e-10 x its size
 plus the rounding of its coordinates, in world units through the transform's largest stretch) must stay under
 band / 4; past that (a very skewed transform) no certificate is given.
 
 `convex_measure(points, sy, scale)`: the distances of a few points to convex Y's surface and their inside flags,
 by brute force over Y's triangles (pruned by box distance against an upper bound, the distance to the nearest
-vertex), for the containment verdict of `query._parts_inside`: the distances are the same closed forms as
+vertex), for the containment verdict of `inside.parts_inside`: the distances are the same closed forms as
 `points.closest_points`, and a point off the surface by more than the band is inside convex Y exactly when it is
 behind every face plane (the non-zero winding number of `points.winding_numbers`).
 """
@@ -29,7 +29,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .tritri import _cross, _dot, point_triangle
+from ..rows import row_cross, row_dot
+from .tritri import point_triangle
 
 __all__ = ["cannot_cross", "convex_measure"]
 
@@ -40,7 +41,7 @@ puts its vertices exactly on those planes, where rounding picks either side."""
 
 def _convexity_slack(mesh) -> float:
     """How far (world units) a corner may lie in front of a face plane of a mesh that passed the convexity test
-    of core/mesh/parts.py: its local tolerance times the largest stretch of the transform."""
+    of core/topology.py: its local tolerance times the largest stretch of the transform."""
     v = mesh.vertices[mesh._local.used]
     lo, hi = v.min(axis=0), v.max(axis=0)
     tol = 1e-10 * float(np.linalg.norm(hi - lo)) + 16.0 * np.finfo(float).eps * float(
@@ -55,10 +56,10 @@ def _in_tetrahedra(p, c, a, b, e) -> np.ndarray:
     their size beyond the three planes through c (those planes are inside Y, see the module docstring); flat
     tetrahedra hold none."""
     ca, cb, ce, cp = a - c, b - c, e - c, p - c
-    vol = _dot(ca, _cross(cb, ce))
-    la = _dot(cp, _cross(cb, ce))
-    lb = _dot(ca, _cross(cp, ce))
-    le = _dot(ca, _cross(cb, cp))
+    vol = row_dot(ca, row_cross(cb, ce))
+    la = row_dot(cp, row_cross(cb, ce))
+    lb = row_dot(ca, row_cross(cp, ce))
+    le = row_dot(ca, row_cross(cb, cp))
     sign = np.sign(vol)
     floor = -FAN_SLACK * np.abs(vol)
     return (vol != 0.0) & (la * sign >= floor) & (lb * sign >= floor) & (le * sign >= floor) & (
@@ -69,7 +70,7 @@ def _held(x: np.ndarray, y: np.ndarray, triangles: np.ndarray, used: np.ndarray,
     """Every used vertex of X (pair-frame vertices x) is within `near` of vertex i of Y or inside convex Y by a
     tetrahedron around vertex i (X and Y share `triangles`; see the module docstring)."""
     d = x[used] - y[used]
-    close = np.sqrt(_dot(d, d)) <= near
+    close = np.sqrt(row_dot(d, d)) <= near
     if np.all(close):
         return True
     todo = np.zeros(x.shape[0], bool)
@@ -109,15 +110,15 @@ def convex_measure(points: np.ndarray, sy, scale: float):
     dist = np.empty(points.shape[0])
     for i, p in enumerate(points):
         d = verts - p
-        upper = float(np.sqrt(_dot(d, d).min()))
+        upper = float(np.sqrt(row_dot(d, d).min()))
         gap = np.maximum(np.maximum(lo - p, p - hi), 0.0)
-        rows = np.flatnonzero(np.sqrt(_dot(gap, gap)) <= upper + slack)
+        rows = np.flatnonzero(np.sqrt(row_dot(gap, gap)) <= upper + slack)
         c = corners[rows]
         q = point_triangle(np.broadcast_to(p, (rows.size, 3)), c[:, 0], c[:, 1], c[:, 2])
-        dist[i] = float(np.sqrt(_dot(q - p, q - p)).min())
+        dist[i] = float(np.sqrt(row_dot(q - p, q - p)).min())
     # inside: behind every face plane, with the faces' orientation taken from the sign of the enclosed volume
     a, b, c = corners[:, 0], corners[:, 1], corners[:, 2]
-    n = _cross(b - a, c - a)
-    outward = 1.0 if float(_dot(a, _cross(b, c)).sum()) >= 0.0 else -1.0
-    height = (points @ n.T - _dot(a, n)[None, :]) * outward
+    n = row_cross(b - a, c - a)
+    outward = 1.0 if float(row_dot(a, row_cross(b, c)).sum()) >= 0.0 else -1.0
+    height = (points @ n.T - row_dot(a, n)[None, :]) * outward
     return dist, height.max(axis=1) <= 0.0

@@ -1,6 +1,6 @@
 """A convex body proved to lie inside a closed, nearly convex mesh: the lower bound of its depth.
 
-A mesh that bounds a convex body only up to rounding fails the exact convexity test of core/mesh/parts.py:
+A mesh that bounds a convex body only up to rounding fails the exact convexity test of core/topology.py:
 Blender's UV Sphere stores its vertices in float32, so its quads, split into two triangles, fold inwards by up to
 about 1e-6 of its size.  Its solid is then a hair smaller than its convex hull H, and the general pipeline's
 point samples (core/mesh/query.py) see little of the depth of two such solids deep in each other.  This module
@@ -44,8 +44,9 @@ import math
 
 import numpy as np
 
-from .bvh import _hilbert
-from .tritri import _cross, _dot
+from ..rows import row_cross, row_dot
+from ..topology import edge_twins
+from .bvh import hilbert_keys
 
 __all__ = ["Inner", "inner_body"]
 
@@ -84,7 +85,7 @@ class Inner:
         offsets = mesh.vertices[self._used] - self.centre
         if mesh._linear is not None:
             offsets = offsets @ mesh._linear.T
-        reach = float(np.sqrt(_dot(offsets, offsets).max()))
+        reach = float(np.sqrt(row_dot(offsets, offsets).max()))
         # rounded up by a few ulps: the bound must not come out a hair too small
         return self.shrink * reach * (1.0 + 8.0 * _EPS)
 
@@ -108,23 +109,23 @@ def _inner_body(local) -> Inner | None:
     proper = local.proper
     corners = vertices[local.triangles[proper]] - centre  # (k, 3, 3)
     a, b, c = corners[:, 0], corners[:, 1], corners[:, 2]
-    normal = _cross(b - a, c - a)
-    keep = _dot(normal, normal) > 0.0
+    normal = row_cross(b - a, c - a)
+    keep = row_dot(normal, normal) > 0.0
     if not np.any(keep):
         return None
     # the centre behind every triangle: the tetrahedron (centre, a, b, c) turns the same way as the whole mesh,
     # by more than the rounding of the triple product
-    triple = _dot(a, _cross(b, c))
+    triple = row_dot(a, row_cross(b, c))
     volume = float(triple[keep].sum())  # six times the enclosed volume
     if volume == 0.0:
         return None
     sign = 1.0 if volume > 0.0 else -1.0
-    size = np.sqrt(_dot(a, a) * _dot(b, b) * _dot(c, c))
+    size = np.sqrt(row_dot(a, a) * row_dot(b, b) * row_dot(c, c))
     if not np.all(triple[keep] * sign > 32.0 * _EPS * size[keep]):
         return None
     own, smooth = _directions(normal * sign, local.welded[proper], keep)
     corners = corners[keep]
-    reach = float(np.sqrt(_dot(points, points).max()))
+    reach = float(np.sqrt(row_dot(points, points).max()))
     rounding = 16.0 * _EPS * reach  # of a height u . (p - c) with |u| = 1, |p - c| <= reach
     # every triangle with the smoothed direction (giving up at 100 x NEARLY: no nearly convex mesh is that far)
     worst = _ratios(points, smooth, corners, rounding, 100.0 * NEARLY)
@@ -166,17 +167,16 @@ def _directions(normal: np.ndarray, topo: np.ndarray, keep: np.ndarray):
     area-weighted sum of its normal and those of its neighbours across an edge within SMOOTH of it (a quad split
     in two and folded by a hair, or a flat face of many small triangles, is better judged by that; a curved fan by
     its own normal).  `_inner_body` takes the better one per triangle."""
-    from .parts import _edge_twins
 
-    length = np.sqrt(_dot(normal, normal))
+    length = np.sqrt(row_dot(normal, normal))
     unit = normal / np.where(length > 0.0, length, 1.0)[:, None]
     total = normal.copy()
-    _, _, owner, twin, ok = _edge_twins(topo, int(topo.max()) + 1)
+    _, _, owner, twin, ok = edge_twins(topo, int(topo.max()) + 1)
     twin = twin // 3
-    close = ok & (_dot(unit[owner], unit[twin]) >= math.cos(SMOOTH)) & keep[twin]
+    close = ok & (row_dot(unit[owner], unit[twin]) >= math.cos(SMOOTH)) & keep[twin]
     for axis in range(3):
         total[:, axis] += np.bincount(owner[close], weights=normal[twin[close], axis], minlength=normal.shape[0])
-    smooth = total / np.where(length > 0.0, np.sqrt(_dot(total, total)), 1.0)[:, None]
+    smooth = total / np.where(length > 0.0, np.sqrt(row_dot(total, total)), 1.0)[:, None]
     return unit[keep], smooth[keep]
 
 
@@ -190,7 +190,7 @@ def _ahead(points: np.ndarray, unit: np.ndarray, offset: np.ndarray, limit: np.n
     """
     n = points.shape[0]
     size = max(CHUNK, -(-n // 1024))
-    order = np.argsort(_hilbert(points), kind="stable")
+    order = np.argsort(hilbert_keys(points), kind="stable")
     pad = (-n) % size
     sorted_points = points[np.concatenate([order, np.repeat(order[-1:], pad)])]
     chunks = sorted_points.reshape(-1, size, 3)

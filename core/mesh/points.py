@@ -16,7 +16,8 @@ from __future__ import annotations
 import numpy as np
 
 from .bvh import WorldBVH
-from .tritri import _cross, _dot, _extent, point_triangle
+from ..rows import row_cross, row_dot, row_extent
+from .tritri import point_triangle
 
 __all__ = ["closest_points", "winding_numbers"]
 
@@ -56,24 +57,24 @@ def closest_points(points: np.ndarray, world: WorldBVH):
         flat = world.node(level, nodes)
         p = points[pts]
         rep = world.rep[flat] - p
-        np.minimum.at(best, pts, np.sqrt(_dot(rep, rep)))
+        np.minimum.at(best, pts, np.sqrt(row_dot(rep, rep)))
         gap = np.maximum(np.maximum(world.lo[flat] - p, p - world.hi[flat]), 0.0)
-        bound = np.sqrt(_dot(gap, gap))
+        bound = np.sqrt(row_dot(gap, gap))
         d = world.centre[flat] - p
-        dist = np.sqrt(_dot(d, d))
+        dist = np.sqrt(row_dot(d, d))
         ok = dist > 0.0
         u = d / np.where(ok, dist, 1.0)[:, None]
         half = [h[flat] for h in world.half]
-        ext = _extent(half, u)
+        ext = row_extent(half, u)
         bound = np.maximum(bound, np.where(ok, dist - ext, 0.0))
         n = world.normal[flat]
-        ext = _extent(half, n)
-        bound = np.maximum(bound, np.where(world.normal_ok[flat], np.abs(_dot(d, n)) - ext, 0.0))
+        ext = row_extent(half, n)
+        bound = np.maximum(bound, np.where(world.normal_ok[flat], np.abs(row_dot(d, n)) - ext, 0.0))
         keep = bound <= best[pts] + slack
         pts, nodes = pts[keep], nodes[keep]
     corners = world.leaf_corners[nodes]
     q = point_triangle(points[pts], corners[:, 0], corners[:, 1], corners[:, 2])
-    dist = np.sqrt(_dot(q - points[pts], q - points[pts]))
+    dist = np.sqrt(row_dot(q - points[pts], q - points[pts]))
     order = np.lexsort((dist, pts))
     first = order[np.concatenate([[True], pts[order][1:] != pts[order][:-1]])]
     out_d = np.full(count, np.inf)
@@ -105,21 +106,21 @@ def _ray_count(points, world: WorldBVH, direction, slack):
     p = points[pts]
     a, b, c = corners[:, 0] - p, corners[:, 1] - p, corners[:, 2] - p
     r = np.broadcast_to(direction, a.shape)
-    u = _dot(r, _cross(a, b))
-    v = _dot(r, _cross(b, c))
-    w = _dot(r, _cross(c, a))
-    size = np.maximum(np.maximum(_dot(a, a), _dot(b, b)), _dot(c, c))
+    u = row_dot(r, row_cross(a, b))
+    v = row_dot(r, row_cross(b, c))
+    w = row_dot(r, row_cross(c, a))
+    size = np.maximum(np.maximum(row_dot(a, a), row_dot(b, b)), row_dot(c, c))
     tol = 1e-12 * size
-    normal = _cross(b - a, c - a)
-    edge2 = np.maximum(np.maximum(_dot(b - a, b - a), _dot(c - b, c - b)), _dot(a - c, a - c))
-    proper = _dot(normal, normal) > 1e-24 * edge2 * edge2
+    normal = row_cross(b - a, c - a)
+    edge2 = np.maximum(np.maximum(row_dot(b - a, b - a), row_dot(c - b, c - b)), row_dot(a - c, a - c))
+    proper = row_dot(normal, normal) > 1e-24 * edge2 * edge2
     pos = (u > tol) & (v > tol) & (w > tol)
     neg = (u < -tol) & (v < -tol) & (w < -tol)
     excluded = (np.maximum(np.maximum(u, v), w) > tol) & (np.minimum(np.minimum(u, v), w) < -tol)
     nr = u + v + w  # = normal . direction
-    height = _dot(normal, a)  # the ray meets the plane at t = height / nr
+    height = row_dot(normal, a)  # the ray meets the plane at t = height / nr
     ahead = np.where(nr != 0.0, height / np.where(nr != 0.0, nr, 1.0), -1.0)
-    on_plane = np.abs(height) <= 1e-12 * np.sqrt(_dot(normal, normal) * size)
+    on_plane = np.abs(height) <= 1e-12 * np.sqrt(row_dot(normal, normal) * size)
     hit = proper & (pos | neg) & (ahead > 0.0) & ~on_plane
     ambiguous = proper & ~pos & ~neg & ~excluded & (ahead > 0.0)
     ambiguous |= proper & (pos | neg) & on_plane

@@ -21,7 +21,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..shapes import _as_matrix, _as_transform, as_vertices
+from ..shapes import as_matrix, as_transform, as_vertices
+from ..topology import weld
+from .bvh import LocalBVH
+from .parts import part_labels
 
 __all__ = ["TriangleMesh"]
 
@@ -77,14 +80,7 @@ class _LocalData:
     def welded(self) -> np.ndarray:
         """(m, 3) triangles on welded indices (one index per distinct position)."""
         def build():
-            v = self.vertices
-            order = np.lexsort((v[:, 2], v[:, 1], v[:, 0]))
-            sv = v[order]
-            new = np.ones(v.shape[0], bool)
-            new[1:] = np.any(sv[1:] != sv[:-1], axis=1)
-            inverse = np.empty(v.shape[0], np.int64)
-            inverse[order] = np.cumsum(new) - 1
-            return inverse[self.triangles]
+            return weld(self.vertices)[1][self.triangles]
         return self.cached("welded", build)
 
     @property
@@ -113,13 +109,11 @@ class _LocalData:
 
     @property
     def bvh(self):
-        from .bvh import LocalBVH
         return self.cached("bvh", lambda: LocalBVH(self.vertices, self.triangles))
 
     @property
     def parts(self):
-        from .parts import _part_labels
-        return self.cached("parts", lambda: _part_labels(self))
+        return self.cached("parts", lambda: part_labels(self))
 
 
 def _is_closed(tris: np.ndarray) -> bool:
@@ -152,7 +146,7 @@ class TriangleMesh:
         tris = _as_triangles(triangles, verts.shape[0])
         tris.setflags(write=False)
         self._local = _LocalData(verts, tris)
-        self._linear, self._translation = _as_transform(transform)
+        self._linear, self._translation = as_transform(transform)
         self._bounds = None
 
     # ------------------------------------------------------------------ data
@@ -169,7 +163,7 @@ class TriangleMesh:
     @property
     def transform(self) -> np.ndarray:
         """The 4x4 affine placement (a new array)."""
-        return _as_matrix(self._linear, self._translation)
+        return as_matrix(self._linear, self._translation)
 
     @property
     def is_closed(self) -> bool:
@@ -181,7 +175,7 @@ class TriangleMesh:
         """The same mesh (same local data, hierarchy and caches, nothing re-validated) placed with `transform`."""
         clone = object.__new__(TriangleMesh)
         clone._local = self._local
-        clone._linear, clone._translation = _as_transform(transform)
+        clone._linear, clone._translation = as_transform(transform)
         clone._bounds = None
         return clone
 

@@ -28,33 +28,16 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..rows import row_cross, row_dot
+
 __all__ = ["point_triangle", "segment_segment", "triangle_triangle", "crossing", "crossing_indexed", "Planes"]
-
-
-def _dot(u, v):
-    """Row-wise dot product of (k, 3) arrays (column arithmetic: much faster than einsum for 3 columns)."""
-    return u[:, 0] * v[:, 0] + u[:, 1] * v[:, 1] + u[:, 2] * v[:, 2]
-
-
-def _extent(H, u):
-    """Half-width along u (k, 3) of parallelepipeds with half-axis vectors H (three (k, 3) arrays):
-    sum_i |H_i . u|."""
-    return np.abs(_dot(H[0], u)) + np.abs(_dot(H[1], u)) + np.abs(_dot(H[2], u))
-
-
-def _cross(u, v):
-    out = np.empty(np.broadcast_shapes(u.shape, v.shape))
-    out[..., 0] = u[..., 1] * v[..., 2] - u[..., 2] * v[..., 1]
-    out[..., 1] = u[..., 2] * v[..., 0] - u[..., 0] * v[..., 2]
-    out[..., 2] = u[..., 0] * v[..., 1] - u[..., 1] * v[..., 0]
-    return out
 
 
 def point_segment(p, a, b):
     """Closest point of segments ab to points p, (k, 3)."""
     ab = b - a
-    denom = _dot(ab, ab)
-    t = np.where(denom > 0.0, _dot(p - a, ab) / np.where(denom > 0.0, denom, 1.0), 0.0)
+    denom = row_dot(ab, ab)
+    t = np.where(denom > 0.0, row_dot(p - a, ab) / np.where(denom > 0.0, denom, 1.0), 0.0)
     t = np.clip(t, 0.0, 1.0)
     return a + t[:, None] * ab
 
@@ -62,23 +45,23 @@ def point_segment(p, a, b):
 def point_triangle(p, a, b, c):
     """Closest point of triangles abc to points p, (k, 3); robust to degenerate triangles."""
     best = point_segment(p, a, b)
-    best_d = _dot(p - best, p - best)
+    best_d = row_dot(p - best, p - best)
     for u, v in ((b, c), (c, a)):
         q = point_segment(p, u, v)
-        d = _dot(p - q, p - q)
+        d = row_dot(p - q, p - q)
         closer = d < best_d
         best = np.where(closer[:, None], q, best)
         best_d = np.where(closer, d, best_d)
-    n = _cross(b - a, c - a)
-    nn = _dot(n, n)
-    scale2 = np.maximum(np.maximum(_dot(b - a, b - a), _dot(c - b, c - b)), _dot(a - c, a - c))
+    n = row_cross(b - a, c - a)
+    nn = row_dot(n, n)
+    scale2 = np.maximum(np.maximum(row_dot(b - a, b - a), row_dot(c - b, c - b)), row_dot(a - c, a - c))
     proper = nn > 1e-24 * scale2 * scale2
-    inside = (proper & (_dot(n, _cross(b - a, p - a)) >= 0.0) & (_dot(n, _cross(c - b, p - b)) >= 0.0)
-              & (_dot(n, _cross(a - c, p - c)) >= 0.0))
+    inside = (proper & (row_dot(n, row_cross(b - a, p - a)) >= 0.0) & (row_dot(n, row_cross(c - b, p - b)) >= 0.0)
+              & (row_dot(n, row_cross(a - c, p - c)) >= 0.0))
     if np.any(inside):
-        t = _dot(p - a, n) / np.where(proper, nn, 1.0)
+        t = row_dot(p - a, n) / np.where(proper, nn, 1.0)
         q = p - t[:, None] * n
-        d = _dot(p - q, p - q)
+        d = row_dot(p - q, p - q)
         use = inside & (d < best_d)
         best = np.where(use[:, None], q, best)
     return best
@@ -89,11 +72,11 @@ def segment_segment(p1, q1, p2, q2):
     d1 = q1 - p1
     d2 = q2 - p2
     r = p1 - p2
-    a = _dot(d1, d1)
-    e = _dot(d2, d2)
-    f = _dot(d2, r)
-    c = _dot(d1, r)
-    b = _dot(d1, d2)
+    a = row_dot(d1, d1)
+    e = row_dot(d2, d2)
+    f = row_dot(d2, r)
+    c = row_dot(d1, r)
+    b = row_dot(d1, d2)
     denom = a * e - b * b
     safe_a = np.where(a > 0.0, a, 1.0)
     safe_e = np.where(e > 0.0, e, 1.0)
@@ -134,7 +117,7 @@ def triangle_triangle(A, B):
     on_a = np.concatenate([pts[:3 * k], near[3 * k:], s1, x[:3 * k], y[3 * k:]])
     on_b = np.concatenate([near[:3 * k], pts[3 * k:], s2, y[:3 * k], x[3 * k:]])
     diff = on_a - on_b
-    d2 = _dot(diff, diff).reshape(21, k)
+    d2 = row_dot(diff, diff).reshape(21, k)
     best = np.argmin(d2, axis=0)
     rows = best * k + np.arange(k)
     return np.sqrt(d2[best, np.arange(k)]), on_a[rows], on_b[rows]
@@ -150,17 +133,17 @@ def separation_bound(A, B):
     best = np.zeros(k)
     ea = [A[:, 1] - A[:, 0], A[:, 2] - A[:, 1], A[:, 0] - A[:, 2]]
     eb = [B[:, 1] - B[:, 0], B[:, 2] - B[:, 1], B[:, 0] - B[:, 2]]
-    na, nb = _cross(ea[0], -ea[2]), _cross(eb[0], -eb[2])
-    axes = [na, nb] + [_cross(u, v) for u in ea for v in eb]
+    na, nb = row_cross(ea[0], -ea[2]), row_cross(eb[0], -eb[2])
+    axes = [na, nb] + [row_cross(u, v) for u in ea for v in eb]
     # the edges' normals within each triangle's plane: they part coplanar pairs (faces lying on each other),
     # where the normals and the edge cross products are all one direction
-    axes += [_cross(na, u) for u in ea] + [_cross(nb, v) for v in eb]
+    axes += [row_cross(na, u) for u in ea] + [row_cross(nb, v) for v in eb]
     for w in axes:
-        length = np.sqrt(_dot(w, w))
+        length = np.sqrt(row_dot(w, w))
         ok = length > 0.0
         w = w / np.where(ok, length, 1.0)[:, None]
-        pa = [_dot(A[:, i], w) for i in range(3)]
-        pb = [_dot(B[:, i], w) for i in range(3)]
+        pa = [row_dot(A[:, i], w) for i in range(3)]
+        pb = [row_dot(B[:, i], w) for i in range(3)]
         lo_a, hi_a = np.minimum(np.minimum(pa[0], pa[1]), pa[2]), np.maximum(np.maximum(pa[0], pa[1]), pa[2])
         lo_b, hi_b = np.minimum(np.minimum(pb[0], pb[1]), pb[2]), np.maximum(np.maximum(pb[0], pb[1]), pb[2])
         gap = np.maximum(lo_b - hi_a, lo_a - hi_b)
@@ -172,9 +155,9 @@ def _pierce(p, q, T):
     """Where segments pq meet the plane of triangles T (when their ends are on both sides), and the closest
     point of T to it; rows without a meeting point give (p, closest point of T to p): a real pair of points."""
     t0, t1, t2 = T[:, 0], T[:, 1], T[:, 2]
-    n = _cross(t1 - t0, t2 - t0)
-    sp = _dot(p - t0, n)
-    sq = _dot(q - t0, n)
+    n = row_cross(t1 - t0, t2 - t0)
+    sp = row_dot(p - t0, n)
+    sq = row_dot(q - t0, n)
     mask = (((sp <= 0.0) & (sq >= 0.0)) | ((sp >= 0.0) & (sq <= 0.0))) & (sp != sq)
     t = np.where(mask, sp / np.where(mask, sp - sq, 1.0), 0.0)
     x = p + t[:, None] * (q - p)
@@ -206,6 +189,19 @@ def _side_interval(T, s, positive):
     return points
 
 
+def _against_plane(T, P, on: float):
+    """Triangles P (k,3,3) against the planes of triangles T (k,3,3): (T's unit normals (k,3), their lengths before
+    normalising (k,), the heights of P's corners over T's planes measured from T's first corner (k,3), which
+    corners count as on the positive side (height >= -on), which P straddle the plane)."""
+    t0 = T[:, 0]
+    n = row_cross(T[:, 1] - t0, T[:, 2] - t0)
+    length = np.sqrt(row_dot(n, n))
+    n = n / np.where(length > 0.0, length, 1.0)[:, None]
+    heights = np.stack([row_dot(P[:, j] - t0, n) for j in range(3)], axis=1)
+    positive = heights >= -on
+    return n, length, heights, positive, positive.any(axis=1) & ~positive.all(axis=1)
+
+
 def crossing(A, B, on: float):
     """Which of k triangle pairs cross, and their crossing segments.  Returns (mask (k,), segments (j, 2, 3))."""
     k = A.shape[0]
@@ -214,28 +210,16 @@ def crossing(A, B, on: float):
         return mask, np.zeros((0, 2, 3))
     # B's corners against A's plane first, on every pair: most pairs of surfaces in contact stop here; the rest
     # of the test runs on the pairs where B straddles A's plane
-    a0 = A[:, 0]
-    na = _cross(A[:, 1] - a0, A[:, 2] - a0)
-    la = np.sqrt(_dot(na, na))
-    na = na / np.where(la > 0.0, la, 1.0)[:, None]
-    sb = np.stack([_dot(B[:, j] - a0, na) for j in range(3)], axis=1)  # B's corners against A's plane
-    pos_b = sb >= -on
-    straddle_b = pos_b.any(axis=1) & ~pos_b.all(axis=1)
+    na, la, sb, pos_b, straddle_b = _against_plane(A, B, on)
     idx = np.flatnonzero(straddle_b)
     A, B, na, la, sb, pos_b = A[idx], B[idx], na[idx], la[idx], sb[idx], pos_b[idx]
-    b0 = B[:, 0]
-    nb = _cross(B[:, 1] - b0, B[:, 2] - b0)
-    lb = np.sqrt(_dot(nb, nb))
-    nb = nb / np.where(lb > 0.0, lb, 1.0)[:, None]
-    sa = np.stack([_dot(A[:, j] - b0, nb) for j in range(3)], axis=1)  # A's corners against B's plane
-    pos_a = sa >= -on
-    straddle_a = pos_a.any(axis=1) & ~pos_a.all(axis=1)
-    ea = np.sqrt(np.maximum(np.maximum(_dot(A[:, 1] - A[:, 0], A[:, 1] - A[:, 0]),
-                                       _dot(A[:, 2] - A[:, 1], A[:, 2] - A[:, 1])),
-                            _dot(A[:, 0] - A[:, 2], A[:, 0] - A[:, 2])))
-    eb = np.sqrt(np.maximum(np.maximum(_dot(B[:, 1] - B[:, 0], B[:, 1] - B[:, 0]),
-                                       _dot(B[:, 2] - B[:, 1], B[:, 2] - B[:, 1])),
-                            _dot(B[:, 0] - B[:, 2], B[:, 0] - B[:, 2])))
+    nb, lb, sa, pos_a, straddle_a = _against_plane(B, A, on)
+    ea = np.sqrt(np.maximum(np.maximum(row_dot(A[:, 1] - A[:, 0], A[:, 1] - A[:, 0]),
+                                       row_dot(A[:, 2] - A[:, 1], A[:, 2] - A[:, 1])),
+                            row_dot(A[:, 0] - A[:, 2], A[:, 0] - A[:, 2])))
+    eb = np.sqrt(np.maximum(np.maximum(row_dot(B[:, 1] - B[:, 0], B[:, 1] - B[:, 0]),
+                                       row_dot(B[:, 2] - B[:, 1], B[:, 2] - B[:, 1])),
+                            row_dot(B[:, 0] - B[:, 2], B[:, 0] - B[:, 2])))
     proper = (la > 1e-12 * ea * ea) & (lb > 1e-12 * eb * eb)
     keep = np.flatnonzero(proper & straddle_a)
     idx = idx[keep]
@@ -245,10 +229,10 @@ def crossing(A, B, on: float):
     A_, B_, na, nb, sa, sb, pos_a, pos_b, ea, eb = (x[keep] for x in (A, B, na, nb, sa, sb, pos_a, pos_b, ea, eb))
     pa = _side_interval(A_, sa, pos_a)
     pb = _side_interval(B_, sb, pos_b)
-    line = _cross(na, nb)
+    line = row_cross(na, nb)
     # each triangle's interval on the common line: its two points ordered by their parameter (first on ties)
-    ta0, ta1 = _dot(pa[0], line), _dot(pa[1], line)
-    tb0, tb1 = _dot(pb[0], line), _dot(pb[1], line)
+    ta0, ta1 = row_dot(pa[0], line), row_dot(pa[1], line)
+    tb0, tb1 = row_dot(pb[0], line), row_dot(pb[1], line)
     first_lo_a, first_hi_a = (ta0 <= ta1)[:, None], (ta0 >= ta1)[:, None]
     first_lo_b, first_hi_b = (tb0 <= tb1)[:, None], (tb0 >= tb1)[:, None]
     lo_a, hi_a = np.minimum(ta0, ta1), np.maximum(ta0, ta1)
@@ -259,7 +243,7 @@ def crossing(A, B, on: float):
     hi = np.where(hi_from_a, hi_a, hi_b)
     start = np.where(lo_from_a[:, None], np.where(first_lo_a, pa[0], pa[1]), np.where(first_lo_b, pb[0], pb[1]))
     end = np.where(hi_from_a[:, None], np.where(first_hi_a, pa[0], pa[1]), np.where(first_hi_b, pb[0], pb[1]))
-    length_scale = np.sqrt(_dot(line, line)) * np.maximum(ea, eb)
+    length_scale = np.sqrt(row_dot(line, line)) * np.maximum(ea, eb)
     real = hi - lo > 1e-13 * length_scale
     mask[idx[~real]] = False
     segments = np.stack([start[real], end[real]], axis=1)

@@ -1,7 +1,7 @@
-"""The pairing of directed edges with their reverses (core/mesh/parts.py `_edge_twins`, and `polytope._twins`
-on top of it) agrees with a dictionary built edge by edge, on closed, open and non-manifold triangle sets, for
-vertex counts on either side of 2^16 (below it the rows are ordered by two 16-bit radix sorts, above it by one
-sort of a combined key).
+"""The pairing of directed edges with their reverses (core/topology.py `edge_twins`, and core/triangulation.py
+`edge_pairing` on top of it) agrees with a dictionary built edge by edge, on closed, open and non-manifold triangle
+sets, for vertex counts on either side of 2^16 (below it the rows are ordered by two 16-bit radix sorts, above it
+by one sort of a combined key).
 
 The pairing is shared by the convexity test, the fold flips and the climbing graph of every hull triangulation,
 so an error here would reach every convex query of more than a few hundred vertices."""
@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 from scipy.spatial import ConvexHull
 
-from core.mesh.parts import _edge_twins, _ordered
-from core.polytope import _twins
+from core.topology import edge_twins, ordered
+from core.triangulation import edge_pairing
 
 
 def oracle(topo: np.ndarray):
@@ -63,13 +63,13 @@ def test_pairing_agrees_with_a_dictionary(case, offset):
     base = closed_surface(400, seed=len(case))
     n = 400 + offset
     topo = CASES[case](shuffled(base, 400, offset, seed=7))
-    eu, ev, owner, twin, ok = _edge_twins(topo, n)
+    eu, ev, owner, twin, ok = edge_twins(topo, n)
     want_ok, want_twin = oracle(topo)
     assert np.array_equal(eu, topo.reshape(-1)) and np.array_equal(ev, topo[:, [1, 2, 0]].reshape(-1))
     assert np.array_equal(owner, np.repeat(np.arange(topo.shape[0]), 3))
     assert np.array_equal(ok, want_ok), case
     assert np.array_equal(twin[ok], want_twin[ok]), case
-    closed = _twins(topo, n)[3]
+    closed = edge_pairing(topo, n)[3]
     assert (closed is not None) == (case == "closed")
     if closed is not None:
         assert np.array_equal(closed, want_twin)
@@ -80,4 +80,4 @@ def test_ordered_is_the_lexicographic_order(n):
     rng = np.random.default_rng(n)
     major, minor = rng.integers(0, n, 5000), rng.integers(0, n, 5000)
     major[:100] = major[100:200]  # ties in the major key, so the minor key and stability matter
-    assert np.array_equal(_ordered(major, minor, n), np.lexsort((minor, major)))
+    assert np.array_equal(ordered(major, minor, n), np.lexsort((minor, major)))

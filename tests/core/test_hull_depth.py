@@ -1,11 +1,11 @@
 """Issue 7 on raw vertex arrays: copies of high-poly shapes answer exactly through the hulls core/hull.py makes.
 
 `core.collide(a, b)` on two (n, 3) arrays (or `PointCloud`s) runs EPA; once it has spent 1.5 expansions per vertex
-of the larger cloud (`epa._RAW_HULL_PER_VERTEX`, at least 256; just 256 from `epa._RAW_HULL_EARLY` vertices on) it
-builds the two hulls (core/hull.py; B first
-tries A's triangulation on its own vertices), has them checked, and takes the minimum of h_A(u) + h_B(-u) over
-the facet normals of A - B (`polytope.facet_depth`).  The copies below are run with the switch at 256
-expansions (`_RAW_HULL_PER_VERTEX` = 0), so the hull path answers each of them.  Judged against the
+of the larger cloud (core/large_pairs.py `raw_hull_per_vertex`, at least 256; just 256 from `raw_hull_early`
+vertices on) it builds the two hulls (core/hull.py; B first tries A's triangulation on its own vertices), has them
+checked, and takes the minimum of h_A(u) + h_B(-u) over the facet normals of A - B (core/facet_depth.py).  The
+copies below are run with the switch at 256 expansions (`raw_hull_per_vertex` = 0), so the hull path answers each
+of them.  Judged against the
 independent oracle of tests/core/duplicates.py (`exact_depth`: every facet normal of A - B from two qhull hulls,
 evaluated against every vertex; no engine code), as tests/core/test_polytope_depth.py judges the given-hull path:
 - copies (identical, turned 1e-6 and 1e-2 rad, shifted 1e-9 and 1e-3 x size, scaled 1 - 1e-6, inside a 1.001
@@ -20,14 +20,17 @@ evaluated against every vertex; no engine code), as tests/core/test_polytope_dep
 from __future__ import annotations
 
 import zlib
+from dataclasses import replace
 
 import numpy as np
 import pytest
 
 import core
-import core.epa
 import core.hull
-from core.polytope import facet_depth, with_hulls
+import core.large_pairs
+from core.facet_depth import facet_depth
+from core.hull_views import with_hulls
+from core.large_pairs import LARGE_PAIRS
 from tests.core.duplicates import (COPIES, blob, cone, cylinder, exact_depth, icosphere, near_copy, point_offset,
                                    rounded_box, symmetric_width, uv_sphere)
 from tests.core.reporting import TOUCHING
@@ -67,7 +70,7 @@ def _problems(contact, a, b, exact) -> list[str]:
 @pytest.fixture
 def early_switch(monkeypatch):
     """The hull path after 256 expansions, as for given triangulations."""
-    monkeypatch.setattr(core.epa, "_RAW_HULL_PER_VERTEX", 0.0)
+    monkeypatch.setattr(core.large_pairs, "LARGE_PAIRS", replace(LARGE_PAIRS, raw_hull_per_vertex=0.0))
 
 
 @pytest.fixture
@@ -95,7 +98,7 @@ def test_raw_copies_are_exact_through_the_hull_path(shape, early_switch):
         bad = _problems(contact, a, b, exact)
         if contact.epa_iterations >= 600:  # plain EPA needs ~1 expansion per hull vertex (>= 1,000 here)
             # allowed only when both hulls were accepted and the facet walk gave up (a many-sided prism turned
-            # against its copy, see core/polytope.py `_ARC_BUDGET`): EPA's answer is judged above
+            # against its copy, see core/facet_depth.py `_ARC_BUDGET`): EPA's answer is judged above
             views = with_hulls(core.PointCloud(a), core.PointCloud(b))
             if any(v._triangulation() is None for v in views) or facet_depth(*views) is not None:
                 bad.append(f"{contact.epa_iterations} EPA iterations: the hull path did not answer")
@@ -159,7 +162,7 @@ def test_by_default_a_large_pair_builds_hulls_after_256_expansions(hull_calls):
     and its copy in place take the hull path after ~256 expansions instead of ~10,000 (exact: its smallest width,
     the depth of a centrally symmetric shape against itself)."""
     a = icosphere(5)
-    assert a.shape[0] >= core.epa._RAW_HULL_EARLY
+    assert a.shape[0] >= LARGE_PAIRS.raw_hull_early
     contact = core.collide(a, a.copy())
     assert len(hull_calls) == 1 and contact.epa_iterations < 600, contact.epa_iterations
     assert contact.converged and abs(contact.depth - symmetric_width(a)) <= 1e-9 * contact.scale

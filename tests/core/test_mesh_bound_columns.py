@@ -1,5 +1,5 @@
 """The descent's node bounds on gathered columns (`bvh.box_lower_bound`, `bvh.pair_lower_bound`,
-`query._boxes_meet`) give bit for bit the numbers of their row form (written out here from the formulas of
+`descent._boxes_meet`) give bit for bit the numbers of their row form (written out here from the formulas of
 core/mesh/bvh.py's docstring), under a rotation, a skew and no transform, so the descent keeps the same pairs.
 That the bounds are lower bounds of the exact distances is tests/core/test_mesh_bounds.py's concern.
 
@@ -12,7 +12,8 @@ import pytest
 
 import core
 from core.mesh import bvh
-from core.mesh import query as mesh_query
+from core.mesh import descent
+from core.mesh.pair_frame import Frame
 from tests.core.duplicates import hull_triangles, icosphere, rotation
 
 
@@ -58,7 +59,7 @@ def test_columns_equal_rows(placing):
         pose[:3, :3] = [[1.0, 0.4, 0.0], [0.0, 0.7, 0.2], [0.1, 0.0, 1.3]]
     pose[:3, 3] = [0.5, -0.2, 0.1]
     a, b = core.TriangleMesh(p, t), core.TriangleMesh(p, t, pose if placing != "none" else None)
-    frame = mesh_query._Frame(a, b, core.Tolerances())
+    frame = Frame(a, b, core.Tolerances())
     wa, wb = frame.sa.world, frame.sb.world
     rng = np.random.default_rng(11)
     na = rng.integers(0, wa.lo.shape[0], size=20000)
@@ -69,4 +70,4 @@ def test_columns_equal_rows(placing):
     assert np.any(pair > 0.0) and np.any(pair == 0.0)
     for band in (0.0, 1e-3, 0.1):
         rows = np.all((wb.lo[nb] - wa.hi[na] <= band) & (wa.lo[na] - wb.hi[nb] <= band), axis=1)
-        assert np.array_equal(mesh_query._boxes_meet(wa, na, wb, nb, band), rows)
+        assert np.array_equal(descent._boxes_meet(wa, na, wb, nb, band), rows)

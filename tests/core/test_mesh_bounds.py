@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import core
-import core.mesh.query as mesh_query
+import core.mesh.descent as descent
 from core import Status
 from tests.core.meshes import box, join, l_shape, mesh, torus, translate
 
@@ -38,8 +38,8 @@ def test_a_spent_budget_gives_a_certified_interval(monkeypatch):
     a, b = mesh(rod), mesh(translate(box([-0.3] * 3, [0.3] * 3), [0.0, 0.0, 0.0]))
     exact = core.collide(a, b)
     assert exact.status is Status.SEPARATED and exact.gap <= 1e-12 * exact.scale and exact.converged
-    monkeypatch.setattr(mesh_query, "MAX_EXACT", 1)
-    monkeypatch.setattr(mesh_query, "MAX_PAIRS", 8)
+    monkeypatch.setattr(descent, "MAX_EXACT", 1)
+    monkeypatch.setattr(descent, "MAX_PAIRS", 8)
     cut = core.collide(a, b)
     assert cut.status is Status.SEPARATED
     assert not cut.converged and cut.iteration_cap_hit and cut.gap > 0.0

@@ -3,7 +3,7 @@ same segments as `tritri.crossing` on the pairs' (k, 3, 3) corners, on the pairs
 its copy in place (shared edges and corners, coplanar coincident triangles, pairs within the touching band),
 random pairs near each other, degenerate triangles and pairs that only touch.
 
-Issue 7 (Exact mode on a duplicate in place): `_meet` runs the crossing test this way for speed; the reference is
+Issue 7 (Exact mode on a duplicate in place): `meeting.meet` runs the crossing test this way for speed; the reference is
 the row form, whose own correctness tests/core/test_mesh_tritri.py checks against exact geometry.
 """
 from __future__ import annotations
@@ -12,7 +12,8 @@ import numpy as np
 import pytest
 
 import core
-from core.mesh import query as mesh_query
+from core.mesh.descent import PRUNE, descend
+from core.mesh.pair_frame import Frame
 from core.mesh.tritri import Planes, crossing, crossing_indexed
 from tests.core.duplicates import blender_uv_sphere, hull_triangles, icosphere, near_copy, placement
 
@@ -28,8 +29,8 @@ def _agree(TA, TB, ia, ib, on):
 
 
 def _band_pairs(a, b):
-    frame = mesh_query._Frame(a, b, core.Tolerances())
-    found = mesh_query._descend(frame.sa.world, frame.sb.world, frame.band, mesh_query.PRUNE * frame.scale, None,
+    frame = Frame(a, b, core.Tolerances())
+    found = descend(frame.sa.world, frame.sb.world, frame.band, PRUNE * frame.scale, None,
                                 near_only=True)
     return frame, found
 

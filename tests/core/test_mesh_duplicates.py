@@ -17,9 +17,9 @@ import pytest
 import core
 from core.mesh import copies, is_convex
 from core.mesh import query as mesh_query
+from core.mesh.pair_frame import Frame
 from tests.core import mesh_oracle as oracle
 from tests.core.duplicates import cylinder, hull_triangles, icosphere, near_copy, uv_sphere
-
 
 CUBE = np.array([[x, y, z] for x in (-1.0, 1.0) for y in (-1.0, 1.0) for z in (-1.0, 1.0)])
 SHAPES = {
@@ -128,7 +128,7 @@ def test_convex_route_gives_the_pipelines_crossing_and_containment(shape, points
         on_surface = oracle.point_distance(outer, inner.used) <= band
         assert np.all((winding != 0) | on_surface)
         assert np.any((winding != 0) & ~on_surface)
-    if copies.cannot_cross(mesh_query._Frame(a, b, core.DEFAULT_TOLERANCES)):
+    if copies.cannot_cross(Frame(a, b, core.DEFAULT_TOLERANCES)):
         # the certificate's claim, checked by the oracle: nothing crosses by more than the band
         assert len(oracle.crossings(sa, sb, margin=band)) == 0
 
@@ -145,7 +145,7 @@ def test_ico_sphere_duplicate_skips_distance_and_depth(monkeypatch):
     def forbidden(*args, **kwargs):
         raise AssertionError("distance or depth work on the convex route")
 
-    for name in ("_best_distance", "_convex_part_depth", "_inside", "_descend"):
+    for name in ("best_distance", "convex_part_depth", "deepest_inside", "descend"):
         monkeypatch.setattr(mesh_query, name, forbidden)
     fast = core.collide(a, b)
     assert fast.status is core.Status.INTERSECTING

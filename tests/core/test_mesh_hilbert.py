@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from core.mesh.bvh import _hilbert
+from core.mesh.bvh import hilbert_keys
 
 
 def test_consecutive_keys_are_face_neighbours_on_the_full_grid():
@@ -12,7 +12,7 @@ def test_consecutive_keys_are_face_neighbours_on_the_full_grid():
     n = 32
     cells = np.stack(np.meshgrid(*[np.arange(n)] * 3, indexing="ij"), -1).reshape(-1, 3).astype(float)
     corner = np.array([[1023.0, 1023.0, 1023.0]])  # pins the bounding box so each point is its own cell
-    keys = _hilbert(np.concatenate([cells, corner]))[:-1]
+    keys = hilbert_keys(np.concatenate([cells, corner]))[:-1]
     assert np.unique(keys).size == keys.size
     walk = cells[np.argsort(keys)]
     steps = np.abs(np.diff(walk, axis=0)).sum(axis=1)

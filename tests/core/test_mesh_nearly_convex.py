@@ -2,7 +2,7 @@
 of their hulls, minus a certified shortfall, instead of the general pipeline's point samples.
 
 Blender's UV Sphere, a cylinder or a subdivided box in float32 fold by ~1e-8 to ~1e-7 of their size where four
-corners were coplanar, so the exact convexity test (core/mesh/parts.py) rejects them.  core/mesh/inner.py proves a
+corners were coplanar, so the exact convexity test (core/topology.py) rejects them.  core/mesh/inner.py proves a
 body c + s (H - c) (H: the hull of the vertices) inside such a mesh; the depth is then the hulls' depth minus each
 mesh's shortfall (1 - s) R, with `gap` up to the hulls' depth.  Checked here, independently of the engine:
 - the proved body is inside the mesh: its corners by the oracle's winding numbers, and no triangle crosses its

@@ -12,7 +12,9 @@ import numpy as np
 import pytest
 
 import core
-from core.mesh import query as mesh_query
+from core.mesh.descent import PRUNE, best_distance, descend
+from core.mesh.meeting import meet
+from core.mesh.pair_frame import Frame
 from tests.core import mesh_oracle as oracle
 from tests.core.mesh_corpus import crate, sphere, torus
 
@@ -35,12 +37,12 @@ def test_touching_pairs_are_the_pairs_within_the_band(name, how):
     band = core.DEFAULT_TOLERANCES.touching * diagonal
     w = _copy(v, how, band, rng)
     a, b = core.TriangleMesh(v, t), core.TriangleMesh(w, t)
-    frame = mesh_query._Frame(a, b, core.DEFAULT_TOLERANCES)
-    prune = mesh_query.PRUNE * frame.scale
-    found = mesh_query._descend(frame.sa.world, frame.sb.world, frame.band, prune, None)
-    meeting = mesh_query._meet(frame, found)
+    frame = Frame(a, b, core.DEFAULT_TOLERANCES)
+    prune = PRUNE * frame.scale
+    found = descend(frame.sa.world, frame.sb.world, frame.band, prune, None)
+    meeting = meet(frame, found)
     assert meeting.crossing_segments.shape[0] == 0  # the surfaces only touch: the distance stage runs
-    d, _, _, touching = mesh_query._best_distance(meeting.A, meeting.B, found, frame.band, prune)
+    d, _, _, touching = best_distance(meeting.A, meeting.B, found, frame.band, prune)
     assert d <= frame.band
     engine = set(zip(a._local.bvh.order[found.ia[touching]].tolist(),
                      b._local.bvh.order[found.ib[touching]].tolist()))

@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 import core
+from core.mesh.pair_frame import Side
 from core.mesh.points import winding_numbers
-from core.mesh.query import _Side
 from tests.core.meshes import box, crate, flipped, l_shape, torus
 
 
@@ -33,7 +33,7 @@ def test_ray_winding_matches_solid_angles(name, pair):
     grid = np.stack(np.meshgrid(*[np.linspace(lo[i], hi[i], 7) for i in range(3)], indexing="ij"), -1)
     points = np.concatenate([random_points, grid.reshape(-1, 3)])
     m = core.TriangleMesh(v, t)
-    side = _Side(m, np.zeros(3))
+    side = Side(m, np.zeros(3))
     # points on the surface have no winding number: keep those clearly off it
     off = core.mesh.points.closest_points(points, side.world)[0] > 1e-6
     points = points[off]
@@ -47,7 +47,7 @@ def test_rays_through_vertices_and_edges_are_cast_again():
     direction = core.mesh.points._DIRECTIONS[0]
     targets = np.concatenate([v, 0.5 * (v[t[:, 0]] + v[t[:, 1]])])  # every vertex and an edge midpoint per face
     points = np.concatenate([targets - 0.37 * direction, targets - 2.9 * direction])
-    side = _Side(core.TriangleMesh(v, t), np.zeros(3))
+    side = Side(core.TriangleMesh(v, t), np.zeros(3))
     off = core.mesh.points.closest_points(points, side.world)[0] > 1e-6
     points = points[off]
     want = np.rint(solid_angle_winding(points, v, t)).astype(int)

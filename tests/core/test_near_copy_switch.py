@@ -1,17 +1,17 @@
 """Issue 7: a large point cloud against its copy goes to the facet path at once.
 
-`epa._near_copies` says whether two point clouds are copies of each other vertex by vertex: the same vertex count
-(at least `epa._RAW_HULL_EARLY`), every world vertex within `epa._NEAR_COPY` x the pair's size of its partner's
-vertex of the same index.  When the copies are round (h_M over spread directions within `epa._ROUND` of its
-smallest value) the pair is handed to `polytope.facet_depth` at EPA's first expansion instead of after
-`epa._BATCH_AFTER` (256), so the answer comes with a handful of EPA iterations; other copies after
-`epa._NEAR_COPY_AFTER` (128), so that those EPA finishes sooner build no hull (`epa._facet_switch`).  Pinned here:
+core/large_pairs.py's `LARGE_PAIRS.near_copies` says whether two point clouds are copies of each other vertex by
+vertex: the same vertex count (at least `raw_hull_early`), every world vertex within `near_copy` x the pair's size
+of its partner's vertex of the same index.  When the copies are round (h_M over spread directions within `round_spread`
+of its smallest value) the pair is handed to core/facet_depth.py at EPA's first expansion instead of after
+`batch_after` (256), so the answer comes with a handful of EPA iterations; other copies after `near_copy_after`
+(128), so that those EPA finishes sooner build no hull (`LARGE_PAIRS.first_try`).  Pinned here:
 - the issue's copies of a 2,562-vertex Ico Sphere (raw arrays, and B as a `PointCloud` whose transform makes the
   copy) switch at once and answer exactly (`exact_depth` of tests/core/duplicates.py, independent of the engine);
-- copies of a rounded box and a lumpy blob are not round: EPA finishes them before `_NEAR_COPY_AFTER` and no hull is
-  built; a 1,024-vertex cylinder's copies are not round either and take the facet path after `_NEAR_COPY_AFTER`;
+- copies of a rounded box and a lumpy blob are not round: EPA finishes them before `near_copy_after` and no hull is
+  built; a 1,024-vertex cylinder's copies are not round either and take the facet path after `near_copy_after`;
 - what is not a copy keeps the old switch: moved by 5e-2 of its size, one vertex short, a different order, under
-  `_RAW_HULL_EARLY` vertices, or the same local vertices placed apart by the transform;
+  `raw_hull_early` vertices, or the same local vertices placed apart by the transform;
 - a hull declined at that first expansion leaves the answer to EPA, exact all the same.
 """
 from __future__ import annotations
@@ -20,8 +20,8 @@ import numpy as np
 import pytest
 
 import core
-import core.epa
 import core.hull
+from core.large_pairs import LARGE_PAIRS
 from tests.core.duplicates import (COPIES, blob, cylinder, exact_depth, icosphere, near_copy, placement, point_offset,
                                    rounded_box)
 from tests.core.reporting import TOUCHING
@@ -52,40 +52,40 @@ def _pair(a, b):
 
 
 def _near(a, b) -> bool:
-    return core.epa._near_copies(*_pair(a, b))
+    return LARGE_PAIRS.near_copies(*_pair(a, b))
 
 
 @pytest.mark.parametrize("relation", sorted(COPIES))
 def test_copies_switch_at_once_and_are_exact(sphere, relation):
     b = near_copy(sphere, np.random.default_rng([77, len(relation)]), **COPIES[relation])
-    assert _near(sphere, b) and core.epa._facet_switch(*_pair(sphere, b)) == 0  # round
+    assert _near(sphere, b) and LARGE_PAIRS.first_try(*_pair(sphere, b)) == 0  # round
     contact = core.collide(sphere, b)
     assert not _check_exact(contact, sphere, b), _check_exact(contact, sphere, b)
-    assert contact.epa_iterations < core.epa._NEAR_COPY_AFTER, contact.epa_iterations
+    assert contact.epa_iterations < LARGE_PAIRS.near_copy_after, contact.epa_iterations
 
 
 @pytest.mark.parametrize("make", [lambda: rounded_box(16), lambda: blob(4)], ids=["rounded box 16", "blob (ico s4)"])
 def test_copies_epa_finishes_early_build_no_hull(make, monkeypatch):
     a = make()
     b = near_copy(a, np.random.default_rng(82), angle=1e-4)
-    assert a.shape[0] >= core.epa._RAW_HULL_EARLY and _near(a, b)
-    assert core.epa._facet_switch(*_pair(a, b)) == core.epa._NEAR_COPY_AFTER  # not round
+    assert a.shape[0] >= LARGE_PAIRS.raw_hull_early and _near(a, b)
+    assert LARGE_PAIRS.first_try(*_pair(a, b)) == LARGE_PAIRS.near_copy_after  # not round
     calls = []
     real = core.hull.convex_hull
     monkeypatch.setattr(core.hull, "convex_hull", lambda points: calls.append(1) or real(points))
     contact = core.collide(a, b)
     assert not _check_exact(contact, a, b), _check_exact(contact, a, b)
-    assert contact.epa_iterations <= core.epa._NEAR_COPY_AFTER and not calls, (contact.epa_iterations, calls)
+    assert contact.epa_iterations <= LARGE_PAIRS.near_copy_after and not calls, (contact.epa_iterations, calls)
 
 
 def test_copies_of_a_cylinder_switch_after_near_copy_after():
     a = cylinder(512)  # 1,024 vertices: as wide as tall, not round
     for relation in ("identical", "rotated 1e-2", "inside a 1.001 copy"):
         b = near_copy(a, np.random.default_rng([83, len(relation)]), **COPIES[relation])
-        assert core.epa._facet_switch(*_pair(a, b)) == core.epa._NEAR_COPY_AFTER
+        assert LARGE_PAIRS.first_try(*_pair(a, b)) == LARGE_PAIRS.near_copy_after
         contact = core.collide(a, b)
         assert not _check_exact(contact, a, b), (relation, _check_exact(contact, a, b))
-        assert core.epa._NEAR_COPY_AFTER < contact.epa_iterations < core.epa._BATCH_AFTER, contact.epa_iterations
+        assert LARGE_PAIRS.near_copy_after < contact.epa_iterations < LARGE_PAIRS.batch_after, contact.epa_iterations
 
 
 def test_a_copy_made_by_the_transform_is_compared_in_the_world(sphere):
@@ -97,7 +97,7 @@ def test_a_copy_made_by_the_transform_is_compared_in_the_world(sphere):
     contact = core.collide(sphere, b)
     world_b = sphere @ pose[:3, :3].T + pose[:3, 3]
     assert not _check_exact(contact, sphere, world_b), _check_exact(contact, sphere, world_b)
-    assert contact.epa_iterations < core.epa._BATCH_AFTER, contact.epa_iterations
+    assert contact.epa_iterations < LARGE_PAIRS.batch_after, contact.epa_iterations
 
 
 def test_what_is_not_a_copy_keeps_the_old_switch(sphere):
@@ -107,7 +107,7 @@ def test_what_is_not_a_copy_keeps_the_old_switch(sphere):
     assert not _near(sphere, sphere[1:].copy())  # one vertex short
     assert not _near(sphere, sphere[rng.permutation(sphere.shape[0])])  # the same points in another order
     small = icosphere(3)  # 642 vertices: EPA alone is as fast there
-    assert small.shape[0] < core.epa._RAW_HULL_EARLY and not _near(small, small.copy())
+    assert small.shape[0] < LARGE_PAIRS.raw_hull_early and not _near(small, small.copy())
     pose = np.eye(4)
     pose[:3, 3] = [0.5 * size, 0.0, 0.0]  # the same local vertices, placed apart
     assert not _near(core.PointCloud(sphere), core.PointCloud(sphere, transform=pose))
@@ -132,4 +132,4 @@ def test_a_declined_hull_at_the_first_expansion_leaves_the_answer_to_epa(sphere,
     contact = core.collide(sphere, b)
     assert calls, "the hull was never asked for"
     assert not _check_exact(contact, sphere, b), _check_exact(contact, sphere, b)
-    assert contact.epa_iterations > core.epa._BATCH_AFTER  # EPA's own expansions
+    assert contact.epa_iterations > LARGE_PAIRS.batch_after  # EPA's own expansions

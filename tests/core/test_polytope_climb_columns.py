@@ -1,7 +1,7 @@
-"""Issue 7: the climbs of core/polytope.py's `_Supports` on the column layout of the neighbour table.
+"""Issue 7: the climbs of core/supports.py's `Supports` on the column layout of the neighbour table.
 
 A climb step gathers its rows' neighbour points as (rows, 3, width) and takes their dot products with one
-`einsum` (`_values`); the start's value is `_dot`'s (x dx + y dy) + z dz.  The two must round alike, or a row whose
+`einsum` (`_values`); the start's value is `row_dot`'s (x dx + y dy) + z dz.  The two must round alike, or a row whose
 padding (the vertex itself) comes out an ulp higher than its own start value moves "to itself" and is climbed
 again.  Judged against supports over every vertex computed here, in that column formula, with no engine code:
 - `_values` gives the column formula's bits, on seeded points of mixed sizes and signs;
@@ -21,7 +21,9 @@ import numpy as np
 import pytest
 from scipy.spatial import ConvexHull
 
-import core.polytope as polytope
+import core.rows as rows_mod
+import core.supports as supports_mod
+import core.triangulation as triangulation_mod
 from core.polytope import ConvexPolytope
 from tests.core.duplicates import blender_uv_sphere, cone, cylinder, icosphere, rotation, subdivided_cube
 
@@ -71,8 +73,8 @@ def _directions(rng, count: int) -> np.ndarray:
 
 
 def _supports(name: str, monkeypatch, wide: str):
-    monkeypatch.setattr(polytope, "_BRUTE_FORCE", 0)  # climb even where a product over every vertex is cheap
-    monkeypatch.setattr(polytope, "_BRUTE_FORCE_STARTED", 0)
+    monkeypatch.setattr(supports_mod, "_BRUTE_FORCE", 0)  # climb even where a product over every vertex is cheap
+    monkeypatch.setattr(supports_mod, "_BRUTE_FORCE_STARTED", 0)
     poly = SHAPES[name]()
     hull = poly._triangulation()
     graph = hull.graph
@@ -80,7 +82,7 @@ def _supports(name: str, monkeypatch, wide: str):
         assert graph.wide.any(), "no wide vertex: the pair-by-pair path would not run"
         monkeypatch.setattr(graph, "wide_table", None)
     assert np.any(graph.table == np.arange(graph.table.shape[0])[:, None]), "no padded row: nothing to test"
-    return polytope._Supports(poly, hull)
+    return supports_mod.Supports(poly, hull)
 
 
 def test_values_are_the_column_formula():
@@ -91,18 +93,18 @@ def test_values_are_the_column_formula():
         points = np.ascontiguousarray(rng.normal(size=(rows, 3, width)) * scale + rng.choice([0.0, 1e6], (rows, 1, 1)))
         d = rng.normal(size=(rows, 3)) * 10.0 ** rng.integers(-3, 4, size=(rows, 1))
         expect = (points[:, 0] * d[:, 0, None] + points[:, 1] * d[:, 1, None]) + points[:, 2] * d[:, 2, None]
-        got = polytope._values(points, d)
+        got = supports_mod._values(points, d)
         assert got.shape == (rows, width)
         assert np.array_equal(got, expect), int(np.sum(got != expect))
-        # and `_dot`, the start values' formula, on one column
-        assert np.array_equal(polytope._dot(points[:, :, 0], d), expect[:, 0])
+        # and `row_dot`, the start values' formula, on one column
+        assert np.array_equal(rows_mod.row_dot(points[:, :, 0], d), expect[:, 0])
 
 
 @pytest.mark.parametrize("name, wide", CASES)
 def test_a_climb_from_the_support_moves_no_row(name, wide, monkeypatch):
     sup = _supports(name, monkeypatch, wide)
     moved = []
-    step, table_step = polytope._Supports._step, polytope._Supports._table_step
+    step, table_step = supports_mod.Supports._step, supports_mod.Supports._table_step
 
     def spy_step(self, rows, cand, directions, current, value, out, *rest):
         before = len(out)
@@ -113,8 +115,8 @@ def test_a_climb_from_the_support_moves_no_row(name, wide, monkeypatch):
         before = len(out)
         table_step(self, rows, directions, current, value, out)
         moved.extend(r.size for r in out[before:])
-    monkeypatch.setattr(polytope._Supports, "_step", spy_step)
-    monkeypatch.setattr(polytope._Supports, "_table_step", spy_table)
+    monkeypatch.setattr(supports_mod.Supports, "_step", spy_step)
+    monkeypatch.setattr(supports_mod.Supports, "_table_step", spy_table)
     d = _directions(np.random.default_rng(7302), 3000)
     every = _columns_dot(sup.points, d)
     top = every.argmax(axis=1)
@@ -134,8 +136,8 @@ def test_climbs_reach_the_support(name, wide, monkeypatch):
     lo, hi = sup.points.min(axis=0), sup.points.max(axis=0)
     size = float(np.linalg.norm(hi - lo))
     reach = float(np.abs(sup.points).max()) * np.linalg.norm(d, axis=1)
-    # folds left in the float32 UV Sphere's faces after the flips (core/polytope.py's `_HULL_SLACK`)
-    slack = polytope._HULL_SLACK * size if name.startswith("float32") else 0.0
+    # folds left in the float32 UV Sphere's faces after the flips (core/triangulation.py's `_HULL_SLACK`)
+    slack = triangulation_mod._HULL_SLACK * size if name.startswith("float32") else 0.0
     ulps = 8.0 * np.finfo(float).eps * reach
     starts = [None]
     if ConvexHull(sup.points).vertices.size == sup.points.shape[0]:

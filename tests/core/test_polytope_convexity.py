@@ -1,5 +1,5 @@
-"""The convexity test of hull triangulations (core/mesh/parts.py `_convexity_proper`, the one-group path that
-`polytope._Triangulation` runs) against qhull as the independent oracle.
+"""The convexity test of hull triangulations (core/topology.py `convexity_proper`, the one-group path that
+`core.triangulation.Triangulation` runs) against qhull as the independent oracle.
 
 Seeded clouds on and in a sphere, near the origin and 1e6 away from it, triangulated by qhull
 (`scipy.spatial.ConvexHull`): the surface is convex.  The same triangles with one hull vertex pushed inwards
@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from scipy.spatial import ConvexHull
 
-from core.mesh.parts import _convexity_proper, _edge_twins
+from core.topology import convexity_proper, edge_twins
 
 
 def _cloud(seed: int, n: int, far: bool) -> np.ndarray:
@@ -33,9 +33,9 @@ def _outward(points: np.ndarray, triangles: np.ndarray) -> np.ndarray:
 
 
 def _one_group(points, triangles) -> bool:
-    pairing = _edge_twins(triangles, points.shape[0])
+    pairing = edge_twins(triangles, points.shape[0])
     zero = np.zeros(triangles.shape[0], np.int64)
-    return bool(_convexity_proper(points, triangles, triangles, zero, 1, None, 1e-9, pairing)[0])
+    return bool(convexity_proper(points, triangles, triangles, zero, 1, None, 1e-9, pairing)[0])
 
 
 def _two_groups(points, triangles) -> np.ndarray:
@@ -44,7 +44,7 @@ def _two_groups(points, triangles) -> np.ndarray:
     both = np.vstack([points, points + 10.0 * np.ptp(points, axis=0).max()])
     tris = np.vstack([triangles, triangles + n])
     label = np.repeat([0, 1], triangles.shape[0])
-    return _convexity_proper(both, tris, tris, label, 2, None, 1e-9, None)
+    return convexity_proper(both, tris, tris, label, 2, None, 1e-9, None)
 
 
 CASES = [(seed, n, far) for seed, n in ((1, 200), (2, 2000)) for far in (False, True)]

@@ -1,8 +1,8 @@
 """Issue 7, raw arrays: a copy's triangulation takes its partner's topology only when its triangles are the same.
 
-`polytope.with_hulls` gives B A's triangulation on B's own vertices of the same indices (`_copied_maker`).  Its
+`core.hull_views.with_hulls` gives B A's triangulation on B's own vertices of the same indices (`_copied_maker`).  Its
 points are checked on their own, but when its triangles come out the same as A's (before the flips and after
-them) the edge pairing and the graph, functions of the triangles alone, are A's (`_Triangulation(..., like=...)`),
+them) the edge pairing and the graph, functions of the triangles alone, are A's (`Triangulation(..., like=...)`),
 and the facet path starts A's climbs along B's facet normals from B's supports of the same rows.  Pinned here:
 - sharing changes nothing: B's points and triangles are what B's own check of the same input gives, and the
   shared graph is the graph of those triangles;
@@ -16,8 +16,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from core.polytope import _Graph, _Triangulation, facet_depth, with_hulls
 import core
+from core.facet_depth import facet_depth
+from core.hull_views import with_hulls
+from core.triangulation import Graph, Triangulation
 from tests.core.duplicates import exact_depth, icosphere, near_copy, subdivided_cube
 from tests.core.reporting import TOUCHING
 
@@ -49,9 +51,9 @@ def test_a_copy_shares_the_topology_and_nothing_else_changes(name):
     hull_a, hull_b = (v._triangulation() for v in views)
     assert hull_b.graph is hull_a.graph and hull_b.points is not hull_a.points
     # B's own check of the same input, with nothing shared
-    own = _Triangulation(hull_b.points.copy(), hull_b.graph.triangles.copy(), checked=False)
+    own = Triangulation(hull_b.points.copy(), hull_b.graph.triangles.copy(), checked=False)
     assert np.array_equal(own.points, hull_b.points)
-    for mine, theirs in zip(_graph_fields(_Graph(own.graph.triangles, own.points.shape[0])),
+    for mine, theirs in zip(_graph_fields(Graph(own.graph.triangles, own.points.shape[0])),
                             _graph_fields(hull_b.graph)):
         assert np.array_equal(mine, theirs)
     assert _exact(a, b, facet_depth(*views))
@@ -61,12 +63,12 @@ def test_distinct_points_keep_their_order_and_repeated_ones_are_welded():
     points, triangles = subdivided_cube(3)
     order = np.random.default_rng(5206).permutation(points.shape[0])
     back = np.argsort(order)
-    made = _Triangulation(points[order], back[triangles], checked=False)
+    made = Triangulation(points[order], back[triangles], checked=False)
     assert np.array_equal(made.points, points[order])
     doubled = np.vstack([points[order], points[order][:1]])  # the first point once more, as the last row
     tris = back[triangles]
     tris[tris == 0] = points.shape[0]  # its triangles use the repeat
-    welded = _Triangulation(doubled, np.vstack([tris, back[triangles][:0]]), checked=False)
+    welded = Triangulation(doubled, np.vstack([tris, back[triangles][:0]]), checked=False)
     assert welded.points.shape[0] == points.shape[0]
     assert np.array_equal(np.unique(welded.points, axis=0), np.unique(points, axis=0))
 
@@ -82,7 +84,7 @@ def test_a_mirrored_copy_gets_its_own_graph_and_is_exact():
 
 def test_another_split_of_a_flat_quad_gets_its_own_graph():
     points, triangles = subdivided_cube(4)
-    first = _Triangulation(points, triangles, checked=False, own=True)
+    first = Triangulation(points, triangles, checked=False, own=True)
     other = triangles.copy()
     # the first quad split along its other diagonal: triangles (i, j, k) and (j, i, l) become (i, l, k), (l, j, k)
     t0, t1 = [int(x) for x in other[0]], [int(x) for x in other[1]]
@@ -93,9 +95,9 @@ def test_another_split_of_a_flat_quad_gets_its_own_graph():
             break
     l = next(x for x in t1 if x not in (i, j))
     other[0], other[1] = (i, l, k), (l, j, k)
-    second = _Triangulation(points * 1.001, other, checked=False, like=first)
+    second = Triangulation(points * 1.001, other, checked=False, like=first)
     assert second.graph is not first.graph
     assert not np.array_equal(second.graph.triangles, first.graph.triangles)
-    for mine, theirs in zip(_graph_fields(_Graph(second.graph.triangles, points.shape[0])),
+    for mine, theirs in zip(_graph_fields(Graph(second.graph.triangles, points.shape[0])),
                             _graph_fields(second.graph)):
         assert np.array_equal(mine, theirs)

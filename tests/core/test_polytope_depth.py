@@ -1,6 +1,6 @@
 """Issue 7: the facet-normal depth of two convex polytopes with known hull triangulations is exact.
 
-`core.polytope.facet_depth` takes the minimum of h_A(u) + h_B(-u) over the facet normals of M = A - B that it finds
+`core.facet_depth.facet_depth` takes the minimum of h_A(u) + h_B(-u) over the facet normals of M = A - B that it finds
 by climbing supports and walking Gauss arcs; EPA hands large pairs of `ConvexPolytope`s to it.  Judged against the
 independent oracle of tests/core/duplicates.py (`exact_depth`: every facet normal of A - B from two qhull hulls,
 each evaluated against every vertex; no engine code):
@@ -25,7 +25,11 @@ import pytest
 from scipy.spatial import ConvexHull
 
 import core
-from core.polytope import ConvexPolytope, facet_depth
+import core.facet_depth as facet_depth_mod
+import core.supports as supports_mod
+import core.triangulation as triangulation_mod
+from core.facet_depth import facet_depth
+from core.polytope import ConvexPolytope
 from tests.core.duplicates import (COPIES, blender_uv_sphere, blob, cone, cylinder, exact_depth, icosphere, near_copy,
                                    placement, point_offset, rounded_box, uv_sphere)
 from tests.core.reporting import TOUCHING
@@ -250,15 +254,15 @@ def test_a_hull_with_folded_edges_is_mended_by_flips():
                                  points[triangles[:, 2]] - points[triangles[:, 0]])) < 0.0
     triangles[outward] = triangles[outward][:, [0, 2, 1]]
     folded = _fold(triangles, 40, seed=1)
-    import core.polytope as polytope
-    saved = polytope._flip_folds
+    saved = triangulation_mod._flip_folds
     # without the repair (the triangles passed on as they are, with their pairing) the folds are refused
-    polytope._flip_folds = lambda points, topo, twins=None: (topo, polytope._twins(topo, points.shape[0]))
+    triangulation_mod._flip_folds = lambda points, topo, twins=None: (
+        topo, triangulation_mod.edge_pairing(topo, points.shape[0]))
     try:
         with pytest.raises(ValueError, match="convex body"):
             ConvexPolytope(points, folded)
     finally:
-        polytope._flip_folds = saved
+        triangulation_mod._flip_folds = saved
     b = near_copy(a, np.random.default_rng(716), angle=1e-4)
     found = facet_depth(ConvexPolytope(points, folded), hull_polytope(b))
     exact, _, _ = exact_depth(a, b)
@@ -319,12 +323,11 @@ def test_regression_float32_copy_arcs_end_within_the_passes(monkeypatch):
     edge of A is nearly parallel to one of B (sine ~1e-7), their crossing is found only to ~1e-9 rad, so ~700
     arcs were halved through all 48 passes and then handed every neighbour of their supports (15,000 more
     candidates, each climbed far).  Arcs now stop at `_SHORT_ARC`: no arc is left after the passes."""
-    import core.polytope as polytope
 
     def left_over(*args):
         raise AssertionError(f"{args[3].size} arcs still walked after every pass")
 
-    monkeypatch.setattr(polytope, "_undecided_arcs", left_over)
+    monkeypatch.setattr(facet_depth_mod, "_undecided_arcs", left_over)
     vertices, triangles = blender_uv_sphere(64, 32)
     shape = ConvexPolytope(vertices, triangles)
     local = vertices.astype(np.float64)
@@ -341,18 +344,17 @@ def test_regression_float32_copy_arcs_end_within_the_passes(monkeypatch):
 def test_climbs_reach_the_support_over_every_vertex(shape, monkeypatch):
     """The climbs (padded table, and the wide vertices' whole lists: as one padded table, or pair by pair) give
     the support value over every vertex, for seeded directions; exactly on an exactly convex hull (qhull's), and
-    within the folds left after the flips (core/polytope.py's `_HULL_SLACK`) on the float32 UV Sphere."""
-    import core.polytope as polytope
-    monkeypatch.setattr(polytope, "_BRUTE_FORCE", 0)  # climb even where a product over every vertex is cheap
-    monkeypatch.setattr(polytope, "_BRUTE_FORCE_STARTED", 0)
+    within the folds left after the flips (core/triangulation.py's `_HULL_SLACK`) on the float32 UV Sphere."""
+    monkeypatch.setattr(supports_mod, "_BRUTE_FORCE", 0)  # climb even where a product over every vertex is cheap
+    monkeypatch.setattr(supports_mod, "_BRUTE_FORCE_STARTED", 0)
     if shape.startswith("float32"):
         vertices, triangles = blender_uv_sphere(64, 32)
-        poly, slack = ConvexPolytope(vertices, triangles), polytope._HULL_SLACK
+        poly, slack = ConvexPolytope(vertices, triangles), triangulation_mod._HULL_SLACK
     else:
         poly, slack = hull_polytope(cone(256) if shape.startswith("cone") else icosphere(3)), 0.0
     hull = poly._triangulation()
     directions = np.random.default_rng(720).normal(size=(4000, 3))
-    _, every = polytope._Supports._every(directions, hull.points)
+    _, every = supports_mod.Supports._every(directions, hull.points)
     tables = [hull.graph.wide_table]
     if hull.graph.wide_table is not None:
         tables.append(None)  # the pair-by-pair path too
@@ -361,7 +363,7 @@ def test_climbs_reach_the_support_over_every_vertex(shape, monkeypatch):
     for table in tables:
         monkeypatch.setattr(hull.graph, "wide_table", table)
         monkeypatch.setattr(hull.graph, "cube", None)
-        climbed = polytope._Supports(poly, hull)
+        climbed = supports_mod.Supports(poly, hull)
         starts = np.random.default_rng(721).integers(0, hull.points.shape[0], size=directions.shape[0])
         for start in (None, starts):
             _, value = climbed(directions, start)
@@ -384,13 +386,13 @@ def test_regression_an_edge_used_four_times_is_not_a_closed_surface():
 
 @pytest.mark.parametrize("seed", range(4))
 def test_weld_agrees_with_numpy_unique(seed):
-    """`_weld` (one lexsort of the columns) gives np.unique(axis=0, return_inverse=True)'s rows and labels: seeded
+    """`weld` (one lexsort of the columns) gives np.unique(axis=0, return_inverse=True)'s rows and labels: seeded
     rows with repeats, signed zeros (welded: -0.0 == 0.0), huge and tiny coordinates."""
-    from core.polytope import _weld
+    from core.topology import weld
     rng = np.random.default_rng([723, seed])
     rows = np.round(rng.normal(size=(300, 3)), 1) * 10.0 ** rng.integers(-8, 8, size=(300, 1))
     rows = np.vstack([rows, rows[rng.integers(0, 300, size=100)], [[0.0, -0.0, 1.0], [-0.0, 0.0, 1.0]]])
-    unique, inverse = _weld(rows)
+    unique, inverse = weld(rows)
     expected, expected_inverse = np.unique(rows, axis=0, return_inverse=True)
     assert np.array_equal(unique, expected) and np.array_equal(inverse, expected_inverse.reshape(-1))
     assert np.array_equal(unique[inverse], rows)

@@ -1,4 +1,4 @@
-"""Issue 7, the large end: the facet-normal depth of core/polytope.py at 4,000-20,000 hull vertices.
+"""Issue 7, the large end: the facet-normal depth of core/facet_depth.py at 4,000-20,000 hull vertices.
 
 Named regressions for what made it slow (each asserts an answer against an oracle and a count of work, never a
 time; the times are in bench/big_duplicates.py and bench/README.md):
@@ -25,10 +25,11 @@ import pytest
 from scipy.spatial import ConvexHull
 
 import core
-import core.polytope as polytope
+import core.facet_depth as facet_depth_mod
+import core.supports as supports_mod
 from core.polytope import ConvexPolytope
-from tests.core.duplicates import cylinder, hull_triangles, icosphere, symmetric_width, uv_sphere, \
-    uv_sphere_triangles
+from tests.core.duplicates import (cylinder, hull_triangles, icosphere, symmetric_width, uv_sphere,
+                                   uv_sphere_triangles)
 
 
 def _halving(ring: list[int]) -> list[tuple[int, int, int]]:
@@ -130,13 +131,13 @@ def _on_facet_path(monkeypatch) -> list:
 
 def _count_passes(monkeypatch) -> list[int]:
     calls = []
-    original = polytope._arc_lower_bound
+    original = facet_depth_mod._arc_lower_bound
 
     def counted(*args):
         calls.append(args[0].shape[0])
         return original(*args)
 
-    monkeypatch.setattr(polytope, "_arc_lower_bound", counted)
+    monkeypatch.setattr(facet_depth_mod, "_arc_lower_bound", counted)
     return calls
 
 
@@ -144,7 +145,7 @@ def _count_looked(monkeypatch) -> list[int]:
     """The (row, neighbour) pairs each climb step looks at, as the steps run (the padded table's steps, and the
     wide vertices' tables')."""
     looked = []
-    original, original_table = polytope._Supports._step, polytope._Supports._table_step
+    original, original_table = supports_mod.Supports._step, supports_mod.Supports._table_step
 
     def counted(self, rows, cand, *args):
         looked.append(cand.size)
@@ -154,8 +155,8 @@ def _count_looked(monkeypatch) -> list[int]:
         looked.append(rows.size * self.graph.table.shape[1])
         return original_table(self, rows, *args)
 
-    monkeypatch.setattr(polytope._Supports, "_step", counted)
-    monkeypatch.setattr(polytope._Supports, "_table_step", counted_table)
+    monkeypatch.setattr(supports_mod.Supports, "_step", counted)
+    monkeypatch.setattr(supports_mod.Supports, "_table_step", counted_table)
     return looked
 
 
@@ -242,7 +243,7 @@ def test_arc_lower_bound_is_below_h_m_on_its_arc(seed):
     p = np.where(supports[:, None], a[(u0 @ a.T).argmax(axis=1)], a[rng.integers(0, 60, arcs)])
     b0 = np.where(supports[:, None], b[(-u0 @ b.T).argmax(axis=1)], b[rng.integers(0, 60, arcs)])
     b1 = np.where(supports[:, None], b[(-u1 @ b.T).argmax(axis=1)], b[rng.integers(0, 60, arcs)])
-    low = polytope._arc_lower_bound(p, b0, b1, u0, u1)
+    low = facet_depth_mod._arc_lower_bound(p, b0, b1, u0, u1)
     t = np.linspace(0.0, 1.0, 65)
     smallest = np.full(arcs, np.inf)
     for s in t:
@@ -278,12 +279,12 @@ def test_past_its_work_budget_the_facet_path_hands_back_to_epa(monkeypatch):
     ring = np.vstack([half, -half])
     vertices = np.vstack([np.column_stack([ring, -np.ones(1024)]), np.column_stack([ring, np.ones(1024)])])
     triangles = hull_triangles(vertices)
-    monkeypatch.setattr(polytope, "_WORK_FLOOR", 0)
-    monkeypatch.setattr(polytope, "_WORK_PER_FACET", 1)
+    monkeypatch.setattr(facet_depth_mod, "_WORK_FLOOR", 0)
+    monkeypatch.setattr(facet_depth_mod, "_WORK_PER_FACET", 1)
     answers = _on_facet_path(monkeypatch)
     contact = core.collide(ConvexPolytope(vertices, triangles), ConvexPolytope(vertices.copy(), triangles))
     assert answers == [None]
-    assert sum(polytope._LAST_WORK) > 0
+    assert sum(facet_depth_mod._LAST_WORK) > 0
     width = symmetric_width(vertices)
     assert contact.converged and abs(contact.depth - width) <= 1e-9 * contact.scale, (contact.depth, width)
     assert contact.epa_iterations > 300  # EPA went on past the hand-over

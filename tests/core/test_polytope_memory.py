@@ -1,5 +1,5 @@
 """Regression: a hull triangulation with vertices of thousands of neighbours (qhull splits a cylinder's flat cap
-into a fan from one of its corners) made the support climbs of core/polytope.py look at every (direction,
+into a fan from one of its corners) made the support climbs of core/supports.py look at every (direction,
 neighbour) pair at once: 134 million pairs, 1 GiB per array, for an 8,192-sided cylinder against its copy in
 place, and the process was killed for want of memory.  They now go in blocks of at most `_BLOCK` pairs.
 

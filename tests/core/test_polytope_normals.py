@@ -1,4 +1,4 @@
-"""Face normals of hull triangulations (core/polytope.py `_face_normals`, gathered one coordinate column at a
+"""Face normals of hull triangulations (core/facet_depth.py `_face_normals`, gathered one coordinate column at a
 time) against qhull's facet planes as the independent oracle, and against a row-by-row reference written here.
 
 Seeded clouds (an ellipsoid near the origin and 1e5 away, a float32 copy of it, and a cylinder with long thin
@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from scipy.spatial import ConvexHull
 
-from core.polytope import _face_normals
+from core.facet_depth import _face_normals
 from tests.core.duplicates import cylinder
 
 
@@ -50,7 +50,7 @@ def test_face_normals_are_qhulls_outward_normals(name):
     points = make()
     hull = ConvexHull(points)
     triangles = hull.simplices.copy()
-    # outward order, as `_Triangulation` keeps them: judged by qhull's own plane
+    # outward order, as `Triangulation` keeps them: judged by qhull's own plane
     a, b, c = (points[triangles[:, k]] for k in range(3))
     flip = np.einsum("ij,ij->i", np.cross(b - a, c - a), hull.equations[:, :3]) < 0.0
     triangles[flip] = triangles[flip][:, [0, 2, 1]]

@@ -1,4 +1,4 @@
-"""Issue 7, raw arrays: the core's own hull triangulations are not welded (`_Triangulation(..., own=True)`).
+"""Issue 7, raw arrays: the core's own hull triangulations are not welded (`Triangulation(..., own=True)`).
 
 Their points are distinct rows of the cloud, but two rows may sit at one position (a cloud with a repeated
 vertex).  A hull through both of them is not one closed convex surface (its edge pairing breaks where the fan of
@@ -8,12 +8,16 @@ A hull that uses one row of the pair is the cloud's hull, and is taken.
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 from scipy.spatial import ConvexHull
 
 import core
 import core.hull
-from core.polytope import with_hulls
+import core.large_pairs
+from core.hull_views import with_hulls
+from core.large_pairs import LARGE_PAIRS
 from tests.core.duplicates import exact_depth, icosphere, near_copy, point_offset
 from tests.core.reporting import TOUCHING
 
@@ -56,8 +60,9 @@ def test_a_hull_through_both_rows_of_one_position_is_refused(monkeypatch):
     monkeypatch.setattr(core.hull, "convex_hull", _pinched)
     views = with_hulls(core.PointCloud(a), core.PointCloud(b))
     assert views[0]._triangulation() is None
-    monkeypatch.setattr(core.epa, "_RAW_HULL_EARLY", 1 << 30)  # this small pair: hulls after 1.5 steps per vertex
-    monkeypatch.setattr(core.epa, "_RAW_HULL_PER_VERTEX", 0.0)
+    # treated as a small pair (hulls after `raw_hull_per_vertex` expansions per vertex), that made 0: after 256
+    monkeypatch.setattr(core.large_pairs, "LARGE_PAIRS", replace(LARGE_PAIRS, raw_hull_early=1 << 30,
+                                                                 raw_hull_per_vertex=0.0))
     contact = core.collide(a, b)
     assert _exact(contact, a, b)
     assert contact.epa_iterations > a.shape[0] // 2  # EPA's own expansions: the hull was not used
@@ -69,6 +74,6 @@ def test_a_hull_through_one_row_of_the_pair_is_taken(monkeypatch):
     monkeypatch.setattr(core.hull, "convex_hull", _qhull)
     views = with_hulls(core.PointCloud(a), core.PointCloud(b))
     assert views[0]._triangulation() is not None and views[1]._triangulation() is not None
-    monkeypatch.setattr(core.epa, "_RAW_HULL_PER_VERTEX", 0.0)
+    monkeypatch.setattr(core.large_pairs, "LARGE_PAIRS", replace(LARGE_PAIRS, raw_hull_per_vertex=0.0))
     contact = core.collide(a, b)
     assert _exact(contact, a, b) and contact.epa_iterations < 600

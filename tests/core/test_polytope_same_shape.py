@@ -1,4 +1,4 @@
-"""Issue 7, raw arrays: an exact copy at the same pose climbs its facets once (core/polytope.py `_same_shape`).
+"""Issue 7, raw arrays: an exact copy at the same pose climbs its facets once (core/facet_depth.py `_same_shape`).
 
 When B's triangulation is A's (shared, tests/core/test_polytope_shared.py) and B's world points are A's bit for
 bit, the facets of -B are those of A turned round, so `_facet_depth` reuses A's two facet climbs for them.  The
@@ -8,12 +8,15 @@ A copy one ulp off, or the same vertices under another transform, must not take 
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
 import core
-import core.epa
-import core.polytope
+import core.facet_depth
+import core.large_pairs
+from core.large_pairs import LARGE_PAIRS
 from tests.core.duplicates import cone, cylinder, exact_depth, icosphere, point_offset, uv_sphere
 from tests.core.reporting import TOUCHING
 
@@ -27,15 +30,16 @@ SHAPES = {
 
 @pytest.fixture
 def hull_path(monkeypatch):
-    monkeypatch.setattr(core.epa, "_RAW_HULL_PER_VERTEX", 0.0)  # the hull path after 256 expansions
+    # the hull path after 256 expansions
+    monkeypatch.setattr(core.large_pairs, "LARGE_PAIRS", replace(LARGE_PAIRS, raw_hull_per_vertex=0.0))
     taken = []
-    real = core.polytope._same_shape
+    real = core.facet_depth._same_shape
 
     def spy(sup_a, sup_b):
         answer = real(sup_a, sup_b)
         taken.append(answer)
         return answer
-    monkeypatch.setattr(core.polytope, "_same_shape", spy)
+    monkeypatch.setattr(core.facet_depth, "_same_shape", spy)
     return taken
 
 
@@ -45,7 +49,7 @@ def test_an_exact_copy_climbs_once_and_answers_as_four_climbs_do(name, hull_path
     b = a.copy()
     contact = core.collide(a, b)
     assert hull_path == [True]
-    monkeypatch.setattr(core.polytope, "_same_shape", lambda sup_a, sup_b: False)
+    monkeypatch.setattr(core.facet_depth, "_same_shape", lambda sup_a, sup_b: False)
     plain = core.collide(a, b.copy())
     assert contact.distance == plain.distance and np.array_equal(contact.normal, plain.normal)
     exact, _, _ = exact_depth(a, b)

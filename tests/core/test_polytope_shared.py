@@ -1,8 +1,8 @@
 """Issue 7, raw arrays: B's copy of A's hull triangulation is shared with A only when it is A's input bit for bit.
 
-`polytope.with_hulls` gives B first A's triangulation on B's own vertices of the same indices (`_copied_maker`).
+`core.hull_views.with_hulls` gives B first A's triangulation on B's own vertices of the same indices (`_copied_maker`).
 When B is an exact copy of A that input is A's input bit for bit, so every check of it would repeat A's
-(`_Triangulation(..., like=...)` shares A's answer instead).  Any other copy (one coordinate one ulp off, shifted,
+(`Triangulation(..., like=...)` shares A's answer instead).  Any other copy (one coordinate one ulp off, shifted,
 turned) must get its own triangulation, checked on its own points; only its topology (the same triangles, see
 tests/core/test_polytope_copy_topology.py) is A's.  Either way the depth is judged against the
 independent oracle of tests/core/duplicates.py (`exact_depth`: every facet normal of A - B from two qhull hulls,
@@ -10,12 +10,16 @@ evaluated over every vertex; no engine code).
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
 import core
-import core.epa
-from core.polytope import _Triangulation, with_hulls
+import core.large_pairs
+from core.hull_views import with_hulls
+from core.large_pairs import LARGE_PAIRS
+from core.triangulation import Triangulation
 from tests.core.duplicates import exact_depth, icosphere, near_copy, point_offset
 from tests.core.reporting import TOUCHING
 
@@ -51,7 +55,8 @@ def test_a_copied_triangulation_is_shared_only_when_bit_for_bit_equal(name):
 
 @pytest.mark.parametrize("name", list(COPIES))
 def test_copies_answer_exactly_with_or_without_sharing(name, monkeypatch):
-    monkeypatch.setattr(core.epa, "_RAW_HULL_PER_VERTEX", 0.0)  # the hull path after 256 expansions
+    # the hull path after 256 expansions
+    monkeypatch.setattr(core.large_pairs, "LARGE_PAIRS", replace(LARGE_PAIRS, raw_hull_per_vertex=0.0))
     a = icosphere(3)
     b = COPIES[name][0](a)
     contact = core.collide(a, b)
@@ -72,12 +77,12 @@ def test_a_less_strictly_checked_triangulation_is_not_shared():
     dented = a.copy()
     dented[0] *= 0.9  # pushed in: the surface is no longer convex (qhull would leave that vertex out)
     assert 0 not in ConvexHull(dented).vertices
-    unchecked = _Triangulation(dented, triangles, checked=True)
+    unchecked = Triangulation(dented, triangles, checked=True)
     unchecked.source = (dented, triangles, True)
     with pytest.raises(ValueError, match="convex"):
-        _Triangulation(dented, triangles, checked=False, like=unchecked)
-    fine = _Triangulation(a, triangles, checked=False)
+        Triangulation(dented, triangles, checked=False, like=unchecked)
+    fine = Triangulation(a, triangles, checked=False)
     fine.source = (a, triangles, False)
-    assert _Triangulation(a.copy(), triangles.copy(), checked=False, like=fine).graph is fine.graph
+    assert Triangulation(a.copy(), triangles.copy(), checked=False, like=fine).graph is fine.graph
     with pytest.raises(ValueError, match="convex"):  # other points than the checked ones: checked in full
-        _Triangulation(dented, triangles, checked=False, like=fine)
+        Triangulation(dented, triangles, checked=False, like=fine)

@@ -139,7 +139,7 @@ def test_ico_sphere_duplicated_in_place_is_exact():
     at its fixed 1,024-expansion cap with a depth 1.8e-3 x size short (converged=False): two identical convex
     shapes have a Minkowski difference whose every facet is within a fraction of a percent of the depth, and
     EPA adds about one vertex of it per expansion.  Fixed by a cap that grows with the vertex count, with
-    batched supports and one-ring visibility on large polytopes (core/epa.py).
+    batched supports and one-ring visibility on large polytopes (core/epa.py, core/large_pairs.py).
 
     Truth: the depth of a shape against itself at one pose is its minimum width.  This Ico Sphere is centrally
     symmetric bit for bit (built from the symmetric icosahedron by sign-symmetric operations: asserted), so

@@ -1,4 +1,4 @@
-"""The solver's fast Contact construction (core/query.py `_contact`) equals `core.Contact(...)` field by field.
+"""The solver's fast Contact construction (core/convex.py `_contact`) equals `core.Contact(...)` field by field.
 
 `_contact` fills a Contact without running `Contact.__init__`; this checks, on seeded values, that every field it
 sets (and every default it leaves) is what the regular constructor makes of the same arguments: same values,
@@ -12,7 +12,7 @@ import pytest
 
 import core
 from core.contact import Contact
-from core.query import _contact
+from core.convex import _contact
 
 
 def _values(rng):

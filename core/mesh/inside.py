@@ -1,0 +1,207 @@
+"""Points of one mesh inside the other closed mesh (step 5 of core/mesh/query.py): the probes, their winding
+numbers and their depth, and whether every loose part of a mesh lies inside the other (`parts_inside`).
+
+Probes of mesh X against closed mesh Y: the corners of the first triangle of every loose part, a sample of 64
+vertices, the corners and centroids of triangles at the contact, for crossing triangle pairs a point of the
+triangle on each side of the other's plane and points stepped off the crossing segment, and points just behind
+X's contact faces that X's own winding number puts inside X.  Pairs are sampled in leaf order
+(`in_leaf_order`), so collide(b, a) probes the same points as collide(a, b).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..rows import row_cross
+from .pair_frame import Side
+from .points import closest_points, winding_numbers
+from .tritri import crossing, point_triangle
+
+__all__ = ["Inside", "deepest_inside", "parts_inside", "steps_off_the_curve", "in_leaf_order",
+           "crossing_sample"]
+
+MAX_PROBES = 128
+"""Scale of the probe budget per side (beyond the corners of every loose part and a sample of 64 vertices):
+corners and centroids of MAX_PROBES / 4 contact pairs, clipped centroids of MAX_PROBES / 2 crossing pairs, and
+points stepped off the curve for MAX_PROBES / 8 crossing pairs."""
+
+MAX_DEPTH_POINTS = 256
+"""Cap on inside points whose distance to the other surface is measured for the depth."""
+
+
+def in_leaf_order(found, pairs, swap):
+    """Pair indices sorted by (X's leaf, Y's leaf): the probes sampled from them are then the same whichever
+    argument X was (collide(b, a) is collide(a, b).swapped())."""
+    x_leaf, y_leaf = (found.ib, found.ia) if swap else (found.ia, found.ib)
+    x, y = x_leaf[pairs], y_leaf[pairs]
+    if pairs.size and int(x.max()) < 2 ** 31 and int(y.max()) < 2 ** 31:
+        # one stable sort on the key x * 2^31 + y: the order of lexsort((y, x)), in about half the time
+        return pairs[np.argsort(x.astype(np.int64) * 2 ** 31 + y, kind="stable")]
+    return pairs[np.lexsort((y, x))]
+
+
+def crossing_sample(pairs):
+    """The crossing pairs whose curve is stepped off (MAX_PROBES / 8 of them, evenly spread)."""
+    return pairs[:: max(1, pairs.size // (MAX_PROBES // 8))]
+
+
+class Inside:
+    any_inside = False
+    depth = 0.0
+    point_in = None
+    point_surface = None
+
+
+def deepest_inside(sx: Side, sy: Side, found, crossing_pairs, touching_pairs, X, Y, band, scale, swap=False,
+                   with_parts=True):
+    """The deepest point of mesh X found inside closed mesh Y (for the depth): part representatives (when
+    `with_parts`), a vertex sample, points near the contact.  (Containment is decided by `meet`.)"""
+    result = Inside()
+    crossing_pairs = in_leaf_order(found, crossing_pairs, swap)
+    touching_pairs = in_leaf_order(found, touching_pairs, swap)
+    verts = sx.vertices
+    rep_points = _part_points(sx)[0] if with_parts else np.zeros((0, 3))
+    probes = [rep_points]
+    used = sx.local.used
+    stride = max(1, used.size // 64)
+    probes.append(verts[used[::stride]])
+    for pairs in (crossing_pairs, touching_pairs):
+        if pairs.size:
+            pick = pairs[:: max(1, pairs.size // (MAX_PROBES // 4))]
+            corners = X[pick]
+            probes.append(corners.reshape(-1, 3))
+            probes.append(corners.mean(axis=1))
+    if crossing_pairs.size:
+        pick = crossing_pairs[:: max(1, crossing_pairs.size // (MAX_PROBES // 2))]
+        probes.append(_clipped_centroids(X[pick], Y[pick]))
+        pick = crossing_sample(crossing_pairs)
+        probes.append(steps_off_the_curve(X[pick], Y[pick], band))
+    points = np.concatenate(probes)
+    winding = winding_numbers(points, sy.world, scale)
+    inside = winding != 0
+    dist = np.zeros(points.shape[0])
+    surface = np.zeros((points.shape[0], 3))
+    if np.any(inside):
+        measured = np.flatnonzero(inside)
+        # every part representative found inside is measured, the other points up to MAX_DEPTH_POINTS
+        reps = measured[measured < rep_points.shape[0]]
+        others = measured[measured >= rep_points.shape[0]]
+        measured = np.concatenate([reps, others[:: max(1, others.size // MAX_DEPTH_POINTS)]])
+        d, q = closest_points(points[measured], sy.world)
+        dist[measured], surface[measured] = d, q
+    deep = inside & (dist > band)
+    result.any_inside = bool(np.any(deep))
+    if not result.any_inside and sx.closed and touching_pairs.size:
+        # Surfaces in contact with no surface point found inside (coplanar faces, identical meshes, crossings
+        # only along shared edges): points of X's solid just behind the contact faces, kept where X's own
+        # winding number puts them inside X.
+        pick = touching_pairs[:: max(1, touching_pairs.size // (MAX_PROBES // 4))]
+        behind = _steps_behind(X[pick], scale)
+        behind = behind[winding_numbers(behind, sx.world, scale) != 0]
+        behind = behind[winding_numbers(behind, sy.world, scale) != 0]
+        if behind.shape[0]:
+            d, q = closest_points(behind, sy.world)
+            points = np.concatenate([points, behind])
+            dist = np.concatenate([dist, d])
+            surface = np.concatenate([surface, q])
+            deep = np.concatenate([deep, d > band])
+            result.any_inside = bool(np.any(deep))
+    if result.any_inside:
+        j = int(np.argmax(np.where(deep, dist, -1.0)))
+        result.depth = float(dist[j])
+        result.point_in = points[j]
+        result.point_surface = surface[j]
+    return result
+
+
+def _part_points(side: Side):
+    """Representative points of every loose part: the corners of its first, middle and last triangle (so a part
+    with a face lying on the other surface still has corners off it; only the first triangle's beyond 1000
+    parts, to bound the work).  Returns (points, part of each point)."""
+    parts = side.local.parts
+    tris = side.local.triangles
+    order = np.argsort(parts.label, kind="stable")
+    starts = np.concatenate([[0], np.cumsum(parts.triangle_count)[:-1]])
+    picks = [order[starts]]
+    if parts.count <= 1000:
+        picks += [order[starts + parts.triangle_count // 2], order[starts + parts.triangle_count - 1]]
+    points = np.concatenate([side.vertices[tris[t, i]] for t in picks for i in range(3)])
+    return points, np.tile(np.arange(parts.count), 3 * len(picks))
+
+
+def _measure(points, sy: Side, scale):
+    """Distance of each point to Y's surface, and whether it is inside closed Y (non-zero winding number)."""
+    return closest_points(points, sy.world)[0], winding_numbers(points, sy.world, scale) != 0
+
+
+def parts_inside(sx: Side, sy: Side, band, scale, measure=None) -> bool:
+    """Every loose part of X has a corner strictly inside closed Y and none strictly outside it (a corner within
+    the band of Y's surface decides nothing).  `measure(points, sy, scale)` gives the points' distances to Y's
+    surface and their inside flags (default `_measure`; only the flags of points off the surface are used)."""
+    parts = sx.local.parts
+    points, part = _part_points(sx)
+    dist, inside = (measure or _measure)(points, sy, scale)
+    off = dist > band
+    strictly_in = np.bincount(part[off & inside], minlength=parts.count) > 0
+    strictly_out = np.bincount(part[off & ~inside], minlength=parts.count) > 0
+    return bool(np.all(strictly_in & ~strictly_out))
+
+
+def _steps_behind(X, scale):
+    """From the centroids of triangles X, steps along both normals, from 1e-6 to a third of the pair's scale."""
+    n = row_cross(X[:, 1] - X[:, 0], X[:, 2] - X[:, 0])
+    length = np.sqrt((n * n).sum(axis=1))
+    ok = length > 0.0
+    n = n[ok] / length[ok][:, None]
+    centre = X[ok].mean(axis=1)
+    out = [centre + (sign * step * scale) * n for step in (1e-6, 1e-3, 0.03, 0.3) for sign in (1.0, -1.0)]
+    return np.concatenate(out) if out else np.zeros((0, 3))
+
+
+def steps_off_the_curve(X, Y, band):
+    """Points of the triangles X (k,3,3) next to where they cross Y: from the middle of the crossing segment,
+    steps across it within X's plane (both ways, four lengths from tiny to a third of X's size), each pulled
+    back onto X.  One side of a crossing is inside the other mesh, so some of them are, at a positive depth."""
+    mask, _ = crossing(X, Y, band)
+    X, Y = X[mask], Y[mask]
+    if X.shape[0] == 0:
+        return np.zeros((0, 3))
+    _, segs = crossing(X, Y, band)
+    if segs.shape[0] != X.shape[0]:
+        return np.zeros((0, 3))
+    mid = 0.5 * (segs[:, 0] + segs[:, 1])
+    n = row_cross(X[:, 1] - X[:, 0], X[:, 2] - X[:, 0])
+    across = row_cross(n, segs[:, 1] - segs[:, 0])
+    length = np.sqrt((across * across).sum(axis=1))
+    ok = length > 0.0
+    across = across[ok] / length[ok][:, None]
+    X, mid = X[ok], mid[ok]
+    size = np.sqrt(((X[:, 1] - X[:, 0]) ** 2).sum(axis=1) + ((X[:, 2] - X[:, 0]) ** 2).sum(axis=1))
+    out = []
+    for step in (1e-6, 1e-3, 0.03, 0.3):
+        for sign in (1.0, -1.0):
+            p = mid + (sign * step * size)[:, None] * across
+            out.append(point_triangle(p, X[:, 0], X[:, 1], X[:, 2]))
+    return np.concatenate(out) if out else np.zeros((0, 3))
+
+
+def _clipped_centroids(X, Y):
+    """For crossing triangles X (k,3,3) against Y: a point of X on each side of Y's plane (the centroid of the
+    corner triangle cut off by the plane, and the mean of the remaining quadrilateral)."""
+    n = row_cross(Y[:, 1] - Y[:, 0], Y[:, 2] - Y[:, 0])
+    s = np.einsum("kij,kj->ki", X - Y[:, :1], n)
+    positive = s >= 0.0
+    count = positive.sum(axis=1)
+    lone = np.where(count == 1, np.argmax(positive, axis=1), np.argmin(positive, axis=1))
+    rows = np.arange(X.shape[0])
+    p0 = X[rows, lone]
+    cut = []
+    for step in (1, 2):
+        other = (lone + step) % 3
+        s0, s1 = s[rows, lone], s[rows, other]
+        denom = s0 - s1
+        t = np.where(denom != 0.0, s0 / np.where(denom != 0.0, denom, 1.0), 0.5)
+        t = np.clip(t, 0.0, 1.0)
+        cut.append(p0 + t[:, None] * (X[rows, other] - p0))
+    tip = (p0 + cut[0] + cut[1]) / 3.0
+    quad = (cut[0] + cut[1] + X[rows, (lone + 1) % 3] + X[rows, (lone + 2) % 3]) / 4.0
+    return np.concatenate([tip, quad])
