@@ -20,6 +20,7 @@ from .bvh import WorldBVH
 from .self_descent import self_leaf_pairs
 from .parts import loose_parts
 from .points import winding_numbers
+from .query import collide_meshes
 from .trimesh import TriangleMesh
 from .tritri import separation_bound, triangle_triangle
 
@@ -121,10 +122,9 @@ def part_clearance(mesh: TriangleMesh, clearance: float,
                 full.add((a, b))
                 break
     if full:
-        from ..query import collide
         parts = parts if parts is not None else loose_parts(mesh)
         for a, b in sorted(full):
-            c = collide(parts[a], parts[b], tolerances=tolerances, max_distance=clearance)
+            c = collide_meshes(parts[a], parts[b], tolerances, clearance)
             if c.status is Status.SEPARATED and (c.beyond_max_distance or c.distance > clearance):
                 continue
             found[(a, b)] = PartGap(a, b, float(c.distance), np.asarray(c.point_a, np.float64),
