@@ -43,7 +43,7 @@ class LargePairs:
     raw_hull_early: int = 1024
     """From this many vertices on (the larger cloud) raw clouds try the facet path after `batch_after` expansions,
     as given triangulations do: there the facet path, hulls included, beats EPA's expansions to the end; below it
-    (642-vertex Ico Spheres, 256-sided cylinders) EPA alone is as fast (bench/README.md)."""
+    (642-vertex Ico Spheres, 256-sided cylinders) EPA alone is as fast (docs/decisions.md)."""
     near_copy: float = 1e-2
     """Clouds of at least `raw_hull_early` vertices whose world vertices all lie within this times the pair's scale
     of their partner's vertex of the same index are copies (a duplicate in place, turned, shifted or scaled a

@@ -8,7 +8,7 @@ Shapes (vertex arrays, size ~2, centred near the origin; built here in numpy, no
   (10 x 4^s + 2 vertices: 642, 2,562, 10,242, 40,962 for s = 3..6); centrally symmetric, bit for bit;
 - `uv_sphere(segments, rings)`: Blender's UV sphere layout (poles + rings x segments);
 - `blender_uv_sphere(segments, rings)`: the same made as Blender's operator makes it, float32 and not exactly
-  convex, with its triangles (a duplicate in Hull mode: tests/core/test_polytope_depth.py, bench/uv_duplicates.py);
+  convex, with its triangles (a duplicate in Hull mode: tests/core/test_polytope_depth.py);
 - `cylinder(sides)`, `cone(sides)`: regular polygons at z = -1 and z = +1 (cone: one apex at z = +1);
 - `rounded_box(grid, bevel)`: a subdivided cube (grid x grid per face) with its edges and corners bevelled
   (every point is pulled to the surface of a box of half extents 1 - bevel swept by a ball of radius bevel);

@@ -1,7 +1,7 @@
 """Issue 7, the large end: the facet-normal depth of core/facet_depth.py at 4,000-20,000 hull vertices.
 
 Named regressions for what made it slow (each asserts an answer against an oracle and a count of work, never a
-time; the times are in bench/big_duplicates.py and bench/README.md):
+time; the times are in bench/duplicates.py and bench/README.md):
 - a cylinder whose caps are flat polygons of thousands of triangles: every Gauss arc of a rim edge ends at the
   cap normal, where thousands of arcs meet and B's support jumps between rounding ties, so thousands of arcs
   were halved through all 48 passes (0.7-1 s).  The walk now drops an arc once a lower bound of h_M on it
