@@ -28,7 +28,7 @@ round over many points at once:
   dropped (`_highest_in_fans`).
 
 About 20 rounds for 10,000-20,000 points on a sphere (each inserts about 40-60 % of the proposals whose regions
-it searches), 1-1.5x the time of qhull in C on round clouds of 8,000-20,000 points (`bench/ab.py`'s hull case times it; docs/decisions.md).
+it searches), 1-1.5x the time of qhull in C on round clouds of 8,000-20,000 points (docs/decisions.md).
 numpy (1.26) gathers rows of a 2-D array by fancy indexing several times slower than 1-D arrays,
 np.where / np.choose cost several times more than arithmetic, and a boolean mask that keeps about half of an
 array selects 2-3x slower than the index array np.flatnonzero makes of it: the hot paths gather coordinates one
