@@ -204,41 +204,18 @@ class _Pair:
         return out
 
     def _cut_pieces(self, side, other, cut_ids, mine, theirs, segments, cop_mine, cop_theirs, is_a):
-        order = np.argsort(mine, kind="stable")
-        chord_owner, chord_rows = mine[order], order
-        corder = np.argsort(cop_mine, kind="stable")
-        cop_owner, cop_rows = cop_mine[corder], corder
-        strips, classes, queries = [], [], []
-        asked = 0
-        for t in cut_ids:
-            lo, hi = np.searchsorted(chord_owner, [t, t + 1])
-            rows = chord_rows[lo:hi]
-            chords = segments[rows]
-            inside_dir = -other.outward[theirs[rows]]
-            clo, chi = np.searchsorted(cop_owner, [t, t + 1])
-            partners = cop_theirs[cop_rows[clo:chi]]
-            partner_corners = other.corners[partners]
-            same = (other.outward[partners] @ side.outward[t]) > 0.0
-            keep_shared = same if is_a else np.zeros(partners.size, bool)
-            quads, cls, probe = _split_triangle(side.corners[t], chords, inside_dir, partner_corners, keep_shared)
-            if quads.shape[0] == 0:
-                continue
-            need = cls < 0
-            cls = np.where(need, -2 - (asked + np.cumsum(need) - 1), cls)
-            asked += int(need.sum())
-            queries.append(probe[need])
-            strips.append(quads)
-            classes.append(cls)
-        if not strips:
-            return np.zeros((0, 3, 3))
-        quads = np.concatenate(strips)
-        cls = np.concatenate(classes)
-        probe = np.concatenate(queries)
-        if probe.shape[0]:
-            inside = winding_numbers(probe, other.world, self.scale) != 0
-            deferred = cls <= -2
+        """The kept strips of the cut triangles `cut_ids`, as triangles (frame coordinates, T's own winding)."""
+        pos = np.full(side.corners.shape[0], -1, np.int64)
+        pos[cut_ids] = np.arange(cut_ids.size)
+        same = np.einsum("ij,ij->i", other.outward[cop_theirs], side.outward[cop_mine]) > 0.0
+        quads, cls, probes = _strips(side.corners[cut_ids],
+                                     chords=(pos[mine], segments, -other.outward[theirs]),
+                                     partners=(pos[cop_mine], other.corners[cop_theirs],
+                                               same if is_a else np.zeros_like(same)))
+        ask = cls < 0
+        if np.any(ask):
             cls = cls.copy()
-            cls[deferred] = inside[-2 - cls[deferred]].astype(cls.dtype)
+            cls[ask] = winding_numbers(probes[ask], other.world, self.scale) != 0
         quads = quads[cls == 1]
         tris = np.concatenate([quads[:, [0, 1, 2]], quads[:, [0, 2, 3]]])
         # drop the zero-area halves of strips that end in a point
@@ -318,119 +295,144 @@ def _groups(side: _Side, ids: np.ndarray) -> np.ndarray:
         label = new
 
 
-_PROBE_X, _PROBE_Y = 0.4137, 0.4621  # off-centre so that symmetric scenes do not put a probe on a seam
+_PROBE_X, _PROBE_Y = 0.4137, 0.4621  # off-centre, so that symmetric scenes do not put a probe on a seam
 
 
-def _split_triangle(T, chords, inside_dir, partners, keep_shared):
-    """Strips of triangle T (3, 3) cut by chords (c, 2, 3) and by the edges of coplanar partners (p, 3, 3).
+def _group_pairs(group: np.ndarray, count: np.ndarray, start: np.ndarray, other_group=None):
+    """Index pairs within groups.  group: (N,) sorted group of each row; count/start: rows per group and the
+    first row of each group.  Without other_group: every (i, j), i < j, of rows of one group.  With it (the
+    sorted groups of a second row set, counted by count/start): every (i, j) with j a row of that set in
+    row i's group."""
+    if other_group is None:
+        n = group.size
+        after = start[group] + count[group] - np.arange(n) - 1
+        i = np.repeat(np.arange(n), after)
+        j = i + 1 + np.arange(i.size) - np.repeat(np.cumsum(after) - after, after)
+        return i, j
+    per = count[group]
+    i = np.repeat(np.arange(group.size), per)
+    j = np.repeat(start[group], per) + np.arange(i.size) - np.repeat(np.cumsum(per) - per, per)
+    return i, j
 
-    Returns (quads (s, 4, 3) counter-clockwise about T's normal, class (s,) 1 kept / 0 dropped / -1 ask,
-    probes (s, 3): a point inside each strip for the winding number)."""
-    o = T[0]
-    e1 = T[1] - o
-    n = np.cross(e1, T[2] - o)
-    u = e1 / np.sqrt(e1 @ e1)
-    n = n / np.sqrt(n @ n)
+
+def _strips(T, chords, partners):
+    """Cut triangles T (c, 3, 3) into strips (see the module docstring, step 4), all at once.
+
+    chords: (owner (h,) index into T, segments (h, 2, 3), inside (h, 3): the direction, at the segment, in which
+    the other solid lies); partners: (owner (p,), corners (p, 3, 3), keep (p,) bool: what a strip within that
+    coplanar partner is).  Returns quads (s, 4, 3) counter-clockwise about T's normal, class (s,) (1 kept,
+    0 dropped, -1 ask the winding number) and a probe point inside each strip (s, 3)."""
+    c = T.shape[0]
+    o = T[:, 0]
+    e1 = T[:, 1] - o
+    u = e1 / np.sqrt((e1 ** 2).sum(axis=1))[:, None]
+    n = np.cross(e1, T[:, 2] - o)
+    n = n / np.sqrt((n ** 2).sum(axis=1))[:, None]
     v = np.cross(n, u)
-    frame = np.stack([u, v])  # (2, 3)
 
-    def flat(points):
-        return (points - o) @ frame.T
+    def flat(points, owner):  # (N, 3) points in the plane frames of their owners -> (N, 2)
+        d = points - o[owner]
+        return np.stack([np.einsum("ij,ij->i", d, u[owner]), np.einsum("ij,ij->i", d, v[owner])], axis=1)
 
-    tri2 = flat(T)
-    segs = [tri2[[0, 1]], tri2[[1, 2]], tri2[[2, 0]]]
-    kinds = [0, 0, 0]
-    refs = [-1, -1, -1]
-    for i in range(chords.shape[0]):
-        segs.append(flat(chords[i]))
-        kinds.append(1)
-        refs.append(i)
-    p2 = flat(partners.reshape(-1, 3)).reshape(-1, 3, 2) if partners.shape[0] else np.zeros((0, 3, 2))
-    for i in range(p2.shape[0]):
-        for j in range(3):
-            segs.append(p2[i][[j, (j + 1) % 3]])
-            kinds.append(2)
-            refs.append(i)
-    S = np.array(segs)  # (k, 2, 2)
-    kinds = np.array(kinds)
-    refs = np.array(refs)
-    w2 = inside_dir @ frame.T if chords.shape[0] else np.zeros((0, 2))
+    c_owner, c_seg, c_inside = chords
+    p_owner, p_corners, p_keep = partners
+    tri_owner = np.repeat(np.arange(c), 3)
+    corners2 = flat(T.reshape(-1, 3), tri_owner).reshape(c, 3, 2)
+    p2 = flat(p_corners.reshape(-1, 3), np.repeat(p_owner, 3)).reshape(-1, 3, 2)
+    # every segment of every triangle: its three edges (kind 0), the chords (1), the partners' edges (2)
+    seg_P = np.concatenate([corners2.reshape(-1, 2), flat(c_seg[:, 0], c_owner), p2.reshape(-1, 2)])
+    seg_Q = np.concatenate([corners2[:, [1, 2, 0]].reshape(-1, 2), flat(c_seg[:, 1], c_owner),
+                            p2[:, [1, 2, 0]].reshape(-1, 2)])
+    owner = np.concatenate([tri_owner, c_owner, np.repeat(p_owner, 3)])
+    kind = np.concatenate([np.zeros(3 * c, np.int8), np.ones(c_owner.size, np.int8),
+                           np.full(3 * p_owner.size, 2, np.int8)])
+    w2 = np.concatenate([np.zeros((3 * c, 2)), np.stack([np.einsum("ij,ij->i", c_inside, u[c_owner]),
+                                                         np.einsum("ij,ij->i", c_inside, v[c_owner])], axis=1),
+                         np.zeros((3 * p_owner.size, 2))])
+    order = np.argsort(owner, kind="stable")
+    seg_P, seg_Q, owner, kind, w2 = seg_P[order], seg_Q[order], owner[order], kind[order], w2[order]
+    count = np.bincount(owner, minlength=c)
+    start = np.cumsum(count) - count
+    x_lo, x_hi = corners2[:, :, 0].min(axis=1), corners2[:, :, 0].max(axis=1)
+    size = np.maximum(x_hi - x_lo, corners2[:, :, 1].max(axis=1) - corners2[:, :, 1].min(axis=1))
 
-    x_lo, x_hi = tri2[:, 0].min(), tri2[:, 0].max()
-    size = max(x_hi - x_lo, tri2[:, 1].max() - tri2[:, 1].min())
-    xs = [S[:, :, 0].reshape(-1)]
-    # crossings of every two segments
-    P, Q = S[:, 0], S[:, 1]
-    d = Q - P
-    i, j = np.triu_indices(S.shape[0], 1)
+    # slab boundaries: every end point, and every crossing of two segments of one triangle
+    d = seg_Q - seg_P
+    i, j = _group_pairs(owner, count, start)
     den = d[i, 0] * d[j, 1] - d[i, 1] * d[j, 0]
     good = den != 0.0
     i, j, den = i[good], j[good], den[good]
-    r = P[j] - P[i]
+    r = seg_P[j] - seg_P[i]
     s_ = (r[:, 0] * d[j, 1] - r[:, 1] * d[j, 0]) / den
     t_ = (r[:, 0] * d[i, 1] - r[:, 1] * d[i, 0]) / den
     hit = (s_ > 0.0) & (s_ < 1.0) & (t_ > 0.0) & (t_ < 1.0)
-    xs.append(P[i[hit], 0] + s_[hit] * d[i[hit], 0])
-    xs = np.unique(np.clip(np.concatenate(xs), x_lo, x_hi))
-    xa, xb = xs[:-1], xs[1:]
-    wide = xb - xa > 1e-15 * size
-    xa, xb = xa[wide], xb[wide]
-    if xa.size == 0:
-        return np.zeros((0, 4, 3)), np.zeros(0, np.int64), np.zeros((0, 3))
+    bx = np.concatenate([seg_P[:, 0], seg_Q[:, 0], seg_P[i[hit], 0] + s_[hit] * d[i[hit], 0]])
+    bo = np.concatenate([owner, owner, owner[i[hit]]])
+    bx = np.clip(bx, x_lo[bo], x_hi[bo])
+    k = np.lexsort((bx, bo))
+    bx, bo = bx[k], bo[k]
+    slab = np.flatnonzero((bo[1:] == bo[:-1]) & (bx[1:] - bx[:-1] > 1e-15 * size[bo[:-1]]))
+    xa, xb, so = bx[slab], bx[slab + 1], bo[slab]
     xm = xa + _PROBE_X * (xb - xa)
-    sx0, sx1 = np.minimum(P[:, 0], Q[:, 0]), np.maximum(P[:, 0], Q[:, 0])
-    span = (sx0[None, :] <= xa[:, None]) & (sx1[None, :] >= xb[:, None]) & (sx1 > sx0)[None, :]
-    dx = np.where(d[:, 0] != 0.0, d[:, 0], 1.0)
 
-    def y_at(x):  # (slabs, k)
-        return P[None, :, 1] + (x[:, None] - P[None, :, 0]) / dx[None, :] * d[None, :, 1]
+    # (slab, segment) pairs of one triangle where the segment spans the slab, with its heights there
+    si, sj = _group_pairs(so, count, start, other_group=owner)
+    lo_x, hi_x = np.minimum(seg_P[:, 0], seg_Q[:, 0]), np.maximum(seg_P[:, 0], seg_Q[:, 0])
+    span = (lo_x[sj] <= xa[si]) & (hi_x[sj] >= xb[si]) & (hi_x[sj] > lo_x[sj])
+    si, sj = si[span], sj[span]
+    slope = d[sj, 1] / d[sj, 0]
 
-    ya, yb, ym = y_at(xa), y_at(xb), y_at(xm)
-    quads, cls, probes = [], [], []
-    eps = 1e-13 * size
-    for s in range(xa.size):
-        ks = np.flatnonzero(span[s])
-        edges = ks[kinds[ks] == 0]
-        if edges.size < 2:
-            continue
-        y_edges = ym[s, edges]
-        bottom, top = edges[np.argmin(y_edges)], edges[np.argmax(y_edges)]
-        ylo, yhi = ym[s, bottom], ym[s, top]
-        inner = ks[(kinds[ks] != 0) & (ym[s, ks] > ylo) & (ym[s, ks] < yhi)]
-        inner = inner[np.argsort(ym[s, inner], kind="stable")]
-        chain = np.concatenate([[bottom], inner, [top]])
-        for lower, upper in zip(chain[:-1], chain[1:]):
-            if ya[s, upper] - ya[s, lower] <= eps and yb[s, upper] - yb[s, lower] <= eps:
-                continue
-            px = xm[s]
-            py = ym[s, lower] + _PROBE_Y * (ym[s, upper] - ym[s, lower])
-            c = -1
-            for pi in range(p2.shape[0]):
-                if _in_triangle2(p2[pi], px, py):
-                    c = 1 if keep_shared[pi] else 0
-                    break
-            if c < 0:
-                for seg in (lower, upper):
-                    if kinds[seg] == 1:
-                        k = refs[seg]
-                        c = 1 if ((px - P[seg, 0]) * w2[k, 0] + (py - P[seg, 1]) * w2[k, 1]) > 0.0 else 0
-                        break
-            quads.append([[xa[s], ya[s, lower]], [xb[s], yb[s, lower]], [xb[s], yb[s, upper]], [xa[s], ya[s, upper]]])
-            cls.append(c)
-            probes.append([px, py])
-    if not quads:
-        return np.zeros((0, 4, 3)), np.zeros(0, np.int64), np.zeros((0, 3))
-    q = np.array(quads)
-    lift = o + q[..., :1] * u + q[..., 1:] * v
-    pr = np.array(probes)
-    probe3 = o + pr[:, :1] * u + pr[:, 1:] * v
-    return lift, np.array(cls, np.int64), probe3
+    def height(x):
+        return seg_P[sj, 1] + (x - seg_P[sj, 0]) * slope
 
+    ya, yb, ym = height(xa[si]), height(xb[si]), height(xm[si])
+    edge = kind[sj] == 0
+    S = xa.size
+    ylo = np.full(S, np.inf)
+    yhi = np.full(S, -np.inf)
+    np.minimum.at(ylo, si[edge], ym[edge])
+    np.maximum.at(yhi, si[edge], ym[edge])
+    two = np.bincount(si[edge], minlength=S) == 2
+    keep = two[si] & (edge | ((ym > ylo[si]) & (ym < yhi[si])))
+    si, sj, ya, yb, ym = si[keep], sj[keep], ya[keep], yb[keep], ym[keep]
+    k = np.lexsort((ym, si))
+    si, sj, ya, yb, ym = si[k], sj[k], ya[k], yb[k], ym[k]
+    lower = np.flatnonzero(si[1:] == si[:-1])
+    upper = lower + 1
+    eps = 1e-13 * size[so[si[lower]]]
+    thick = (ya[upper] - ya[lower] > eps) | (yb[upper] - yb[lower] > eps)
+    lower, upper = lower[thick], upper[thick]
+    s = si[lower]
+    g = so[s]
+    px = xm[s]
+    py = ym[lower] + _PROBE_Y * (ym[upper] - ym[lower])
 
-def _in_triangle2(t, x, y) -> bool:
-    """Whether (x, y) lies inside the 2-D triangle t (3, 2), either winding."""
-    s = []
-    for j in range(3):
-        a, b = t[j], t[(j + 1) % 3]
-        s.append((b[0] - a[0]) * (y - a[1]) - (b[1] - a[1]) * (x - a[0]))
-    return (s[0] > 0 and s[1] > 0 and s[2] > 0) or (s[0] < 0 and s[1] < 0 and s[2] < 0)
+    cls = np.full(s.size, -1, np.int64)
+    # next to a chord: the other solid lies on the side its inside direction points to
+    for end in (upper, lower):  # the lower chord decides when both are chords
+        sg = sj[end]
+        chord = kind[sg] == 1
+        side = (px - seg_P[sg, 0]) * w2[sg, 0] + (py - seg_P[sg, 1]) * w2[sg, 1] > 0.0
+        cls = np.where(chord, side.astype(np.int64), cls)
+    # within a coplanar partner: what the shared face rule says (this overrides the chords)
+    if p_owner.size:
+        porder = np.argsort(p_owner, kind="stable")
+        pcount = np.bincount(p_owner, minlength=c)
+        pstart = np.cumsum(pcount) - pcount
+        a, b = _group_pairs(g, pcount, pstart, other_group=p_owner[porder])
+        b = porder[b]
+        tri = p2[b]
+        x, y = px[a], py[a]
+        cross = [(tri[:, (m + 1) % 3, 0] - tri[:, m, 0]) * (y - tri[:, m, 1])
+                 - (tri[:, (m + 1) % 3, 1] - tri[:, m, 1]) * (x - tri[:, m, 0]) for m in range(3)]
+        within = (((cross[0] > 0) & (cross[1] > 0) & (cross[2] > 0))
+                  | ((cross[0] < 0) & (cross[1] < 0) & (cross[2] < 0)))
+        a, b = a[within], b[within]
+        cls[a] = p_keep[b].astype(np.int64)
+
+    xa_s, xb_s = xa[s], xb[s]
+    q2 = np.stack([np.stack([xa_s, ya[lower]], axis=1), np.stack([xb_s, yb[lower]], axis=1),
+                   np.stack([xb_s, yb[upper]], axis=1), np.stack([xa_s, ya[upper]], axis=1)], axis=1)
+    quads = o[g][:, None] + q2[..., :1] * u[g][:, None] + q2[..., 1:] * v[g][:, None]
+    probes = o[g] + px[:, None] * u[g] + py[:, None] * v[g]
+    return quads, cls, probes
