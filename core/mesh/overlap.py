@@ -130,8 +130,7 @@ class _Side:
         linear = mesh._linear
         self.world = WorldBVH(local, vertices, linear, mesh._translation - origin)
         self.corners = self.world.leaf_corners  # (m, 3, 3) in leaf order
-        self.triangles = local.leaf_triangles  # (m, 3) vertex indices in leaf order
-        self.vertices = mesh.vertices
+        self.welded = mesh._local.welded[local.order]  # (m, 3) welded vertex indices in leaf order
         c = self.corners
         self.normal = np.cross(c[:, 1] - c[:, 0], c[:, 2] - c[:, 0])
         self.area2 = np.sqrt((self.normal ** 2).sum(axis=1))
@@ -264,15 +263,12 @@ def _coplanar(sa: _Side, sb: _Side, ia, ib, tol: float) -> np.ndarray:
 
 def _groups(side: _Side, ids: np.ndarray) -> np.ndarray:
     """Connected groups of the triangles `ids` joined by the edges they share (welded positions): a label per id."""
-    v = side.vertices
-    _, weld = np.unique(v, axis=0, return_inverse=True)
-    weld = weld.reshape(-1)
-    t = weld[side.triangles[ids]]
+    t = side.welded[ids]
     k = ids.size
     u = t.reshape(-1)
     w = t[:, [1, 2, 0]].reshape(-1)
     owner = np.repeat(np.arange(k), 3)
-    n = int(weld.max()) + 1
+    n = int(t.max()) + 1
     key = np.minimum(u, w) * n + np.maximum(u, w)
     order = np.argsort(key, kind="stable")
     sk, so = key[order], owner[order]
