@@ -47,8 +47,9 @@ normal by its mesh's shortfall.  The depth is 0 only when no point strictly insi
 found, which happens when the overlap has no volume (open surfaces crossing, coplanar contact); the points are
 then a point of the crossing curve and `fallback_used` is True.
 """
+from .overlap import Overlap, overlap
 from .parts import is_convex, loose_parts, volume
 from .query import collide_meshes
 from .trimesh import TriangleMesh
 
-__all__ = ["TriangleMesh", "collide_meshes", "loose_parts", "volume", "is_convex"]
+__all__ = ["TriangleMesh", "collide_meshes", "loose_parts", "volume", "is_convex", "overlap", "Overlap"]
