@@ -174,7 +174,10 @@ class _Pair:
         lo, hi = region.reshape(-1, 3).min(axis=0), region.reshape(-1, 3).max(axis=0)
         r = region - 0.5 * (lo + hi)
         volume = float(np.einsum("ij,ij->i", r[:, 0], np.cross(r[:, 1], r[:, 2])).sum()) / 6.0
-        return Overlap(volume, region + self.origin)
+        world = region + self.origin
+        # slivers whose corners round to one world point carry no area there
+        n = np.cross(world[:, 1] - world[:, 0], world[:, 2] - world[:, 0])
+        return Overlap(volume, world[np.any(n != 0.0, axis=1)])
 
     def _side_pieces(self, side: _Side, other: _Side, mine, theirs, segments, cop_mine, cop_theirs, is_a):
         """The kept pieces of `side`'s surface (frame coordinates, outward), (k, 3, 3)."""
@@ -210,7 +213,7 @@ class _Pair:
         quads, cls, probes = _strips(side.corners[cut_ids],
                                      chords=(pos[mine], segments, -other.outward[theirs]),
                                      partners=(pos[cop_mine], other.corners[cop_theirs],
-                                               same if is_a else np.zeros_like(same)))
+                                               same if is_a else np.zeros_like(same)), scale=self.scale)
         ask = cls < 0
         if np.any(ask):
             cls = cls.copy()
@@ -291,6 +294,10 @@ def _groups(side: _Side, ids: np.ndarray) -> np.ndarray:
         label = new
 
 
+SNAP = 1e-12
+"""Slab boundaries within this x (the cut triangle's size + 1% of the pair's scale) of each other are one.
+(dimensionless)"""
+
 _PROBE_X, _PROBE_Y = 0.4137, 0.4621  # off-centre, so that symmetric scenes do not put a probe on a seam
 
 
@@ -311,7 +318,7 @@ def _group_pairs(group: np.ndarray, count: np.ndarray, start: np.ndarray, other_
     return i, j
 
 
-def _strips(T, chords, partners):
+def _strips(T, chords, partners, scale: float):
     """Cut triangles T (c, 3, 3) into strips (see the module docstring, step 4), all at once.
 
     chords: (owner (h,) index into T, segments (h, 2, 3), inside (h, 3): the direction, at the segment, in which
@@ -365,21 +372,34 @@ def _strips(T, chords, partners):
     bx = np.concatenate([seg_P[:, 0], seg_Q[:, 0], seg_P[i[hit], 0] + s_[hit] * d[i[hit], 0]])
     bo = np.concatenate([owner, owner, owner[i[hit]]])
     bx = np.clip(bx, x_lo[bo], x_hi[bo])
+    # boundaries closer than the snap distance are one (a cluster): the ends of the crossing segments that
+    # meet on an edge of the other mesh are computed from different triangle pairs and differ by rounding, and
+    # a slab between them would be a sliver whose class means nothing
     k = np.lexsort((bx, bo))
-    bx, bo = bx[k], bo[k]
-    slab = np.flatnonzero((bo[1:] == bo[:-1]) & (bx[1:] - bx[:-1] > 1e-15 * size[bo[:-1]]))
-    xa, xb, so = bx[slab], bx[slab + 1], bo[slab]
+    sx, sb = bx[k], bo[k]
+    snap = SNAP * size + SNAP * 1e-2 * scale
+    new = np.ones(sx.size, bool)
+    new[1:] = (sb[1:] != sb[:-1]) | (sx[1:] - sx[:-1] > snap[sb[1:]])
+    cluster = np.empty(sx.size, np.int64)
+    cluster[k] = np.cumsum(new) - 1
+    rep_x, rep_o = sx[new], sb[new]
+    n_seg = owner.size
+    c_lo = np.minimum(cluster[:n_seg], cluster[n_seg:2 * n_seg])
+    c_hi = np.maximum(cluster[:n_seg], cluster[n_seg:2 * n_seg])
+    slab = np.flatnonzero(rep_o[1:] == rep_o[:-1])  # slab c lies between clusters c and c + 1 of one triangle
+    xa, xb, so = rep_x[slab], rep_x[slab + 1], rep_o[slab]
     xm = xa + _PROBE_X * (xb - xa)
 
-    # (slab, segment) pairs of one triangle where the segment spans the slab, with its heights there
+    # (slab, segment) pairs of one triangle where the segment spans the slab (from cluster to cluster), with
+    # its heights there (at x clamped to the segment's own extent: no extrapolation past its ends)
     si, sj = _group_pairs(so, count, start, other_group=owner)
-    lo_x, hi_x = np.minimum(seg_P[:, 0], seg_Q[:, 0]), np.maximum(seg_P[:, 0], seg_Q[:, 0])
-    span = (lo_x[sj] <= xa[si]) & (hi_x[sj] >= xb[si]) & (hi_x[sj] > lo_x[sj])
+    span = (c_lo[sj] <= slab[si]) & (c_hi[sj] >= slab[si] + 1)
     si, sj = si[span], sj[span]
+    lo_x, hi_x = np.minimum(seg_P[sj, 0], seg_Q[sj, 0]), np.maximum(seg_P[sj, 0], seg_Q[sj, 0])
     slope = d[sj, 1] / d[sj, 0]
 
     def height(x):
-        return seg_P[sj, 1] + (x - seg_P[sj, 0]) * slope
+        return seg_P[sj, 1] + (np.clip(x, lo_x, hi_x) - seg_P[sj, 0]) * slope
 
     ya, yb, ym = height(xa[si]), height(xb[si]), height(xm[si])
     edge = kind[sj] == 0
