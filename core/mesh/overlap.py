@@ -430,6 +430,10 @@ def _strips(T, chords, partners, scale: float):
         chord = kind[sg] == 1
         side = (px - seg_P[sg, 0]) * w2[sg, 0] + (py - seg_P[sg, 1]) * w2[sg, 1] > 0.0
         cls = np.where(chord, side.astype(np.int64), cls)
+    vertical = (kind != 0) & (c_lo == c_hi)
+    blocked = np.zeros(rep_x.size + 1, bool)
+    blocked[c_lo[vertical]] = True
+    cls = _spread(cls, s, slab, so, ya[lower], ya[upper], yb[lower], yb[upper], corners2, size, blocked)
     # within a coplanar partner: what the shared face rule says (this overrides the chords)
     if p_owner.size:
         porder = np.argsort(p_owner, kind="stable")
@@ -452,3 +456,45 @@ def _strips(T, chords, partners, scale: float):
     quads = o[g][:, None] + q2[..., :1] * u[g][:, None] + q2[..., 1:] * v[g][:, None]
     probes = o[g] + px[:, None] * u[g] + py[:, None] * v[g]
     return quads, cls, probes
+
+
+def _spread(cls, s, slab, owner, left_lo, left_hi, right_lo, right_hi, corners2, size, blocked):
+    """Classes carried from strip to strip across slab boundaries: two strips of consecutive slabs of one
+    triangle whose sides on the common boundary overlap with positive length lie in one face of the cut (no
+    segment separates them there, unless one stands upright on that boundary: `blocked` per cluster), so they
+    share their class.  Strips (sorted by slab, then height) with class -1 take their neighbours' until
+    nothing changes; what is left is asked of the winding number."""
+    if not np.any(cls < 0) or cls.size < 2:
+        return cls
+    g = owner[s]
+    y0 = corners2[:, :, 1].min(axis=1)[g]
+    span = np.maximum(size[g], 1e-300)
+
+    def key(y):  # slab index + height within the triangle scaled into [0, 0.5]: sorted like the strips
+        return s + 0.5 * np.clip((y - y0) / span, 0.0, 1.0)
+
+    eps = 1e-10 * size[g]
+    pairs = []
+    for (here_lo, here_hi, there_lo, there_hi, step) in ((left_lo, left_hi, right_lo, right_hi, -1),
+                                                         (right_lo, right_hi, left_lo, left_hi, 1)):
+        # each strip's side on a boundary, looked up among the facing sides of the neighbouring slab
+        target = s + step
+        ok = (target >= 0) & (target < slab.size) & (here_hi - here_lo > eps)
+        ok &= np.where(ok, slab[np.clip(target, 0, slab.size - 1)] == slab[s] + step, False)
+        ok &= ~blocked[slab[s] + (step > 0)]
+        mid = 0.5 * (here_lo + here_hi)
+        facing = key(there_hi)
+        found = np.searchsorted(facing, target + 0.5 * np.clip((mid - y0) / span, 0.0, 1.0))
+        found = np.clip(found, 0, s.size - 1)
+        ok &= (s[found] == target) & (there_lo[found] <= mid) & (mid <= there_hi[found])
+        ok &= there_hi[found] - there_lo[found] > eps
+        here = np.flatnonzero(ok)
+        pairs.append((here, found[here]))
+    x = np.concatenate([p[0] for p in pairs])
+    y = np.concatenate([p[1] for p in pairs])
+    cls = cls.copy()
+    while True:
+        take = (cls[x] < 0) & (cls[y] >= 0)
+        if not np.any(take):
+            return cls
+        cls[x[take]] = cls[y[take]]
