@@ -28,7 +28,9 @@ triangles, so nothing has to be welded):
      once, and faces pressed together from opposite sides (a touching contact) leave nothing;
    - else a strip bounded by a crossing segment: the other solid lies, next to that segment, on the side its
      triangle's outward normal points away from;
-   - else the winding number at a point inside the strip.
+   - else the class of a strip of the next slab that meets it along the common boundary (no segment between
+     them there: one face of the cut), carried until nothing changes;
+   - else (a face of the cut with no crossing segment on it) the winding number at a point inside the strip.
    This is the result of shrinking A by an infinitesimal amount before intersecting, which is what makes the
    coplanar cases consistent: A's kept pieces, B's kept pieces and the crossing segments between them close up.
 5. The kept pieces (whole triangles, strips as two triangles each) are the region; the volume is the divergence
