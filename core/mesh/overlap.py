@@ -39,6 +39,10 @@ triangles, so nothing has to be welded):
 Exact in the sense of the rest of the engine: every number comes from float64 arithmetic on the given vertices,
 no sampling, no voxels; the classification only needs rounding-level care near the crossing curve, where the
 strips are as thin as the rounding.  Open meshes have no inside: `volume` and `region` are then None.
+
+Not handled: a mesh whose own parts overlap each other (two loose parts pushed into one another, or a surface
+that crosses itself).  Each piece of its surface inside the other solid is counted, so the volume they share
+is counted once per part (the non-zero winding rule of core/mesh/points.py would count it once).
 """
 from __future__ import annotations
 
