@@ -304,6 +304,10 @@ SNAP = 1e-12
 """Slab boundaries within this x (the cut triangle's size + 1% of the pair's scale) of each other are one.
 (dimensionless)"""
 
+NARROW = 1e-9
+"""A slab narrower than this x its triangle's size does not classify strips by their crossing segments.
+(dimensionless)"""
+
 _PROBE_X, _PROBE_Y = 0.4137, 0.4621  # off-centre, so that symmetric scenes do not put a probe on a seam
 
 
@@ -348,6 +352,10 @@ def _strips(T, chords, partners, scale: float):
     tri_owner = np.repeat(np.arange(c), 3)
     corners2 = flat(T.reshape(-1, 3), tri_owner).reshape(c, 3, 2)
     p2 = flat(p_corners.reshape(-1, 3), np.repeat(p_owner, 3)).reshape(-1, 3, 2)
+    x_lo, x_hi = corners2[:, :, 0].min(axis=1), corners2[:, :, 0].max(axis=1)
+    size = np.maximum(x_hi - x_lo, corners2[:, :, 1].max(axis=1) - corners2[:, :, 1].min(axis=1))
+    snap = SNAP * size + SNAP * 1e-2 * scale
+    c_owner, c_seg, c_inside = _without_touches(c_owner, c_seg, c_inside, flat, snap)
     # every segment of every triangle: its three edges (kind 0), the chords (1), the partners' edges (2)
     seg_P = np.concatenate([corners2.reshape(-1, 2), flat(c_seg[:, 0], c_owner), p2.reshape(-1, 2)])
     seg_Q = np.concatenate([corners2[:, [1, 2, 0]].reshape(-1, 2), flat(c_seg[:, 1], c_owner),
@@ -362,8 +370,6 @@ def _strips(T, chords, partners, scale: float):
     seg_P, seg_Q, owner, kind, w2 = seg_P[order], seg_Q[order], owner[order], kind[order], w2[order]
     count = np.bincount(owner, minlength=c)
     start = np.cumsum(count) - count
-    x_lo, x_hi = corners2[:, :, 0].min(axis=1), corners2[:, :, 0].max(axis=1)
-    size = np.maximum(x_hi - x_lo, corners2[:, :, 1].max(axis=1) - corners2[:, :, 1].min(axis=1))
 
     # slab boundaries: every end point, and every crossing of two segments of one triangle
     d = seg_Q - seg_P
@@ -383,7 +389,6 @@ def _strips(T, chords, partners, scale: float):
     # a slab between them would be a sliver whose class means nothing
     k = np.lexsort((bx, bo))
     sx, sb = bx[k], bo[k]
-    snap = SNAP * size + SNAP * 1e-2 * scale
     new = np.ones(sx.size, bool)
     new[1:] = (sb[1:] != sb[:-1]) | (sx[1:] - sx[:-1] > snap[sb[1:]])
     cluster = np.empty(sx.size, np.int64)
@@ -436,6 +441,9 @@ def _strips(T, chords, partners, scale: float):
         chord = kind[sg] == 1
         side = (px - seg_P[sg, 0]) * w2[sg, 0] + (py - seg_P[sg, 1]) * w2[sg, 1] > 0.0
         cls = np.where(chord, side.astype(np.int64), cls)
+    # a slab much narrower than its triangle lies at the end of a crossing segment, where the segments and the
+    # triangle's edges meet within rounding: its strips take their class from their neighbours or are asked
+    cls = np.where(xb[s] - xa[s] > NARROW * size[g], cls, -1)
     vertical = (kind != 0) & (c_lo == c_hi)
     blocked = np.zeros(rep_x.size + 1, bool)
     blocked[c_lo[vertical]] = True
@@ -462,6 +470,43 @@ def _strips(T, chords, partners, scale: float):
     quads = o[g][:, None] + q2[..., :1] * u[g][:, None] + q2[..., 1:] * v[g][:, None]
     probes = o[g] + px[:, None] * u[g] + py[:, None] * v[g]
     return quads, cls, probes
+
+
+def _without_touches(owner, seg, inside, flat, snap):
+    """The chords less those that come in touching pairs: two chords of one triangle along one line (within the
+    snap distance) with the other solid on opposite sides.  They are where a ridge of the other surface (an edge
+    whose two triangles both fall away on the same side) lies in this triangle's plane: the crossing test counts
+    both triangles as crossing (a corner on the plane counts as on its positive side), but the other solid only
+    touches the plane along the line, and this triangle is on the same side of it on both sides of the line."""
+    k = owner.size
+    if k < 2:
+        return owner, seg, inside
+    order = np.argsort(owner, kind="stable")
+    owner, seg, inside = owner[order], seg[order], inside[order]
+    count = np.bincount(owner)
+    start = np.cumsum(count) - count
+    i, j = _group_pairs(owner, count, start)
+    if i.size == 0:
+        return owner, seg, inside
+    p = flat(seg[:, 0], owner)
+    q = flat(seg[:, 1], owner)
+    tol = snap[owner[i]]
+
+    def near(x, y):
+        return np.abs(x - y).max(axis=1) <= tol
+
+    same_line = (near(p[i], p[j]) & near(q[i], q[j])) | (near(p[i], q[j]) & near(q[i], p[j]))
+    d = q[i] - p[i]
+    across = np.stack([-d[:, 1], d[:, 0]], axis=1)  # in the plane, across chord i
+
+    wi = flat(seg[i, 0] + inside[i], owner[i]) - p[i]
+    wj = flat(seg[j, 0] + inside[j], owner[j]) - p[j]
+    opposite = np.einsum("ij,ij->i", wi, across) * np.einsum("ij,ij->i", wj, across) < 0.0
+    drop = np.zeros(k, bool)
+    drop[i[same_line & opposite]] = True
+    drop[j[same_line & opposite]] = True
+    keep = ~drop
+    return owner[keep], seg[keep], inside[keep]
 
 
 def _spread(cls, s, slab, owner, left_lo, left_hi, right_lo, right_hi, corners2, size, blocked):
