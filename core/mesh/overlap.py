@@ -217,7 +217,7 @@ class _Pair:
         pos[cut_ids] = np.arange(cut_ids.size)
         same = np.einsum("ij,ij->i", other.outward[cop_theirs], side.outward[cop_mine]) > 0.0
         quads, cls, probes = _strips(side.corners[cut_ids],
-                                     chords=(pos[mine], segments, -other.outward[theirs]),
+                                     chords=(pos[mine], segments, -other.outward[theirs], other.corners[theirs]),
                                      partners=(pos[cop_mine], other.corners[cop_theirs],
                                                same if is_a else np.zeros_like(same)), scale=self.scale)
         ask = cls < 0
@@ -332,7 +332,7 @@ def _strips(T, chords, partners, scale: float):
     """Cut triangles T (c, 3, 3) into strips (see the module docstring, step 4), all at once.
 
     chords: (owner (h,) index into T, segments (h, 2, 3), inside (h, 3): the direction, at the segment, in which
-    the other solid lies); partners: (owner (p,), corners (p, 3, 3), keep (p,) bool: what a strip within that
+    the other solid lies, face (h, 3, 3): the other mesh's triangle it comes from); partners: (owner (p,), corners (p, 3, 3), keep (p,) bool: what a strip within that
     coplanar partner is).  Returns quads (s, 4, 3) counter-clockwise about T's normal, class (s,) (1 kept,
     0 dropped, -1 ask the winding number) and a probe point inside each strip (s, 3)."""
     c = T.shape[0]
@@ -347,7 +347,7 @@ def _strips(T, chords, partners, scale: float):
         d = points - o[owner]
         return np.stack([np.einsum("ij,ij->i", d, u[owner]), np.einsum("ij,ij->i", d, v[owner])], axis=1)
 
-    c_owner, c_seg, c_inside = chords
+    c_owner, c_seg, c_inside, c_face = chords
     p_owner, p_corners, p_keep = partners
     tri_owner = np.repeat(np.arange(c), 3)
     corners2 = flat(T.reshape(-1, 3), tri_owner).reshape(c, 3, 2)
@@ -355,7 +355,8 @@ def _strips(T, chords, partners, scale: float):
     x_lo, x_hi = corners2[:, :, 0].min(axis=1), corners2[:, :, 0].max(axis=1)
     size = np.maximum(x_hi - x_lo, corners2[:, :, 1].max(axis=1) - corners2[:, :, 1].min(axis=1))
     snap = SNAP * size + SNAP * 1e-2 * scale
-    c_owner, c_seg, c_inside = _without_touches(c_owner, c_seg, c_inside, flat, snap)
+    c_owner, c_seg, c_inside, c_face = _without_touches(c_owner, c_seg, c_inside, c_face, flat, snap)
+    c_side = _covered_side(c_owner, c_seg, c_face, flat, o, n)
     # every segment of every triangle: its three edges (kind 0), the chords (1), the partners' edges (2)
     seg_P = np.concatenate([corners2.reshape(-1, 2), flat(c_seg[:, 0], c_owner), p2.reshape(-1, 2)])
     seg_Q = np.concatenate([corners2[:, [1, 2, 0]].reshape(-1, 2), flat(c_seg[:, 1], c_owner),
@@ -366,8 +367,10 @@ def _strips(T, chords, partners, scale: float):
     w2 = np.concatenate([np.zeros((3 * c, 2)), np.stack([np.einsum("ij,ij->i", c_inside, u[c_owner]),
                                                          np.einsum("ij,ij->i", c_inside, v[c_owner])], axis=1),
                          np.zeros((3 * p_owner.size, 2))])
+    covers = np.concatenate([np.zeros(3 * c, np.int8), c_side, np.zeros(3 * p_owner.size, np.int8)])
     order = np.argsort(owner, kind="stable")
     seg_P, seg_Q, owner, kind, w2 = seg_P[order], seg_Q[order], owner[order], kind[order], w2[order]
+    covers = covers[order]
     count = np.bincount(owner, minlength=c)
     start = np.cumsum(count) - count
 
@@ -438,7 +441,11 @@ def _strips(T, chords, partners, scale: float):
     # next to a chord: the other solid lies on the side its inside direction points to
     for end in (upper, lower):  # the lower chord decides when both are chords
         sg = sj[end]
-        chord = kind[sg] == 1
+        dx, dy = seg_Q[sg, 0] - seg_P[sg, 0], seg_Q[sg, 1] - seg_P[sg, 1]
+        left = np.where(dx * (py - seg_P[sg, 1]) - dy * (px - seg_P[sg, 0]) > 0.0, 1, -1)
+        # a triangle of the other mesh that only touches this plane along the segment tells only the side
+        # it lies over (see `_covered_side`)
+        chord = (kind[sg] == 1) & ((covers[sg] == 0) | (covers[sg] == left))
         side = (px - seg_P[sg, 0]) * w2[sg, 0] + (py - seg_P[sg, 1]) * w2[sg, 1] > 0.0
         cls = np.where(chord, side.astype(np.int64), cls)
     # a slab much narrower than its triangle lies at the end of a crossing segment, where the segments and the
@@ -472,7 +479,28 @@ def _strips(T, chords, partners, scale: float):
     return quads, cls, probes
 
 
-def _without_touches(owner, seg, inside, flat, snap):
+def _covered_side(owner, seg, face, flat, o, n):
+    """For each chord, where its triangle of the other mesh (face) lies: 0 when it crosses this triangle's plane
+    (corners beyond 1e-9 x its size on both sides), else the side of the chord's line (+1 left, -1 right, seen
+    along the chord in the plane frame) over which its body lies (its corner farthest from the plane, projected).
+    A triangle that only touches the plane along the chord decides nothing on the other side: there another
+    triangle of its mesh (a ridge or a valley of that surface) lies over the plane."""
+    if owner.size == 0:
+        return np.zeros(0, np.int8)
+    h = np.einsum("kij,kj->ki", face - o[owner][:, None], n[owner])  # heights of its corners over the plane
+    edge = face - face[:, [1, 2, 0]]
+    reach = 1e-9 * np.sqrt((edge ** 2).sum(axis=2).max(axis=1))
+    crosses = (h.max(axis=1) > reach) & (h.min(axis=1) < -reach)
+    far = face[np.arange(owner.size), np.abs(h).argmax(axis=1)]
+    p, q, f = flat(seg[:, 0], owner), flat(seg[:, 1], owner), flat(far, owner)
+    d = q - p
+    across = d[:, 0] * (f[:, 1] - p[:, 1]) - d[:, 1] * (f[:, 0] - p[:, 0])
+    length = np.sqrt((d ** 2).sum(axis=1)) * np.sqrt(((f - p) ** 2).sum(axis=1))
+    side = np.where(across > 1e-9 * length, 1, np.where(across < -1e-9 * length, -1, 0))
+    return np.where(crosses, 0, side).astype(np.int8)
+
+
+def _without_touches(owner, seg, inside, face, flat, snap):
     """The chords less those that come in touching pairs: two chords of one triangle along one line (within the
     snap distance) with the other solid on opposite sides.  They are where a ridge of the other surface (an edge
     whose two triangles both fall away on the same side) lies in this triangle's plane: the crossing test counts
@@ -480,14 +508,14 @@ def _without_touches(owner, seg, inside, flat, snap):
     touches the plane along the line, and this triangle is on the same side of it on both sides of the line."""
     k = owner.size
     if k < 2:
-        return owner, seg, inside
+        return owner, seg, inside, face
     order = np.argsort(owner, kind="stable")
-    owner, seg, inside = owner[order], seg[order], inside[order]
+    owner, seg, inside, face = owner[order], seg[order], inside[order], face[order]
     count = np.bincount(owner)
     start = np.cumsum(count) - count
     i, j = _group_pairs(owner, count, start)
     if i.size == 0:
-        return owner, seg, inside
+        return owner, seg, inside, face
     p = flat(seg[:, 0], owner)
     q = flat(seg[:, 1], owner)
     tol = snap[owner[i]]
@@ -506,7 +534,7 @@ def _without_touches(owner, seg, inside, flat, snap):
     drop[i[same_line & opposite]] = True
     drop[j[same_line & opposite]] = True
     keep = ~drop
-    return owner[keep], seg[keep], inside[keep]
+    return owner[keep], seg[keep], inside[keep], face[keep]
 
 
 def _spread(cls, s, slab, owner, left_lo, left_hi, right_lo, right_hi, corners2, size, blocked):

@@ -40,3 +40,16 @@ def test_a_vertex_poking_through_by_rounding_cuts_a_sliver_slab_only():
                       [0.0, 0.0, 0.0, 1.0]])
     relative = oc.pose(np.array([[0, -1, 0], [0, 0, 1], [-1, 0, 0.0]]), (0.0, 0.75, -0.25))
     _check(oc.cup(), oc.ball(0.5), relative, world)
+
+
+def test_a_ridge_grazing_a_face_decides_only_the_side_it_lies_over():
+    """A torus's top ring lies on the inner face of an L; placed 3e4 away, the two triangles of the ring give two
+    crossing segments a rounding apart (too far apart to be dropped as one touching pair) and sorted either way
+    round.  The strip beside them took its class from the triangle lying over the other side, and the L's face
+    was kept whole (13 % too much volume)."""
+    world = np.array([[-0.654339531, 0.231533841, 0.129684755, 31730.0538],
+                      [-7.15555346e-05, -0.34521216, 0.615966587, 11573.4449],
+                      [0.265379069, 0.570794991, 0.319927031, 2148.9122],
+                      [0.0, 0.0, 0.0, 1.0]])
+    relative = oc.pose(np.array([[0, 1, 0], [0, 0, 1], [-1, 0, 0.0]]), (0.25, 0.5, 0.0))
+    _check(oc.l_shape(), oc.torus(), relative, world)
