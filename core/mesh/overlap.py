@@ -183,7 +183,10 @@ class _Pair:
         world = region + self.origin
         # slivers whose corners round to one world point carry no area there
         n = np.cross(world[:, 1] - world[:, 0], world[:, 2] - world[:, 0])
-        return Overlap(volume, world[np.any(n != 0.0, axis=1)])
+        world = world[np.any(n != 0.0, axis=1)]
+        if world.shape[0] == 0:  # a sliver thinner than the rounding of its world coordinates
+            return Overlap(0.0, np.zeros((0, 3, 3)))
+        return Overlap(volume, world)
 
     def _side_pieces(self, side: _Side, other: _Side, mine, theirs, segments, cop_mine, cop_theirs, is_a):
         """The kept pieces of `side`'s surface (frame coordinates, outward), (k, 3, 3)."""

@@ -18,6 +18,13 @@ def _outward(v, t):
     return (v, t) if signed > 0 else (v, t[:, ::-1].copy())
 
 
+def welded(mesh):
+    """The same surface with equal positions made one vertex (manifold3d wants a welded mesh)."""
+    v, t = mesh
+    unique, inverse = np.unique(v, axis=0, return_inverse=True)
+    return unique, inverse.reshape(-1)[t]
+
+
 def revolve(profile, segments: int):
     """Surface of revolution about z of an open (r, z) polyline running from the axis (r = 0) back to the axis
     (a genus-0 solid: ball, rod, cup)."""

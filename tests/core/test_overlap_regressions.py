@@ -53,3 +53,18 @@ def test_a_ridge_grazing_a_face_decides_only_the_side_it_lies_over():
                       [0.0, 0.0, 0.0, 1.0]])
     relative = oc.pose(np.array([[0, 1, 0], [0, 0, 1], [-1, 0, 0.0]]), (0.25, 0.5, 0.0))
     _check(oc.l_shape(), oc.torus(), relative, world)
+
+
+def test_a_sliver_below_the_rounding_of_world_coordinates_is_no_overlap():
+    """A coarse ball touching an L, placed tiny and far: the overlap is a sliver of ~1e-44 whose triangles all
+    collapse when written in world coordinates; the region came back empty with a volume that was not 0."""
+    world = np.array([[0.01064745918127033, 0.0023789195391226863, -0.0016893629412357803, 191.99281311287302],
+                      [0.0028322392994525277, -0.009962886464323447, 0.0038211132130958263, -802.2142752774614],
+                      [-0.0007011603750050004, -0.004118643886407171, -0.010218940209392652, -146.07118489920737],
+                      [0.0, 0.0, 0.0, 1.0]])
+    relative = oc.pose(np.array([[0, 1, 0], [-1, 0, 0], [0, 0, 1.0]]), (-0.375, 1.0, 0.5))
+    a, b = oc.place(oc.ball(0.5, 8, 4), world), oc.place(oc.l_shape(1.0, 0.5, 0.5), world @ relative)
+    for first, second in ((a, b), (b, a)):
+        result = core.overlap(first, second)
+        assert (result.region.shape[0] == 0) == (result.volume == 0.0)
+    _check(oc.ball(0.5, 8, 4), oc.l_shape(1.0, 0.5, 0.5), relative, world)
