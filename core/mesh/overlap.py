@@ -200,9 +200,10 @@ class _Pair:
         kept = []
         if whole.size:
             labels = _groups(side, whole)
-            first = np.unique(labels, return_index=True)[1]
-            reps = whole[first]
-            points = np.einsum("kij,i->kj", side.corners[reps], np.array([0.3141, 0.3317, 0.3542]))
+            # each group asked at a point of its largest triangle (the farthest from a contact, as a rule)
+            by_size = np.lexsort((-side.area2[whole], labels))
+            first = by_size[np.unique(labels[by_size], return_index=True)[1]]
+            points = np.einsum("kij,i->kj", side.corners[whole[first]], np.array([0.3141, 0.3317, 0.3542]))
             inside = winding_numbers(points, other.world, self.scale) != 0
             group_in = inside[np.searchsorted(labels[first], labels)]
             kept.append(side.corners[whole[group_in]])
