@@ -160,6 +160,25 @@ def manifold_volume(a: TriangleMesh, b: TriangleMesh) -> float:
     return float((solid(a) ^ solid(b)).volume())
 
 
+def pair_size(a: TriangleMesh, b: TriangleMesh) -> float:
+    """The pair's scale as the engine takes it: the larger of the two world box diagonals."""
+    return max(float(np.linalg.norm(hi - lo)) for lo, hi in (a.bounds(), b.bounds()))
+
+
+def assert_volume(a: TriangleMesh, b: TriangleMesh, truth: float, size: float | None = None):
+    """core.overlap(a, b) and (b, a) both give `truth` within the issue's bound, 1e-9 x truth + 1e-12 x size³
+    (size: the pair's scale unless given), with an empty region exactly when the volume is 0.0.  Returns the
+    two results."""
+    import core
+
+    size = pair_size(a, b) if size is None else size
+    results = core.overlap(a, b), core.overlap(b, a)
+    for result in results:
+        assert abs(result.volume - truth) <= 1e-9 * truth + 1e-12 * size ** 3, (result.volume, truth)
+        assert (result.region.shape[0] == 0) == (result.volume == 0.0)
+    return results
+
+
 def region_volume(region: np.ndarray, about) -> float:
     r = region - np.asarray(about, float)
     return float(np.einsum("ij,ij->i", r[:, 0], np.cross(r[:, 1], r[:, 2])).sum()) / 6.0

@@ -69,7 +69,7 @@ def test_region_is_closed_on_the_surfaces_and_inside_both(name, scale, offset):
     if result.volume == 0.0:
         assert region.shape == (0, 3, 3)
         return
-    size = max(np.linalg.norm(np.subtract(*a.bounds()[::-1])), np.linalg.norm(np.subtract(*b.bounds()[::-1])))
+    size = oc.pair_size(a, b)
     reach = np.abs(region).max()
     edges = np.linalg.norm(region - region[:, [1, 2, 0]], axis=2).sum()
     # closed: the area vectors cancel, so the signed volume is the same about every origin (it moves by
