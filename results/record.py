@@ -56,6 +56,14 @@ class CheckRecord:
     """A or B moved, changed shape, was renamed or deleted after the check."""
     preview: bool = False
     """A fast answer shown while dragging (live mode) where the exact one is too slow; replaced when it ends."""
+    overlap_volume: float | None = None
+    """Volume of A ∩ B in world units³ (`core.overlap`), computed by the pair check in Exact mode: 0.0 when the
+    solids do not overlap; None when not computed (other modes and checks) or undefined (an open mesh has no
+    inside: `contact.open_a` / `open_b` say which)."""
+    volume_a: float | None = None
+    """A's enclosed volume in world units³ when the overlap was computed, else None (for the share of the
+    smaller object)."""
+    volume_b: float | None = None
 
     # The answer's fields, read through so that a record reads like a result.
     @property
@@ -135,7 +143,7 @@ def mirror_fields(record: CheckRecord | None) -> dict:
     """The values of the Blender mirror (`CollisionResult`), by property name; the 'no result' values for None."""
     if record is None:
         return {"status": "NONE", "object_a": "", "object_b": "", "is_stale": False, "containment": "NONE",
-                "within_clearance": False}
+                "within_clearance": False, "overlap_volume": -1.0}
     c = record.contact
     return {
         "status": c.status.name,
@@ -162,4 +170,6 @@ def mirror_fields(record: CheckRecord | None) -> dict:
         "within_clearance": record.within_clearance,
         "scale": float(c.scale),
         "touching_tolerance": float(c.touching_tolerance),
+        # -1: not computed or undefined (a volume is never negative)
+        "overlap_volume": -1.0 if record.overlap_volume is None else float(record.overlap_volume),
     }
