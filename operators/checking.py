@@ -224,8 +224,14 @@ def _overlap_volumes(mesh_a: TriangleMesh, mesh_b: TriangleMesh, contact) -> dic
     the pair intersects: apart or touching solids share no volume) and both volumes, for the share."""
     if not (mesh_a.is_closed and mesh_b.is_closed):
         return {}
-    shared = overlap(mesh_a, mesh_b).volume if contact.status is Status.INTERSECTING else 0.0
-    return {"overlap_volume": shared, "volume_a": abs(volume(mesh_a)), "volume_b": abs(volume(mesh_b))}
+    if contact.status is Status.INTERSECTING:
+        measured = overlap(mesh_a, mesh_b)
+        shared, region = measured.volume, measured.region
+        region.setflags(write=False)
+    else:
+        shared, region = 0.0, None
+    return {"overlap_volume": shared, "overlap_region": region, "volume_a": abs(volume(mesh_a)),
+            "volume_b": abs(volume(mesh_b))}
 
 
 def check_pair(obj_a, obj_b, depsgraph, settings: CheckSettings = CheckSettings(), cache=None) -> CheckRecord:

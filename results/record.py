@@ -64,6 +64,9 @@ class CheckRecord:
     """A's enclosed volume in world units³ when the overlap was computed, else None (for the share of the
     smaller object)."""
     volume_b: float | None = None
+    overlap_region: object = field(default=None, compare=False, repr=False)
+    """The surface bounding A ∩ B (`core.Overlap.region`: a read-only (k, 3, 3) array of world triangles,
+    outward), when the overlap was measured; None otherwise."""
 
     # The answer's fields, read through so that a record reads like a result.
     @property

@@ -65,11 +65,11 @@ def use_blender_units(to_string) -> None:
     _to_string = to_string
 
 
-def _blender_to_string(system: str, value: float, precision: int, category: str = "LENGTH") -> str | None:
+def _blender_to_string(system: str, value: float, precision: int) -> str | None:
     if _to_string is None:
         return None
     try:
-        return _to_string(system, category, value, precision=precision)
+        return _to_string(system, "LENGTH", value, precision=precision)
     except (TypeError, ValueError, RuntimeError):
         return None
 
@@ -108,12 +108,14 @@ def format_length(value: float, unit_settings=None, precision: int = PRECISION) 
     return text.strip()
 
 
-_VOLUME_UNITS = {"METRIC": ((1.0, "m³"), (1e-6, "cm³"), (1e-9, "mm³")),
-                 "IMPERIAL": ((0.3048 ** 3, "ft³"), (0.0254 ** 3, "in³"))}
+_VOLUME_UNITS = {"METRIC": ((1e-2, 1.0, "m³"), (1e-8, 1e-6, "cm³"), (0.0, 1e-9, "mm³")),
+                 "IMPERIAL": ((1e-2 * 0.3048 ** 3, 0.3048 ** 3, "ft³"), (0.0, 0.0254 ** 3, "in³"))}
+"""(from, size, name) per unit system: a volume takes the first unit it reaches `from` in (0.18 m³ rather than
+Blender's own choice, 184655 cm³)."""
 
 
 def format_volume(value: float, unit_settings=None, precision: int = PRECISION) -> str:
-    """A volume in the scene's unit system, the unit scale cubed, e.g. '12.3 cm³', '0.5'."""
+    """A volume in the scene's unit system, the unit scale cubed, e.g. '12.3 cm³', '0.18466 m³', '0.5'."""
     value = float(value) + 0.0
     if not math.isfinite(value):
         return str(value)
@@ -121,11 +123,8 @@ def format_volume(value: float, unit_settings=None, precision: int = PRECISION) 
     if system not in _VOLUME_UNITS:
         return f"{value:.{precision}g}"  # unit system None: Blender units cubed, no unit scale
     scaled = value * scale ** 3
-    text = _blender_to_string(system, scaled, precision, "VOLUME")
-    if text is not None and not (scaled != 0.0 and _reads_as_zero(text)):
-        return text.strip()
     units = _VOLUME_UNITS[system]
-    factor, suffix = units[0] if scaled == 0.0 else next(((f, s) for f, s in units if abs(scaled) >= f), units[-1])
+    _, factor, suffix = units[0] if scaled == 0.0 else next(u for u in units if abs(scaled) >= u[0])
     return f"{scaled / factor:.{precision}g} {suffix}"
 
 

@@ -1,6 +1,7 @@
 """The pair check's overlap volume through the real operator (Exact mode): two cubes overlapping by a known box,
 one inside the other, apart, an open mesh, and Hull mode (not measured); the volume is analytic from the float32
-data Blender stores, the mirror carries -1 when there is none, and the readout row names the share."""
+data Blender stores, the mirror carries -1 when there is none, the readout row names the share and the overlay
+has the region to draw."""
 import numpy as np
 import pytest
 
@@ -31,6 +32,8 @@ def test_exact_pair_check_measures_the_overlap(addon_modules, location, half_b):
     assert abs(record.overlap_volume - truth) <= 1e-9 * truth + 1e-12 * 3.5 ** 3
     assert record.volume_a == pytest.approx(8.0) and record.volume_b == pytest.approx(8 * half_b ** 3)
     row = {r.label: r.value for r in addon_modules.text.readout_rows(record)}["Overlap"]
+    drawn = addon_modules.overlay.build_draw_data(record).region
+    assert (len(drawn) > 0) == (truth > 0)
     if truth > 0:
         share = 100 * truth / min(8.0, 8 * half_b ** 3)
         assert row.endswith(f"{share:.3g} % of B" if half_b < 1.0 else f"{share:.3g} % of A")

@@ -33,12 +33,14 @@ IMPERIAL = SimpleNamespace(system="IMPERIAL", scale_length=1.0)
 @pytest.mark.parametrize("value, units, expected", [
     (0.5, None, "0.5"),
     (2.0, METRIC, "2 m³"),
+    (0.184655, METRIC, "0.18466 m³"),
     (1.23e-5, METRIC, "12.3 cm³"),
     (4e-9, METRIC, "4 mm³"),
     (0.0, METRIC, "0 m³"),
     (12.3, CENTIMETRES, "12.3 cm³"),  # 12.3 Blender units³ of 1 cm each
     (0.3048 ** 3 * 2, IMPERIAL, "2 ft³"),
     (0.0254 ** 3 * 5, IMPERIAL, "5 in³"),
+    (0.0254 ** 3 * 5e-3, IMPERIAL, "0.005 in³"),
 ])
 def test_volumes_in_scene_units(value, units, expected):
     assert text.format_volume(value, units) == expected
