@@ -177,6 +177,9 @@ class CollisionInspectorSettings(bpy.types.PropertyGroup):
                         description="Scene check: which objects Check All checks")
     ignore_touching: BoolProperty(name="Ignore Touching", default=False,
                                   description="Scene check: leave out pairs that only touch")
+    overlap_volumes: BoolProperty(name="Overlap Volumes", default=False,
+                                  description="Scene check in Exact mode: also measure how much each intersecting "
+                                              "pair overlaps (its volume; takes about as long again)")
     live: BoolProperty(name="Live", default=False, update=_on_live,
                        description="Re-check the shown pair (and the results list) whenever its objects change")
 

@@ -99,6 +99,8 @@ class VIEW3D_PT_collision_scene_check(bpy.types.Panel):
         col = layout.column(align=True)
         col.prop(settings, "clearance")
         col.prop(settings, "ignore_touching")
+        if settings.mode == "EXACT":
+            col.prop(settings, "overlap_volumes")
         row = layout.row(align=True)
         row.scale_y = 1.3
         row.operator("collision.check_all", text="Check All", icon="VIEWZOOM").scope = settings.scope
