@@ -57,3 +57,11 @@ def test_the_setting_saved_in_the_file_and_the_csv_column(cli, tmp_path):
     rows = [row for row in csv.reader(report.read_text().splitlines()) if row and not row[0].startswith("#")]
     header, values = rows[0], rows[1]
     assert float(values[header.index("overlap_volume")]) == pytest.approx(truth, rel=1e-9)
+
+
+def test_the_results_list_sorts_by_overlap_volume(addon):
+    """Largest overlap first, pairs without a measured volume (-1 in the mirror) last in their own order."""
+    results_list = importlib.import_module(f"{addon}.panels.results_list")
+    order = results_list.volume_order([0.5, -1.0, 2.0, 0.0, -1.0, 1.0])
+    assert [i for _, i in sorted(zip(order, range(6)))] == [2, 5, 0, 3, 1, 4]
+    assert results_list.volume_order([]) == []
