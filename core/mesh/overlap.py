@@ -33,6 +33,12 @@ triangles, so nothing has to be welded):
    - else (a face of the cut with no crossing segment on it) the winding number at a point inside the strip.
    This is the result of shrinking A by an infinitesimal amount before intersecting, which is what makes the
    coplanar cases consistent: A's kept pieces, B's kept pieces and the crossing segments between them close up.
+   Where contacts are exact in the meshes' own frames and only rounding makes them cross (turned, scaled or far
+   placements), four rules keep the classes right: slab boundaries within `SNAP` of each other are one; a slab
+   narrower than `NARROW` x its triangle classifies nothing by its segments; two segments of one triangle along
+   one line with the other solid on opposite sides (a ridge of the other surface lying in the plane) are a touch
+   and are dropped; and a segment from a triangle that only touches the plane classifies only the side that
+   triangle lies over.
 5. The kept pieces (whole triangles, strips as two triangles each) are the region; the volume is the divergence
    theorem's sum of det(v0, v1, v2) / 6 over them, taken about the centre of the region's box.
 
