@@ -45,6 +45,8 @@ SUITES = [
      "the Scene Check operator on 1,000 and 10,000 objects (Hull) and 100 meshes (Exact)"),
     ("live", "live.py", ["--updates", "10"],
      "live mode: the re-check per update while an object is dragged, Hull and Exact"),
+    ("overlap", "overlap.py", ["--quick"],
+     "core.overlap: the volume of A and B's intersection, 2 x 20k and 2 x 100k triangles, vs manifold3d"),
     ("one-object", "one_object.py", [],
      "Check Object's core: clearance between 50 loose parts (200,000 triangles), self-intersections"),
 ]

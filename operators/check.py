@@ -8,6 +8,7 @@ step (bl_options has no 'UNDO').
 from __future__ import annotations
 
 import traceback
+from dataclasses import replace
 
 import bpy
 from bpy.props import EnumProperty
@@ -90,7 +91,8 @@ or distance and closest points"""
             return {"CANCELLED"}
         wm.progress_begin(0, 1)
         try:
-            record = run_check(self, context, obj_a, obj_b, check_settings(context))
+            # the pair check measures the overlap too (Exact mode); scene checks, sweeps and pushes do not
+            record = run_check(self, context, obj_a, obj_b, replace(check_settings(context), overlap_volume=True))
         finally:
             wm.progress_end()
         if record is None:

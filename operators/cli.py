@@ -2,8 +2,8 @@
 """The command line, for batch and CI runs over saved files:
 
     blender --command collision_inspector check scene.blend [more.blend ...] [--scope VISIBLE]
-        [--clearance 0.01] [--mode HULL] [--ignore-touching] [--group-a NAME] [--group-b NAME] [--scene NAME]
-        [--report out.json] [--format JSON|CSV] [--jobs N] [--trust-scripts]
+        [--clearance 0.01] [--mode HULL] [--ignore-touching] [--volumes] [--group-a NAME] [--group-b NAME]
+        [--scene NAME] [--report out.json] [--format JSON|CSV] [--jobs N] [--trust-scripts]
 
 Exit code: 0 when nothing clashes (no pair listed), 1 when something does, 2 on a usage or file error, so a
 pipeline can gate on it.  Settings not given come from the file's scene (`scene.collision_inspector`); the file
@@ -64,6 +64,8 @@ def parser() -> argparse.ArgumentParser:
     check.add_argument("--mode", choices=("EXACT", "HULL", "LOOSE_PARTS"), default=None,
                        help="what to compare (default: the scene's mode)")
     check.add_argument("--ignore-touching", action="store_true", default=None, help="leave out touching pairs")
+    check.add_argument("--volumes", action="store_true", default=None, dest="overlap_volumes",
+                       help="Exact mode: also measure each intersecting pair's overlap volume (in the report)")
     check.add_argument("--group-a", default=None, help="collection name of Group A (scope GROUPS)")
     check.add_argument("--group-b", default=None, help="collection name of Group B (scope GROUPS)")
     check.add_argument("--scene", default=None, help="scene name (default: the file's active scene)")
@@ -95,8 +97,9 @@ def _settings(bpy, scene, args) -> SimpleNamespace:
         scope=getattr(saved, "scope", "VISIBLE"), mode=getattr(saved, "mode", "HULL"),
         clearance=float(getattr(saved, "clearance", 0.0)), ignore_touching=bool(getattr(saved, "ignore_touching",
                                                                                           False)),
-        group_a=getattr(saved, "group_a", None), group_b=getattr(saved, "group_b", None))
-    for name in ("scope", "mode", "clearance", "ignore_touching"):
+        group_a=getattr(saved, "group_a", None), group_b=getattr(saved, "group_b", None),
+        overlap_volumes=bool(getattr(saved, "overlap_volumes", False)))
+    for name in ("scope", "mode", "clearance", "ignore_touching", "overlap_volumes"):
         given = getattr(args, name)
         if given is not None:
             setattr(values, name, given)

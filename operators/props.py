@@ -75,6 +75,10 @@ class CollisionResult(bpy.types.PropertyGroup):
     containment: EnumProperty(name="Containment", items=CONTAINMENT_ITEMS, default="NONE")
     open_a: BoolProperty(name="A Is Open", description="A is not closed: nothing can be inside it")
     open_b: BoolProperty(name="B Is Open", description="B is not closed: nothing can be inside it")
+    overlap_volume: FloatProperty(
+        name="Overlap Volume", precision=6, default=-1.0,
+        description="Volume of the overlap of A and B in cubed scene units (Exact mode pair check); 0 when they do "
+                    "not overlap; -1 when not computed or undefined (an open mesh has no inside)")
     gjk_iterations: IntProperty(name="GJK Iterations", min=0)
     epa_iterations: IntProperty(name="EPA Iterations", min=0)
     time_ms: FloatProperty(name="Time (ms)", min=0.0, description="Time spent in the collision query")
@@ -186,6 +190,9 @@ class CollisionInspectorSettings(bpy.types.PropertyGroup):
                         description="Scene check: which objects Check All checks")
     ignore_touching: BoolProperty(name="Ignore Touching", default=False,
                                   description="Scene check: leave out pairs that only touch")
+    overlap_volumes: BoolProperty(name="Overlap Volumes", default=False,
+                                  description="Scene check in Exact mode: also measure how much each intersecting "
+                                              "pair overlaps (its volume; takes about as long again)")
     live: BoolProperty(name="Live", default=False, update=_on_live,
                        description="Re-check the shown pair (and the results list) whenever its objects change")
 

@@ -359,7 +359,8 @@ def begin(context, scope: str, scene_settings=None, depsgraph=None) -> Gathering
     mode = Mode[scene_settings.mode] if scene_settings is not None else Mode.HULL
     clearance = float(scene_settings.clearance) if scene_settings is not None else 0.0
     ignore = bool(scene_settings.ignore_touching) if scene_settings is not None else False
-    settings = CheckSettings(mode=mode, clearance=clearance, stop_beyond_clearance=True)
+    volumes = bool(getattr(scene_settings, "overlap_volumes", False))
+    settings = CheckSettings(mode=mode, clearance=clearance, stop_beyond_clearance=True, overlap_volume=volumes)
     return Gathering(context, scope, scene_settings, mode, depsgraph, check_settings=settings,
                      ignore_touching=ignore)
 

@@ -10,6 +10,8 @@
     - touching: the contact point and a short normal arrow;
     - Check Object's rows (one object, `CheckRecord.is_one_object`): a pair of parts as above, its points tagged
       with the part numbers; the self-intersection row as its crossing curve alone, with the count as a label;
+    - the overlap of two meshes (Exact mode pair check): the surface bounding it as translucent red triangles
+      (`DrawData.region`, one array like the curve);
     - meshes: where the surfaces cross, the crossing curve (`DrawData.curve`: the contact's own array of segment
       ends, handed to the GPU as one array, since a turned copy of a 10,000-vertex sphere crosses its original in
       80,000 segments, far too many for one Python object each); a contained pair marks a point inside;
@@ -47,6 +49,8 @@ Vec3 = tuple   # (x, y, z) world coordinates
 CROSSING_COLOR = (1.0, 0.1, 0.1, 1.0)
 """The curve where two meshes' surfaces cross: saturated red, drawn over the status colour."""
 CROSSING_WIDTH = 3.0      # pixels
+REGION_COLOR = (1.0, 0.1, 0.1, 0.3)
+"""The overlap of two solids: translucent red, so the objects around it stay visible."""
 FAINT_ALPHA = 0.35
 """Opacity of the listed pairs that are not the active one."""
 LABEL_COLOR_WHITE = (1.0, 1.0, 1.0, 1.0)
@@ -96,10 +100,13 @@ class DrawData:
     curve: object = field(default=(), compare=False)
     """The crossing curve: a read-only (2k, 3) array of its k segments' ends (start, end, start, end, ...) in
     world coordinates, drawn in `CROSSING_COLOR`; () when there is none."""
+    region: object = field(default=(), compare=False)
+    """The overlap's bounding surface: a read-only (3k, 3) array of its k triangles' corners in world coordinates,
+    drawn in `REGION_COLOR`; () when there is none."""
 
     @property
     def is_empty(self) -> bool:
-        return not (self.lines or self.points or self.labels or len(self.curve))
+        return not (self.lines or self.points or self.labels or len(self.curve) or len(self.region))
 
 
 # --------------------------------------------------------------------------------------------- pure part
@@ -184,7 +191,10 @@ def build_draw_data(record, unit_settings=None) -> DrawData:
             lines.extend(_arrow(midpoint, normal, arrow_length(0.0, c.scale), color))
         labels.append(Label(midpoint, f"touching{stale}", label_color))
     curve = c.intersection.reshape(-1, 3) if len(c.intersection) else ()
-    return DrawData(status=status.name, lines=tuple(lines), points=tuple(points), labels=tuple(labels), curve=curve)
+    shared = getattr(record, "overlap_region", None)
+    region = shared.reshape(-1, 3) if shared is not None and len(shared) else ()
+    return DrawData(status=status.name, lines=tuple(lines), points=tuple(points), labels=tuple(labels), curve=curve,
+                    region=region)
 
 
 def _faint(record) -> tuple:
@@ -222,7 +232,7 @@ def build_view_draw_data(view) -> DrawData:
         curve = np.concatenate(curves + ([data.curve] if len(data.curve) else []))
         curve.setflags(write=False)
     return DrawData(status=data.status, lines=tuple(lines) + data.lines, points=tuple(points) + data.points,
-                    labels=data.labels, curve=curve)
+                    labels=data.labels, curve=curve, region=data.region)
 
 
 # --------------------------------------------------------------------------------------------- GPU layer
@@ -248,6 +258,7 @@ def set_draw_data(data: DrawData, draw_through: bool = True) -> None:
     _draw_data = data
     _draw_through = bool(draw_through)
     _cache.pop("line_batches", None)
+    _cache.pop("region_batch", None)
     _tag_redraw()
 
 
@@ -367,6 +378,20 @@ def _line_batches():
     return batches
 
 
+def _region_batch():
+    """The overlap's triangles as one batch (None when there are none), cached like the line batches."""
+    if "region_batch" not in _cache:
+        batch = None
+        if len(_draw_data.region):
+            import numpy as np  # noqa: PLC0415
+            from gpu_extras.batch import batch_for_shader  # noqa: PLC0415
+
+            corners = np.ascontiguousarray(_draw_data.region, dtype=np.float32)
+            batch = batch_for_shader(_shader("UNIFORM_COLOR"), "TRIS", {"pos": corners})
+        _cache["region_batch"] = batch
+    return _cache["region_batch"]
+
+
 def _disc_triangles(region, rv3d, location, diameter_px: float, segments: int = 12) -> list:
     """World-space triangles of a screen-facing disc of `diameter_px` pixels at `location`."""
     from bpy_extras.view3d_utils import location_3d_to_region_2d, region_2d_to_location_3d  # noqa: PLC0415
@@ -410,6 +435,12 @@ def _draw_view() -> None:
         return
     region, rv3d, scale = view
     with _GpuState("NONE" if _draw_through else "LESS_EQUAL"):
+        solid = _region_batch()
+        if solid is not None:  # first, so the lines and points stay on top of it
+            flat = _shader("UNIFORM_COLOR")
+            flat.bind()
+            flat.uniform_float("color", REGION_COLOR)
+            solid.draw(flat)
         shader = _shader("POLYLINE_UNIFORM_COLOR")
         shader.bind()
         shader.uniform_float("viewportSize", (region.width, region.height))

@@ -5,13 +5,13 @@ in `operators.store`, the words from `results.text` and `results.status`."""
 from __future__ import annotations
 
 import bpy
-from bpy.props import EnumProperty
+from bpy.props import BoolProperty, EnumProperty
 
 from ..core import Status
 from ..operators import access, store
 from ..results.object_check import row_names
 from ..results.status import style
-from ..results.text import format_length
+from ..results.text import format_length, format_volume
 
 STATUS_FILTER_ITEMS = (
     ("ALL", "All", "Every listed pair"),
@@ -22,10 +22,23 @@ STATUS_FILTER_ITEMS = (
 
 
 def row_value(record, unit_settings) -> str:
-    """Depth when intersecting, else the distance, in scene units."""
+    """Depth when intersecting (and the overlap volume when measured), else the distance, in scene units."""
     if record.status is Status.INTERSECTING:
-        return format_length(record.depth, unit_settings)
+        text = format_length(record.depth, unit_settings)
+        if record.overlap_volume is not None:
+            text += f", {format_volume(record.overlap_volume, unit_settings)}"
+        return text
     return format_length(record.distance, unit_settings)
+
+
+def volume_order(volumes) -> list:
+    """Blender's list order (new position of each row) for the rows sorted by overlap volume, largest first;
+    rows without one (-1 in the mirror) last, in their own order."""
+    ranked = sorted(range(len(volumes)), key=lambda i: (-volumes[i] if volumes[i] >= 0.0 else 1.0, i))
+    order = [0] * len(volumes)
+    for position, i in enumerate(ranked):
+        order[i] = position
+    return order
 
 
 class COLLISION_UL_results(bpy.types.UIList):
@@ -35,6 +48,9 @@ class COLLISION_UL_results(bpy.types.UIList):
 
     filter_status: EnumProperty(name="Status", items=STATUS_FILTER_ITEMS, default="ALL",
                                 description="Show only the pairs with this status")
+    sort_by_volume: BoolProperty(name="Sort by Overlap Volume", default=False,
+                                 description="Largest overlap first (the scene check's Overlap Volumes); off: worst "
+                                             "first")
 
     def draw_item(self, context, layout, _data, item, _icon, _active_data, _active_prop, index=0, _flt_flag=0):
         records = store.records()
@@ -58,6 +74,7 @@ class COLLISION_UL_results(bpy.types.UIList):
         row.prop(self, "filter_name", text="")
         row.prop(self, "use_filter_invert", text="", icon="ARROW_LEFTRIGHT")
         layout.prop(self, "filter_status", expand=True)
+        layout.prop(self, "sort_by_volume")
 
     def filter_items(self, _context, data, propname):
         """Rows whose A or B name holds the filter text and whose status is the chosen one (Blender applies the
@@ -74,7 +91,9 @@ class COLLISION_UL_results(bpy.types.UIList):
                 keep = item.status == wanted
             if not keep:
                 flags[i] = 0
-        return flags, []
+        by_volume = getattr(self, "sort_by_volume", False)  # a caller may hand in the filter settings alone
+        order = volume_order([float(item.overlap_volume) for item in items]) if by_volume else []
+        return flags, order
 
 
 class VIEW3D_PT_collision_scene_check(bpy.types.Panel):
@@ -102,6 +121,8 @@ class VIEW3D_PT_collision_scene_check(bpy.types.Panel):
         col = layout.column(align=True)
         col.prop(settings, "clearance")
         col.prop(settings, "ignore_touching")
+        if settings.mode == "EXACT":
+            col.prop(settings, "overlap_volumes")
         row = layout.row(align=True)
         row.scale_y = 1.3
         row.operator("collision.check_all", text="Check All", icon="VIEWZOOM").scope = settings.scope

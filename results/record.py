@@ -61,6 +61,18 @@ class CheckRecord:
     orders them; -1 otherwise, and on the object's self-intersection row (see `is_self_intersection`)."""
     part_b: int = -1
 
+    overlap_volume: float | None = None
+    """Volume of A ∩ B in world units³ (`core.overlap`), computed by the pair check in Exact mode: 0.0 when the
+    solids do not overlap; None when not computed (other modes and checks) or undefined (an open mesh has no
+    inside: `contact.open_a` / `open_b` say which)."""
+    volume_a: float | None = None
+    """A's enclosed volume in world units³ when the overlap was computed, else None (for the share of the
+    smaller object)."""
+    volume_b: float | None = None
+    overlap_region: object = field(default=None, compare=False, repr=False)
+    """The surface bounding A ∩ B (`core.Overlap.region`: a read-only (k, 3, 3) array of world triangles,
+    outward), when the overlap was measured; None otherwise."""
+
     @property
     def is_one_object(self) -> bool:
         """A row of Check Object: A and B are the same object (two of its parts, or the object crossing
@@ -151,7 +163,7 @@ def mirror_fields(record: CheckRecord | None) -> dict:
     """The values of the Blender mirror (`CollisionResult`), by property name; the 'no result' values for None."""
     if record is None:
         return {"status": "NONE", "object_a": "", "object_b": "", "is_stale": False, "containment": "NONE",
-                "within_clearance": False, "part_a": -1, "part_b": -1}
+                "within_clearance": False, "part_a": -1, "part_b": -1, "overlap_volume": -1.0}
     c = record.contact
     return {
         "status": c.status.name,
@@ -180,4 +192,6 @@ def mirror_fields(record: CheckRecord | None) -> dict:
         "touching_tolerance": float(c.touching_tolerance),
         "part_a": int(record.part_a),
         "part_b": int(record.part_b),
+        # -1: not computed or undefined (a volume is never negative)
+        "overlap_volume": -1.0 if record.overlap_volume is None else float(record.overlap_volume),
     }

@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from ..core import Containment, Status
 from .status import style
 
-__all__ = ["RowKind", "Row", "format_length", "format_vector", "format_direction", "readout_rows",
-           "summary_line", "result_text", "containment_words", "use_blender_units"]
+__all__ = ["RowKind", "Row", "format_length", "format_volume", "format_vector", "format_direction", "readout_rows",
+           "summary_line", "result_text", "containment_words", "overlap_words", "use_blender_units"]
 
 
 class RowKind(enum.Enum):
@@ -108,6 +108,44 @@ def format_length(value: float, unit_settings=None, precision: int = PRECISION) 
     return text.strip()
 
 
+_VOLUME_UNITS = {"METRIC": ((1e-2, 1.0, "m³"), (1e-8, 1e-6, "cm³"), (0.0, 1e-9, "mm³")),
+                 "IMPERIAL": ((1e-2 * 0.3048 ** 3, 0.3048 ** 3, "ft³"), (0.0, 0.0254 ** 3, "in³"))}
+"""(from, size, name) per unit system: a volume takes the first unit it reaches `from` in (0.18 m³ rather than
+Blender's own choice, 184655 cm³)."""
+
+
+def format_volume(value: float, unit_settings=None, precision: int = PRECISION) -> str:
+    """A volume in the scene's unit system, the unit scale cubed, e.g. '12.3 cm³', '0.18466 m³', '0.5'."""
+    value = float(value) + 0.0
+    if not math.isfinite(value):
+        return str(value)
+    system, scale = _unit_system(unit_settings)
+    if system not in _VOLUME_UNITS:
+        return f"{value:.{precision}g}"  # unit system None: Blender units cubed, no unit scale
+    scaled = value * scale ** 3
+    units = _VOLUME_UNITS[system]
+    _, factor, suffix = units[0] if scaled == 0.0 else next(u for u in units if abs(scaled) >= u[0])
+    return f"{scaled / factor:.{precision}g} {suffix}"
+
+
+def overlap_words(record, unit_settings=None) -> str | None:
+    """The Overlap row's text: '12.3 cm³, 4 % of B' (the share of the smaller object's volume), why there is
+    none for an open mesh, or None when it was not measured."""
+    c = record.contact
+    if record.overlap_volume is None:
+        open_names = [name for name, is_open in ((record.object_a, c.open_a), (record.object_b, c.open_b))
+                      if is_open]
+        if record.mode.name == "EXACT" and open_names:
+            return f"none: {', '.join(open_names)} is open (no inside)"
+        return None
+    text = format_volume(record.overlap_volume, unit_settings)
+    sizes = [(v, "A") for v in (record.volume_a,) if v] + [(v, "B") for v in (record.volume_b,) if v]
+    if record.overlap_volume > 0.0 and sizes:
+        smaller, which = min(sizes)
+        text += f", {100.0 * record.overlap_volume / smaller:.3g} % of {which}"
+    return text
+
+
 def format_vector(vector, unit_settings=None) -> str:
     """A world point as '(x, y, z)' in scene units.  Components below 1e-6 of the largest one are float32 noise
     of the vertex data (e.g. 1.7e-7 on a sphere's equator) and are shown as 0."""
@@ -154,6 +192,9 @@ def readout_rows(record, unit_settings=None) -> list[Row]:
         rows.append(Row("Depth", format_length(c.depth, unit_settings)))
     else:
         rows.append(Row("Distance", format_length(c.distance, unit_settings)))
+    shared = overlap_words(record, unit_settings)
+    if shared is not None:
+        rows.append(Row("Overlap", shared))
     rows.append(Row("Normal", format_direction(c.normal), RowKind.VECTOR))
     if status is Status.INTERSECTING:
         rows.append(Row("Witness on A", format_vector(c.point_a, unit_settings), RowKind.VECTOR))
