@@ -27,8 +27,9 @@ path, and the motion is rigid (the object's shape in its own frame does not chan
 location, and of rotation about one axis, give exactly that; `ARC_FACTOR` = pi/2 covers a uniform rotation of up
 to half a turn between two evaluated times (an arc of at most half a turn is at most pi/2 times its chord), the
 angle term of `path_bound` covers rolling (a rotation undone by a translation).  Curved F-curves are followed
-better as the intervals shrink.  A deforming object needs a bound of its own (how far its vertices move): build
-its `Pose` from points that move with it, or test `distance_lower_bound` and `swept_box` with that bound directly.
+better as the intervals shrink.  A deforming object needs a bound of its own (how far its vertices move): its
+`Pose` holds points that move with it (core/deform.py: `MeshPose`, every vertex) and the search takes
+core/deform.py's split rule, which follows each vertex between samples.
 """
 from __future__ import annotations
 
