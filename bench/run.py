@@ -45,6 +45,8 @@ SUITES = [
      "the Scene Check operator on 1,000 and 10,000 objects (Hull) and 100 meshes (Exact)"),
     ("live", "live.py", ["--updates", "10"],
      "live mode: the re-check per update while an object is dragged, Hull and Exact"),
+    ("deform", "deform.py", ["--frames", "25"],
+     "the sweep over two deforming 20,000-triangle meshes, 250 frames, core level (issue 22: within 60 s)"),
 ]
 
 

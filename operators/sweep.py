@@ -30,7 +30,7 @@ from bpy.props import BoolProperty, FloatProperty, IntProperty
 from ..core.deform import DeformingSplit, MeshPose
 from ..core.motion import TIME_TOLERANCE, MotionSearch, Pose, Sample, box_corners, place
 from ..results.motion import combined, summary_line
-from ..results.record import SweepRecord, SweepSample
+from ..results.record import Mode, SweepRecord, SweepSample
 from . import access, reading, store
 from .check import check_settings
 from .checking import CheckSettings, check_pair
@@ -50,13 +50,15 @@ def _pose(entry) -> Pose:
     return Pose(place(corners, matrix), matrix)
 
 
-def _mesh_pose(entry) -> MeshPose:
+def _mesh_pose(entry, surfaces: bool) -> MeshPose:
     """A deforming object's pose: its world vertices (the travel bound follows each of them), its local vertices
-    (what says whether its shape changed) and its triangles (None when the mode did not read them)."""
+    (what says whether its shape changed) and, when the mode compares the surfaces (`surfaces`: Exact), its
+    triangles for the continuous test.  Hull and Loose Parts compare convex hulls, which a surface test does not
+    see; for them the travel bound alone is conservative (a hull moves no farther than its farthest vertex)."""
     geometry = entry.geometry
     matrix = geometry.matrix_world
     return MeshPose(place(geometry.vertices.astype(float), matrix), matrix, local=geometry.vertices,
-                    triangles=geometry.triangles)
+                    triangles=geometry.triangles if surfaces else None)
 
 
 def may_deform(obj) -> bool:
@@ -132,7 +134,8 @@ class Sweeper:
         entry_a = self.cache.entry(object_identity(self.obj_a))
         entry_b = self.cache.entry(object_identity(self.obj_b))
         if self.split is not None:  # both followed vertex by vertex: the continuous test needs both meshes
-            pose_a, pose_b = _mesh_pose(entry_a), _mesh_pose(entry_b)
+            surfaces = self.settings.mode is Mode.EXACT
+            pose_a, pose_b = _mesh_pose(entry_a, surfaces), _mesh_pose(entry_b, surfaces)
         else:
             pose_a, pose_b = _pose(entry_a), _pose(entry_b)
         return Sample(frame, record.status, record.distance, pose_a, pose_b, payload=record)

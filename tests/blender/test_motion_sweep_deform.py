@@ -193,3 +193,27 @@ def test_armature_swings_a_bar_into_a_pillar(addon_modules):
     theta = bar_contact_angle(0.1, [(x, y) for x in (-0.25, 0.25) for y in (1.25, 1.75)])
     assert abs(record.first_contact_frame - (1.0 + math.degrees(theta) / 10.0)) <= FRAME_TOL
     assert mirror.deforming == "Bar"
+
+
+def test_every_listed_pair_with_a_deforming_one(addon_modules):
+    """A listed rigid pair that meets at frame 12 and the spike pulled through the slab (hidden contact at
+    10.499): the deforming pair meets first and is the one shown, its deformation followed."""
+    from tests.blender.scenes import cube
+    from tests.blender.test_motion_sweep import key
+
+    store, checking = addon_modules.store, addon_modules.checking
+    sheet = spiked_sheet("Sheet", (-0.5, 0.0, 1.0), (0.5, 0.0, 1.0), [(10, 0.0), (11, 1.0)], PLACEMENTS[0])
+    block = box("Slab", (-WIDTH / 2, -0.3, 1.0 - DIP), (WIDTH / 2, 0.3, 1.5), PLACEMENTS[0])
+    a, b = cube("A", 1.0, location=(10.0, 0.0, 0.0)), cube("B", 1.0)
+    key(b, "location", 8, (20.0, 0.0, 0.0))
+    key(b, "location", 13, (10.0, 0.0, 0.0))  # x = 20 - 2 (t - 8): touches A (x = 12) at t = 12
+    depsgraph = bpy.context.evaluated_depsgraph_get()
+    store.set_records(bpy.context.window_manager,
+                      [checking.check_pair(a, b, depsgraph), checking.check_pair(block, sheet, depsgraph)], 0)
+    assert bpy.ops.collision.sweep(frame_start=8, frame_end=13, all_pairs=True) == {"FINISHED"}
+    shown = store.sweep_record()
+    assert shown.object_b == "Sheet"
+    assert abs(shown.first_contact_frame - (10.0 + 0.5 - WIDTH / 2)) <= FRAME_TOL
+    assert shown.extra["deformation"]["followed"]
+    pairs = {p["object_b"]: p for p in shown.extra["pairs"]}
+    assert abs(pairs["B"]["first_contact_frame"] - 12.0) <= FRAME_TOL
