@@ -93,6 +93,21 @@ def test_spike_pulled_through_a_slab_between_frames(addon_modules, placement):
     assert motion.between_samples(record) == {10.0}  # the table marks frame 10: contact only after it
 
 
+def test_sheet_that_moves_and_deforms(addon_modules):
+    """The sheet's location is keyed +0.5 along x between frames 10 and 11 while its spike is pulled +1 relative
+    to it: the tip goes from x = -0.5 to 1.0 and meets the slab (x = -0.001) at 10 + 0.499 / 1.5."""
+    sheet = spiked_sheet("Sheet", (-0.5, 0.0, 1.0), (0.5, 0.0, 1.0), [(10, 0.0), (11, 1.0)], PLACEMENTS[0])
+    for frame, x in ((10, 0.0), (11, 0.5)):
+        sheet.location = (x, 0.0, 0.0)
+        sheet.keyframe_insert("location", frame=frame)
+    linear(sheet)
+    block = box("Slab", (-WIDTH / 2, -0.3, 1.0 - DIP), (WIDTH / 2, 0.3, 1.5), PLACEMENTS[0])
+    record, mirror = sweep(block, sheet, 8, 13, addon_modules)
+    assert all(s.status.name == "SEPARATED" for s in sampled(record))
+    assert abs(record.first_contact_frame - (10.0 + (0.5 - WIDTH / 2) / 1.5)) <= FRAME_TOL
+    assert mirror.deformation_followed
+
+
 def test_spike_rising_to_a_key_between_frames(addon_modules):
     """Keys at 10, 10.5 (between frames) and 11: the tip rises to 1/500 above a slab at z = 0.5 and falls back:
     contact from 10 + 0.5 x (1 - 1/500), 1/500 of a frame long; frames 10 and 11 show the flat sheet."""

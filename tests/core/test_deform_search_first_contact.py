@@ -1,7 +1,7 @@
 """The search over a deforming pair (core.motion.MotionSearch with core.deform.DeformingSplit) finds the first
 contact to within the search's tolerance of its closed form, also when no sampled time sees it: a spike pulled
 sideways through a thin slab between two whole-frame keys (a contact lasting 1/500 of a frame), the same over
-several frames, a spike swung along a half circle around the slab's end (a curved path: the chord misses the
+several frames, the same while the sheet itself slides (moves and deforms), a spike swung along a half circle around the slab's end (a curved path: the chord misses the
 slab), a spike rising to a key between two frames, and a rigid box falling onto a deforming sheet.  Each also far
 from the origin and at 1/100 scale."""
 import math
@@ -25,6 +25,15 @@ def sideways(frames, matrix):
     sheet = spiked_sheet([start, end], [(-0.5, 0.0, 1.0), (0.5, 0.0, 1.0)], [matrix, matrix])
     block = slab((-WIDTH / 2, -0.3, 1.0 - DIP), (WIDTH / 2, 0.3, 1.5), matrix)
     return Pair(sheet, block), start + (end - start) * (0.5 - WIDTH / 2)
+
+
+def moving_and_deforming(matrix):
+    """The sheet itself slides +0.5 along x between frames 10 and 11 while its spike is pulled +1 relative to it:
+    the tip goes from x = -0.5 to 1.0 and meets the slab at x = -0.001."""
+    sheet = spiked_sheet([10.0, 11.0], [(-0.5, 0.0, 1.0), (0.5, 0.0, 1.0)],
+                         [matrix, matrix @ translated((0.5, 0.0, 0.0))])
+    block = slab((-WIDTH / 2, -0.3, 1.0 - DIP), (WIDTH / 2, 0.3, 1.5), matrix)
+    return Pair(sheet, block), 10.0 + (0.5 - WIDTH / 2) / 1.5
 
 
 def swung(matrix):
@@ -71,7 +80,8 @@ def search(pair, times):
 
 
 @pytest.mark.parametrize("offset, scale", PLACEMENTS)
-@pytest.mark.parametrize("case", ["sideways", "several frames", "swung", "rising", "falling"])
+@pytest.mark.parametrize("case", ["sideways", "several frames", "moving and deforming", "swung", "rising",
+                                  "falling"])
 def test_first_contact_matches_the_closed_form(case, offset, scale):
     m = translated(offset, scale)
     if case == "sideways":
@@ -80,6 +90,9 @@ def test_first_contact_matches_the_closed_form(case, offset, scale):
     elif case == "several frames":
         pair, expected = sideways((10.0, 20.0), m)
         times = [float(t) for t in range(9, 22)]
+    elif case == "moving and deforming":
+        pair, expected = moving_and_deforming(m)
+        times = [9.0, 10.0, 11.0, 12.0]
     elif case == "swung":
         pair, expected = swung(m)
         times = [9.0, 10.0, 11.0, 12.0]  # the arc's inner keys are not sampled: the chord error is what helps
@@ -92,7 +105,7 @@ def test_first_contact_matches_the_closed_form(case, offset, scale):
     found, report = search(pair, times)
     assert found.first_contact is not None
     assert abs(found.first_contact - expected) <= TIME_TOLERANCE
-    if case in ("sideways", "swung"):
+    if case in ("sideways", "moving and deforming", "swung"):
         sampled = [pair.sample(t) for t in times]
         assert not any(s.in_contact for s in sampled)  # no sampled time sees it
         assert report.continuous >= 1
