@@ -156,10 +156,13 @@ def test_rigid_box_falls_onto_a_rising_spike(addon_modules):
     assert mirror.deforming == "Sheet"
 
 
-def test_displace_modifier_lifts_a_sheet_through_a_slab(addon_modules):
+@pytest.mark.parametrize("mode", ["EXACT", "HULL"])
+def test_displace_modifier_lifts_a_sheet_through_a_slab(addon_modules, mode):
     """A Displace modifier (no texture: every vertex moves (1 - midlevel) x strength along its normal) whose
     strength is keyed 0 at frame 1 to 2 at frame 11: the flat sheet rises 0.1 per frame and passes a slab
-    0.02 thick at z = 0.55 between frames 6 and 7: contact at 6.5, no sampled frame sees it."""
+    0.02 thick at z = 0.55 between frames 6 and 7: contact at 6.5, no sampled frame sees it.  In Hull mode (no
+    continuous surface test) the per-vertex travel bound finds it too."""
+    bpy.context.scene.collision_inspector.mode = mode
     vertices, faces = grid()
     sheet = mesh_object("Sheet", vertices, faces)
     displace = sheet.modifiers.new("Lift", "DISPLACE")
