@@ -19,8 +19,11 @@ How (the approach of Tight-Inclusion CCD, Wang et al. 2021, written for numpy):
   box's 8 corners, so a box in which some coordinate of F stays above `eta` or below `-eta` at all 8 corners has no
   point within `eta` (in the max norm, hence none within `eta` in length).  Boxes that cannot be ruled out are
   split (along the parameter whose range contributes most), earliest first, until their time width is at most
-  `time_tolerance` and every coordinate's range is at most `distance_tolerance` wide: the start of the earliest
-  such box is the answer.  `eta = band + ` a bound on the rounding of the corner values.
+  `time_tolerance` and either every coordinate's range is at most `distance_tolerance` wide or F at the box's
+  centre (the mean of its corners, for a multilinear function) is within `eta + distance_tolerance`: the start of
+  the earliest such box is the answer (the second rule settles features that touch along a whole segment, such
+  as collinear edges, without cutting the segment into tolerance-sized pieces).  `eta = band + ` a bound on the
+  rounding of the corner values.
 - Feature pairs come from a hierarchy of swept boxes: every triangle's box over both times (a straight path stays
   in the box of its two ends), padded by `eta`, in the Hilbert order of `core/mesh/bvh.py`'s `LocalBVH` (nodes
   of consecutive triangles; level l + 1 pairs the nodes of level l), descended for both meshes together.
@@ -105,6 +108,7 @@ def _solve(corners, points, eta, time_tolerance, distance_tolerance, weights, be
     lo = np.zeros((k, 3))
     hi = np.ones((k, 3))
     best = np.inf if before is None else float(before)
+    floor = np.inf
     rounds = 0
     while pair.size:
         rounds += 1
@@ -122,10 +126,13 @@ def _solve(corners, points, eta, time_tolerance, distance_tolerance, weights, be
         sub = tuple(x[:, pair] for x in points)
         values = corners(*sub, t=(lo[:, 0], hi[:, 0]), u=(lo[:, 1], hi[:, 1]), w=(lo[:, 2], hi[:, 2]))
         vmin, vmax = values.min(axis=0), values.max(axis=0)
+        centre = values.mean(axis=0)  # F at the box's centre: a multilinear function there is its corners' mean
         possible = np.all((vmin <= eta[pair, None]) & (vmax >= -eta[pair, None]), axis=1)
         pair, lo, hi, vmin, vmax = pair[possible], lo[possible], hi[possible], vmin[possible], vmax[possible]
+        centre = centre[possible]
         flat = np.all(vmax - vmin <= distance_tolerance[pair, None], axis=1)
-        small = flat & (hi[:, 0] - lo[:, 0] <= time_tolerance)
+        near = np.abs(centre).max(axis=1) <= eta[pair] + distance_tolerance[pair]
+        small = (flat | near) & (hi[:, 0] - lo[:, 0] <= time_tolerance)
         if np.any(small):
             best = min(best, float(lo[small, 0].min()))
         keep = ~small & (lo[:, 0] < best)
@@ -146,13 +153,19 @@ def _solve(corners, points, eta, time_tolerance, distance_tolerance, weights, be
             pair = np.concatenate([pair, waiting[0]])
             lo = np.concatenate([lo, waiting[1]])
             hi = np.concatenate([hi, waiting[2]])
-        early = lo[:, 0] < best
+        # a box starting less than the time tolerance before the best answer cannot make it earlier by more than
+        # that: it is dropped, and the answer moves back to its start (still never later than a contact)
+        early = lo[:, 0] < best - time_tolerance
+        late = ~early & (lo[:, 0] < best)
+        if np.any(late):
+            floor = min(floor, float(lo[late, 0].min()))
         pair, lo, hi = pair[early], lo[early], hi[early]
         if pair.size > MAX_BOXES:
             order = np.argpartition(lo[:, 0], MAX_BOXES)
             best = min(best, float(lo[order[MAX_BOXES:], 0].min()))
             order = order[:MAX_BOXES]
             pair, lo, hi = pair[order], lo[order], hi[order]
+    best = min(best, floor)
     if best == np.inf or (before is not None and best >= before):
         return None
     return best
