@@ -39,7 +39,7 @@ import numpy as np
 
 from .bvh import LocalBVH
 
-__all__ = ["SweptMesh", "first_contact", "vertex_triangle_first", "edge_edge_first", "DISTANCE_TOLERANCE",
+__all__ = ["SweptMesh", "Stats", "first_contact", "vertex_triangle_first", "edge_edge_first", "DISTANCE_TOLERANCE",
            "BATCH", "MAX_BOXES", "MAX_ROUNDS"]
 
 DISTANCE_TOLERANCE = 1e-6
@@ -55,47 +55,34 @@ _EPS = np.finfo(np.float64).eps
 
 # --------------------------------------------------------------------------------------------- the kernels
 
-def _corner_values_vt(p, a, b, c, t, u, w):
-    """F of the vertex-triangle pair at the 8 corners of boxes: (8, k, 3).  p, a, b, c: (2, k, 3) positions
-    at times 0 and 1; t, u, w: (2, k) lower and upper parameter of each box."""
+def _vertex_triangle(p, a, b, c, u):
+    """F of a vertex-triangle pair at one time and one u, as (base, direction): F = base - w direction."""
+    return p - a - u * (b - a), (1.0 - u) * (c - a)
+
+
+def _edge_edge(p, q, r, s, u):
+    """F of an edge-edge pair at one time and one u, as (base, direction): F = base - w direction."""
+    return p - r + u * (q - p), s - r
+
+
+def _corner_values(form, points, t, u, w):
+    """F at the 8 corners of boxes: (8, k, 3).  form: `_vertex_triangle` or `_edge_edge`; points: four (2, k, 3)
+    arrays of positions at times 0 and 1; t, u, w: (2, k) lower and upper parameter of each box."""
     out = []
     for ti in (0, 1):
         tt = t[ti][:, None]
-        pt = p[0] + tt * (p[1] - p[0])
-        at = a[0] + tt * (a[1] - a[0])
-        bt = b[0] + tt * (b[1] - b[0])
-        ct = c[0] + tt * (c[1] - c[0])
-        ab, ac, ap = bt - at, ct - at, pt - at
+        at = [x[0] + tt * (x[1] - x[0]) for x in points]
         for ui in (0, 1):
-            uu = u[ui][:, None]
-            base = ap - uu * ab
-            fold = (1.0 - uu) * ac
+            base, direction = form(*at, u[ui][:, None])
             for wi in (0, 1):
-                out.append(base - w[wi][:, None] * fold)
+                out.append(base - w[wi][:, None] * direction)
     return np.stack(out)
 
 
-def _corner_values_ee(p, q, r, s, t, u, w):
-    """F of the edge-edge pair at the 8 corners of boxes: (8, k, 3) (arguments as `_corner_values_vt`)."""
-    out = []
-    for ti in (0, 1):
-        tt = t[ti][:, None]
-        pt = p[0] + tt * (p[1] - p[0])
-        qt = q[0] + tt * (q[1] - q[0])
-        rt = r[0] + tt * (r[1] - r[0])
-        st = s[0] + tt * (s[1] - s[0])
-        pq, rs, rp = qt - pt, st - rt, pt - rt
-        for ui in (0, 1):
-            base = rp + u[ui][:, None] * pq
-            for wi in (0, 1):
-                out.append(base - w[wi][:, None] * rs)
-    return np.stack(out)
-
-
-def _solve(corners, points, eta, time_tolerance, distance_tolerance, weights, before=None):
+def _solve(form, points, eta, time_tolerance, distance_tolerance, weights, before=None):
     """The earliest time at which some feature pair may come within `eta` (None: none does).
 
-    corners: the corner-value function (`_corner_values_vt` or `_ee`); points: tuple of four (2, k, 3) arrays,
+    form: `_vertex_triangle` or `_edge_edge`; points: tuple of four (2, k, 3) arrays,
     one per feature point; weights: (k, 3) how much F can change per unit of t, u and w (what picks the split);
     before: only times earlier than this are of interest (an answer found elsewhere).
 
@@ -124,7 +111,7 @@ def _solve(corners, points, eta, time_tolerance, distance_tolerance, weights, be
         else:
             waiting = None
         sub = tuple(x[:, pair] for x in points)
-        values = corners(*sub, t=(lo[:, 0], hi[:, 0]), u=(lo[:, 1], hi[:, 1]), w=(lo[:, 2], hi[:, 2]))
+        values = _corner_values(form, sub, (lo[:, 0], hi[:, 0]), (lo[:, 1], hi[:, 1]), (lo[:, 2], hi[:, 2]))
         vmin, vmax = values.min(axis=0), values.max(axis=0)
         centre = values.mean(axis=0)  # F at the box's centre: a multilinear function there is its corners' mean
         possible = np.all((vmin <= eta[pair, None]) & (vmax >= -eta[pair, None]), axis=1)
@@ -197,7 +184,7 @@ def vertex_triangle_first(p, a, b, c, band: float, time_tolerance: float = 1e-6,
     """Earliest time in [0, 1] at which vertex p comes within `band` of triangle abc (each argument a (2, k, 3)
     array or a (2, 3) pair of positions at times 0 and 1); the earliest over the k pairs; None when never."""
     points = tuple(np.asarray(x, dtype=np.float64).reshape(2, -1, 3) for x in (p, a, b, c))
-    return _first(points, _corner_values_vt, _weights_vt, band, time_tolerance, distance_tolerance)
+    return _first(points, _vertex_triangle, _weights_vt, band, time_tolerance, distance_tolerance)
 
 
 def edge_edge_first(p, q, r, s, band: float, time_tolerance: float = 1e-6,
@@ -205,10 +192,10 @@ def edge_edge_first(p, q, r, s, band: float, time_tolerance: float = 1e-6,
     """Earliest time in [0, 1] at which edge pq comes within `band` of edge rs (arguments as
     `vertex_triangle_first`); None when never."""
     points = tuple(np.asarray(x, dtype=np.float64).reshape(2, -1, 3) for x in (p, q, r, s))
-    return _first(points, _corner_values_ee, _weights_ee, band, time_tolerance, distance_tolerance)
+    return _first(points, _edge_edge, _weights_ee, band, time_tolerance, distance_tolerance)
 
 
-def _first(points, corners, weigh, band, time_tolerance, distance_tolerance, before=None):
+def _first(points, form, weigh, band, time_tolerance, distance_tolerance, before=None):
     if points[0].shape[1] == 0:
         return None
     eta = _eta(points, band)
@@ -216,7 +203,7 @@ def _first(points, corners, weigh, band, time_tolerance, distance_tolerance, bef
         size = max(float(np.ptp(np.concatenate([x.reshape(-1, 3) for x in points]), axis=0).max()), 0.0)
         distance_tolerance = DISTANCE_TOLERANCE * size
     tolerance = np.maximum(np.full(eta.shape, float(distance_tolerance)), eta)
-    return _solve(corners, points, eta, time_tolerance, tolerance, weigh(*points), before)
+    return _solve(form, points, eta, time_tolerance, tolerance, weigh(*points), before)
 
 
 # --------------------------------------------------------------------------------------------- the meshes
@@ -345,7 +332,7 @@ def first_contact(mesh_a: SweptMesh, a0, a1, mesh_b: SweptMesh, b0, b1, band: fl
         if stats is not None:
             stats.vertex_triangle += int(vertex.size)
         earliest(_first((ends_v[:, vertex], ends_t[:, corners[:, 0]], ends_t[:, corners[:, 1]],
-                         ends_t[:, corners[:, 2]]), _corner_values_vt, _weights_vt, band, time_tolerance,
+                         ends_t[:, corners[:, 2]]), _vertex_triangle, _weights_vt, band, time_tolerance,
                         distance_tolerance, best))
     # edge of A against edge of B
     ea = mesh_a.triangle_edges[ti]
@@ -359,5 +346,5 @@ def first_contact(mesh_a: SweptMesh, a0, a1, mesh_b: SweptMesh, b0, b1, band: fl
     if stats is not None:
         stats.edge_edge += int(pa.shape[0])
     earliest(_first((ends_a[:, pa[:, 0]], ends_a[:, pa[:, 1]], ends_b[:, pb[:, 0]], ends_b[:, pb[:, 1]]),
-                    _corner_values_ee, _weights_ee, band, time_tolerance, distance_tolerance, best))
+                    _edge_edge, _weights_ee, band, time_tolerance, distance_tolerance, best))
     return best
