@@ -49,6 +49,8 @@ SUITES = [
      "core.overlap: the volume of A and B's intersection, 2 x 20k and 2 x 100k triangles, vs manifold3d"),
     ("one-object", "one_object.py", [],
      "Check Object's core: clearance between 50 loose parts (200,000 triangles), self-intersections"),
+    ("deform", "deform.py", ["--frames", "25"],
+     "the sweep over two deforming 20,000-triangle meshes, 250 frames, core level (issue 22: within 60 s)"),
 ]
 
 

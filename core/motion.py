@@ -14,7 +14,9 @@ are plain floats (the sweep's are frames).
      it out when the swept boxes of the two objects do not overlap, or when conservative advancement does (see
      `path_bound` and `distance_lower_bound`); otherwise the middle time is evaluated and both halves are examined
      again, down to `tolerance` (at most `max_refinements` evaluations in all; `capped` says when that cap was
-     hit).
+     hit).  Which time to evaluate next (or none: the pair is proved apart) is the search's `split` rule,
+     `middle_split` unless the caller gives another (core/deform.py: deforming meshes, which may name the
+     earliest time a contact can happen instead of the middle).
 3. **Summary** (`Summary`).  First contact: the first SEPARATED -> contact transition (or the first time when the
    pair already touches there).  Deepest: the sample with the smallest signed distance among the intersecting
    ones, then a golden-section search (`golden_section`) between its neighbouring samples; closest: when the pair
@@ -25,8 +27,9 @@ path, and the motion is rigid (the object's shape in its own frame does not chan
 location, and of rotation about one axis, give exactly that; `ARC_FACTOR` = pi/2 covers a uniform rotation of up
 to half a turn between two evaluated times (an arc of at most half a turn is at most pi/2 times its chord), the
 angle term of `path_bound` covers rolling (a rotation undone by a translation).  Curved F-curves are followed
-better as the intervals shrink.  A deforming object needs a bound of its own (how far its vertices move): build
-its `Pose` from points that move with it, or test `distance_lower_bound` and `swept_box` with that bound directly.
+better as the intervals shrink.  A deforming object needs a bound of its own (how far its vertices move): its
+`Pose` holds points that move with it (core/deform.py: `MeshPose`, every vertex) and the search takes
+core/deform.py's split rule, which follows each vertex between samples.
 """
 from __future__ import annotations
 
@@ -174,6 +177,11 @@ def may_meet(s0: Sample, s1: Sample) -> bool:
     return s0.distance + s1.distance <= travel_a + travel_b  # i.e. distance_lower_bound(...) <= 0
 
 
+def middle_split(search: "MotionSearch", s0: Sample, s1: Sample) -> float | None:
+    """The split rule for rigid motion: the middle time when `may_meet`, else None (no contact in between)."""
+    return 0.5 * (s0.time + s1.time) if may_meet(s0, s1) else None
+
+
 def golden_section(evaluate: Callable, key: Callable, lo: float, hi: float, tolerance: float,
                    proceed: Callable[[], bool] = lambda: True):
     """Golden-section search for the smallest `key(evaluate(t))` on [lo, hi]; the better of the last two
@@ -201,11 +209,15 @@ class MotionSearch:
     """The steps of the module docstring over `evaluate`, as a generator of progress values (`steps`).
 
     evaluate: time -> `Sample`, called at most once per time (the samples are kept in `evaluated`).
-    times: the sample times, increasing."""
+    times: the sample times, increasing.
+    split: (search, s0, s1) -> the time to evaluate next between two separated samples, or None when no contact
+    can happen between them (`middle_split` by default).  The time is kept a quarter of the tolerance inside the
+    interval; the rule may evaluate times of its own through `probe`."""
 
     def __init__(self, evaluate: Callable[[float], Sample], times, tolerance: float = TIME_TOLERANCE,
-                 max_refinements: int = MAX_REFINEMENTS):
+                 max_refinements: int = MAX_REFINEMENTS, split: Callable | None = None):
         self._evaluate = evaluate
+        self.split = middle_split if split is None else split
         self.times = [float(t) for t in times]
         if not self.times:
             raise ValueError("a motion search needs at least one time")
@@ -228,6 +240,13 @@ class MotionSearch:
         sample = self._evaluate(time)
         self.evaluated[time] = sample
         return sample
+
+    def probe(self, time: float) -> Sample | None:
+        """`evaluate` for a split rule, counted in the refinement budget: None once the budget is spent."""
+        known = self.evaluated.get(float(time))
+        if known is not None:
+            return known
+        return self.evaluate(time) if self._refine_budget() else None
 
     def samples(self) -> list[Sample]:
         """Every evaluated sample, in time order."""
@@ -259,11 +278,15 @@ class MotionSearch:
             if s0.in_contact != s1.in_contact:
                 self._bisect(s0, s1)
                 continue
-            if s0.in_contact or s1.time - s0.time <= self.tolerance or not may_meet(s0, s1):
+            if s0.in_contact or s1.time - s0.time <= self.tolerance:
+                continue
+            time = self.split(self, s0, s1)
+            if time is None:
                 continue
             if not self._refine_budget():
                 return
-            middle = self.evaluate(0.5 * (s0.time + s1.time))
+            quarter = 0.25 * self.tolerance
+            middle = self.evaluate(min(max(time, s0.time + quarter), s1.time - quarter))
             stack.append((middle, s1))  # the earlier half is examined first
             stack.append((s0, middle))
 

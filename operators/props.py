@@ -147,6 +147,12 @@ class CollisionSweep(bpy.types.PropertyGroup):
     frame_end: IntProperty(name="End")
     cancelled: BoolProperty(name="Cancelled", description="Stopped with Esc: partial result")
     evaluations: IntProperty(name="Evaluations", description="Times the pair was checked (samples + refinement)")
+    deforming: StringProperty(name="Deforming",
+                              description="The objects whose shape changed between two sampled frames (names)")
+    deformation_followed: BoolProperty(
+        name="Deformation Followed",
+        description="Every deforming object's vertices were followed between the sampled frames (not only the "
+                    "samples): see docs/motion.md for what that assumes")
     samples: CollectionProperty(type=CollisionSweepSample)
 
 

@@ -27,9 +27,10 @@ import time
 import bpy
 from bpy.props import BoolProperty, FloatProperty, IntProperty
 
+from ..core.deform import DeformingSplit, MeshPose
 from ..core.motion import TIME_TOLERANCE, MotionSearch, Pose, Sample, box_corners, place
 from ..results.motion import combined, summary_line
-from ..results.record import SweepRecord, SweepSample
+from ..results.record import Mode, SweepRecord, SweepSample
 from . import access, reading, store
 from .check import check_settings
 from .checking import CheckSettings, check_pair
@@ -49,6 +50,59 @@ def _pose(entry) -> Pose:
     return Pose(place(corners, matrix), matrix)
 
 
+def _mesh_pose(entry, surfaces: bool) -> MeshPose:
+    """A deforming object's pose: its world vertices (the travel bound follows each of them), its local vertices
+    (what says whether its shape changed) and, when the mode compares the surfaces (`surfaces`: Exact), its
+    triangles for the continuous test.  Hull and Loose Parts compare convex hulls, which a surface test does not
+    see; for them the travel bound alone is conservative (a hull moves no farther than its farthest vertex)."""
+    geometry = entry.geometry
+    matrix = geometry.matrix_world
+    return MeshPose(place(geometry.vertices.astype(float), matrix), matrix, local=geometry.vertices,
+                    triangles=geometry.triangles if surfaces else None)
+
+
+def may_deform(obj) -> bool:
+    """Whether the object's evaluated vertices may change over time: shape keys, any modifier (armature, wave,
+    displace, a cache, ...), or an armature parent.  The search then compares the vertices themselves."""
+    data = getattr(obj, "data", None)
+    return (getattr(data, "shape_keys", None) is not None or len(getattr(obj, "modifiers", ())) > 0
+            or getattr(obj, "parent_type", "") == "ARMATURE")
+
+
+def _fcurves(action) -> list:
+    """Every F-curve of an action: legacy actions (Blender < 4.4) and layered ones (slots, channel bags)."""
+    if not getattr(action, "is_action_layered", False) and hasattr(action, "fcurves"):
+        return list(action.fcurves)
+    curves = []
+    for layer in getattr(action, "layers", ()):
+        for strip in layer.strips:
+            for bag in getattr(strip, "channelbags", ()):
+                curves.extend(bag.fcurves)
+    return curves
+
+
+def key_times(objects, start: float, end: float) -> set:
+    """The times in [start, end] of every key of the actions that drive the objects: their own, their data's and
+    shape keys', and the same for their parents and the objects their modifiers name (an armature, a hook)."""
+    times, seen, stack = set(), set(), list(objects)
+    while stack:
+        obj = stack.pop()
+        if obj is None or not isinstance(obj, bpy.types.Object) or obj.as_pointer() in seen:
+            continue
+        seen.add(obj.as_pointer())
+        data = getattr(obj, "data", None)
+        for owner in (obj, data, getattr(data, "shape_keys", None)):
+            animation = getattr(owner, "animation_data", None)
+            action = animation.action if animation is not None else None
+            if action is None:
+                continue
+            for curve in _fcurves(action):
+                times.update(float(point.co[0]) for point in curve.keyframe_points)
+        stack.append(obj.parent)
+        stack.extend(getattr(modifier, "object", None) for modifier in getattr(obj, "modifiers", ()))
+    return {t for t in times if start <= t <= end}
+
+
 class Sweeper:
     """One pair over a frame range: the search (core/motion.py) over the scene evaluated at each asked time."""
 
@@ -65,7 +119,10 @@ class Sweeper:
         self.frames = list(range(frame_start, frame_end + 1, frame_step))
         if self.frames[-1] != frame_end:
             self.frames.append(frame_end)
-        self.search = MotionSearch(self.evaluate, self.frames, tolerance=FRAME_TOLERANCE)
+        self.times = sorted(set(map(float, self.frames)) | key_times((obj_a, obj_b), frame_start, frame_end))
+        self.deforming = (may_deform(obj_a), may_deform(obj_b))
+        self.split = DeformingSplit() if any(self.deforming) else None
+        self.search = MotionSearch(self.evaluate, self.times, tolerance=FRAME_TOLERANCE, split=self.split)
         self.cancelled = False
 
     def evaluate(self, frame: float) -> Sample:
@@ -74,8 +131,13 @@ class Sweeper:
         self.scene.frame_set(int(whole), subframe=frame - whole)
         depsgraph = bpy.context.evaluated_depsgraph_get()
         record = check_pair(self.obj_a, self.obj_b, depsgraph, self.settings, cache=self.cache)
-        pose_a = _pose(self.cache.entry(object_identity(self.obj_a)))
-        pose_b = _pose(self.cache.entry(object_identity(self.obj_b)))
+        entry_a = self.cache.entry(object_identity(self.obj_a))
+        entry_b = self.cache.entry(object_identity(self.obj_b))
+        if self.split is not None:  # both followed vertex by vertex: the continuous test needs both meshes
+            surfaces = self.settings.mode is Mode.EXACT
+            pose_a, pose_b = _mesh_pose(entry_a, surfaces), _mesh_pose(entry_b, surfaces)
+        else:
+            pose_a, pose_b = _pose(entry_a), _pose(entry_b)
         return Sample(frame, record.status, record.distance, pose_a, pose_b, payload=record)
 
     def steps(self):
@@ -97,9 +159,22 @@ class Sweeper:
             cancelled=self.cancelled or summary is None,
             extra={"frame_start": self.frames[0], "frame_end": self.frames[-1],
                    "frame_step": self.frames[1] - self.frames[0] if len(self.frames) > 1 else 1,
-                   "sampled_frames": tuple(float(f) for f in self.frames),
+                   "sampled_frames": tuple(self.times),
                    "evaluations": len(search.evaluated), "refinement_capped": search.capped,
-                   "mode": self.settings.mode.name})
+                   "mode": self.settings.mode.name, "deformation": self._deformation(summary is not None)})
+
+    def _deformation(self, finished: bool) -> dict:
+        """What the record says about deformation (results/motion.py words it): the objects whose shape changed
+        between two samples, whether every such interval was followed continuously (the vertex paths, not only
+        the samples), the largest chord error met, and how many intervals were examined."""
+        report = self.split.report if self.split is not None else None
+        names = {"A": self.obj_a.name, "B": self.obj_b.name}
+        objects = tuple(names[w] for w in sorted(report.objects)) if report is not None else ()
+        return {"objects": objects,
+                "followed": (bool(objects) and finished and not self.search.capped
+                             and not report.topology_changed),
+                "intervals": report.deforming_intervals if report is not None else 0,
+                "largest_chord_error": report.largest_chord_error if report is not None else 0.0}
 
 
 class SweepRun:

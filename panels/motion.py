@@ -9,7 +9,7 @@ import math
 import bpy
 
 from ..operators import access, store
-from ..results.motion import pair_rows, sweep_rows, sweep_table
+from ..results.motion import between_samples, pair_rows, sweep_rows, sweep_table, table_frame_words
 from ..results.status import style
 from ..results.text import format_length
 
@@ -93,9 +93,10 @@ class VIEW3D_PT_collision_inspector_motion(bpy.types.Panel):
         head = col.row()
         head.label(text="Frame")
         head.label(text="Distance")
+        marked = between_samples(sweep)
         for frame, status, distance in table:
             line = col.row(align=True)
-            line.label(text=f"{frame:g}", icon=style(status).icon)
+            line.label(text=table_frame_words(frame, marked), icon=style(status).icon)
             line.label(text=format_length(distance, units))
             line.label(text=_bar(distance, largest))
             _jump(line, frame, icon="PLAY")

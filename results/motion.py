@@ -12,7 +12,7 @@ from .record import SweepRecord
 from .text import Row, RowKind, format_length
 
 __all__ = ["sweep_mirror_fields", "sweep_rows", "sweep_table", "pair_rows", "MAX_TABLE_ROWS", "always_overlapping",
-           "combined", "summary_line"]
+           "combined", "summary_line", "between_samples", "table_frame_words", "deformation_words"]
 
 MAX_TABLE_ROWS = 40
 """At most this many per-frame rows in the sidebar's table (evenly thinned, key frames always kept)."""
@@ -27,7 +27,8 @@ def sweep_mirror_fields(sweep: SweepRecord | None) -> dict:
     if sweep is None:
         return {"has_result": False, "object_a": "", "object_b": "", "meets": False, "first_contact_frame": 0.0,
                 "has_deepest": False, "deepest_frame": 0.0, "deepest_depth": 0.0, "closest_frame": 0.0,
-                "closest_distance": 0.0, "frame_start": 0, "frame_end": 0, "cancelled": False, "evaluations": 0}
+                "closest_distance": 0.0, "frame_start": 0, "frame_end": 0, "cancelled": False, "evaluations": 0,
+                "deforming": "", "deformation_followed": False}
     closest = sweep.closest_distance
     return {
         "has_result": True,
@@ -44,7 +45,51 @@ def sweep_mirror_fields(sweep: SweepRecord | None) -> dict:
         "frame_end": int(sweep.extra.get("frame_end", 0)),
         "cancelled": bool(sweep.cancelled),
         "evaluations": int(sweep.extra.get("evaluations", len(sweep.samples))),
+        "deforming": ", ".join(_deformation(sweep).get("objects", ())),
+        "deformation_followed": bool(_deformation(sweep).get("followed", False)),
     }
+
+
+def _deformation(sweep: SweepRecord) -> dict:
+    return sweep.extra.get("deformation") or {}
+
+
+def deformation_words(sweep: SweepRecord) -> str | None:
+    """How deformation was followed, for the sweep's rows; None when no object changed shape between samples."""
+    deformation = _deformation(sweep)
+    objects = deformation.get("objects", ())
+    if not objects:
+        return None
+    names = ", ".join(objects)
+    if deformation.get("followed"):
+        return f"{names}: followed between samples"
+    return f"{names}: samples only"
+
+
+def between_samples(sweep: SweepRecord | None) -> set:
+    """The sampled frames f whose pair is separated at f and at the next sampled frame, with a contact found in
+    between (a contact no sampled frame shows: the table marks them)."""
+    if sweep is None:
+        return set()
+    sampled = sorted(set(sweep.extra.get("sampled_frames", ())))
+    if len(sampled) < 2:
+        return set()
+    by_frame = {s.frame: s for s in sweep.samples}
+    sampled_set = set(sampled)
+    refined = [s for s in sweep.samples if s.frame not in sampled_set and s.status is not Status.SEPARATED]
+    marked = set()
+    for lo, hi in zip(sampled, sampled[1:]):
+        ends = (by_frame.get(lo), by_frame.get(hi))
+        if any(e is None or e.status is not Status.SEPARATED for e in ends):
+            continue
+        if any(lo < s.frame < hi for s in refined):
+            marked.add(lo)
+    return marked
+
+
+def table_frame_words(frame: float, marked: set) -> str:
+    """A table row's frame, with the mark of a contact between it and the next sampled frame."""
+    return f"{frame:g} (contact after)" if frame in marked else f"{frame:g}"
 
 
 def _frame_words(frame: float) -> str:
@@ -68,6 +113,10 @@ def sweep_rows(sweep: SweepRecord | None, unit_settings=None) -> list[Row]:
     if sweep.closest_frame is not None:
         rows.append(Row("Closest", f"{format_length(sweep.closest_distance, unit_settings)} at frame "
                                    f"{_frame_words(sweep.closest_frame)}"))
+    deformation = deformation_words(sweep)
+    if deformation is not None:
+        followed = _deformation(sweep).get("followed")
+        rows.append(Row("Deformation", deformation, RowKind.VALUE if followed else RowKind.WARNING))
     return rows
 
 
@@ -82,6 +131,8 @@ def sweep_table(sweep: SweepRecord | None, max_rows: int = MAX_TABLE_ROWS) -> li
         return [(s.frame, s.status, s.distance) for s in samples]
     keep = {0, len(samples) - 1}
     keep.update(i for i in range(1, len(samples)) if samples[i].status is not samples[i - 1].status)
+    marked = between_samples(sweep)
+    keep.update(i for i, s in enumerate(samples) if s.frame in marked)
     stride = max(1, math.ceil(len(samples) / max(1, max_rows - len(keep))))
     keep.update(range(0, len(samples), stride))
     return [(samples[i].frame, samples[i].status, samples[i].distance) for i in sorted(keep)]
