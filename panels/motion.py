@@ -8,10 +8,11 @@ import math
 
 import bpy
 
-from ..operators import access, store
+from ..operators import store
 from ..results.motion import between_samples, pair_rows, sweep_rows, sweep_table, table_frame_words
 from ..results.status import style
 from ..results.text import format_length
+from .tab import CollisionSubPanel, groups
 
 _BAR_WIDTH = 12
 
@@ -28,21 +29,16 @@ def _jump(layout, frame, icon="TIME"):
     layout.operator("collision.jump_to_frame", text="", icon=icon).frame = frame
 
 
-class VIEW3D_PT_collision_inspector_motion(bpy.types.Panel):
+class VIEW3D_PT_collision_inspector_motion(CollisionSubPanel, bpy.types.Panel):
     """Collision over time and moving B"""
 
     bl_idname = "VIEW3D_PT_collision_inspector_motion"
     bl_label = "Motion"
-    bl_space_type = "VIEW_3D"
-    bl_region_type = "UI"
-    bl_category = "Collision"
-    bl_parent_id = "VIEW3D_PT_collision_inspector"
     bl_options = {"DEFAULT_CLOSED"}
 
     def draw(self, context):
         layout = self.layout
-        group = access.state(context.window_manager)
-        if group is None or context.scene is None:
+        if groups(context, layout) is None:
             return
         row = layout.row(align=True)
         row.operator("collision.push_apart", icon="AUTOMERGE_OFF")

@@ -7,27 +7,23 @@ from __future__ import annotations
 
 import bpy
 
-from ..operators import access, store
+from ..operators import store
 from ..results.text import format_length
+from .tab import CollisionSubPanel, groups
 
 
-class VIEW3D_PT_collision_object_check(bpy.types.Panel):
+class VIEW3D_PT_collision_object_check(CollisionSubPanel, bpy.types.Panel):
     """The active object on its own: self-intersections and the clearance between its loose parts"""
 
     bl_idname = "VIEW3D_PT_collision_object_check"
     bl_label = "Check Object"
-    bl_space_type = "VIEW_3D"
-    bl_region_type = "UI"
-    bl_category = "Collision"
-    bl_parent_id = "VIEW3D_PT_collision_inspector"
 
     def draw(self, context):
         layout = self.layout
-        group = access.state(context.window_manager)
-        settings = access.settings(context.scene) if context.scene is not None else None
-        if group is None or settings is None:
-            layout.label(text="Collision Inspector is not registered", icon="ERROR")
+        found = groups(context, layout)
+        if found is None:
             return
+        group, settings = found
         layout.prop(settings, "clearance")
         row = layout.row(align=True)
         row.scale_y = 1.3

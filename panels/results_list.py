@@ -8,10 +8,11 @@ import bpy
 from bpy.props import BoolProperty, EnumProperty
 
 from ..core import Status
-from ..operators import access, store
+from ..operators import store
 from ..results.object_check import row_names
 from ..results.status import style
 from ..results.text import format_length, format_volume
+from .tab import CollisionSubPanel, groups
 
 STATUS_FILTER_ITEMS = (
     ("ALL", "All", "Every listed pair"),
@@ -96,23 +97,18 @@ class COLLISION_UL_results(bpy.types.UIList):
         return flags, order
 
 
-class VIEW3D_PT_collision_scene_check(bpy.types.Panel):
+class VIEW3D_PT_collision_scene_check(CollisionSubPanel, bpy.types.Panel):
     """Every clash in the scene at once"""
 
     bl_idname = "VIEW3D_PT_collision_scene_check"
     bl_label = "Scene Check"
-    bl_space_type = "VIEW_3D"
-    bl_region_type = "UI"
-    bl_category = "Collision"
-    bl_parent_id = "VIEW3D_PT_collision_inspector"
 
     def draw(self, context):
         layout = self.layout
-        group = access.state(context.window_manager)
-        settings = access.settings(context.scene) if context.scene is not None else None
-        if group is None or settings is None:
-            layout.label(text="Collision Inspector is not registered", icon="ERROR")
+        found = groups(context, layout)
+        if found is None:
             return
+        group, settings = found
         col = layout.column(align=True)
         col.prop(settings, "scope", text="")
         if settings.scope == "GROUPS":

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import bpy
 
-from ..operators import access, store
+from ..operators import store
 from ..results.status import style
 from ..results.text import RowKind, readout_rows
 from . import motion
+from .tab import MAIN_PANEL, CollisionTab, groups
 
 
 def draw_rows(layout, rows, status) -> None:
@@ -30,23 +31,18 @@ def draw_rows(layout, rows, status) -> None:
             split.label(text=row.value)
 
 
-class VIEW3D_PT_collision_inspector(bpy.types.Panel):
+class VIEW3D_PT_collision_inspector(CollisionTab, bpy.types.Panel):
     """Collision between the active object and the other selected one"""
 
-    bl_idname = "VIEW3D_PT_collision_inspector"
+    bl_idname = MAIN_PANEL
     bl_label = "Collision Inspector"
-    bl_space_type = "VIEW_3D"
-    bl_region_type = "UI"
-    bl_category = "Collision"
 
     def draw(self, context):
         layout = self.layout
-        group = access.state(context.window_manager)
-        if group is None:
-            layout.label(text="Collision Inspector is not registered", icon="ERROR")
+        found = groups(context, layout, need_settings=False)
+        if found is None:
             return
-
-        settings = access.settings(context.scene) if context.scene is not None else None
+        group, settings = found
         if settings is not None:
             layout.prop(settings, "mode", text="Mode")
 
