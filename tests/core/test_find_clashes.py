@@ -11,8 +11,7 @@ import numpy as np
 import pytest
 
 import core
-
-CUBE = np.array([[x, y, z] for x in (0.0, 1.0) for y in (0.0, 1.0) for z in (0.0, 1.0)])
+from tests.core.support import CUBE
 
 
 def scene(seed, n=24):
