@@ -59,6 +59,13 @@ def fresh_file(addon):
 
 
 @pytest.fixture
+def hull_mode(fresh_file):
+    """Hull mode for the files whose checks are judged against the convex hulls of the objects' vertices (Exact
+    mode has its own tests in test_modes.py)."""
+    bpy.context.scene.collision_inspector.mode = "HULL"
+
+
+@pytest.fixture
 def addon_modules(addon):
     """The running add-on's submodules (the ones Blender loaded, not copies imported by pytest)."""
     import importlib
