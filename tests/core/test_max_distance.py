@@ -15,8 +15,8 @@ import numpy as np
 import pytest
 
 import core
-from tests.core.support import CUBE
 from tests.core.oracle import ShapeSpec, signed_distance
+from tests.core.support import CUBE
 
 
 def cloud(rng, n, centre, size=1.0):

@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 import core
-from tests.core.support import CUBE
 from core.parts import worse
+from tests.core.support import CUBE
 
 
 def _pieces(rng, count, spread, offset):
