@@ -1,9 +1,6 @@
-"""The suite's tiers as pytest markers (registered in pytest.ini, which turns on --strict-markers).
+"""Marks every collected test with its tiers (blender, gui, corpora, slow) from the table in tests/tiers.py.
 
-- `blender` and `gui` go on every test of tests/blender/ and tests/gui/, by directory, here;
-- `corpora` (the whole seeded corpora) and `slow` (single long tests) are set in the test files themselves.
-
-`make check` runs what carries none of them (core units and properties, results, tooling); `make test` runs all.
+pytest.ini registers the markers and turns on --strict-markers; `make check` runs the tests that carry none.
 """
 from __future__ import annotations
 
@@ -11,14 +8,17 @@ from pathlib import Path
 
 import pytest
 
+from tests.tiers import tiers_of
+
 HERE = Path(__file__).resolve().parent
-TIER_OF_DIRECTORY = {"blender": pytest.mark.blender, "gui": pytest.mark.gui}
 
 
+@pytest.hookimpl(tryfirst=True)  # before `-m` deselects by marker
 def pytest_collection_modifyitems(items):
     for item in items:
         path = item.path.resolve()
-        if path.is_relative_to(HERE) and path.parent != HERE:
-            tier = TIER_OF_DIRECTORY.get(path.relative_to(HERE).parts[0])
-            if tier is not None:
-                item.add_marker(tier)
+        if not path.is_relative_to(HERE):
+            continue
+        test_id = "::".join([path.relative_to(HERE).as_posix(), *item.nodeid.split("::")[1:]])
+        for marker in sorted(tiers_of(test_id)):
+            item.add_marker(getattr(pytest.mark, marker))

@@ -32,8 +32,6 @@ from tests.core.reporting import TOUCHING, WORST
 
 FRACTION = float(os.environ.get("CORE_CORPUS_FRACTION", "1"))
 
-pytestmark = pytest.mark.corpora  # the whole corpus: `make test` runs it, `make check` leaves it out
-
 KNOWN_OPEN: dict = {}
 """Open engine findings: excluded from the assertions below (still counted in the table's `bad` column) and
 pinned one by one as strict xfails in test_regressions.py, which turn into failures once fixed.  Empty: the

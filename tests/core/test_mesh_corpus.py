@@ -34,8 +34,6 @@ from tests.core.mesh_judge import judge, truth
 
 FRACTION = float(os.environ.get("MESH_CORPUS_FRACTION", "1"))
 
-pytestmark = pytest.mark.corpora  # the whole corpus: `make test` runs it, `make check` leaves it out
-
 _R = "test_mesh_corpus_regressions.py::"
 F_SLIVER = ("a doubled zero-area collinear sliver (its edges cancel) makes the engine call a closed mesh open: "
             "containment lost, SEPARATED or depth 0; " + _R + "test_zero_area_sliver_pair_keeps_a_mesh_closed")
