@@ -59,8 +59,9 @@ TIERS: dict[str, tuple[str, ...]] = {
         "core/test_max_distance.py::test_lower_bound_is_certified_and_the_rest_unchanged",
         "core/test_mesh_corpus_regressions.py::test_witnesses_follow_the_issue_wording",
         "core/test_mesh_corpus_regressions.py::test_exchanging_two_crossing_stars_keeps_the_depth",
-        # Blender: eight launches of a Blender binary (about 50 s); a million-vertex pair
+        # Blender: eight and four launches of a Blender binary (about 50 s and 30 s); a million-vertex pair
         "blender/test_scene_check_cli.py::test_runner_in_a_blender_binary",
+        "blender/test_scene_check_cli_scripts.py::test_runner_in_a_blender_binary_with_auto_run_forced_on",
         "blender/test_huge_meshes.py::test_million_vertex_pair",
     ),
 }
