@@ -10,7 +10,7 @@ Building, isolating and installing are scripts/blender_env.py's job (shared with
   older than 4.2 (e.g. Debian's 3.4 through tests/run_in_blender.py) the source folder is enabled as a legacy
   add-on instead.
 - `fresh_file` (autouse): `bpy.ops.wm.read_homefile(use_empty=True)` before every test.
-Every test here is marked `blender` (tests/conftest.py); the add-on's bpy-free modules are tested in tests/results/.
+Every test here is marked `blender` (tests/tiers.py); the add-on's bpy-free modules are tested in tests/results/.
 """
 from __future__ import annotations
 
