@@ -49,12 +49,9 @@ check: venv
 	$(VPY) -m pytest -q -p no:cacheprovider -m "$(CHECK_MARKERS)" --durations=10 tests/core tests/results tests/tooling
 
 # Core tests again on numpy 2.x (core must run on both), then the whole suite on Blender's numpy 1.26; the
-# slowest tests are listed at the end of each run.  The numpy-2 run leaves out the slow tier: what differs between
-# the two numpys is how a call behaves (promotion, result shapes, removed names: any test that runs the line sees
-# it) and the last bits of kernels and tie orders (the whole corpora are the net for those).  Of core/, the slow tests
-# (large pairs) run only a few lines that the other tests do not: early returns and one plain indexing.
+# slowest tests are listed at the end of each run.
 test-core-np2: venv-np2
-	$(NP2)/bin/python -m pytest -q -p no:cacheprovider --durations=10 -m "not slow" tests/core
+	$(NP2)/bin/python -m pytest -q -p no:cacheprovider --durations=10 tests/core
 
 test: venv system-deps build test-core-np2
 	$(VPY) -m pytest --durations=25
