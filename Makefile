@@ -1,4 +1,5 @@
-# Collision Inspector: the two commands are `make demo` and `make test` (see README.md).
+# Collision Inspector: the two commands are `make demo` and `make test` (see README.md); `make check` is the fast
+# tier a developer runs after every edit.
 SHELL := /bin/bash
 PYTHON ?= python3
 VENV := .venv
@@ -6,7 +7,7 @@ VPY := $(VENV)/bin/python
 NP2 := .venv-np2
 DEBIAN_PACKAGES := blender xvfb xauth python3-numpy
 
-.PHONY: venv venv-np2 system-deps build demo test test-core-np2 bench clean
+.PHONY: venv venv-np2 system-deps build demo check test test-core-np2 bench clean
 
 $(VENV)/.installed: requirements.txt
 	$(PYTHON) -m venv $(VENV)
@@ -40,12 +41,20 @@ build: venv
 demo: venv system-deps
 	@$(VPY) scripts/demo.py
 
-# Core tests again on numpy 2.x (core must run on both), then the whole suite on Blender's numpy 1.26.
+# The fast tier: every test that carries none of pytest.ini's tier markers (the whole corpora, Blender, the real
+# window, single slow tests): core units and properties, the results layer, tooling.
+CHECK_MARKERS := not (corpora or slow or blender or gui)
+
+check: venv
+	$(VPY) -m pytest -q -p no:cacheprovider -m "$(CHECK_MARKERS)" --durations=10 tests/core tests/results tests/tooling
+
+# Core tests again on numpy 2.x (core must run on both), then the whole suite on Blender's numpy 1.26; the
+# slowest tests are listed at the end of each run.
 test-core-np2: venv-np2
-	$(NP2)/bin/python -m pytest -q -p no:cacheprovider tests/core
+	$(NP2)/bin/python -m pytest -q -p no:cacheprovider --durations=10 tests/core
 
 test: venv system-deps build test-core-np2
-	$(VPY) -m pytest
+	$(VPY) -m pytest --durations=25
 
 # Every benchmark suite, each against its peers in the same run (bench/run.py lists them; tables in
 # bench/README.md). The bpy suites need the zip; bench/run.py runs numpy's BLAS on one thread, as the peers run.

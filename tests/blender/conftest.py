@@ -10,8 +10,7 @@ Building, isolating and installing are scripts/blender_env.py's job (shared with
   older than 4.2 (e.g. Debian's 3.4 through tests/run_in_blender.py) the source folder is enabled as a legacy
   add-on instead.
 - `fresh_file` (autouse): `bpy.ops.wm.read_homefile(use_empty=True)` before every test.
-- Files named `test_*_pure.py` test the add-on's bpy-free modules (readout, overlay draw data) and run without
-  bpy: they override `fresh_file` and are not marked `blender`.
+Every test here is marked `blender` (tests/tiers.py); the add-on's bpy-free modules are tested in tests/results/.
 """
 from __future__ import annotations
 
@@ -32,13 +31,6 @@ except ImportError:  # no Blender here: the fixtures skip
     bpy = None
 
 
-def pytest_collection_modifyitems(items):
-    here = os.path.dirname(os.path.abspath(__file__))
-    for item in items:
-        if str(item.fspath).startswith(here) and not str(item.fspath).endswith("_pure.py"):
-            item.add_marker(pytest.mark.blender)
-
-
 @pytest.fixture(scope="session")
 def addon() -> str:
     """The enabled add-on's module name (bl_ext.user_default.collision_inspector in 4.2+)."""
@@ -56,6 +48,13 @@ def addon() -> str:
 def fresh_file(addon):
     bpy.ops.wm.read_homefile(use_empty=True)
     yield
+
+
+@pytest.fixture
+def hull_mode(fresh_file):
+    """Hull mode for the files whose checks are judged against the convex hulls of the objects' vertices (Exact
+    mode has its own tests in test_modes.py)."""
+    bpy.context.scene.collision_inspector.mode = "HULL"
 
 
 @pytest.fixture

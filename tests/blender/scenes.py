@@ -5,6 +5,7 @@ reads each object's evaluated vertices with numpy *without* the add-on's reader 
 """
 from __future__ import annotations
 
+import contextlib
 import itertools
 
 import numpy as np
@@ -66,15 +67,22 @@ def result():
     return bpy.context.window_manager.collision_inspector.result
 
 
-def world_vertices(obj) -> np.ndarray:
-    """Evaluated vertices in world space, float64, computed here (not by the add-on)."""
-    depsgraph = bpy.context.evaluated_depsgraph_get()
-    evaluated = obj.evaluated_get(depsgraph)
+@contextlib.contextmanager
+def evaluated_mesh(obj):
+    """(the evaluated object, its evaluated mesh: modifiers and shape keys applied), read here, not by the add-on;
+    the mesh is freed on leaving the block."""
+    evaluated = obj.evaluated_get(bpy.context.evaluated_depsgraph_get())
     mesh = evaluated.to_mesh()
     try:
-        local = np.array([tuple(v.co) for v in mesh.vertices], dtype=np.float64)
+        yield evaluated, mesh
     finally:
         evaluated.to_mesh_clear()
+
+
+def world_vertices(obj) -> np.ndarray:
+    """Evaluated vertices in world space, float64, computed here (not by the add-on)."""
+    with evaluated_mesh(obj) as (evaluated, mesh):
+        local = np.array([tuple(v.co) for v in mesh.vertices], dtype=np.float64)
     matrix = np.array([list(row) for row in evaluated.matrix_world], dtype=np.float64)
     return local @ matrix[:3, :3].T + matrix[:3, 3]
 

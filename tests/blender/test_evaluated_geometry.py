@@ -10,11 +10,7 @@ bpy = pytest.importorskip("bpy")  # without bpy this module skips; the core test
 from tests.blender.scenes import check_pair, cube, mesh_object, result, select_pair, world_vertices
 
 
-@pytest.fixture(autouse=True)
-def hull_mode(fresh_file):
-    """These checks are judged against the convex hulls of the objects' vertices: they test Hull mode (Exact mode
-    has its own tests in test_modes.py)."""
-    bpy.context.scene.collision_inspector.mode = "HULL"
+pytestmark = pytest.mark.usefixtures("hull_mode")  # judged against the convex hulls of the vertices
 
 
 def contact_of(addon_modules):

@@ -29,7 +29,6 @@ def sphere_cloud(name, n, radius, centre, seed):
     return obj
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("gap", [0.5, -0.4])
 def test_million_vertex_pair(addon_modules, gap):
     a = sphere_cloud("CloudA", N, 1.0, (0.0, 0.0, 0.0), seed=1)

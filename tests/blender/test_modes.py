@@ -9,23 +9,17 @@ import numpy as np
 import pytest
 
 bpy = pytest.importorskip("bpy")  # without bpy this module skips; the core tests still run
-from tests.blender.scenes import check_pair, cube_vertices, mesh_object, result, rows_dict, select_pair
+from tests.blender.scenes import (CUBE_FACES, check_pair, cube_vertices, evaluated_mesh, mesh_object, result, rows_dict,
+                                  select_pair)
 from tests.core import mesh_oracle as oracle
-
-CUBE_FACES = ((0, 1, 3, 2), (4, 6, 7, 5), (0, 4, 5, 1), (2, 3, 7, 6), (0, 2, 6, 4), (1, 5, 7, 3))
 
 
 def world_soup(obj) -> "oracle.Soup":
     """The evaluated mesh of `obj` as world triangles, read without the add-on."""
-    depsgraph = bpy.context.evaluated_depsgraph_get()
-    evaluated = obj.evaluated_get(depsgraph)
-    mesh = evaluated.to_mesh()
-    try:
+    with evaluated_mesh(obj) as (evaluated, mesh):
         mesh.calc_loop_triangles()
         vertices = [tuple(v.co) for v in mesh.vertices]
         triangles = [tuple(t.vertices) for t in mesh.loop_triangles]
-    finally:
-        evaluated.to_mesh_clear()
     return oracle.soup(np.array(vertices, float), np.array(triangles, int), np.array(evaluated.matrix_world))
 
 

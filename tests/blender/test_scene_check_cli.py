@@ -140,7 +140,6 @@ bpy.ops.wm.save_as_mainfile(filepath=sys.argv[-2])
 """
 
 
-@pytest.mark.slow  # eight Blender launches, about 50 s
 def test_runner_in_a_blender_binary(tmp_path):
     """The per-file runner inside a real Blender binary (the one the several-files path starts when it runs in
     Blender), on files that Blender saved itself; skipped when no `blender` is on PATH."""

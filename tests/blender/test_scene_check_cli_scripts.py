@@ -159,7 +159,6 @@ bpy.ops.wm.save_as_mainfile(filepath=folder + "/hostile.blend")
 """
 
 
-@pytest.mark.slow  # four Blender launches, about 30 s
 def test_runner_in_a_blender_binary_with_auto_run_forced_on(tmp_path):
     """The per-file runner inside a real Blender binary started with `--enable-autoexec` (auto-run forced on), on
     a hostile file that Blender saved itself; skipped when no `blender` is on PATH."""

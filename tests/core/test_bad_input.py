@@ -13,8 +13,7 @@ import pytest
 
 import core
 from tests.core.oracle import ShapeSpec, signed_distance
-
-CUBE = np.array([[x, y, z] for x in (0.0, 1.0) for y in (0.0, 1.0) for z in (0.0, 1.0)])
+from tests.core.support import CUBE
 
 
 @pytest.mark.parametrize("vertices, words", [

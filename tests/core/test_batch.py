@@ -15,19 +15,12 @@ import pytest
 
 import core
 from tests.core.oracle import signed_distance
-
-CUBE = np.array([[x, y, z] for x in (0.0, 1.0) for y in (0.0, 1.0) for z in (0.0, 1.0)])
-
-
-def rotation(rng):
-    q, r = np.linalg.qr(rng.normal(size=(3, 3)))
-    q = q * np.sign(np.diag(r))
-    return q if np.linalg.det(q) > 0 else -q
+from tests.core.support import CUBE, uniform_rotation
 
 
 def pose(rng, spread, offset):
     m = np.eye(4)
-    m[:3, :3] = rotation(rng)
+    m[:3, :3] = uniform_rotation(rng)
     m[:3, 3] = rng.uniform(0.0, spread, 3) + offset
     return m
 

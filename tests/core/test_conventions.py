@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 import core
+from tests.core.support import CUBE
 
-CUBE = np.array([[x, y, z] for x in (0.0, 1.0) for y in (0.0, 1.0) for z in (0.0, 1.0)])
 SCALE = math.sqrt(3.0)  # a unit cube's AABB diagonal
 
 

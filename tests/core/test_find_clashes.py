@@ -11,8 +11,7 @@ import numpy as np
 import pytest
 
 import core
-
-CUBE = np.array([[x, y, z] for x in (0.0, 1.0) for y in (0.0, 1.0) for z in (0.0, 1.0)])
+from tests.core.support import CUBE
 
 
 def scene(seed, n=24):
@@ -98,7 +97,6 @@ def test_no_or_one_object():
 def test_touching_boxes_a_hair_apart_are_found():
     """Regression (found by the scene check): two unit cubes 5e-10 apart touch (the band is 1e-9 x scale), so the
     broad phase must widen the clearance by the band or it drops the pair before the exact check."""
-    cube = np.array([[x, y, z] for x in (0.0, 1.0) for y in (0.0, 1.0) for z in (0.0, 1.0)])
-    found = core.find_clashes([cube, cube + [1.0 + 5e-10, 0.0, 0.0]])
+    found = core.find_clashes([CUBE, CUBE + [1.0 + 5e-10, 0.0, 0.0]])
     assert [(i, j, c.status) for i, j, c in found] == [(0, 1, core.Status.TOUCHING)]
-    assert core.collide(cube, cube + [1.0 + 5e-10, 0.0, 0.0]).status is core.Status.TOUCHING
+    assert core.collide(CUBE, CUBE + [1.0 + 5e-10, 0.0, 0.0]).status is core.Status.TOUCHING

@@ -18,14 +18,7 @@ import pytest
 
 import core
 from core.lockstep import BEYOND, ORIGIN, SEPARATED
-
-CUBE = np.array([[x, y, z] for x in (0.0, 1.0) for y in (0.0, 1.0) for z in (0.0, 1.0)])
-
-
-def _rotation(rng):
-    q, r = np.linalg.qr(rng.normal(size=(3, 3)))
-    q = q * np.sign(np.diag(r))
-    return q if np.linalg.det(q) > 0 else -q
+from tests.core.support import CUBE, uniform_rotation
 
 
 def _scene(seed, size, offset, n=36):
@@ -35,7 +28,7 @@ def _scene(seed, size, offset, n=36):
     shapes = []
     for _ in range(n):
         m = np.eye(4)
-        m[:3, :3] = _rotation(rng) * size
+        m[:3, :3] = uniform_rotation(rng) * size
         m[:3, 3] = offset + rng.uniform(0.0, 3.0, 3) * size
         count = int(rng.integers(1, 257))
         shapes.append(core.PointCloud(rng.normal(size=(count, 3)) * rng.uniform(0.2, 0.8, 3), m))

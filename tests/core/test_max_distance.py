@@ -16,6 +16,7 @@ import pytest
 
 import core
 from tests.core.oracle import ShapeSpec, signed_distance
+from tests.core.support import CUBE
 
 
 def cloud(rng, n, centre, size=1.0):
@@ -80,23 +81,21 @@ def test_round_shapes_subtract_their_radii():
 
 
 def test_pair_exactly_at_max_distance_gets_the_full_answer():
-    cube = np.array([[x, y, z] for x in (0.0, 1.0) for y in (0.0, 1.0) for z in (0.0, 1.0)])
     for gap in (0.5, 0.25, 2.0):
-        c = core.collide(cube, cube + [1.0 + gap, 0.0, 0.0], max_distance=gap)
+        c = core.collide(CUBE, CUBE + [1.0 + gap, 0.0, 0.0], max_distance=gap)
         assert not c.beyond_max_distance
         assert c.status is core.Status.SEPARATED and c.distance == gap
-        c = core.collide(cube, cube + [1.0 + gap, 0.0, 0.0], max_distance=np.nextafter(gap, 0.0))
+        c = core.collide(CUBE, CUBE + [1.0 + gap, 0.0, 0.0], max_distance=np.nextafter(gap, 0.0))
         assert c.distance >= np.nextafter(gap, 0.0)  # either the full answer or a bound above the limit
 
 
 def test_touching_and_intersecting_pairs_never_stop_early():
-    cube = np.array([[x, y, z] for x in (0.0, 1.0) for y in (0.0, 1.0) for z in (0.0, 1.0)])
-    c = core.collide(cube, cube + [1.0, 0.2, 0.1], max_distance=0.0)
+    c = core.collide(CUBE, CUBE + [1.0, 0.2, 0.1], max_distance=0.0)
     assert c.status is core.Status.TOUCHING and not c.beyond_max_distance
-    c = core.collide(cube, cube + [0.5, 0.2, 0.1], max_distance=0.0)
+    c = core.collide(CUBE, CUBE + [0.5, 0.2, 0.1], max_distance=0.0)
     assert c.status is core.Status.INTERSECTING and not c.beyond_max_distance
     # Closer than the touching band but positive: never reported beyond (the band is a floor on the limit).
-    c = core.collide(cube, cube + [1.0 + 1e-12, 0.0, 0.0], max_distance=0.0)
+    c = core.collide(CUBE, CUBE + [1.0 + 1e-12, 0.0, 0.0], max_distance=0.0)
     assert c.status is core.Status.TOUCHING and not c.beyond_max_distance
 
 

@@ -11,14 +11,12 @@ The issue's numbers, asserted over every case (one rule per test; rules in tests
   surfaces, and there are some when triangles cross.
 Every tolerance adds the oracle's rounding bound and 64 ulps of the largest world coordinate (mesh_judge.py).
 
-The engine tests skip while `core.TriangleMesh` does not exist; the construction test (the corpus's expectations
-against the oracle) runs regardless.  The per-family table goes to pytest's terminal summary: cases by the truth's
-verdict (amb = within the band with a crossing shallower than it: TOUCHING or INTERSECTING both right), exceptions,
-wrong verdicts outside the band, band cases not TOUCHING, wrong containments, cases breaking any rule but the
-known-open ones (or raising, or answering differently swapped), worst distance and point errors (x scale) on
-separated / touching answers, the median ratio of our depth to the convex hulls' on intersecting answers, the
-largest pair (triangles A + B) and mean times.  Environment variable
-`MESH_CORPUS_FRACTION` (default 1) keeps only the first part of every family for a quick look.
+The per-family table goes to pytest's terminal summary: cases by the truth's verdict (amb = within the band with a
+crossing shallower than it: TOUCHING or INTERSECTING both right), exceptions, wrong verdicts outside the band, band
+cases not TOUCHING, wrong containments, cases breaking any rule but the known-open ones (or raising, or answering
+differently swapped), worst distance and point errors (x scale) on separated / touching answers, the median ratio of
+our depth to the convex hulls' on intersecting answers, the largest pair (triangles A + B) and mean times.
+Environment variable `MESH_CORPUS_FRACTION` (default 1) keeps only the first part of every family for a quick look.
 """
 from __future__ import annotations
 
@@ -98,8 +96,6 @@ def truths():
 
 @pytest.fixture(scope="module")
 def results(truths, core_report):
-    if not hasattr(core, "TriangleMesh"):
-        pytest.skip("core.TriangleMesh does not exist yet (issue 9's engine): nothing to judge")
     t_start = time.perf_counter()
     for rec in truths:
         try:

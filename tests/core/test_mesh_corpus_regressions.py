@@ -2,7 +2,7 @@
 
 A finding still open when it was written is a strict expected failure: it passes while the engine still breaks
 the rule, and fails (XPASS) once the engine is fixed, asking for the marker to go (the corpus's KNOWN_OPEN entry
-with it).  The findings fixed since are plain tests.  Every test skips while `core.TriangleMesh` does not exist.
+with it).  The findings fixed since are plain tests.
 """
 from __future__ import annotations
 
@@ -15,9 +15,6 @@ import pytest
 import core
 from tests.core import mesh_corpus as mc
 from tests.core.mesh_judge import judge, truth
-
-pytestmark = pytest.mark.skipif(not hasattr(core, "TriangleMesh"),
-                                reason="core.TriangleMesh does not exist yet (issue 9's engine)")
 
 
 def rebuild(family: str, base: int, variant: str, seed_index: int):

@@ -229,17 +229,30 @@ def test_ellipsoid_over_a_box(gap):
     np.testing.assert_allclose(n, [0, 0, 1], atol=1e-6)
 
 
+def _rot_x(angle):
+    c, s = math.cos(angle), math.sin(angle)
+    return np.array([[1.0, 0.0, 0.0], [0.0, c, -s], [0.0, s, c]])
+
+
+def _rot_z(angle):
+    c, s = math.cos(angle), math.sin(angle)
+    return np.array([[c, -s, 0.0], [s, c, 0.0], [0.0, 0.0, 1.0]])
+
+
+@pytest.mark.parametrize("tilt", [0.0, 0.6, 1.1])
 @pytest.mark.parametrize("gap", [0.5, 0.0, -0.1])
-def test_cone_apex_under_a_box(gap):
-    rot = random_rotation(np.random.default_rng([RNG_SEED, 7]))
-    cone = ShapeSpec("cone", radius=0.7, half_height=1.0, transform=_moved(rot, [0, 0, 0]))
-    apex = rot @ [0, 0, 1.0]
+def test_cone_apex_under_a_box(gap, tilt):
+    """A cone (radius 0.7, half height 1) whose axis leans `tilt` from +z, under a wide box whose bottom face is
+    `gap` above the apex.  The apex stays the cone's highest point while tan(tilt) < 2 x 1 / 0.7 (about 70.7
+    degrees): the rim's highest point is at 0.7 sin(tilt) - cos(tilt), the apex at cos(tilt)."""
+    h, r = 1.0, 0.7
+    rot = _rot_z(0.9) @ _rot_x(tilt) @ _rot_z(0.4)
+    cone = ShapeSpec("cone", radius=r, half_height=h, transform=_moved(rot, [0, 0, 0]))
+    apex = rot @ [0, 0, h]
+    rim_top = max((rot @ [r * math.cos(a), r * math.sin(a), -h])[2] for a in np.linspace(0, 2 * math.pi, 3601))
+    assert rim_top <= r * math.sin(tilt) - h * math.cos(tilt) + 1e-12
+    assert apex[2] > rim_top + 0.1  # the construction: the apex alone touches the box's bottom face
     box = ShapeSpec("box", half_extents=(3.0, 3.0, 1.0), transform=_moved(np.eye(3), [0, 0, apex[2] + 1.0 + gap]))
-    # the box's bottom face is the plane z = apex_z + gap: the cone's highest point is its own top support
-    top = max(apex[2], max((rot @ [0.7 * math.cos(a), 0.7 * math.sin(a), -1.0])[2]
-                           for a in np.linspace(0, 2 * math.pi, 100001)))
-    if top > apex[2] + 1e-9:
-        pytest.skip("rim above the apex for this rotation")
     _check_bracket(cone, box, gap)
 
 

@@ -7,6 +7,7 @@ import pytest
 
 import core
 from core.parts import worse
+from tests.core.support import CUBE
 
 
 def _pieces(rng, count, spread, offset):
@@ -54,8 +55,7 @@ def test_worst_pair_matches_every_pair_checked(seed):
 
 def test_one_intersecting_pair_among_far_ones_wins():
     far = [np.eye(3) * 0.1 + [50.0 * k, 0.0, 0.0] for k in range(1, 5)]
-    cube = np.array([[x, y, z] for x in (0, 1) for y in (0, 1) for z in (0, 1)], float)
-    contact, i, j = core.collide_worst(far + [cube], [cube + [0.75, 0.0, 0.0]])
+    contact, i, j = core.collide_worst(far + [CUBE], [CUBE + [0.75, 0.0, 0.0]])
     assert contact.status is core.Status.INTERSECTING and (i, j) == (4, 0)
     assert contact.depth == pytest.approx(0.25, abs=1e-12)
 

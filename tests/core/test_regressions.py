@@ -13,12 +13,11 @@ import numpy as np
 import pytest
 
 import core
-from tests.core.corpus import FAMILY_SEED, make_pair, pair_from_seed
+from tests.core.corpus import FAMILY_SEED, make_pair, pair_from_seed, random_rotation
 from tests.core.judge import failures, judge
 from tests.core.oracle import (ShapeSpec, _closest_on_triangles, bracket, geometry, origin_distance,
                                signed_distance, support_separation)
-
-CUBE = np.array([[x, y, z] for x in (0.0, 1.0) for y in (0.0, 1.0) for z in (0.0, 1.0)])
+from tests.core.support import CUBE
 
 
 def _box(half, centre=(0, 0, 0), rot=np.eye(3)):
@@ -39,8 +38,6 @@ def test_oracle_sliver_triangles_near_a_curved_contact():
     from its barycentric coordinates, so it is always a point of the triangle (a tilt now costs second order
     only, and never takes the bound below the truth).  The configuration and an exact rational check on a
     rotated sliver are pinned here."""
-    from tests.core.corpus import random_rotation
-
     for seed in (4, 5):
         rng = np.random.default_rng([7, 8, seed])
         rot, t = random_rotation(rng), rng.normal(size=3)

@@ -7,6 +7,7 @@ import pytest
 
 import core
 from tests.core.corpus import corpus
+from tests.core.support import CUBE
 
 
 def _pairs():
@@ -33,11 +34,9 @@ def test_warm_start_keeps_the_answer_and_saves_work():
 
 @pytest.mark.parametrize("bad", [[np.nan, 0, 0], [np.inf, 1, 0], "up", [1, 2]])
 def test_bad_directions_are_refused(bad):
-    cube = np.array([[x, y, z] for x in (0, 1) for y in (0, 1) for z in (0, 1)], float)
     with pytest.raises(ValueError, match="direction"):
-        core.collide(cube, cube + 2.0, direction=bad)
+        core.collide(CUBE, CUBE + 2.0, direction=bad)
 
 
 def test_a_zero_direction_is_no_guess():
-    cube = np.array([[x, y, z] for x in (0, 1) for y in (0, 1) for z in (0, 1)], float)
-    assert core.collide(cube, cube + [2.0, 0, 0], direction=[0, 0, 0]).distance == pytest.approx(1.0, abs=1e-12)
+    assert core.collide(CUBE, CUBE + [2.0, 0, 0], direction=[0, 0, 0]).distance == pytest.approx(1.0, abs=1e-12)

@@ -27,8 +27,6 @@ import pytest
 from tests.gui.launch import missing_tools, run_window_check
 from tests.gui.png import read_png
 
-pytestmark = pytest.mark.gui
-
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts" / "window"
 TIMEOUT_SECONDS = 300
 

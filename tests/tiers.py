@@ -1,0 +1,94 @@
+"""Which tests belong to the heavy tiers: the one table that tests/conftest.py marks from.
+
+`make check` runs every test that carries none of these markers (pytest.ini registers them); `make test` runs all.
+- blender, gui: every test of tests/blender/ and tests/gui/;
+- corpora: the two whole seeded corpora (sized by CORE_CORPUS_FRACTION and MESH_CORPUS_FRACTION);
+- slow: single tests of about a second or more of CPU each (measured with `pytest --durations=0 tests/core`):
+  large pairs, scenes of many clouds, exhaustive references.  Each stays in `make test`; the fast tier keeps a
+  smaller case of the same path wherever the file has one.
+
+An entry is a test id below tests/ (file, file::test, or file::test[parameters]); it covers the tests whose id
+starts with it, and `*` stands for any text.  tests/tooling/test_tiers.py checks that every entry still names a
+file and a test that exist.
+"""
+from __future__ import annotations
+
+import re
+
+TIERS: dict[str, tuple[str, ...]] = {
+    "blender": ("blender/",),
+    "gui": ("gui/",),
+    "corpora": ("core/test_corpus.py", "core/test_mesh_corpus.py"),
+    "slow": (
+        # large pairs: copies of meshes of thousands of vertices through the hull and facet paths
+        "core/test_hull_depth.py",
+        "core/test_near_copy_switch.py",
+        "core/test_polytope_large.py",
+        "core/test_polytope_memory.py",
+        "core/test_hull_shared_edges.py",
+        "core/test_duplicates.py::test_near_identical_copies_are_exact",
+        "core/test_polytope_depth.py::test_float32_uv_sphere_copies_are_exact_in_hull_mode",
+        "core/test_polytope_depth.py::test_collide_takes_the_facet_path_on_a_large_pair",
+        "core/test_polytope_depth.py::test_convex_meshes_in_exact_mode_take_the_facet_path",
+        "core/test_polytope_depth.py::test_regression_float32_copy_arcs_end_within_the_passes",
+        "core/test_polytope_depth.py::test_a_triangulation_made_later_is_used_only_when_it_is_right",
+        "core/test_polytope_depth.py::test_facet_depth_is_exact_on_copies",
+        "core/test_facet_depth_final_check.py::test_the_final_check_reuses_the_bounds_values_only_for_the_same_rows",
+        "core/test_polytope_same_shape.py::test_an_exact_copy_climbs_once_and_answers_as_four_climbs_do",
+        "core/test_hull_seed.py::test_ico_spheres_carry_over_without_flips",
+        "core/test_hull_seed.py::test_whenever_it_answers_the_answer_is_the_hull",
+        "core/test_hull_claims.py::test_the_scenarios_have_overlaps_and_touching_regions",
+        "core/test_hull.py::test_hull_matches_qhull[10000 on a sphere",
+        "core/test_hull.py::test_hull_matches_qhull[ico sphere s5",
+        "core/test_hull.py::test_hull_matches_qhull[uv sphere 128x64",
+        "core/test_mesh_duplicates.py::test_convex_route_gives_the_pipelines_crossing_and_containment[ico sphere",
+        "core/test_mesh_duplicates.py::test_convex_route_gives_the_pipelines_crossing_and_containment[cylinder",
+        "core/test_mesh_duplicates.py::test_convex_route_gives_the_pipelines_crossing_and_containment[uv sphere",
+        "core/test_mesh_nearly_convex.py::*[uv sphere 64x32",
+        "core/test_mesh_nearly_convex.py::*[uv sphere 48x24 far from the origin",
+        "core/test_mesh_nearly_convex.py::*[uv sphere 32x16",
+        "core/test_mesh_nearly_convex.py::*[tiny uv sphere 32x16",
+        "core/test_facet_depth_final_check.py::test_the_reuse_happens_and_is_skipped",
+        # overlap volumes: every case of the analytic, coplanar, orientation and region families, and the
+        # references (manifold3d, the part-clearance and self-crossing oracles); the fast tier keeps the convex,
+        # sliver, regression and bad-input files
+        "core/test_overlap_boxes.py::test_box_overlap_volume_is_analytic",
+        "core/test_overlap_coplanar.py::test_coplanar_faces_cut_differently",
+        "core/test_overlap_orientation.py::test_orientation_and_order_do_not_change_the_overlap",
+        "core/test_overlap_region.py::test_region_is_closed_on_the_surfaces_and_inside_both",
+        "core/test_overlap_manifold.py::test_overlap_volume_matches_manifold3d",
+        "core/test_overlap_fuzz.py::test_random_pairs_match_manifold3d",
+        "core/test_overlap_fuzz.py::test_boxy_pairs_on_a_grid_match_manifold3d",
+        "core/test_part_clearance_oracle.py::test_part_clearance_matches_the_oracle",
+        "core/test_self_intersections_oracle.py::test_self_crossings_match_the_oracle",
+        # scenes of many clouds, every pair also through the scalar engine
+        "core/test_lockstep.py::test_lockstep_decisions_are_right",
+        "core/test_lockstep.py::test_collide_many_equals_collide",
+        "core/test_batch.py::test_lower_bounds_are_certified_by_the_oracle",
+        "core/test_batch.py::test_batch_equals_per_pair[*-0]",
+        "core/test_mesh_scale_invariance.py::test_scaled_and_moved_pairs_answer_alike[1e-06",
+        "core/test_mesh_scale_invariance.py::test_scaled_and_moved_pairs_answer_alike[1000000.0",
+        # exhaustive references
+        "core/test_mesh_descent.py::test_descent_matches_exhaustive_search",
+        "core/test_mesh_oracle.py::test_triangle_pair_distance_matches_an_independent_optimiser",
+        "core/test_max_distance.py::test_lower_bound_is_certified_and_the_rest_unchanged",
+        "core/test_mesh_corpus_regressions.py::test_witnesses_follow_the_issue_wording",
+        "core/test_mesh_corpus_regressions.py::test_exchanging_two_crossing_stars_keeps_the_depth",
+        # Blender: eight and four launches of a Blender binary (about 50 s and 30 s); a million-vertex pair
+        "blender/test_scene_check_cli.py::test_runner_in_a_blender_binary",
+        "blender/test_scene_check_cli_scripts.py::test_runner_in_a_blender_binary_with_auto_run_forced_on",
+        "blender/test_huge_meshes.py::test_million_vertex_pair",
+    ),
+}
+
+
+def _pattern(entry: str) -> re.Pattern:
+    return re.compile(".*".join(map(re.escape, entry.split("*"))))
+
+
+_PATTERNS = [(marker, _pattern(entry)) for marker, entries in TIERS.items() for entry in entries]
+
+
+def tiers_of(test_id: str) -> set[str]:
+    """The tier markers of a test, from its id below tests/ (e.g. "core/test_hull.py::test_x[a-b]")."""
+    return {marker for marker, pattern in _PATTERNS if pattern.match(test_id)}
