@@ -58,6 +58,10 @@ TIERS: dict[str, tuple[str, ...]] = {
         "core/test_overlap_region.py::test_region_is_closed_on_the_surfaces_and_inside_both",
         "core/test_overlap_manifold.py::test_overlap_volume_matches_manifold3d",
         "core/test_overlap_fuzz.py::test_random_pairs_match_manifold3d",
+        # deforming sweeps: the dense-sampling references (the fast tier keeps the closed forms, the hierarchy and
+        # the near misses)
+        "core/test_ccd_brute_force.py",
+        "core/test_deform_search_first_contact.py",
         "core/test_overlap_fuzz.py::test_boxy_pairs_on_a_grid_match_manifold3d",
         "core/test_part_clearance_oracle.py::test_part_clearance_matches_the_oracle",
         "core/test_self_intersections_oracle.py::test_self_crossings_match_the_oracle",
