@@ -228,12 +228,12 @@ def _overlap_volumes(mesh_a: TriangleMesh, mesh_b: TriangleMesh, contact) -> dic
         return {}
     if contact.status is Status.INTERSECTING:
         measured = overlap(mesh_a, mesh_b)
-        shared, region = measured.volume, measured.region
+        shared, region, exact = measured.volume, measured.region, measured.exact
         region.setflags(write=False)
     else:
-        shared, region = 0.0, None
-    return {"overlap_volume": shared, "overlap_region": region, "volume_a": abs(volume(mesh_a)),
-            "volume_b": abs(volume(mesh_b))}
+        shared, region, exact = 0.0, None, True
+    return {"overlap_volume": shared, "overlap_region": region, "overlap_exact": exact,
+            "volume_a": abs(volume(mesh_a)), "volume_b": abs(volume(mesh_b))}
 
 
 def check_pair(obj_a, obj_b, depsgraph, settings: CheckSettings = CheckSettings(), cache=None) -> CheckRecord:

@@ -72,6 +72,9 @@ class CheckRecord:
     overlap_region: object = field(default=None, compare=False, repr=False)
     """The surface bounding A ∩ B (`core.Overlap.region`: a read-only (k, 3, 3) array of world triangles,
     outward), when the overlap was measured; None otherwise."""
+    overlap_exact: bool = True
+    """False when `core.overlap` could not certify its volume (`core.Overlap.exact`: the overlap surface did not
+    close): `overlap_volume` is then an estimate and the readout says so."""
 
     @property
     def is_one_object(self) -> bool:

@@ -129,8 +129,9 @@ def format_volume(value: float, unit_settings=None, precision: int = PRECISION) 
 
 
 def overlap_words(record, unit_settings=None) -> str | None:
-    """The Overlap row's text: '12.3 cm³, 4 % of B' (the share of the smaller object's volume), why there is
-    none for an open mesh, or None when it was not measured."""
+    """The Overlap row's text: '12.3 cm³, 4 % of B' (the share of the smaller object's volume), 'about ... (not
+    exact)' when core.overlap could not certify it, why there is none for an open mesh, or None when it was not
+    measured."""
     c = record.contact
     if record.overlap_volume is None:
         open_names = [name for name, is_open in ((record.object_a, c.open_a), (record.object_b, c.open_b))
@@ -143,6 +144,8 @@ def overlap_words(record, unit_settings=None) -> str | None:
     if record.overlap_volume > 0.0 and sizes:
         smaller, which = min(sizes)
         text += f", {100.0 * record.overlap_volume / smaller:.3g} % of {which}"
+    if not record.overlap_exact:  # an estimate is never shown as an exact number
+        text = f"about {text} (not exact)"
     return text
 
 

@@ -12,13 +12,13 @@ record_module = addon_module("results.record")
 core = addon_module("core")
 
 
-def make_record(mode="EXACT", overlap=None, volume_a=None, volume_b=None, open_a=False, open_b=False):
+def make_record(mode="EXACT", overlap=None, volume_a=None, volume_b=None, open_a=False, open_b=False, exact=True):
     contact = core.Contact(status=core.Status.INTERSECTING, distance=-0.1, normal=(1.0, 0.0, 0.0),
                            point_a=(0.0, 0.0, 0.0), point_b=(-0.1, 0.0, 0.0), scale=2.0, touching_tolerance=2e-9,
                            open_a=open_a, open_b=open_b)
     return record_module.CheckRecord(contact=contact, object_a="Wall", object_b="Duct",
                                      mode=record_module.Mode[mode], overlap_volume=overlap, volume_a=volume_a,
-                                     volume_b=volume_b)
+                                     volume_b=volume_b, overlap_exact=exact)
 
 
 def rows(record, units=None):
@@ -67,3 +67,9 @@ def test_mirror_carries_the_volume_or_minus_one():
     assert record_module.mirror_fields(make_record(overlap=0.25, volume_a=1.0, volume_b=1.0))["overlap_volume"] == 0.25
     assert record_module.mirror_fields(make_record())["overlap_volume"] == -1.0
     assert record_module.mirror_fields(None)["overlap_volume"] == -1.0
+
+
+def test_a_volume_core_could_not_certify_reads_as_an_estimate():
+    record = make_record(overlap=0.5, volume_a=1.0, volume_b=2.0, exact=False)
+    assert text.overlap_words(record, METRIC) == "about 0.5 m³, 50 % of A (not exact)"
+    assert text.overlap_words(make_record(overlap=0.5, volume_a=1.0, volume_b=2.0), METRIC) == "0.5 m³, 50 % of A"
