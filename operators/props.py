@@ -79,6 +79,10 @@ class CollisionResult(bpy.types.PropertyGroup):
         name="Overlap Volume", precision=6, default=-1.0,
         description="Volume of the overlap of A and B in cubed scene units (Exact mode pair check); 0 when they do "
                     "not overlap; -1 when not computed or undefined (an open mesh has no inside)")
+    overlap_exact: BoolProperty(
+        name="Overlap Exact", default=True,
+        description="The overlap volume is exact; False: the engine could not certify it (a mesh against a copy of "
+                    "itself turned by a hair) and the volume is an estimate")
     gjk_iterations: IntProperty(name="GJK Iterations", min=0)
     epa_iterations: IntProperty(name="EPA Iterations", min=0)
     time_ms: FloatProperty(name="Time (ms)", min=0.0, description="Time spent in the collision query")

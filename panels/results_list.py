@@ -27,7 +27,7 @@ def row_value(record, unit_settings) -> str:
     if record.status is Status.INTERSECTING:
         text = format_length(record.depth, unit_settings)
         if record.overlap_volume is not None:
-            text += f", {format_volume(record.overlap_volume, unit_settings)}"
+            text += f", {'about ' if not record.overlap_exact else ''}{format_volume(record.overlap_volume, unit_settings)}"
         return text
     return format_length(record.distance, unit_settings)
 

@@ -166,7 +166,8 @@ def mirror_fields(record: CheckRecord | None) -> dict:
     """The values of the Blender mirror (`CollisionResult`), by property name; the 'no result' values for None."""
     if record is None:
         return {"status": "NONE", "object_a": "", "object_b": "", "is_stale": False, "containment": "NONE",
-                "within_clearance": False, "part_a": -1, "part_b": -1, "overlap_volume": -1.0}
+                "within_clearance": False, "part_a": -1, "part_b": -1, "overlap_volume": -1.0,
+                "overlap_exact": True}
     c = record.contact
     return {
         "status": c.status.name,
@@ -197,4 +198,5 @@ def mirror_fields(record: CheckRecord | None) -> dict:
         "part_b": int(record.part_b),
         # -1: not computed or undefined (a volume is never negative)
         "overlap_volume": -1.0 if record.overlap_volume is None else float(record.overlap_volume),
+        "overlap_exact": bool(record.overlap_exact),
     }

@@ -43,6 +43,8 @@ def record_dict(record: CheckRecord, unit_settings=None) -> dict:
         "converged": bool(c.converged),
         # world units³; null when not measured (the setting off, not Exact mode) or undefined (an open mesh)
         "overlap_volume": None if record.overlap_volume is None else float(record.overlap_volume),
+        # false when the volume is an estimate the engine could not certify (see core.Overlap.exact)
+        "overlap_exact": bool(record.overlap_exact),
     } | _one_object(record)
 
 
@@ -93,7 +95,7 @@ def report_dict(records, *, file: str, scene: str, mode: str, clearance: float, 
 CSV_COLUMNS = ("object_a", "object_b", "status", "distance", "depth", "within_clearance",
                "point_a_x", "point_a_y", "point_a_z", "point_b_x", "point_b_y", "point_b_z",
                "normal_x", "normal_y", "normal_z", "containment", "mode", "stale", "part_a", "part_b",
-               "overlap_volume")
+               "overlap_volume", "overlap_exact")
 _HEADER_KEYS = ("file", "scene", "date", "scope", "mode", "clearance", "scripts_trusted")
 
 
@@ -108,7 +110,8 @@ def csv_rows(report: dict) -> list[list]:
                      int(r["within_clearance"]), *map(repr, r["point_a"]), *map(repr, r["point_b"]),
                      *map(repr, r["normal"]), r["containment"] or "", r["mode"], int(r["stale"]),
                      r.get("part_a", ""), r.get("part_b", ""),
-                     "" if r.get("overlap_volume") is None else repr(r["overlap_volume"])])
+                     "" if r.get("overlap_volume") is None else repr(r["overlap_volume"]),
+                     int(r.get("overlap_exact", True))])
     return rows
 
 

@@ -73,3 +73,23 @@ def test_a_volume_core_could_not_certify_reads_as_an_estimate():
     record = make_record(overlap=0.5, volume_a=1.0, volume_b=2.0, exact=False)
     assert text.overlap_words(record, METRIC) == "about 0.5 m³, 50 % of A (not exact)"
     assert text.overlap_words(make_record(overlap=0.5, volume_a=1.0, volume_b=2.0), METRIC) == "0.5 m³, 50 % of A"
+
+
+def test_an_estimate_stays_marked_in_the_mirror_and_the_reports():
+    """A volume the engine could not certify is never passed on as a plain number: the mirror, the JSON record
+    and the CSV row carry `overlap_exact` False (True for a certified volume and when nothing was measured)."""
+    report = addon_module("results.report")
+    estimate, certified = make_record(overlap=0.5, volume_a=1.0, volume_b=1.0, exact=False), make_record(overlap=0.5)
+    assert record_module.mirror_fields(estimate)["overlap_exact"] is False
+    assert record_module.mirror_fields(certified)["overlap_exact"] is True
+    assert record_module.mirror_fields(None)["overlap_exact"] is True
+    assert report.record_dict(estimate)["overlap_exact"] is False
+    assert report.record_dict(certified)["overlap_exact"] is True
+    whole = report.report_dict([estimate, certified], file="f.blend", scene="Scene", mode="EXACT", clearance=0.0,
+                               scope="VISIBLE", unit_settings=None, date="2026-11-27T00:00:00+00:00", objects=2,
+                               pairs_checked=1, skipped=[])
+    rows = report.csv_rows(whole)
+    header = next(row for row in rows if row and row[0] == "object_a")
+    column = header.index("overlap_exact")
+    values = [row[column] for row in rows[rows.index(header) + 1:]]
+    assert sorted(values) == [0, 1]
