@@ -46,7 +46,7 @@ demo: venv system-deps
 CHECK_MARKERS := not (corpora or slow or blender or gui)
 
 check: venv
-	$(VPY) -m pytest -q -p no:cacheprovider -m "$(CHECK_MARKERS)" --durations=10 tests/core tests/results tests/tooling
+	$(VPY) -m pytest -q -p no:cacheprovider -n auto -m "$(CHECK_MARKERS)" --durations=10 tests/core tests/results tests/tooling
 
 # Core tests again on numpy 2.x (core must run on both), then the whole suite on Blender's numpy 1.26; the
 # slowest tests are listed at the end of each run.

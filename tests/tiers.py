@@ -58,6 +58,7 @@ TIERS: dict[str, tuple[str, ...]] = {
         "core/test_overlap_region.py::test_region_is_closed_on_the_surfaces_and_inside_both",
         "core/test_overlap_manifold.py::test_overlap_volume_matches_manifold3d",
         "core/test_overlap_fuzz.py::test_random_pairs_match_manifold3d",
+        "core/test_overlap_near_copies.py",
         # deforming sweeps: the dense-sampling references (the fast tier keeps the closed forms, the hierarchy and
         # the near misses)
         "core/test_ccd_brute_force.py",
