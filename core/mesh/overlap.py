@@ -74,6 +74,7 @@ from ..hull import convex_hull
 from ..polytope import ConvexPolytope
 from ..shapes import PointCloud, as_vertices
 from .bvh import WorldBVH
+from .pair_frame import pair_box
 from .points import winding_numbers
 from .tritri import crossing_indexed
 from .trimesh import TriangleMesh
@@ -192,12 +193,7 @@ class _Side:
 
 class _Pair:
     def __init__(self, a: TriangleMesh, b: TriangleMesh, band: float = COPLANAR):
-        lo_a, hi_a = a.bounds()
-        lo_b, hi_b = b.bounds()
-        self.scale = max(float(np.linalg.norm(hi_a - lo_a)), float(np.linalg.norm(hi_b - lo_b)))
-        if not np.isfinite(self.scale):
-            raise ValueError("the meshes are too large to measure in float64 (their extent overflows)")
-        self.origin = 0.5 * (np.minimum(lo_a, lo_b) + np.maximum(hi_a, hi_b))
+        self.origin, self.scale, (lo_a, hi_a), (lo_b, hi_b) = pair_box(a, b)
         self.tol = band * self.scale
         self.boxes_meet = bool(np.all(lo_a <= hi_b + self.tol) and np.all(lo_b <= hi_a + self.tol))
         self.a, self.b = a, b

@@ -43,17 +43,24 @@ def unit_or(v, fallback):
     return v / n if n > 0.0 and math.isfinite(n) else np.asarray(fallback, float)
 
 
+def pair_box(a: TriangleMesh, b: TriangleMesh):
+    """(origin, scale, (lo_a, hi_a), (lo_b, hi_b)) of a pair: origin = the centre of the pair's world box (the same
+    for (a, b) and (b, a)), scale = the larger world box diagonal.  ValueError when the extent overflows float64."""
+    lo_a, hi_a = a.bounds()
+    lo_b, hi_b = b.bounds()
+    scale = max(float(np.linalg.norm(hi_a - lo_a)), float(np.linalg.norm(hi_b - lo_b)))
+    if not math.isfinite(scale):
+        raise ValueError("the meshes are too large to measure in float64 (their extent overflows)")
+    origin = 0.5 * (np.minimum(lo_a, lo_b) + np.maximum(hi_a, hi_b))
+    return origin, scale, (lo_a, hi_a), (lo_b, hi_b)
+
+
 class Frame:
     """The pair frame: origin = centre of the pair's world box (the same for (a, b) and (b, a), so the answers
     agree up to the swap), scale = the larger world box diagonal, the touching band, both sides placed in it."""
 
     def __init__(self, a: TriangleMesh, b: TriangleMesh, tolerances: Tolerances):
-        lo_a, hi_a = a.bounds()
-        lo_b, hi_b = b.bounds()
-        self.scale = max(float(np.linalg.norm(hi_a - lo_a)), float(np.linalg.norm(hi_b - lo_b)))
-        if not math.isfinite(self.scale):
-            raise ValueError("the meshes are too large to measure in float64 (their extent overflows)")
-        self.origin = 0.5 * (np.minimum(lo_a, lo_b) + np.maximum(hi_a, hi_b))
+        self.origin, self.scale, (lo_a, hi_a), (lo_b, hi_b) = pair_box(a, b)
         self.band = tolerances.touching * self.scale
         self.sa, self.sb = Side(a, self.origin), Side(b, self.origin)
         self.fallback_normal = unit_or(0.5 * (lo_b + hi_b) - self.origin, [0.0, 0.0, 1.0])
