@@ -127,6 +127,8 @@ def _inner_body(local) -> Inner | None:
     corners = corners[keep]
     reach = float(np.sqrt(row_dot(points, points).max()))
     rounding = 16.0 * _EPS * reach  # of a height u . (p - c) with |u| = 1, |p - c| <= reach
+    if _clearly_beyond(points, own, smooth, corners, rounding):
+        return None
     # every triangle with the smoothed direction (giving up at 100 x NEARLY: no nearly convex mesh is that far)
     worst = _ratios(points, smooth, corners, rounding, 100.0 * NEARLY)
     if worst is None:
@@ -143,6 +145,36 @@ def _inner_body(local) -> Inner | None:
         shrink = max(shrink, float(np.minimum(ratio, worst[rows]).max()))
         start, batch = start + batch, 2 * batch
     return Inner(centre, shrink, used) if shrink <= NEARLY else None
+
+
+SAMPLES = (64, 512)
+"""How many triangles (evenly spread over the mesh's order) `_clearly_beyond` measures against every vertex: a
+few first, more when those decide nothing."""
+
+
+def _clearly_beyond(points, own, smooth, corners, rounding) -> bool:
+    """True when a sample of the triangles already proves that `_inner_body` ends above NEARLY (a bumped, dented
+    or otherwise plainly non-convex mesh, which passes the first pass's 100 x NEARLY but not NEARLY).
+
+    Why it is sound: the passes of `_inner_body` end with shrink = the largest over all triangles t of
+    min(own ratio of t, smoothed ratio of t) (a triangle left out of the second pass has a smoothed ratio no
+    larger than the shrink already found).  A ratio (h - m + rounding) / h is increasing in the height of the
+    farthest vertex, so measuring every vertex exactly against a few planes gives each of their ratios up to
+    rounding; a triangle whose two ratios both exceed 2 x NEARLY (a margin far beyond any rounding) makes the
+    answer None whatever the rest of the mesh does.  Otherwise nothing is decided here."""
+    for sample in SAMPLES:
+        rows = np.arange(0, own.shape[0], max(1, own.shape[0] // sample))
+        worst = None
+        for direction in (own[rows], smooth[rows]):
+            low = np.einsum("kij,kj->ki", corners[rows], direction).min(axis=1) - rounding
+            if not np.all(low > 0.0):
+                return False
+            ahead = np.maximum((direction @ points.T).max(axis=1) - low, 0.0) + rounding
+            ratio = ahead / (low + ahead)
+            worst = ratio if worst is None else np.minimum(worst, ratio)
+        if worst.max() > 2.0 * NEARLY:
+            return True
+    return False
 
 
 def _ratios(points, direction, corners, rounding, limit):
