@@ -123,7 +123,9 @@ def _inner_body(local) -> Inner | None:
     size = np.sqrt(row_dot(a, a) * row_dot(b, b) * row_dot(c, c))
     if not np.all(triple[keep] * sign > 32.0 * _EPS * size[keep]):
         return None
-    own, smooth = _directions(normal * sign, local.welded[proper], keep)
+    # without merged vertices the welded triangles are the given ones relabelled one to one: the same twins
+    pairing = None if local.weld_merges else local.topology.raw_pairing
+    own, smooth = _directions(normal * sign, local.welded[proper], keep, pairing)
     corners = corners[keep]
     reach = float(np.sqrt(row_dot(points, points).max()))
     rounding = 16.0 * _EPS * reach  # of a height u . (p - c) with |u| = 1, |p - c| <= reach
@@ -194,16 +196,17 @@ def _ratios(points, direction, corners, rounding, limit):
     return np.where(usable, ahead / np.where(usable, low + ahead, 1.0), np.inf)
 
 
-def _directions(normal: np.ndarray, topo: np.ndarray, keep: np.ndarray):
+def _directions(normal: np.ndarray, topo: np.ndarray, keep: np.ndarray, pairing=None):
     """Two outward unit directions for each triangle `keep` (see the module docstring): its own normal, and the
     area-weighted sum of its normal and those of its neighbours across an edge within SMOOTH of it (a quad split
     in two and folded by a hair, or a flat face of many small triangles, is better judged by that; a curved fan by
-    its own normal).  `_inner_body` takes the better one per triangle."""
+    its own normal).  `_inner_body` takes the better one per triangle.  pairing: `edge_twins` of triangles
+    whose edges pair up as topo's do, row for row (only its owners, twins and ok are read), when known."""
 
     length = np.sqrt(row_dot(normal, normal))
     unit = normal / np.where(length > 0.0, length, 1.0)[:, None]
     total = normal.copy()
-    _, _, owner, twin, ok = edge_twins(topo, int(topo.max()) + 1)
+    _, _, owner, twin, ok = edge_twins(topo, int(topo.max()) + 1) if pairing is None else pairing
     twin = twin // 3
     close = ok & (row_dot(unit[owner], unit[twin]) >= math.cos(SMOOTH)) & keep[twin]
     for axis in range(3):
