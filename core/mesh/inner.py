@@ -35,7 +35,9 @@ Rounding.  Heights u . (x - c) are measured on coordinates taken from c, and m_t
 16 ulps of the mesh's reach (whatever vector u is, the argument holds for it; only its dot products round).  The
 centre's side of each triangle is judged by the sign of the triple product, beyond its rounding.
 Work: the vertices are cut into spatially coherent chunks; a chunk's box bounds its heights over each plane, and
-only chunks whose box reaches in front of a plane are measured vertex by vertex.  Meshes above `MAX_WORK`
+only chunks whose box reaches in front of a plane are measured vertex by vertex.  Before that, a few hundred planes
+measured against every vertex settle most plainly non-convex meshes (a bump, a dent: `_clearly_beyond`), which
+would otherwise pass the first pass's loose limit and be measured in full.  Meshes above `MAX_WORK`
 (triangle, chunk) pairs get no certificate (their depth stays the general pipeline's).
 """
 from __future__ import annotations
