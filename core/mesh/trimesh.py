@@ -107,7 +107,10 @@ class _Topology:
 
 _TOPOLOGIES: OrderedDict = OrderedDict()
 _KEEP = 8
-"""How many recent topologies `_topology` keeps."""
+"""How many recent topologies `_topology` keeps ..."""
+_KEEP_TRIANGLES = 500_000
+"""... and how many triangles in all beyond the newest (each keeps its pairing, about 100 bytes a triangle, after
+its meshes are gone)."""
 
 
 def _topology(triangles: np.ndarray) -> _Topology:
@@ -118,7 +121,8 @@ def _topology(triangles: np.ndarray) -> _Topology:
         _TOPOLOGIES.move_to_end(key)
         return found
     found = _TOPOLOGIES[key] = _Topology(triangles)
-    while len(_TOPOLOGIES) > _KEEP:
+    while len(_TOPOLOGIES) > 1 and (len(_TOPOLOGIES) > _KEEP
+                                    or sum(count for count, _ in _TOPOLOGIES) > _KEEP_TRIANGLES):
         _TOPOLOGIES.popitem(last=False)
     return found
 

@@ -104,6 +104,17 @@ def test_frames_share_their_topology():
     assert not later._local.topology.raw_pairing[3].flags.writeable
 
 
+def test_the_shared_topologies_are_few(monkeypatch):
+    monkeypatch.setattr(trimesh, "_TOPOLOGIES", type(trimesh._TOPOLOGIES)())
+    v, t = blender_uv_sphere(16, 8)
+    for shift in range(12):  # twelve different triangle sets: only the newest eight stay
+        core.TriangleMesh(v, np.roll(t, shift, axis=1) if shift < 3 else t[shift:])
+    assert len(trimesh._TOPOLOGIES) == trimesh._KEEP
+    monkeypatch.setattr(trimesh, "_KEEP_TRIANGLES", 10)  # past the triangle budget only the newest one stays
+    core.TriangleMesh(v, t[:-1])
+    assert len(trimesh._TOPOLOGIES) == 1
+
+
 @pytest.mark.parametrize("kind", ["jitter 1e-9", "jitter 1e-3", "bulge 1e-6", "bulge 0.02", "bench shapes"])
 def test_the_sample_decides_only_what_the_full_passes_decide(kind, monkeypatch):
     rng = np.random.default_rng(7)
