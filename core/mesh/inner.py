@@ -35,7 +35,9 @@ Rounding.  Heights u . (x - c) are measured on coordinates taken from c, and m_t
 16 ulps of the mesh's reach (whatever vector u is, the argument holds for it; only its dot products round).  The
 centre's side of each triangle is judged by the sign of the triple product, beyond its rounding.
 Work: the vertices are cut into spatially coherent chunks; a chunk's box bounds its heights over each plane, and
-only chunks whose box reaches in front of a plane are measured vertex by vertex.  Meshes above `MAX_WORK`
+only chunks whose box reaches in front of a plane are measured vertex by vertex.  Before that, a few hundred planes
+measured against every vertex settle most plainly non-convex meshes (a bump, a dent: `_clearly_beyond`), which
+would otherwise pass the first pass's loose limit and be measured in full.  Meshes above `MAX_WORK`
 (triangle, chunk) pairs get no certificate (their depth stays the general pipeline's).
 """
 from __future__ import annotations
@@ -123,10 +125,14 @@ def _inner_body(local) -> Inner | None:
     size = np.sqrt(row_dot(a, a) * row_dot(b, b) * row_dot(c, c))
     if not np.all(triple[keep] * sign > 32.0 * _EPS * size[keep]):
         return None
-    own, smooth = _directions(normal * sign, local.welded[proper], keep)
+    # without merged vertices the welded triangles are the given ones relabelled one to one: the same twins
+    pairing = None if local.weld_merges else local.topology.raw_pairing
+    own, smooth = _directions(normal * sign, local.welded[proper], keep, pairing)
     corners = corners[keep]
     reach = float(np.sqrt(row_dot(points, points).max()))
     rounding = 16.0 * _EPS * reach  # of a height u . (p - c) with |u| = 1, |p - c| <= reach
+    if _clearly_beyond(points, own, smooth, corners, rounding):
+        return None
     # every triangle with the smoothed direction (giving up at 100 x NEARLY: no nearly convex mesh is that far)
     worst = _ratios(points, smooth, corners, rounding, 100.0 * NEARLY)
     if worst is None:
@@ -143,6 +149,36 @@ def _inner_body(local) -> Inner | None:
         shrink = max(shrink, float(np.minimum(ratio, worst[rows]).max()))
         start, batch = start + batch, 2 * batch
     return Inner(centre, shrink, used) if shrink <= NEARLY else None
+
+
+SAMPLES = (64, 512)
+"""How many triangles (evenly spread over the mesh's order) `_clearly_beyond` measures against every vertex: a
+few first, more when those decide nothing."""
+
+
+def _clearly_beyond(points, own, smooth, corners, rounding) -> bool:
+    """True when a sample of the triangles already proves that `_inner_body` ends above NEARLY (a bumped, dented
+    or otherwise plainly non-convex mesh, which passes the first pass's 100 x NEARLY but not NEARLY).
+
+    Why it is sound: the passes of `_inner_body` end with shrink = the largest over all triangles t of
+    min(own ratio of t, smoothed ratio of t) (a triangle left out of the second pass has a smoothed ratio no
+    larger than the shrink already found).  A ratio (h - m + rounding) / h is increasing in the height of the
+    farthest vertex, so measuring every vertex exactly against a few planes gives each of their ratios up to
+    rounding; a triangle whose two ratios both exceed 2 x NEARLY (a margin far beyond any rounding) makes the
+    answer None whatever the rest of the mesh does.  Otherwise nothing is decided here."""
+    for sample in SAMPLES:
+        rows = np.arange(0, own.shape[0], max(1, own.shape[0] // sample))
+        worst = None
+        for direction in (own[rows], smooth[rows]):
+            low = np.einsum("kij,kj->ki", corners[rows], direction).min(axis=1) - rounding
+            if not np.all(low > 0.0):
+                return False
+            ahead = np.maximum((direction @ points.T).max(axis=1) - low, 0.0) + rounding
+            ratio = ahead / (low + ahead)
+            worst = ratio if worst is None else np.minimum(worst, ratio)
+        if worst.max() > 2.0 * NEARLY:
+            return True
+    return False
 
 
 def _ratios(points, direction, corners, rounding, limit):
@@ -162,16 +198,17 @@ def _ratios(points, direction, corners, rounding, limit):
     return np.where(usable, ahead / np.where(usable, low + ahead, 1.0), np.inf)
 
 
-def _directions(normal: np.ndarray, topo: np.ndarray, keep: np.ndarray):
+def _directions(normal: np.ndarray, topo: np.ndarray, keep: np.ndarray, pairing=None):
     """Two outward unit directions for each triangle `keep` (see the module docstring): its own normal, and the
     area-weighted sum of its normal and those of its neighbours across an edge within SMOOTH of it (a quad split
     in two and folded by a hair, or a flat face of many small triangles, is better judged by that; a curved fan by
-    its own normal).  `_inner_body` takes the better one per triangle."""
+    its own normal).  `_inner_body` takes the better one per triangle.  pairing: `edge_twins` of triangles
+    whose edges pair up as topo's do, row for row (only its owners, twins and ok are read), when known."""
 
     length = np.sqrt(row_dot(normal, normal))
     unit = normal / np.where(length > 0.0, length, 1.0)[:, None]
     total = normal.copy()
-    _, _, owner, twin, ok = edge_twins(topo, int(topo.max()) + 1)
+    _, _, owner, twin, ok = edge_twins(topo, int(topo.max()) + 1) if pairing is None else pairing
     twin = twin // 3
     close = ok & (row_dot(unit[owner], unit[twin]) >= math.cos(SMOOTH)) & keep[twin]
     for axis in range(3):

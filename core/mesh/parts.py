@@ -70,17 +70,20 @@ def _whole_is_convex(local) -> bool:
     if not local.closed:
         return False
     t = local.triangles
+    pairing = None
     if local.raw_closed:
-        proper = (t[:, 0] != t[:, 1]) & (t[:, 1] != t[:, 2]) & (t[:, 2] != t[:, 0])
+        proper = local.topology.raw_proper
         topo = t[proper]
         # cheap first test: one closed convex surface has V - E + F = 2 (a torus, a crate, two parts fail here)
         used = np.count_nonzero(np.bincount(topo.reshape(-1)))
         if topo.shape[0] % 2 or used - topo.shape[0] // 2 != 2:
             return False
+        pairing = local.topology.raw_pairing  # the same edge_twins(topo, ...), shared by equal triangles
     else:
         proper = local.proper
         topo = local.welded[proper]
-    return bool(convexity(local.vertices, t[proper], topo, np.zeros(topo.shape[0], np.int64), 1)[0])
+    return bool(convexity(local.vertices, t[proper], topo, np.zeros(topo.shape[0], np.int64), 1,
+                          pairing=pairing)[0])
 
 
 def loose_parts(mesh) -> list:

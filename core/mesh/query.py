@@ -163,7 +163,8 @@ def _nearly_convex_depth(a: TriangleMesh, b: TriangleMesh, hull: Contact):
     its own shortfall (so point_a - point_b = depth x normal)."""
     if hull.status is not Status.INTERSECTING:
         return None
-    inner_a, inner_b = inner.inner_body(a._local), inner.inner_body(b._local)
+    inner_a = inner.inner_body(a._local)
+    inner_b = inner.inner_body(b._local) if inner_a is not None else None  # b's proof is not needed without a's
     if inner_a is None or inner_b is None:
         return None
     short_a, short_b = inner_a.shortfall(a), inner_b.shortfall(b)

@@ -15,14 +15,20 @@ two such pairs).  On such a surface the winding number is an integer everywhere 
 whose faces all point inwards still has an inside; see `core/mesh/points.py`).
 
 The local data (validated arrays, welded indices, the bounding volume hierarchy, loose parts) lives in one
-`_LocalData` object that `moved()` shares, so live re-checks of a mesh in a new pose rebuild nothing.
+`_LocalData` object that `moved()` shares, so live re-checks of a mesh in a new pose rebuild nothing.  What
+depends on the triangles alone (the referenced vertices, closedness on the given indices, the pairing of directed
+edges) is kept in a `_Topology` shared by every mesh built with equal triangles (`_topology`: a few recent ones),
+so the frames of a deforming mesh, new vertices on the same triangles, derive it once.
 """
 from __future__ import annotations
+
+import hashlib
+from collections import OrderedDict
 
 import numpy as np
 
 from ..shapes import as_matrix, as_transform, as_vertices
-from ..topology import weld
+from ..topology import edge_twins, weld
 from .bvh import LocalBVH
 from .parts import part_labels
 
@@ -56,11 +62,11 @@ def _as_triangles(triangles, vertex_count: int) -> np.ndarray:
     return np.ascontiguousarray(array)
 
 
-class _LocalData:
-    """Validated local arrays and everything derived from them alone (built lazily, shared by moved())."""
+class _Topology:
+    """What follows from the (validated, read-only) triangles alone, built lazily: shared by meshes whose triangles
+    are equal, whatever their vertices."""
 
-    def __init__(self, vertices: np.ndarray, triangles: np.ndarray):
-        self.vertices = vertices
+    def __init__(self, triangles: np.ndarray):
         self.triangles = triangles
         self._cache: dict = {}
 
@@ -73,24 +79,97 @@ class _LocalData:
     @property
     def used(self) -> np.ndarray:
         """Indices of the referenced vertices, sorted."""
-        return self.cached("used", lambda: np.flatnonzero(
-            np.bincount(self.triangles.reshape(-1), minlength=self.vertices.shape[0])))
+        return self.cached("used", lambda: np.flatnonzero(np.bincount(self.triangles.reshape(-1))))
+
+    @property
+    def raw_proper(self) -> np.ndarray:
+        """Mask of triangles whose three given corner indices differ."""
+        def build():
+            t = self.triangles
+            return (t[:, 0] != t[:, 1]) & (t[:, 1] != t[:, 2]) & (t[:, 2] != t[:, 0])
+        return self.cached("raw proper", build)
+
+    @property
+    def raw_closed(self) -> bool:
+        return self.cached("raw closed", lambda: np.bool_(_is_closed(self.triangles[self.raw_proper])))
+
+    @property
+    def raw_pairing(self):
+        """`core.topology.edge_twins` of the raw proper triangles (on as many indices as they use)."""
+        def build():
+            topo = self.triangles[self.raw_proper]
+            pairing = edge_twins(topo, int(topo.max()) + 1)
+            for array in pairing:
+                array.setflags(write=False)  # shared by every mesh with these triangles
+            return pairing
+        return self.cached("raw pairing", build)
+
+
+_TOPOLOGIES: OrderedDict = OrderedDict()
+_KEEP = 8
+"""How many recent topologies `_topology` keeps ..."""
+_KEEP_TRIANGLES = 500_000
+"""... and how many triangles in all beyond the newest (each keeps its pairing, about 100 bytes a triangle, after
+its meshes are gone)."""
+
+
+def _topology(triangles: np.ndarray) -> _Topology:
+    """The shared `_Topology` of equal triangles (found by a digest of their bytes, confirmed element by element)."""
+    key = (triangles.shape[0], hashlib.blake2b(memoryview(triangles), digest_size=16).digest())
+    found = _TOPOLOGIES.get(key)
+    if found is not None and np.array_equal(found.triangles, triangles):
+        _TOPOLOGIES.move_to_end(key)
+        return found
+    found = _TOPOLOGIES[key] = _Topology(triangles)
+    while len(_TOPOLOGIES) > 1 and (len(_TOPOLOGIES) > _KEEP
+                                    or sum(count for count, _ in _TOPOLOGIES) > _KEEP_TRIANGLES):
+        _TOPOLOGIES.popitem(last=False)
+    return found
+
+
+class _LocalData:
+    """Validated local arrays and everything derived from them alone (built lazily, shared by moved()); what
+    follows from the triangles alone comes from `topology`, shared by every mesh with equal triangles."""
+
+    def __init__(self, vertices: np.ndarray, triangles: np.ndarray):
+        self.vertices = vertices
+        self.topology = _topology(triangles)
+        self.triangles = self.topology.triangles
+        self._cache: dict = {}
+
+    def cached(self, key, build):
+        value = self._cache.get(key)
+        if value is None:
+            value = self._cache[key] = build()
+        return value
+
+    @property
+    def used(self) -> np.ndarray:
+        """Indices of the referenced vertices, sorted."""
+        return self.topology.used
 
     @property
     def welded(self) -> np.ndarray:
         """(m, 3) triangles on welded indices (one index per distinct position)."""
         def build():
-            return weld(self.vertices)[1][self.triangles]
+            rows, inverse = weld(self.vertices)
+            self._cache["weld merges"] = np.bool_(rows.shape[0] < self.vertices.shape[0])
+            return inverse[self.triangles]
         return self.cached("welded", build)
+
+    @property
+    def weld_merges(self) -> bool:
+        """Some two vertices share a position (else `welded` is the triangles under a one-to-one relabelling, and
+        every pairing of their edges is `topology.raw_pairing`'s)."""
+        merges = self._cache.get("weld merges")
+        if merges is None:
+            merges = self._cache["weld merges"] = np.bool_(weld(self.vertices)[0].shape[0] < self.vertices.shape[0])
+        return bool(merges)
 
     @property
     def raw_closed(self) -> bool:
         """Closed on the given indices, without welding (then welding is never needed for closedness)."""
-        def build():
-            t = self.triangles
-            ok = (t[:, 0] != t[:, 1]) & (t[:, 1] != t[:, 2]) & (t[:, 2] != t[:, 0])
-            return np.bool_(_is_closed(t[ok]))
-        return self.cached("raw_closed", build)
+        return bool(self.topology.raw_closed)
 
     @property
     def proper(self) -> np.ndarray:
