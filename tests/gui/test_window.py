@@ -8,6 +8,8 @@ One Blender run (`window_check.py`, through `launch.py`) writes the screenshots 
 - every new overlay-coloured pixel lies on the projected draw-data geometry, and that geometry is drawn;
 - separated: the line runs between the two projected closest points; intersecting: the arrow leaves the
   contact point along the projected normal;
+- intersecting (Exact mode, two closed meshes): the overlap region's triangles bound the measured volume, and
+  the pixels inside their projection turn red after Check while those around it do not change;
 - the stored results agree with the scene's known geometry (bounds that need no engine).
 Projections are recomputed here with numpy from the view's perspective matrix and the region rectangle, and
 compared with Blender's own `location_3d_to_region_2d` numbers from the JSON.
@@ -16,6 +18,7 @@ Without Blender or xvfb-run the tier skips, except under CI (the environment var
 `make test` installs them first (`make system-deps`).
 """
 import json
+import math
 import os
 import shutil
 from functools import cached_property
@@ -23,6 +26,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from scipy import ndimage
 
 from tests.gui.launch import missing_tools, run_window_check
 from tests.gui.png import read_png
@@ -38,6 +42,17 @@ EDGE_SLACK_PX = 2.0
 """How far outside a line's half-width or a marker's radius a pixel of its colour may still belong to it."""
 MARKER_CORE_RADIUS_PX = 3.0
 """Radius of the disc that must be filled around a projected point (markers are 9 px discs)."""
+REGION_RIM_PX = 3.0
+"""Pixels closer than this to the edge of the overlap region's projected outline are judged neither inside nor
+outside it (anti-aliasing, float32 corners)."""
+REGION_CLEAR_PX = (8.0, 40.0)
+"""The band around the projected overlap region, in pixels from its outline, where nothing may turn red."""
+REGION_TINT_RISE = 30.0
+"""Least rise of a pixel's redness (R - (G + B) / 2, 0..255) under the overlap region after Check.  One layer of
+the translucent red (alpha 0.3) over Blender's grey raises it by about 0.3 * 230 = 70; the region is a closed
+surface, so every pixel of its projection is covered at least twice (measured: 108 to 140)."""
+REGION_TINT_STILL = 8.0
+"""Largest rise of redness that still counts as unchanged around the region (measured: at most 3)."""
 
 # The scene window_check.py builds (keep in step): cube A, half-extent 1, at the origin; icosphere B,
 # radius 0.8, centred at B_INTERSECTING then moved to B_SEPARATED.
@@ -351,3 +366,105 @@ def test_intersecting_arrow_leaves_the_contact_along_the_normal(window):
     side = np.array([-(tip - start)[1], (tip - start)[0]]) / np.linalg.norm(tip - start)
     off_axis = covered_fraction(mask, start + 25 * side, tip + 25 * side, radius=1.0)
     assert off_axis <= 0.1, f"{off_axis:.0%} of a parallel 25 px to the side is drawn too"
+
+
+# --------------------------------------------------------------------------------------------- overlap region
+
+def cap_volume(radius, height):
+    """Volume of the cap of height `height` cut from a ball of radius `radius`."""
+    return math.pi * height * height * (3.0 * radius - height) / 3.0
+
+
+def redness(image):
+    return image[..., 0] - 0.5 * (image[..., 1] + image[..., 2])
+
+
+def fill_triangles(shape, triangles):
+    """Pixels (a boolean mask of `shape`) whose centre lies in any of the 2D triangles (k, 3, 2) (column, row)."""
+    mask = np.zeros(shape, bool)
+    for a, b, c in triangles:
+        det = (b - a)[0] * (c - a)[1] - (b - a)[1] * (c - a)[0]
+        if abs(det) < 1e-9:  # seen edge-on: covers no pixel centre of its own
+            continue
+        c0, r0 = np.floor(np.min([a, b, c], axis=0)).astype(int)
+        c1, r1 = np.ceil(np.max([a, b, c], axis=0)).astype(int)
+        rows, cols = np.mgrid[max(r0, 0):min(r1, shape[0] - 1) + 1, max(c0, 0):min(c1, shape[1] - 1) + 1]
+        p = np.stack([cols + 0.5 - a[0], rows + 0.5 - a[1]], axis=-1)
+        u = (p[..., 0] * (c - a)[1] - p[..., 1] * (c - a)[0]) / det
+        v = ((b - a)[0] * p[..., 1] - (b - a)[1] * p[..., 0]) / det
+        inside = (u >= 0) & (v >= 0) & (u + v <= 1)
+        mask[rows[inside], cols[inside]] = True
+    return mask
+
+
+def near_other_overlay(window, scene, centres, slack=4.0):
+    """Which pixel centres (n, 2) lie on or by the overlay's lines, curve, markers or labels (their backdrops
+    included): there the overlap region's tint is not what is judged."""
+    data = window.scene(scene)["draw_data"]
+    near = np.zeros(len(centres), bool)
+    for line in data["lines"]:
+        a, b = window.project(scene, [line["start"], line["end"]])
+        near |= distance_to_segment(centres, a, b) <= 0.5 * line["width"] + slack
+    for point in data["points"]:
+        c = window.project(scene, point["location"])[0]
+        near |= np.linalg.norm(centres - c, axis=1) <= 0.5 * point["size"] + 3.0 + slack
+    for label in data["labels"]:
+        # Up and right of the anchor (panels/overlay.py: 12 px offset, 3 px backdrop margin, 14 px font).
+        c = window.project(scene, label["anchor"])[0]
+        offset = centres - c
+        near |= ((offset[:, 0] >= 0) & (offset[:, 0] <= 24 + 11 * len(label["text"]))
+                 & (offset[:, 1] >= -40) & (offset[:, 1] <= 0))
+    return near
+
+
+@pytest.mark.parametrize("scene", WITH_DEMO)
+def test_exact_check_draws_the_overlap_it_measured(window, scene):
+    """Exact mode, two closed meshes: the draw data's region is a closed surface around the measured overlap,
+    inside both objects; the separated pair has none."""
+    data = window.scene(scene)
+    assert data["settings"]["mode"] == "EXACT"
+    volume, region = data["result"]["overlap_volume"], np.array(data["draw_data"]["region"], float)
+    if scene == "separated":
+        assert volume == 0.0 and len(region) == 0
+        return
+    assert data["result"]["overlap_exact"]
+    assert data["draw_data"]["region_color"][0] > 0.9 and 0.0 < data["draw_data"]["region_color"][3] < 1.0
+    triangles = region.reshape(-1, 3, 3)
+    assert len(triangles) >= 20
+    # The part of B beyond the cube's x = 1 face: between the caps cut from B's inscribed and circumscribed balls
+    # (the cap's rim, radius < 0.63 around z = 0.35, stays inside the face), as the triangles' signed volume.
+    signed = float(np.linalg.det(triangles).sum() / 6.0)
+    np.testing.assert_allclose(signed, volume, rtol=1e-5)
+    gap = B_INTERSECTING[0] - 1.0  # from the face to B's centre
+    assert cap_volume(B_INRADIUS, B_INRADIUS - gap) - 1e-6 <= volume <= cap_volume(B_RADIUS, B_RADIUS - gap) + 1e-6
+    corners = triangles.reshape(-1, 3)
+    assert np.all(np.abs(corners) <= 1.0 + 1e-5), "a region vertex lies outside the cube A"
+    assert np.all(np.linalg.norm(corners - B_INTERSECTING, axis=1) <= B_RADIUS + 1e-5), "a vertex outside B"
+
+
+def test_overlap_region_is_drawn_translucent_red(window):
+    """Where the region's triangles project, the pixels turn red after Check; around it they stay as they were.
+
+    Compared with the screenshot before Check (same view, same objects), pixel by pixel, away from the
+    overlay's lines, markers and labels, and from the region's own outline."""
+    scene = "intersecting"
+    region = np.array(window.scene(scene)["draw_data"]["region"], float)
+    assert len(region), "no overlap region in the draw data"
+    height, width = window.report["window"]["height"], window.report["window"]["width"]
+    inside = fill_triangles((height, width), window.project(scene, region).reshape(-1, 3, 2))
+    from_outline = ndimage.distance_transform_edt(inside), ndimage.distance_transform_edt(~inside)
+    core = inside & (from_outline[0] > REGION_RIM_PX) & window.viewport
+    band = (~inside & (from_outline[1] > REGION_CLEAR_PX[0]) & (from_outline[1] <= REGION_CLEAR_PX[1])
+            & window.viewport)
+    rise = redness(window.image("intersecting_after")) - redness(window.image("intersecting_before"))
+    for mask in (core, band):
+        rows, cols = np.nonzero(mask)
+        keep = ~near_other_overlay(window, scene, np.c_[cols + 0.5, rows + 0.5])
+        mask[rows[~keep], cols[~keep]] = False
+    assert core.sum() >= 500, f"only {core.sum()} pixels of the projected region to judge"
+    assert band.sum() >= 2000, f"only {band.sum()} pixels around the projected region to judge"
+    red = (rise[core] >= REGION_TINT_RISE).mean()
+    assert red >= 0.98, (f"only {red:.1%} of the {core.sum()} pixels inside the projected overlap region turned "
+                         f"red (median redness rise {np.median(rise[core]):.0f})")
+    still = (rise[band] <= REGION_TINT_STILL).mean()
+    assert still >= 0.99, f"{1 - still:.1%} of the {band.sum()} pixels around the overlap region turned red too"

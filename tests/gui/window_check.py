@@ -11,8 +11,9 @@ Runs INSIDE Blender (Debian's 3.4 under Xvfb), never under pytest:
 What it does, step by step, from `bpy.app.timers` callbacks so that the window is up and drawing:
 1. loads the repository folder as a legacy add-on named `collision_inspector` (a symlink in the isolated user
    scripts folder) and enables it;
-2. makes the 3D view fill the window, opens its sidebar, builds a pair of meshes that intersect (A = active cube,
-   B = an icosphere pushed into A's +x face), selects both and sets a fixed perspective view on them;
+2. makes the 3D view fill the window, opens its sidebar, builds a pair of closed meshes that intersect (A = active
+   cube, B = an icosphere pushed into A's +x face), sets the check's mode to Exact (the mode that measures their
+   overlap), selects both and sets a fixed perspective view on them;
 3. brings the sidebar's Collision tab to the front (mouse wheel over the tab strip) and finds its Check button
    (hovering spots and asking Blender's "Copy Python Command" what is under the mouse);
 4. screenshots the window before any check (`intersecting_before.png`: no overlay yet);
@@ -21,8 +22,9 @@ What it does, step by step, from `bpy.app.timers` callbacks so that the window i
 6. moves B away from A (a separated pair), presses Check again and screenshots (`separated_after.png`);
 7. with `--screenshot`: moves B back, tints the objects, frames them closer, presses Check, saves the demo;
 8. writes `window_check.json`: window size, region rectangles, how Check was pressed, and for each scene the
-   stored result, where its points project in screenshot pixels, the view matrices, and the overlay's draw
-   data (`panels.overlay.current_draw_data()`, colours included).
+   stored result (overlap volume included), where its points project in screenshot pixels, the view matrices,
+   the mode and display settings, and the overlay's draw data (`panels.overlay.current_draw_data()`, colours
+   included; `region`: the overlap's triangles, three corners each, drawn in `region_color`).
 
 Any failure prints a traceback and leaves through `os._exit(1)` (Blender itself would exit 0).
 """
@@ -112,6 +114,8 @@ def result_dict(result):
         "normal": [float(v) for v in result.normal],
         "point_a": [float(v) for v in result.point_a],
         "point_b": [float(v) for v in result.point_b],
+        "overlap_volume": float(result.overlap_volume),  # -1: not measured (operators/props.py)
+        "overlap_exact": bool(result.overlap_exact),
     }
 
 
@@ -146,6 +150,7 @@ def overlay_draw_data():
     curve = data.pop("curve", None) or []
     data["lines"] += [{"start": start, "end": end, "color": list(overlay.CROSSING_COLOR),
                        "width": overlay.CROSSING_WIDTH} for start, end in zip(curve[0::2], curve[1::2])]
+    data["region_color"] = list(overlay.REGION_COLOR)
     return data
 
 
@@ -223,6 +228,7 @@ def build_scene():
     a = make_mesh_object("A", lambda bm: bmesh.ops.create_cube(bm, size=2.0), (0.0, 0.0, 0.0))
     b = make_mesh_object("B", lambda bm: bmesh.ops.create_icosphere(bm, subdivisions=3, radius=B_RADIUS),
                          B_INTERSECTING)
+    bpy.context.scene.collision_inspector.mode = "EXACT"  # the default; the overlap is measured only in it
     view_layer = bpy.context.view_layer
     view_layer.update()  # sync the view layer's bases with the new objects (the old ones are gone)
     a.select_set(True)
@@ -294,7 +300,10 @@ def record_scene(ui, name):
     projected = {key: project(ui, data[key]) for key in ("point_a", "point_b")}
     for key, proj in projected.items():
         require_in_view(ui, f"{name} {key}", proj)
+    settings, display = bpy.context.scene.collision_inspector, bpy.context.window_manager.collision_inspector
     return {"result": data, "projected": projected, "draw_data": overlay_draw_data(),
+            "settings": {"mode": settings.mode, "show_overlay": display.show_overlay,
+                         "draw_through": display.draw_through},
             "view_matrix": [list(row) for row in ui.r3d.view_matrix],
             "perspective_matrix": [list(row) for row in ui.r3d.perspective_matrix]}
 
