@@ -151,6 +151,8 @@ def overlap(a, b) -> Overlap:
     open_a, open_b = not ma.is_closed, not mb.is_closed
     if open_a or open_b:
         return Overlap(None, None, open_a, open_b)
+    if ma._local.parts.count == 1 and _same_solid(ma, mb):
+        return _whole(ma)
     first = _Pair(ma, mb).run()
     if first.exact:
         return first
@@ -165,6 +167,34 @@ def overlap(a, b) -> Overlap:
         if result.defect < best.defect:
             best = result
     return best
+
+
+def _same_solid(ma: TriangleMesh, mb: TriangleMesh) -> bool:
+    """B is A: the same triangles on the same world vertices, bit for bit (a duplicate in place, Shift+D)."""
+    if ma.triangles.shape != mb.triangles.shape or not np.array_equal(ma.triangles, mb.triangles):
+        return False
+    origin = pair_box(ma, mb)[0]
+    return bool(np.array_equal(ma.world_vertices(origin), mb.world_vertices(origin)))
+
+
+def _whole(mesh: TriangleMesh) -> Overlap:
+    """A ∩ A = A for a closed mesh of one loose part: its own surface, turned outward, and the volume it bounds.
+
+    Every face of the two is shared, which is the general path's slowest case (each triangle coplanar with its
+    twin); the answer needs none of it.  One part only, so that one orientation holds for the whole surface."""
+    origin = pair_box(mesh, mesh)[0]
+    region = mesh.world_vertices(origin)[mesh.triangles]
+    lo, hi = region.reshape(-1, 3).min(axis=0), region.reshape(-1, 3).max(axis=0)
+    r = region - 0.5 * (lo + hi)
+    volume = float(np.einsum("ij,ij->i", r[:, 0], np.cross(r[:, 1], r[:, 2])).sum()) / 6.0
+    if volume < 0.0:  # faces pointing inwards (or a mirroring transform): the same solid, the region turned
+        region, volume = region[:, ::-1], -volume
+    world = region + origin
+    n = np.cross(world[:, 1] - world[:, 0], world[:, 2] - world[:, 0])
+    world = world[np.any(n != 0.0, axis=1)]  # zero-area triangles bound nothing
+    if world.shape[0] == 0 or volume == 0.0:
+        return Overlap(0.0, np.zeros((0, 3, 3)))
+    return Overlap(volume, world)
 
 
 # ---------------------------------------------------------------------------------------------------- the pair
