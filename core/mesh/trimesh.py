@@ -62,12 +62,10 @@ def _as_triangles(triangles, vertex_count: int) -> np.ndarray:
     return np.ascontiguousarray(array)
 
 
-class _Topology:
-    """What follows from the (validated, read-only) triangles alone, built lazily: shared by meshes whose triangles
-    are equal, whatever their vertices."""
+class _Lazy:
+    """Values built on first use and kept (`cached(key, build)`)."""
 
-    def __init__(self, triangles: np.ndarray):
-        self.triangles = triangles
+    def __init__(self):
         self._cache: dict = {}
 
     def cached(self, key, build):
@@ -75,6 +73,15 @@ class _Topology:
         if value is None:
             value = self._cache[key] = build()
         return value
+
+
+class _Topology(_Lazy):
+    """What follows from the (validated, read-only) triangles alone, built lazily: shared by meshes whose triangles
+    are equal, whatever their vertices."""
+
+    def __init__(self, triangles: np.ndarray):
+        super().__init__()
+        self.triangles = triangles
 
     @property
     def used(self) -> np.ndarray:
@@ -127,21 +134,15 @@ def _topology(triangles: np.ndarray) -> _Topology:
     return found
 
 
-class _LocalData:
+class _LocalData(_Lazy):
     """Validated local arrays and everything derived from them alone (built lazily, shared by moved()); what
     follows from the triangles alone comes from `topology`, shared by every mesh with equal triangles."""
 
     def __init__(self, vertices: np.ndarray, triangles: np.ndarray):
+        super().__init__()
         self.vertices = vertices
         self.topology = _topology(triangles)
         self.triangles = self.topology.triangles
-        self._cache: dict = {}
-
-    def cached(self, key, build):
-        value = self._cache.get(key)
-        if value is None:
-            value = self._cache[key] = build()
-        return value
 
     @property
     def used(self) -> np.ndarray:
