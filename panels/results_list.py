@@ -11,7 +11,7 @@ from ..core import Status
 from ..operators import store
 from ..results.object_check import row_names
 from ..results.status import style
-from ..results.text import format_length, format_volume
+from ..results.text import format_length, volume_text
 from .tab import CollisionSubPanel, groups
 
 STATUS_FILTER_ITEMS = (
@@ -27,7 +27,7 @@ def row_value(record, unit_settings) -> str:
     if record.status is Status.INTERSECTING:
         text = format_length(record.depth, unit_settings)
         if record.overlap_volume is not None:
-            text += f", {'about ' if not record.overlap_exact else ''}{format_volume(record.overlap_volume, unit_settings)}"
+            text += f", {volume_text(record, unit_settings)}"
         return text
     return format_length(record.distance, unit_settings)
 

@@ -128,6 +128,12 @@ def format_volume(value: float, unit_settings=None, precision: int = PRECISION) 
     return f"{scaled / factor:.{precision}g} {suffix}"
 
 
+def volume_text(record, unit_settings=None) -> str:
+    """The measured overlap volume in scene units, 'about ...' when core.overlap could not certify it."""
+    text = format_volume(record.overlap_volume, unit_settings)
+    return text if record.overlap_exact else f"about {text}"
+
+
 def overlap_words(record, unit_settings=None) -> str | None:
     """The Overlap row's text: '12.3 cm³, 4 % of B' (the share of the smaller object's volume), 'about ... (not
     exact)' when core.overlap could not certify it, why there is none for an open mesh, or None when it was not
@@ -139,13 +145,13 @@ def overlap_words(record, unit_settings=None) -> str | None:
         if record.mode.name == "EXACT" and open_names:
             return f"none: {', '.join(open_names)} is open (no inside)"
         return None
-    text = format_volume(record.overlap_volume, unit_settings)
+    text = volume_text(record, unit_settings)
     sizes = [(v, "A") for v in (record.volume_a,) if v] + [(v, "B") for v in (record.volume_b,) if v]
     if record.overlap_volume > 0.0 and sizes:
         smaller, which = min(sizes)
         text += f", {100.0 * record.overlap_volume / smaller:.3g} % of {which}"
     if not record.overlap_exact:  # an estimate is never shown as an exact number
-        text = f"about {text} (not exact)"
+        text += " (not exact)"
     return text
 
 

@@ -93,3 +93,10 @@ def test_an_estimate_stays_marked_in_the_mirror_and_the_reports():
     column = header.index("overlap_exact")
     values = [row[column] for row in rows[rows.index(header) + 1:]]
     assert sorted(values) == [0, 1]
+
+
+def test_the_list_row_volume_says_about_for_an_estimate():
+    """The results list shows the same volume words as the readout, without the share: 'about' only for an
+    estimate."""
+    assert text.volume_text(make_record(overlap=0.5), METRIC) == "0.5 m³"
+    assert text.volume_text(make_record(overlap=0.5, exact=False), METRIC) == "about 0.5 m³"
