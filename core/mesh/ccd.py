@@ -248,18 +248,19 @@ def _candidate_triangles(levels_a, levels_b):
             return i, j
         if la >= lb and la > 0:
             la -= 1
-            n = lo_a[la].shape[0]
-            i = np.concatenate([2 * i, 2 * i + 1])
-            j = np.concatenate([j, j])
-            ok = i < n
-            i, j = i[ok], j[ok]
+            i, j = _children(i, j, lo_a[la].shape[0])
         else:
             lb -= 1
-            n = lo_b[lb].shape[0]
-            j = np.concatenate([2 * j, 2 * j + 1])
-            i = np.concatenate([i, i])
-            ok = j < n
-            i, j = i[ok], j[ok]
+            j, i = _children(j, i, lo_b[lb].shape[0])
+
+
+def _children(split, other, count):
+    """Each node of `split` replaced by its two children on the level below (those that exist: `count` nodes),
+    each beside its partner of `other`."""
+    split = np.concatenate([2 * split, 2 * split + 1])
+    other = np.concatenate([other, other])
+    ok = split < count
+    return split[ok], other[ok]
 
 
 def _unique_pairs(x, y):

@@ -55,8 +55,7 @@ def test_a_copy_in_place_is_its_own_volume_as_the_general_path_says(shape, trans
 
 def test_one_bit_off_or_several_parts_take_the_general_path(monkeypatch):
     vertices, triangles = corpus.blob(8)
-    calls = []
-    monkeypatch.setattr(overlap_module, "_whole", lambda mesh: calls.append(mesh) or pytest.fail("shortcut taken"))
+    monkeypatch.setattr(overlap_module, "_whole", lambda mesh: pytest.fail("the copy shortcut was taken"))
     nudged = vertices.copy()
     nudged[3, 0] = np.nextafter(nudged[3, 0], np.inf)
     result = core.overlap(core.TriangleMesh(vertices, triangles), core.TriangleMesh(nudged, triangles))
@@ -65,4 +64,3 @@ def test_one_bit_off_or_several_parts_take_the_general_path(monkeypatch):
     both = np.concatenate([triangles, triangles + len(vertices)])
     result = core.overlap(core.TriangleMesh(two, both), core.TriangleMesh(two.copy(), both.copy()))
     assert abs(result.volume - 2.0 * abs(core.mesh.volume(core.TriangleMesh(vertices, triangles)))) <= 1e-9 * result.volume
-    assert calls == []
