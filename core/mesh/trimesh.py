@@ -62,6 +62,11 @@ def _as_triangles(triangles, vertex_count: int) -> np.ndarray:
     return np.ascontiguousarray(array)
 
 
+def _distinct_corners(t: np.ndarray) -> np.ndarray:
+    """Mask of the (m, 3) index triangles whose three corners are three different indices."""
+    return (t[:, 0] != t[:, 1]) & (t[:, 1] != t[:, 2]) & (t[:, 2] != t[:, 0])
+
+
 class _Lazy:
     """Values built on first use and kept (`cached(key, build)`)."""
 
@@ -91,10 +96,7 @@ class _Topology(_Lazy):
     @property
     def raw_proper(self) -> np.ndarray:
         """Mask of triangles whose three given corner indices differ."""
-        def build():
-            t = self.triangles
-            return (t[:, 0] != t[:, 1]) & (t[:, 1] != t[:, 2]) & (t[:, 2] != t[:, 0])
-        return self.cached("raw proper", build)
+        return self.cached("raw proper", lambda: _distinct_corners(self.triangles))
 
     @property
     def raw_closed(self) -> bool:
@@ -175,10 +177,7 @@ class _LocalData(_Lazy):
     @property
     def proper(self) -> np.ndarray:
         """Mask of triangles whose three welded corner indices differ."""
-        def build():
-            w = self.welded
-            return (w[:, 0] != w[:, 1]) & (w[:, 1] != w[:, 2]) & (w[:, 2] != w[:, 0])
-        return self.cached("proper", build)
+        return self.cached("proper", lambda: _distinct_corners(self.welded))
 
     @property
     def closed(self) -> bool:
