@@ -23,7 +23,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..core import DEFAULT_TOLERANCES, ConvexPolytope, PointCloud, Status, TriangleMesh, collide, collide_worst
-from ..core.mesh import loose_parts, overlap, volume
+from ..core.mesh import loose_parts, overlap, part_clearance, self_intersections, volume
+from ..results.object_check import ObjectCheck, object_records
 from ..results.record import CheckRecord, Mode
 from .reading import GeometryError, object_identity, read_object
 
@@ -253,9 +254,6 @@ def check_object(obj, depsgraph, clearance: float, cache=None):
     its surface crosses itself, and the pairs of its loose parts that cross, touch or are no farther apart than
     `clearance` (Blender units).  Returns (`results.object_check.ObjectCheck`, its results-list rows).  Raises as
     `check_pair` does."""
-    from ..core.mesh import part_clearance, self_intersections  # noqa: PLC0415
-    from ..results.object_check import ObjectCheck, object_records  # noqa: PLC0415
-
     started = time.perf_counter()
     geometry, mesh = _geometry_and_shape(obj, depsgraph, Mode.EXACT, cache)
     read_ms = (time.perf_counter() - started) * 1e3
