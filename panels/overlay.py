@@ -383,7 +383,6 @@ def _region_batch():
     if "region_batch" not in _cache:
         batch = None
         if len(_draw_data.region):
-            import numpy as np  # noqa: PLC0415
             from gpu_extras.batch import batch_for_shader  # noqa: PLC0415
 
             corners = np.ascontiguousarray(_draw_data.region, dtype=np.float32)
