@@ -60,6 +60,10 @@ def _frozen_segments(value) -> np.ndarray:
     return array
 
 
+def _no_move() -> np.ndarray:
+    return _frozen_vector((0.0, 0.0, 0.0))
+
+
 def _frozen_vector(value) -> np.ndarray:
     array = np.array(value, dtype=np.float64).reshape(3)
     array.setflags(write=False)
@@ -110,6 +114,10 @@ class Contact:
     """True when the query was given `max_distance` and stopped as soon as the pair was proven farther apart than
     that: status SEPARATED, `distance` is then a certified *lower bound* (> max_distance) rather than the exact
     distance, and `point_a`, `point_b`, `normal` are the best found so far."""
+    separation: np.ndarray = field(default_factory=_no_move)
+    """(3,) world translation of B, of length `depth + gap`, after which B no longer intersects A (a re-check
+    answers TOUCHING or SEPARATED): the move that the interval's upper end stands for.  Convex shapes: `depth + gap`
+    along `normal`.  Meshes: not necessarily along `normal`.  The zero vector for SEPARATED and TOUCHING answers."""
     epa_outcome: "EPAOutcome | None" = None
     """Why EPA stopped (`core.EPAOutcome`: CONVERGED, SETTLE_STUCK, FLAT, CAP_HIT, INCONSISTENT_HORIZON), or
     None when EPA did not run (separated pairs, and GJK answers that EPA did not overturn).  `converged`,
@@ -119,6 +127,7 @@ class Contact:
         object.__setattr__(self, "normal", _frozen_vector(self.normal))
         object.__setattr__(self, "point_a", _frozen_vector(self.point_a))
         object.__setattr__(self, "point_b", _frozen_vector(self.point_b))
+        object.__setattr__(self, "separation", _frozen_vector(self.separation))
         object.__setattr__(self, "distance", float(self.distance))
         object.__setattr__(self, "intersection", _frozen_segments(self.intersection))
 
@@ -136,4 +145,4 @@ class Contact:
         return replace(
             self, normal=-self.normal, point_a=self.point_b, point_b=self.point_a,
             containment=None if self.containment is None else self.containment.swapped(),
-            open_a=self.open_b, open_b=self.open_a)
+            open_a=self.open_b, open_b=self.open_a, separation=-self.separation)

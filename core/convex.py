@@ -218,7 +218,12 @@ def solve(pair: Pair, limit, early=None, start=None) -> Contact:
         status = Status.INTERSECTING
     else:
         status = Status.TOUCHING
-    return _contact(status, signed, n, point_a, point_b, scale=pair.scale, touching_tolerance=pair.touching,
+    extra = {}
+    if status is Status.INTERSECTING:
+        # the support of the pair's difference along n: B moved that far along n touches A
+        reach = gap - signed
+        extra["separation"] = _vector((reach * nx, reach * ny, reach * nz))
+    return _contact(status, signed, n, point_a, point_b, scale=pair.scale, touching_tolerance=pair.touching, **extra,
                     gjk_iterations=result.iterations, epa_iterations=epa_iterations, converged=converged,
                     iteration_cap_hit=cap_hit, fallback_used=fallback, gap=gap,
                     epa_outcome=None if pen is None else pen.outcome)

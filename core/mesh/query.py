@@ -153,7 +153,8 @@ def _nearly_convex(a: TriangleMesh, b: TriangleMesh, tolerances: Tolerances, hul
                    point_a=point_a, point_b=point_b, scale=hull.scale, touching_tolerance=hull.touching_tolerance,
                    containment=contained, intersection=segments, converged=hull.converged,
                    iteration_cap_hit=hull.iteration_cap_hit, gjk_iterations=hull.gjk_iterations,
-                   epa_iterations=hull.epa_iterations, gap=max(0.0, hull.depth - depth) + hull.gap)
+                   epa_iterations=hull.epa_iterations, gap=max(0.0, hull.depth - depth) + hull.gap,
+                   separation=hull.separation)
 
 
 def _nearly_convex_depth(a: TriangleMesh, b: TriangleMesh, hull: Contact):
@@ -243,10 +244,11 @@ def _mesh_collide(a: TriangleMesh, b: TriangleMesh, tolerances: Tolerances, max_
         part_depth = convex_part_depth(sa, sb, tolerances)
         if part_depth is not None and part_depth[0] > depth:
             depth, wa, wb = part_depth[0], part_depth[1] - origin, part_depth[2] - origin
-        # The hulls' depth bounds the true separating translation from above: gap = hull depth - depth
+        # The hulls' separating move bounds the true separating translation from above: gap = its length - depth
         # certifies the interval [depth, depth + gap] (rounding can only put the bound a few ulps above it).
         hull = hull if hull is not None else _hulls(a, b, tolerances)
         hull_depth = max(0.0, -hull.distance)
+        separation = hull.separation if hull.status is Status.INTERSECTING else hull_depth * np.asarray(hull.normal)
         near = _nearly_convex_depth(a, b, hull)
         if near is not None and near[0] > depth:
             depth, wa, wb = near[0], near[1] - origin, near[2] - origin
@@ -257,7 +259,8 @@ def _mesh_collide(a: TriangleMesh, b: TriangleMesh, tolerances: Tolerances, max_
             normal = unit_or(wa - wb, fallback_normal)
         return Contact(status=Status.INTERSECTING, distance=-depth + 0.0, normal=normal, point_a=wa + origin,
                        point_b=wb + origin, containment=contained, intersection=segments + origin,
-                       converged=True, gap=max(0.0, hull_depth - depth), fallback_used=depth == 0.0, **common)
+                       converged=True, gap=max(0.0, float(np.linalg.norm(separation)) - depth),
+                       fallback_used=depth == 0.0, separation=separation, **common)
 
     gap = max(0.0, d_min - lower)
     if d_min <= band:
