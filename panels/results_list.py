@@ -43,7 +43,9 @@ def volume_order(volumes) -> list:
 
 
 class COLLISION_UL_results(bpy.types.UIList):
-    """The listed pairs, worst first (a scene check's objects, or Check Object's parts of one object)"""
+    """The listed pairs, worst first (a scene check's objects, or Check Object's parts of one object): intersecting
+    pairs by their certified depth (the interval's lower end), then touching, then the smallest distance; see
+    `results.record.sort_key`"""
 
     bl_idname = "COLLISION_UL_results"
 

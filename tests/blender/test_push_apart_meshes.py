@@ -167,3 +167,21 @@ def test_readout_and_mirror_of_the_interval(exact_mode, addon_modules):
     np.testing.assert_allclose(tuple(mirrored.separation), record.separation, rtol=1e-6, atol=1e-7)
     assert mirrored.depth_upper == pytest.approx(record.depth_upper, rel=1e-6)
     assert mirrored.depth == pytest.approx(record.depth, rel=1e-6, abs=1e-9)
+
+
+def test_push_apart_leaves_the_gap_on_meshes(exact_mode, watched, addon_modules):
+    """With a gap the first move is the separating move plus the gap along it; the pair ends the gap apart (the
+    re-check's distance, within float32 steps of the location), never closer."""
+    a, b = rod_across_tube()
+    bpy.context.view_layer.update()
+    select_pair(a, b)
+    start = tuple(b.location)
+    assert bpy.ops.collision.push_apart(gap=0.05) == {"FINISHED"}
+    first = watched[0][1]
+    move = np.subtract(next(location for location, _ in watched if location != start), start)
+    expected = first.separation * (1.0 + 0.05 / np.linalg.norm(first.separation))
+    np.testing.assert_allclose(move, expected, atol=1e-6)
+    assert check_pair(a, b) == {"FINISHED"}
+    final = addon_modules.store.active_record()
+    assert final.status.name == "SEPARATED"
+    assert 0.05 - final.contact.touching_tolerance <= final.distance <= 0.05 + 1e-6
