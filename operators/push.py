@@ -73,22 +73,22 @@ def world_to_location(obj, translation) -> np.ndarray:
 
 def _move(obj, translation, safe=None) -> bool:
     """Move by a world translation; False, with the location left as it was, when float32 storage cannot make
-    the move (the location would stay, or get less than half way: a move below the location's float32 step).
+    the move (the location would not get half way along it: a move below the location's float32 step).
     `safe`: a world direction away from A; each coordinate that float32 rounded short of its target along it is
     stepped once more that way, so that rounding never leaves B closer to A than the move meant."""
     before = tuple(obj.location)
     step = world_to_location(obj, translation)
+    outward = world_to_location(obj, safe) if safe is not None else None  # before matrix_basis changes
     target = np.array(before, dtype=np.float64) + step
     obj.location = tuple(target.tolist())
-    if safe is not None:
-        outward = world_to_location(obj, safe)
+    if outward is not None:
         location = np.array(obj.location, dtype=np.float32)
         for i in range(3):
             if outward[i] != 0.0 and (float(location[i]) - target[i]) * outward[i] < 0.0:
                 location[i] = np.nextafter(location[i], np.float32(np.inf if outward[i] > 0.0 else -np.inf))
         obj.location = tuple(float(v) for v in location)
     made = np.array(obj.location, dtype=np.float64) - np.array(before, dtype=np.float64)
-    if tuple(obj.location) == before or np.linalg.norm(made - step) > 0.5 * np.linalg.norm(step):
+    if float(np.dot(made, step)) < 0.5 * float(np.dot(step, step)):
         obj.location = before
         return False
     return True
@@ -128,7 +128,7 @@ def place(context, obj_a, obj_b, gap: float, settings, cache=None, separate: boo
 
     record = measure()
     checks = 1
-    rounded_out = separate  # Push Apart rounds each move's float32 location away from A; Move to Contact as is
+    rounded_out = separate  # Push Apart rounds each move's float32 location away from A; Move to Contact does not
     for _ in range(MAX_STEPS):
         contact = record.contact
         normal = np.asarray(contact.normal)

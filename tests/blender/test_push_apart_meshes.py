@@ -96,14 +96,15 @@ def exact_mode(fresh_file):
 
 @pytest.fixture
 def watched(addon, monkeypatch):
-    """The log of every check Push Apart makes: (B's location, the record), through the real pipeline."""
+    """The log of every check Push Apart makes: (B's location, the record, B's world position), through the real
+    pipeline (which evaluates the depsgraph, so the world position is the one checked)."""
     push = importlib.import_module(f"{addon}.operators.push")
     real = push.check_pair
     log = []
 
     def logged(obj_a, obj_b, *args, **kwargs):
         record = real(obj_a, obj_b, *args, **kwargs)
-        log.append((tuple(obj_b.location), record))
+        log.append((tuple(obj_b.location), record, tuple(obj_b.matrix_world.translation)))
         return record
 
     monkeypatch.setattr(push, "check_pair", logged)
@@ -125,7 +126,7 @@ def test_push_apart_separates_in_one_move(exact_mode, watched, addon_modules, ca
     assert bpy.ops.collision.push_apart() == {"FINISHED"}
     bpy.ops.ed.undo_push(message="Push Apart")
 
-    locations = [location for location, _ in watched]
+    locations = [entry[0] for entry in watched]
     assert locations[0] == start
     moved = [i for i in range(1, len(watched)) if locations[i] != locations[i - 1]]
     assert moved, "B never moved"
@@ -178,10 +179,39 @@ def test_push_apart_leaves_the_gap_on_meshes(exact_mode, watched, addon_modules)
     start = tuple(b.location)
     assert bpy.ops.collision.push_apart(gap=0.05) == {"FINISHED"}
     first = watched[0][1]
-    move = np.subtract(next(location for location, _ in watched if location != start), start)
+    move = np.subtract(next(entry[0] for entry in watched if entry[0] != start), start)
     expected = first.separation * (1.0 + 0.05 / np.linalg.norm(first.separation))
     np.testing.assert_allclose(move, expected, atol=1e-6)
     assert check_pair(a, b) == {"FINISHED"}
     final = addon_modules.store.active_record()
     assert final.status.name == "SEPARATED"
     assert 0.05 - final.contact.touching_tolerance <= final.distance <= 0.05 + 1e-6
+
+
+def test_a_parented_mesh_moves_by_its_separation_in_world_space(exact_mode, watched, addon_modules):
+    """B's parent is turned, scaled and offset, with a parent inverse ("Keep Transform"): the first move is still
+    the separating move in world space, and the re-check after it says apart."""
+    a, b = ball_in_cup_wall()
+    parent = bpy.data.objects.new("Parent", None)
+    bpy.context.scene.collection.objects.link(parent)
+    parent.location = (4.0, -2.0, 1.0)
+    parent.rotation_euler = (0.3, -0.2, 1.1)
+    parent.scale = (1.5, 1.5, 1.5)
+    bpy.context.view_layer.update()
+    world = b.matrix_world.copy()
+    b.parent = parent
+    b.matrix_parent_inverse = parent.matrix_world.inverted()
+    bpy.context.view_layer.update()
+    np.testing.assert_allclose(np.array(b.matrix_world), np.array(world), atol=1e-6)
+    select_pair(a, b)
+    assert bpy.ops.collision.push_apart() == {"FINISHED"}
+    bpy.context.view_layer.update()
+    first = watched[0][1]
+    assert first.status.name == "INTERSECTING"
+    moved = [i for i in range(1, len(watched)) if watched[i][0] != watched[i - 1][0]]
+    assert watched[moved[0]][1].status.name in ("TOUCHING", "SEPARATED")
+    world_move = np.subtract(watched[moved[0]][2], watched[0][2])
+    np.testing.assert_allclose(world_move, first.separation, atol=1e-6 * first.contact.scale)
+    assert np.linalg.norm(first.separation) > 0.1  # a real move, not float32 noise
+    final = addon_modules.store.active_record()
+    assert final.status.name in ("TOUCHING", "SEPARATED") and final.distance <= 1e-5 * final.contact.scale
