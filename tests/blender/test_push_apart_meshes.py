@@ -8,6 +8,7 @@ The moves are counted by watching the one pipeline the operator re-checks throug
 checks.  The interval shown in the readout and the mirrored `result.separation` are checked on the same pairs.
 """
 import importlib
+import json
 import math
 
 import numpy as np
@@ -215,3 +216,23 @@ def test_a_parented_mesh_moves_by_its_separation_in_world_space(exact_mode, watc
     assert np.linalg.norm(first.separation) > 0.1  # a real move, not float32 noise
     final = addon_modules.store.active_record()
     assert final.status.name in ("TOUCHING", "SEPARATED") and final.distance <= 1e-5 * final.contact.scale
+
+
+def test_command_line_reports_the_interval_and_the_move(addon, tmp_path, capsys):
+    """The scene check's command line on a saved file with crossing links in Exact mode: the pair's line gives the
+    interval's two ends when it is not one number, and the JSON report the upper end and the separating move."""
+    cli = importlib.import_module(f"{addon}.operators.cli")
+    bpy.context.scene.collision_inspector.mode = "EXACT"
+    crossing_links()
+    path = str(tmp_path / "links.blend")
+    bpy.ops.wm.save_as_mainfile(filepath=path)
+    report = tmp_path / "links.json"
+    capsys.readouterr()
+    assert cli.main(["check", path, "--mode", "EXACT", "--report", str(report)], bpy) == 1
+    printed = capsys.readouterr().out
+    entry = json.loads(report.read_text())["results"][0]
+    assert entry["status"] == "INTERSECTING" and entry["depth"] <= entry["depth_upper"]
+    assert np.linalg.norm(entry["separation"]) == pytest.approx(entry["depth_upper"], rel=1e-9)
+    line = next(line for line in printed.splitlines() if "Link A / Link B" in line or "Link B / Link A" in line)
+    if entry["depth_upper"] - entry["depth"] > 1e-9 * 10.0:  # well outside any touching band of this pair
+        assert f"(depth {entry['depth']:.9g} to {entry['depth_upper']:.9g})" in line
