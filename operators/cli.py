@@ -156,8 +156,10 @@ def check_file(bpy, path: str, args) -> int:
     skipped_code = _skipped_code(bpy, trusted)
     _say(args, f"{name}: {message or run.summary()}" + (f". {skipped_code}" if skipped_code else ""))
     for record in records:
+        interval = ("" if record.depth_exact else
+                    f" (depth {float(record.depth):.9g} to {float(record.depth_upper):.9g})")
         _say(args, f"  {record.status.name:12s} {record.object_a} / {record.object_b}  "
-                   f"distance {float(record.distance):.9g}")
+                   f"distance {float(record.distance):.9g}{interval}")
     if args.report:
         fmt = args.format or ("CSV" if args.report.lower().endswith(".csv") else "JSON")
         report = report_data.report_dict(

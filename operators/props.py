@@ -59,7 +59,15 @@ class CollisionResult(bpy.types.PropertyGroup):
         description="Signed distance in scene units: > 0 separated, < 0 intersecting (depth = -distance)")
     depth: FloatProperty(
         name="Depth", subtype="DISTANCE", unit="LENGTH", precision=6, min=0.0,
-        description="Penetration depth (0 unless intersecting)")
+        description="Penetration depth (0 unless intersecting): a certified lower bound, no shorter move of B "
+                    "separates the objects")
+    depth_upper: FloatProperty(
+        name="Depth Upper Bound", subtype="DISTANCE", unit="LENGTH", precision=6, min=0.0,
+        description="The depth interval's upper end, depth + gap: the length of Separation (0 unless intersecting)")
+    separation: FloatVectorProperty(
+        name="Separation", size=3, subtype="TRANSLATION", unit="LENGTH",
+        description="World move of B, of length Depth Upper Bound, after which B no longer intersects A (what "
+                    "Push Apart does); zero unless intersecting")
     normal: FloatVectorProperty(
         name="Normal", size=3, subtype="DIRECTION",
         description="Unit vector from A towards B; intersecting: moving B by depth * normal makes them touch")

@@ -1,19 +1,24 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""Push Apart and Move to Contact: move B (the selected object that is not active) along the contact normal.
+"""Push Apart and Move to Contact: move B (the selected object that is not active) until it is `gap` from A.
 
-Both move B by (gap - distance) * normal, the normal pointing from A to B:
-- `collision.push_apart(gap=0)`: an intersecting (or too close) B moves out by depth + gap;
-- `collision.move_to_contact(gap=0)`: a separated B moves towards A until the distance is `gap`.
-For convex shapes (Hull mode) one such translation is exact: the penetration depth is the shortest translation
-that separates two convex shapes, and moving a separated B by its distance along the normal closes the gap
-without overlap.  Every mode is confirmed by re-checking through the one pipeline, up to `MAX_STEPS` times,
-until |distance - gap| is within the touching band (Exact mode's meshes may need more than one step).
+- `collision.push_apart(gap=0)`: an intersecting B moves by the answer's `separation` (`core.Contact`: the world
+  move of length depth + gap after which B no longer intersects A) plus `gap` along the same direction, in one
+  step, for meshes as for convex shapes; a B closer than `gap` but not intersecting moves out along the normal by
+  (gap - distance).
+- `collision.move_to_contact(gap=0)`: a separated B moves towards A along the normal by (distance - gap).
+For convex shapes (Hull mode) `separation` is the depth along the normal and one move is exact: the penetration
+depth is the shortest translation that separates two convex shapes.  Every move is confirmed by re-checking
+through the one pipeline; when the re-check finds B farther than `gap` (a mesh's separating move can be longer
+than the shortest one), B closes the rest along the new normal, as Move to Contact does: a translation no longer
+than the distance cannot make the two overlap.  Up to `MAX_STEPS` re-checks, until |distance - gap| is within the
+touching band.
 
-Blender keeps locations in float32, so the band (1e-9 x the pair's size) is not always reachable: then B is left on
-the safe side (distance >= gap, never overlapping) by at most a few float32 steps, and the report gives the
-residual.  The move is made in world space: the translation is turned into a change of `location` through the
-linear part of (matrix_world @ matrix_basis^-1), which includes any parent and its parent inverse.  B is refused
-when its location is locked, driven or moved by a constraint.  Each operator is one undo step.
+Blender keeps locations in float32, so the band (1e-9 x the pair's size) is not always reachable: each move's
+float32 location is rounded towards the safe side (away from A), B is left on that side (distance >= gap, never
+overlapping) by at most a few float32 steps, and the report gives the residual.  The move is made in world space:
+the translation is turned into a change of `location` through the linear part of (matrix_world @
+matrix_basis^-1), which includes any parent and its parent inverse.  B is refused when its location is locked,
+driven or moved by a constraint.  Each operator is one undo step.
 """
 from __future__ import annotations
 
@@ -66,12 +71,37 @@ def world_to_location(obj, translation) -> np.ndarray:
     return np.linalg.solve(above[:3, :3], np.asarray(translation, dtype=np.float64))
 
 
-def _move(obj, translation) -> bool:
-    """Move by a world translation; False when float32 storage leaves the location as it was."""
+def _move(obj, translation, safe=None) -> bool:
+    """Move by a world translation; False, with the location left as it was, when float32 storage cannot make
+    the move (the location would not get half way along it: a move below the location's float32 step).
+    `safe`: a world direction away from A; each coordinate that float32 rounded short of its target along it is
+    stepped once more that way, so that rounding never leaves B closer to A than the move meant."""
     before = tuple(obj.location)
-    target = np.array(before, dtype=np.float64) + world_to_location(obj, translation)
+    step = world_to_location(obj, translation)
+    outward = world_to_location(obj, safe) if safe is not None else None  # before matrix_basis changes
+    target = np.array(before, dtype=np.float64) + step
     obj.location = tuple(target.tolist())
-    return tuple(obj.location) != before
+    if outward is not None:
+        location = np.array(obj.location, dtype=np.float32)
+        for i in range(3):
+            if outward[i] != 0.0 and (float(location[i]) - target[i]) * outward[i] < 0.0:
+                location[i] = np.nextafter(location[i], np.float32(np.inf if outward[i] > 0.0 else -np.inf))
+        obj.location = tuple(float(v) for v in location)
+    made = np.array(obj.location, dtype=np.float64) - np.array(before, dtype=np.float64)
+    if float(np.dot(made, step)) < 0.5 * float(np.dot(step, step)):
+        obj.location = before
+        return False
+    return True
+
+
+def separating_move(contact, gap: float) -> np.ndarray | None:
+    """Push Apart's move of an intersecting B: `contact.separation` plus `gap` along it; None when the answer
+    carries no separating move (a zero or non-finite vector), and then B moves along the normal instead."""
+    move = np.asarray(contact.separation, dtype=np.float64)
+    length = float(np.linalg.norm(move))
+    if not (np.isfinite(length) and length > 0.0):
+        return None
+    return move * ((length + gap) / length)
 
 
 def _nudge(obj, direction, sign: float) -> None:
@@ -86,9 +116,11 @@ def _nudge(obj, direction, sign: float) -> None:
     obj.location = tuple(float(v) for v in location)
 
 
-def place(context, obj_a, obj_b, gap: float, settings, cache=None):
-    """Move B by (gap - distance) * normal and re-check until |distance - gap| is within the band; never left
-    closer than `gap` by float32 rounding.  The final record and the number of checks made."""
+def place(context, obj_a, obj_b, gap: float, settings, cache=None, separate: bool = False):
+    """Move B until |distance - gap| is within the band, re-checking after every move; never left closer than
+    `gap` by float32 rounding.  `separate` (Push Apart): while the pair intersects and has not been apart yet, B
+    moves by the answer's separating move (`separating_move`) instead of along the normal.  The final record and
+    the number of checks made."""
     cache = reading.GEOMETRY_CACHE if cache is None else cache
 
     def measure():
@@ -96,12 +128,20 @@ def place(context, obj_a, obj_b, gap: float, settings, cache=None):
 
     record = measure()
     checks = 1
+    rounded_out = separate  # Push Apart rounds each move's float32 location away from A; Move to Contact does not
     for _ in range(MAX_STEPS):
         contact = record.contact
-        residual = contact.distance - gap
-        if abs(residual) <= contact.touching_tolerance:
-            break
-        if not _move(obj_b, -residual * np.asarray(contact.normal)):
+        normal = np.asarray(contact.normal)
+        move = separating_move(contact, gap) if separate and contact.intersecting else None
+        if move is not None:
+            safe = move
+        else:
+            separate = False  # apart once (or no separating move known): the rest is along the normal
+            residual = contact.distance - gap
+            if abs(residual) <= contact.touching_tolerance:
+                break
+            move, safe = -residual * normal, normal
+        if not _move(obj_b, move, safe if rounded_out else None):
             break
         record = measure()
         checks += 1
@@ -128,6 +168,9 @@ class _MoveB:
     def poll(cls, context):
         return poll_ready(cls, context)
 
+    separate = False
+    """Push Apart: an intersecting B moves by the answer's separating move (see `place`)."""
+
     def refuse(self, record) -> str | None:  # pragma: no cover - overridden
         raise NotImplementedError
 
@@ -151,7 +194,7 @@ class _MoveB:
                 store.store(context.window_manager, record)
                 return {"CANCELLED"}
             before = tuple(obj_b.location)
-            record, _checks = place(context, obj_a, obj_b, self.gap, settings)
+            record, _checks = place(context, obj_a, obj_b, self.gap, settings, separate=self.separate)
         except GeometryError as exc:
             self.report({"ERROR"}, str(exc))
             return {"CANCELLED"}
@@ -171,12 +214,13 @@ class _MoveB:
 
 
 class COLLISION_OT_push_apart(_MoveB, bpy.types.Operator):
-    """Move B (the selected object that is not active) out of A along the contact normal, by the smallest \
-translation that leaves them touching (or the gap apart)"""
+    """Move B (the selected object that is not active) out of A in one move that separates them (for convex \
+shapes the shortest, along the contact normal), leaving them touching (or the gap apart)"""
 
     bl_idname = "collision.push_apart"
     bl_label = "Push Apart"
     bl_options = {"REGISTER", "UNDO"}
+    separate = True
 
     def refuse(self, record):
         if record.status is Status.SEPARATED and record.distance >= self.gap:

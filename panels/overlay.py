@@ -36,7 +36,7 @@ import numpy as np
 from ..core import Status
 from ..core.vec3 import cross, norm, perpendicular
 from ..results.status import style
-from ..results.text import format_length
+from ..results.text import depth_text, format_length
 
 __all__ = [
     "DrawData", "Line", "Point", "Label", "build_draw_data", "build_view_draw_data",
@@ -178,7 +178,7 @@ def build_draw_data(record, unit_settings=None) -> DrawData:
         points += [Point(point_a, color), Point(point_b, color)]
         inside = {"A_INSIDE_B": " (A inside B)", "B_INSIDE_A": " (B inside A)"}.get(
             c.containment.name if c.containment is not None else "", "")
-        labels.append(Label(tip, f"depth {format_length(c.depth, unit_settings)}{inside}{stale}", label_color))
+        labels.append(Label(tip, f"depth {depth_text(record, unit_settings)}{inside}{stale}", label_color))
         labels += _tags(point_a, point_b, record)
     elif status is Status.SEPARATED:
         lines.append(Line(point_a, point_b, color, LINE_WIDTH))

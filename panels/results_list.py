@@ -11,7 +11,7 @@ from ..core import Status
 from ..operators import store
 from ..results.object_check import row_names
 from ..results.status import style
-from ..results.text import format_length, volume_text
+from ..results.text import depth_text, format_length, volume_text
 from .tab import CollisionSubPanel, groups
 
 STATUS_FILTER_ITEMS = (
@@ -23,9 +23,9 @@ STATUS_FILTER_ITEMS = (
 
 
 def row_value(record, unit_settings) -> str:
-    """Depth when intersecting (and the overlap volume when measured), else the distance, in scene units."""
+    """Depth (the interval when it is not one number) when intersecting (and the overlap volume when measured), else the distance, in scene units."""
     if record.status is Status.INTERSECTING:
-        text = format_length(record.depth, unit_settings)
+        text = depth_text(record, unit_settings)
         if record.overlap_volume is not None:
             text += f", {volume_text(record, unit_settings)}"
         return text
@@ -43,7 +43,9 @@ def volume_order(volumes) -> list:
 
 
 class COLLISION_UL_results(bpy.types.UIList):
-    """The listed pairs, worst first (a scene check's objects, or Check Object's parts of one object)"""
+    """The listed pairs, worst first (a scene check's objects, or Check Object's parts of one object): intersecting
+    pairs by their certified depth (the interval's lower end), then touching, then the smallest distance; see
+    `results.record.sort_key`"""
 
     bl_idname = "COLLISION_UL_results"
 

@@ -102,6 +102,26 @@ class CheckRecord:
         return self.contact.depth
 
     @property
+    def depth_upper(self) -> float:
+        """The depth interval's upper end U = depth + gap (world units): `separation` has this length, and no
+        move shorter than `depth` separates the pair; 0 unless intersecting."""
+        c = self.contact
+        return c.depth + max(0.0, float(c.gap)) if c.status is Status.INTERSECTING else 0.0
+
+    @property
+    def depth_exact(self) -> bool:
+        """The depth is one number: the interval [depth, depth_upper] is no wider than the touching band (always
+        True unless intersecting)."""
+        c = self.contact
+        return c.status is not Status.INTERSECTING or float(c.gap) <= c.touching_tolerance
+
+    @property
+    def separation(self):
+        """(3,) world translation of B, of length `depth_upper`, after which B no longer intersects A
+        (`core.Contact.separation`); the zero vector unless intersecting."""
+        return self.contact.separation
+
+    @property
     def within_clearance(self) -> bool:
         """Separated, but by no more than the clearance (a soft clash)."""
         return self.contact.status is Status.SEPARATED and self.contact.distance <= self.clearance
@@ -153,13 +173,15 @@ class SweepRecord:
 
 
 def sort_key(record: CheckRecord):
-    """Worst first: the deepest intersection, then touching, then the smallest separation."""
+    """Worst first: intersecting pairs by their depth, the interval's certified lower end (the number the readout
+    shows first), deepest first, equal depths by the upper end, deepest first; then touching; then separated pairs,
+    the smallest distance first."""
     status = record.status
     if status is Status.INTERSECTING:
-        return (0, -record.depth)
+        return (0, -record.depth, -record.depth_upper)
     if status is Status.TOUCHING:
-        return (1, 0.0)
-    return (2, record.distance)
+        return (1, 0.0, 0.0)
+    return (2, record.distance, 0.0)
 
 
 def mirror_fields(record: CheckRecord | None) -> dict:
@@ -167,12 +189,14 @@ def mirror_fields(record: CheckRecord | None) -> dict:
     if record is None:
         return {"status": "NONE", "object_a": "", "object_b": "", "is_stale": False, "containment": "NONE",
                 "within_clearance": False, "part_a": -1, "part_b": -1, "overlap_volume": -1.0,
-                "overlap_exact": True}
+                "overlap_exact": True, "depth_upper": 0.0, "separation": (0.0, 0.0, 0.0)}
     c = record.contact
     return {
         "status": c.status.name,
         "distance": c.distance,
         "depth": c.depth,
+        "depth_upper": float(record.depth_upper),
+        "separation": tuple(map(float, c.separation)),
         "normal": tuple(map(float, c.normal)),
         "point_a": tuple(map(float, c.point_a)),
         "point_b": tuple(map(float, c.point_b)),

@@ -32,6 +32,9 @@ def record_dict(record: CheckRecord, unit_settings=None) -> dict:
         "status": c.status.name,
         "distance": float(c.distance) + 0.0,
         "depth": float(c.depth) + 0.0,
+        # the depth interval's upper end: `separation` (B's world move that frees it) has this length
+        "depth_upper": float(record.depth_upper) + 0.0,
+        "separation": _vector(c.separation),
         "distance_text": format_length(c.distance, unit_settings),
         "within_clearance": bool(record.within_clearance),
         "point_a": _vector(c.point_a),
@@ -95,7 +98,8 @@ def report_dict(records, *, file: str, scene: str, mode: str, clearance: float, 
 CSV_COLUMNS = ("object_a", "object_b", "status", "distance", "depth", "within_clearance",
                "point_a_x", "point_a_y", "point_a_z", "point_b_x", "point_b_y", "point_b_z",
                "normal_x", "normal_y", "normal_z", "containment", "mode", "stale", "part_a", "part_b",
-               "overlap_volume", "overlap_exact")
+               "overlap_volume", "overlap_exact", "depth_upper", "separation_x", "separation_y", "separation_z")
+"""New columns go at the end, so that a reader of an older report's columns by position still reads them."""
 _HEADER_KEYS = ("file", "scene", "date", "scope", "mode", "clearance", "scripts_trusted")
 
 
@@ -111,7 +115,8 @@ def csv_rows(report: dict) -> list[list]:
                      *map(repr, r["normal"]), r["containment"] or "", r["mode"], int(r["stale"]),
                      r.get("part_a", ""), r.get("part_b", ""),
                      "" if r.get("overlap_volume") is None else repr(r["overlap_volume"]),
-                     int(r.get("overlap_exact", True))])
+                     int(r.get("overlap_exact", True)),
+                     repr(r.get("depth_upper", r["depth"])), *map(repr, r.get("separation", (0.0, 0.0, 0.0)))])
     return rows
 
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from ..core import Containment, Status
 from .status import style
 
-__all__ = ["RowKind", "Row", "format_length", "format_volume", "format_vector", "format_direction", "readout_rows",
+__all__ = ["RowKind", "Row", "format_length", "format_interval", "depth_text", "format_volume", "format_vector", "format_direction", "readout_rows",
            "summary_line", "result_text", "containment_words", "overlap_words", "use_blender_units"]
 
 
@@ -106,6 +106,36 @@ def format_length(value: float, unit_settings=None, precision: int = PRECISION) 
     if text is None or (scaled != 0.0 and _reads_as_zero(text)):
         return _fallback(system, scaled, precision)
     return text.strip()
+
+
+MAX_INTERVAL_PRECISION = 12
+"""Significant digits an interval's two ends may grow to so that they read differently (a narrow interval,
+above the touching band, far from zero)."""
+
+_NUMBER_THEN_UNIT = re.compile(r"^(.*\d)(\s*[^\d\s.][^\d]*)$")
+"""A length that reads as one number and a unit ('52.3 cm', '3\''): the unit is the second group."""
+
+
+def format_interval(low: float, high: float, unit_settings=None) -> str:
+    """[low, high] in scene units: '52.3 – 53.1 cm', the unit written once when both ends share it ('9.9 mm – 1.2 cm'
+    when they do not).  The ends get more digits than `PRECISION` when needed to read differently, so that an
+    interval never looks like one number."""
+    for precision in range(PRECISION, MAX_INTERVAL_PRECISION + 1):
+        first, second = format_length(low, unit_settings, precision), format_length(high, unit_settings, precision)
+        if first != second:
+            break
+    first_parts, second_parts = _NUMBER_THEN_UNIT.match(first), _NUMBER_THEN_UNIT.match(second)
+    if first_parts and second_parts and first_parts.group(2).strip() == second_parts.group(2).strip():
+        first = first_parts.group(1)
+    return f"{first} – {second}"
+
+
+def depth_text(record, unit_settings=None) -> str:
+    """An intersecting record's depth: one length when the interval [depth, depth_upper] is within the touching
+    band (`record.depth_exact`), else the interval, e.g. '52.3 – 53.1 cm'."""
+    if record.depth_exact:
+        return format_length(record.depth, unit_settings)
+    return format_interval(record.depth, record.depth_upper, unit_settings)
 
 
 _VOLUME_UNITS = {"METRIC": ((1e-2, 1.0, "m³"), (1e-8, 1e-6, "cm³"), (0.0, 1e-9, "mm³")),
@@ -198,7 +228,7 @@ def readout_rows(record, unit_settings=None) -> list[Row]:
     if inside:
         rows.append(Row("Inside", inside))
     if status is Status.INTERSECTING:
-        rows.append(Row("Depth", format_length(c.depth, unit_settings)))
+        rows.append(Row("Depth", depth_text(record, unit_settings)))
     else:
         rows.append(Row("Distance", format_length(c.distance, unit_settings)))
     shared = overlap_words(record, unit_settings)
@@ -229,7 +259,8 @@ def readout_rows(record, unit_settings=None) -> list[Row]:
     if c.beyond_max_distance:
         flags.append("stopped beyond the clearance")
     rows.append(Row("Quality", ", ".join(flags) if flags else "converged"))
-    if c.gap > c.touching_tolerance and not c.beyond_max_distance:
+    if c.gap > c.touching_tolerance and not c.beyond_max_distance and status is not Status.INTERSECTING:
+        # an intersecting record's uncertainty is its depth interval, in the Depth row
         rows.append(Row("Accuracy", f"± {format_length(c.gap, unit_settings)}", RowKind.WARNING))
     open_names = [name for name, is_open in ((record.object_a, c.open_a), (record.object_b, c.open_b)) if is_open]
     if open_names:
@@ -248,7 +279,7 @@ def summary_line(record, unit_settings=None) -> str:
     if c.status is Status.INTERSECTING:
         inside = containment_words(c.containment)
         extra = f" ({inside})" if inside else ""
-        return f"{pair} intersect: depth {format_length(c.depth, unit_settings)}{extra}"
+        return f"{pair} intersect: depth {depth_text(record, unit_settings)}{extra}"
     if c.status is Status.TOUCHING:
         return f"{pair} touch (distance {format_length(c.distance, unit_settings)})"
     return f"{pair} are separated by {format_length(c.distance, unit_settings)}"
@@ -266,6 +297,8 @@ def result_text(record, unit_settings=None) -> str:
         f"status = {c.status.name}",
         f"distance = {float(c.distance)!r}",
         f"depth = {float(c.depth)!r}",
+        f"depth_upper = {float(record.depth_upper)!r}",
+        f"separation = {tuple(float(x) + 0.0 for x in c.separation)!r}",
         f"normal = {tuple(float(x) + 0.0 for x in c.normal)!r}",
         f"point_a = {tuple(float(x) + 0.0 for x in c.point_a)!r}",
         f"point_b = {tuple(float(x) + 0.0 for x in c.point_b)!r}",

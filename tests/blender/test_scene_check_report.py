@@ -38,6 +38,7 @@ def test_json_report_round_trip(checked, tmp_path):
         assert (entry["object_a"], entry["object_b"], entry["status"]) == \
             (record.object_a, record.object_b, c.status.name)
         assert entry["distance"] == float(c.distance) and entry["depth"] == float(c.depth)
+        assert entry["depth_upper"] == float(record.depth_upper) and entry["separation"] == c.separation.tolist()
         assert entry["point_a"] == c.point_a.tolist() and entry["point_b"] == c.point_b.tolist()
         assert entry["normal"] == c.normal.tolist()
         assert entry["within_clearance"] == record.within_clearance
@@ -61,6 +62,8 @@ def test_csv_report_round_trip(checked, tmp_path):
         assert float(values["distance"]) == float(record.distance)
         assert [float(values[f"normal_{k}"]) for k in "xyz"] == record.contact.normal.tolist()
         assert values["status"] == record.status.name
+        assert float(values["depth_upper"]) == float(record.depth_upper)
+        assert [float(values[f"separation_{k}"]) for k in "xyz"] == record.separation.tolist()
 
 
 def test_report_of_a_clean_scene_has_no_results(addon_modules, tmp_path):
