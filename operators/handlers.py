@@ -20,7 +20,7 @@ from __future__ import annotations
 import bpy
 from bpy.app.handlers import persistent
 
-from . import access, changes, live, reading, store
+from . import access, changes, live, reading, scene_ops, store
 from .reading import object_identity
 
 
@@ -136,9 +136,10 @@ def on_load_pre(*_args):
 
 @persistent
 def on_load_post(*_args):
-    """A new file has other objects: forget the results and the cached geometry; resume live mode if the loaded
-    scene has it on."""
+    """A new file has other objects: forget the results, the last scene check's header and the cached geometry;
+    resume live mode if the loaded scene has it on."""
     store.clear()
+    scene_ops.clear_last_run()
     reading.GEOMETRY_CACHE.clear()
     live.sync_with_scene()
 

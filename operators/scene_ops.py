@@ -337,7 +337,9 @@ class COLLISION_OT_export_report(bpy.types.Operator):
 
 
 def clear_last_run() -> None:
+    """Forget the last scene check (another file was loaded: its header would describe objects no longer here)."""
     _last_run.clear()
+    _instance_sources.clear()
 
 
 CLASSES = (COLLISION_OT_check_all, COLLISION_OT_export_report)

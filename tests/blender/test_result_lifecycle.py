@@ -73,6 +73,17 @@ def test_stale_detection_survives_file_loads(checked_pair):
     assert result().is_stale
 
 
+def test_file_load_forgets_the_last_scene_check(checked_pair, addon):
+    """After File > New the report's header of the previous file's scene check is gone: nothing to export."""
+    import importlib
+    scene_ops = importlib.import_module(f"{addon}.operators.scene_ops")
+    assert bpy.ops.collision.check_all() == {"FINISHED"}
+    assert scene_ops.last_run()
+    bpy.ops.wm.read_homefile(use_empty=True)
+    assert scene_ops.last_run() == {}
+    assert not bpy.ops.collision.export_report.poll()
+
+
 def test_clear(checked_pair, addon_modules):
     assert addon_modules.store.active_record() is not None
     assert not addon_modules.overlay.current_draw_data().is_empty
