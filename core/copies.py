@@ -32,22 +32,39 @@ def paired_order(a: np.ndarray, b: np.ndarray, tol: float) -> np.ndarray | None:
     n = a.shape[0]
     if b.shape != a.shape or n == 0 or not tol >= 0.0:
         return None
+    # the boxes of a copy agree within tol (every vertex of each is within tol of one of the other's): most
+    # pairs that are no copies are told here, before any sort
+    for k in range(3):
+        ca, cb = a[:, k], b[:, k]
+        if abs(float(ca.min()) - float(cb.min())) > tol or abs(float(ca.max()) - float(cb.max())) > tol:
+            return None
     ia = np.argsort(a @ _DIRECTION, kind="stable")
     ib = np.argsort(b @ _DIRECTION, kind="stable")
-    sa, sb = np.take(a, ia, axis=0), np.take(b, ib, axis=0)
-    rank = np.arange(n)
-    best = np.max(np.abs(sa - sb), axis=1)  # the same rank first: it wins every tie (repeated points)
-    match = rank.copy()
+    sa = [np.take(a[:, k], ia) for k in range(3)]  # coordinate columns in sorted order
+    sb = [np.take(b[:, k], ib) for k in range(3)]
+
+    def apart(lo: int, hi: int, step: int) -> np.ndarray:
+        """max over coordinates of |A's rank r - B's rank r + step| for r in lo..hi-1"""
+        d = np.abs(sa[0][lo:hi] - sb[0][lo + step:hi + step])
+        for k in (1, 2):
+            np.maximum(d, np.abs(sa[k][lo:hi] - sb[k][lo + step:hi + step]), out=d)
+        return d
+
+    best = apart(0, n, 0)  # the same rank first: it wins every tie (repeated points)
+    if float(best.max()) <= tol:
+        perm = np.empty(n, np.int64)
+        perm[ia] = ib
+        return perm
+    match = np.arange(n)
     for step in range(1, _WINDOW + 1):
-        for other in (rank - step, rank + step):
-            inside = (other >= 0) & (other < n)
-            if not np.any(inside):
-                continue
-            rows = rank[inside]
-            apart = np.max(np.abs(sa[rows] - sb[other[inside]]), axis=1)
-            closer = apart < best[rows]
-            best[rows[closer]] = apart[closer]
-            match[rows[closer]] = other[inside][closer]
+        if step >= n:
+            break
+        for lo, hi, shift in ((step, n, -step), (0, n - step, step)):
+            d = apart(lo, hi, shift)
+            view_best, view_match = best[lo:hi], match[lo:hi]
+            closer = d < view_best
+            view_best[closer] = d[closer]
+            view_match[closer] = np.arange(lo + shift, hi + shift)[closer]
     if float(best.max()) > tol:
         return None
     if np.bincount(match, minlength=n).max() != 1:
