@@ -3,14 +3,15 @@
     .venv/bin/python bench/duplicates.py            # re-executes itself in bench/.venv (numpy 2, fcl, coal)
     .venv/bin/python bench/duplicates.py --quick    # the rows up to ~2,600 vertices only
 
-One row per shape x relation (the cylinders also against their copies with the vertex rows shuffled): our
-one-shot `core.collide` on the raw vertex arrays (median of 3 runs below 3,000 vertices, else one run), EPA iterations and outcome, our |distance error| / scale against an exact oracle; then the
-same pair as the add-on gives it (`core.ConvexPolytope`: the vertices with their hull triangulation, which Blender's
-Convex Hull gives in Hull mode and a convex mesh's own faces in Exact mode; here scipy's qhull stands in for it,
-"hull ms"), "ours+hull ms" = building both polytopes (their checks included) + `core.collide`, with its EPA
-iterations (~256 + the witness search when the facet-normal depth answers) and error; and the peers on the same
-pair (one-shot, hull preparation included as in bench/convex.py: scipy hull + fcl.Convex, coal's own convexHull),
-with their error and the ratio (hull ms + ours+hull ms) / peer.
+One row per shape x relation (the cylinders also against their copies with the vertex rows shuffled): our one-shot
+`core.collide` on the raw vertex arrays (median of 3 runs below 3,000 vertices, else one run), EPA iterations and
+outcome, our |distance error| / scale against an exact oracle; then the same pair as the add-on gives it
+(`core.ConvexPolytope`: the vertices with their hull triangulation, which Blender's Convex Hull gives in Hull mode
+and a convex mesh's own faces in Exact mode; here scipy's qhull stands in for it, "hull ms"), "ours+hull ms" =
+building both polytopes (their checks included) + `core.collide`, with its EPA iterations (~256 + the witness search
+when the facet-normal depth answers) and error; and the peers on the same pair (one-shot, hull preparation included
+as in bench/convex.py: scipy hull + fcl.Convex, coal's own convexHull), with their error and the ratio (hull ms +
+ours+hull ms) / peer.
 
 Oracle (independent of every engine): `tests/core/duplicates.py:exact_depth`, the minimum of h_A(u) + h_B(-u) over
 all facet normals of A - B enumerated from the two qhull hulls (facets of A, of -B, crossing edge pairs).  For the

@@ -2,10 +2,11 @@
 
 core/large_pairs.py's `LARGE_PAIRS.near_copies` says whether two point clouds are copies of each other vertex by
 vertex: the same vertex count (at least `raw_hull_early`), every world vertex within `near_copy` x the pair's size
-of its partner's vertex of the same index, or of the partner core/copies.py pairs it with (a copy in another order).  When the copies are round (h_M over spread directions within `round_spread`
-of its smallest value) the pair is handed to core/facet_depth.py at EPA's first expansion instead of after
-`batch_after` (256), so the answer comes with a handful of EPA iterations; other copies after `near_copy_after`
-(128), so that those EPA finishes sooner build no hull (`LARGE_PAIRS.first_try`).  Pinned here:
+of its partner's vertex of the same index, or of the partner core/copies.py pairs it with (a copy in another order).
+When the copies are round (h_M over spread directions within `round_spread` of its smallest value) the pair is
+handed to core/facet_depth.py at EPA's first expansion instead of after `batch_after` (256), so the answer comes
+with a handful of EPA iterations; other copies after `near_copy_after` (128), so that those EPA finishes sooner
+build no hull (`LARGE_PAIRS.first_try`).  Pinned here:
 - the issue's copies of a 2,562-vertex Ico Sphere (raw arrays, and B as a `PointCloud` whose transform makes the
   copy) switch at once and answer exactly (`exact_depth` of tests/core/duplicates.py, independent of the engine);
 - copies of a rounded box and a lumpy blob are not round: EPA finishes them before `near_copy_after` and no hull is

@@ -7,9 +7,10 @@ and the facet path starts A's climbs along B's facet normals from B's supports o
 - sharing changes nothing: B's points and triangles are what B's own check of the same input gives, and the
   shared graph is the graph of those triangles;
 - distinct points keep their input order (the copy's vertex order is its partner's); repeated ones are welded;
-- triangles that differ (a mirrored copy, whose faces turn round; another split of a flat quad) get their own
-  graph (a mirror-symmetric shape's mirror image is the same points in another order: paired, the same graph), and every copy, sharing or not, answers exactly (`exact_depth` of tests/core/duplicates.py: every facet
-  normal of A - B from two qhull hulls, no engine code).
+- triangles that differ (a mirrored copy, whose faces turn round; another split of a flat quad) get their own graph
+  (a mirror-symmetric shape's mirror image is the same points in another order: paired, the same graph), and every
+  copy, sharing or not, answers exactly (`exact_depth` of tests/core/duplicates.py: every facet normal of A - B from
+  two qhull hulls, no engine code).
 """
 from __future__ import annotations
 
