@@ -3,14 +3,15 @@
     .venv/bin/python bench/duplicates.py            # re-executes itself in bench/.venv (numpy 2, fcl, coal)
     .venv/bin/python bench/duplicates.py --quick    # the rows up to ~2,600 vertices only
 
-One row per shape x relation: our one-shot `core.collide` on the raw vertex arrays (median of 3 runs below 3,000
-vertices, else one run), EPA iterations and outcome, our |distance error| / scale against an exact oracle; then the
-same pair as the add-on gives it (`core.ConvexPolytope`: the vertices with their hull triangulation, which Blender's
-Convex Hull gives in Hull mode and a convex mesh's own faces in Exact mode; here scipy's qhull stands in for it,
-"hull ms"), "ours+hull ms" = building both polytopes (their checks included) + `core.collide`, with its EPA
-iterations (~256 + the witness search when the facet-normal depth answers) and error; and the peers on the same
-pair (one-shot, hull preparation included as in bench/convex.py: scipy hull + fcl.Convex, coal's own convexHull),
-with their error and the ratio (hull ms + ours+hull ms) / peer.
+One row per shape x relation (the cylinders also against their copies with the vertex rows shuffled): our one-shot
+`core.collide` on the raw vertex arrays (median of 3 runs below 3,000 vertices, else one run), EPA iterations and
+outcome, our |distance error| / scale against an exact oracle; then the same pair as the add-on gives it
+(`core.ConvexPolytope`: the vertices with their hull triangulation, which Blender's Convex Hull gives in Hull mode
+and a convex mesh's own faces in Exact mode; here scipy's qhull stands in for it, "hull ms"), "ours+hull ms" =
+building both polytopes (their checks included) + `core.collide`, with its EPA iterations (~256 + the witness search
+when the facet-normal depth answers) and error; and the peers on the same pair (one-shot, hull preparation included
+as in bench/convex.py: scipy hull + fcl.Convex, coal's own convexHull), with their error and the ratio (hull ms +
+ours+hull ms) / peer.
 
 Oracle (independent of every engine): `tests/core/duplicates.py:exact_depth`, the minimum of h_A(u) + h_B(-u) over
 all facet normals of A - B enumerated from the two qhull hulls (facets of A, of -B, crossing edge pairs).  For the
@@ -46,6 +47,22 @@ def shapes(quick: bool):
 
 RELATIONS = [("identical", {}), ("rotated 1e-4", {"angle": 1e-4}), ("shifted 1e-6", {"shift": 1e-6}),
              ("inside 1.001", {"scale": 1.001})]
+# The cylinders also meet copies that list their vertices in another order (exported and imported again): the
+# same copy, its rows shuffled (seeded); the add-on's pair ("ours+hull") then has the copy's own hull triangles.
+SHUFFLED = [("identical, shuffled", {"shuffle": True}), ("inside 1.001, shuffled", {"scale": 1.001, "shuffle": True})]
+
+
+def relations(shape_name: str):
+    return RELATIONS + (SHUFFLED if shape_name.startswith("cylinder") else [])
+
+
+def copy_of(a, rng, kwargs):
+    """The relation's copy of `a` (`near_copy`), its rows shuffled when asked."""
+    from tests.core.duplicates import near_copy
+    kwargs = dict(kwargs)
+    shuffle = kwargs.pop("shuffle", False)
+    b = near_copy(a, rng, **kwargs) if kwargs else a.copy()
+    return b[rng.permutation(len(b))] if shuffle else b
 
 
 def fcl_depth(fcl, a, b):
@@ -93,11 +110,11 @@ def hull_of(points):
     return points[hull.vertices], np.searchsorted(hull.vertices, hull.simplices)
 
 
-def measure(quick: bool, only: str | None = None) -> None:
+def measure(quick: bool, only: list | None = None) -> None:
     import numpy as np
 
     import core
-    from tests.core.duplicates import exact_depth, near_copy, symmetric_width
+    from tests.core.duplicates import exact_depth, symmetric_width
 
     peers = {}
     for name, fn in (("fcl", fcl_depth), ("coal", coal_depth)):
@@ -111,14 +128,14 @@ def measure(quick: bool, only: str | None = None) -> None:
     print(head)
     print("|" + "---|" * (head.count("|") - 1))
     for shape_name, make in shapes(quick):
-        if only is not None and shape_name != only:
+        if only and shape_name not in only:
             continue
         a = make()
-        for relation, kwargs in RELATIONS:
+        for relation, kwargs in relations(shape_name):
             if shape_name == "ico sphere s6" and kwargs:
                 continue
             rng = np.random.default_rng([709, len(a), len(relation)])
-            b = near_copy(a, rng, **kwargs) if kwargs else a.copy()
+            b = copy_of(a, rng, kwargs)
             repeats = 3 if len(a) < 3000 else 1
             seconds, c = timed(lambda: core.collide(a, b), repeats)
             if shape_name == "ico sphere s6":
@@ -148,7 +165,8 @@ def measure(quick: bool, only: str | None = None) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="only the shapes up to ~2,600 vertices")
-    parser.add_argument("--only", help="one shape row group by name, e.g. 'ico sphere s6'")
+    parser.add_argument("--only", action="append",
+                        help="one shape row group by name, e.g. 'ico sphere s6' (repeat for several)")
     parser.add_argument("--here", action="store_true", help="run in this interpreter (no peers unless installed)")
     args = parser.parse_args()
     if not args.here and not convex.in_bench_venv():

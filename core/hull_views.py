@@ -2,7 +2,8 @@
 
 A plain `PointCloud` (a raw vertex array) becomes a view of itself whose triangulation is made on first need by
 core/hull.py (its own hull, kept in the cloud's pose cache) or, for the second shape of a pair, its partner's hull
-triangulation on its own vertices of the same indices (a duplicate in place keeps the vertex order).  Every such
+triangulation on its own vertices of the same indices (a duplicate in place keeps the vertex order) or, when the
+cloud is its partner's copy in another vertex order, on the vertices core/copies.py pairs them with.  Every such
 triangulation is checked by core/triangulation.py before use.
 """
 from __future__ import annotations
@@ -10,11 +11,16 @@ from __future__ import annotations
 import numpy as np
 
 from . import hull
+from .copies import paired_order
 from .polytope import ConvexPolytope
 from .shapes import PointCloud
 from .triangulation import Later
 
 __all__ = ["with_hulls"]
+
+# A cloud whose vertices, centred, lie within this times its partner's size of the partner's (centred) takes the
+# partner's triangulation by the pairing of `core.copies.paired_order` when they are not in the same order.
+_COPY = 1e-2
 
 
 class _OwnHull:
@@ -46,8 +52,9 @@ def _hull_maker(own: _OwnHull):
 
 
 def _copied_maker(own: _OwnHull, vertices: np.ndarray, later: "Later | None" = None):
-    """The partner's hull triangulation on this cloud's vertices of the same indices: right when the cloud is
-    a rigid, scaled or slightly moved copy of the partner (Shift+D keeps the vertex order).  Checked like any
+    """The partner's hull triangulation on this cloud's vertices of the same indices, or of the partner's order
+    when the cloud lists them in another (`_partner_order`): right when the cloud is a rigid, scaled or slightly
+    moved copy of the partner (Shift+D keeps the vertex order).  Checked like any
     triangulation made later; its hull is computed only if the partner's already was.  `later`: the partner's
     own `Later`, whose checked triangulation is passed on as `like` (shared when the input is bit for bit the
     same: an exact copy)."""
@@ -55,9 +62,24 @@ def _copied_maker(own: _OwnHull, vertices: np.ndarray, later: "Later | None" = N
         if own.indices is None or own.vertices.shape != vertices.shape:
             raise ValueError("no partner hull to copy")
         hull_vertices = own.indices[0]
+        order = _partner_order(own.vertices, vertices)
+        if order is not None:
+            hull_vertices = order[hull_vertices]
         like = later.value if later is not None and later.done else None
         return vertices[hull_vertices], own.rows, hull_vertices, like
     return make
+
+
+def _partner_order(partner: np.ndarray, vertices: np.ndarray) -> np.ndarray | None:
+    """None when the cloud's vertices are its partner's of the same indices (within `_COPY` of the partner's size
+    per coordinate, both centred on their means) or no other order pairs them; else the order `paired_order`
+    found (vertices[order[i]] is the partner's vertex i: a copy listing its vertices in another order)."""
+    lo, hi = partner.min(axis=0), partner.max(axis=0)
+    tol = _COPY * float(np.linalg.norm(hi - lo))
+    a, b = partner - partner.mean(axis=0), vertices - vertices.mean(axis=0)
+    if float(np.abs(a - b).max()) <= tol:
+        return None
+    return paired_order(a, b, tol)
 
 
 def own_hull(cloud: PointCloud) -> _OwnHull:

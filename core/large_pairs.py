@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .copies import paired_order
 from .polytope import ConvexPolytope
 from .rows import fibonacci_directions
 from .shapes import PointCloud
@@ -46,8 +47,9 @@ class LargePairs:
     (642-vertex Ico Spheres, 256-sided cylinders) EPA alone is as fast (docs/decisions.md)."""
     near_copy: float = 1e-2
     """Clouds of at least `raw_hull_early` vertices whose world vertices all lie within this times the pair's scale
-    of their partner's vertex of the same index are copies (a duplicate in place, turned, shifted or scaled a
-    hair: `near_copies`), which try the facet path sooner than other pairs (`first_try`)."""
+    of their partner's vertex of the same index, or of the partner's vertex `core.copies.paired_order` pairs them
+    with (a copy listing its vertices in another order), are copies (a duplicate in place, turned, shifted or
+    scaled a hair: `near_copies`), which try the facet path sooner than other pairs (`first_try`)."""
     near_copy_after: int = 128
     """Copies that are not round try the facet path after this many expansions: EPA finishes a rounded box's or a
     lumpy blob's copy in about 50 to 65 expansions, with no hull to build."""
@@ -62,15 +64,19 @@ class LargePairs:
 
     def near_copies(self, shape_a, shape_b, scale: float) -> bool:
         """Two point clouds of the same vertex count, at least `raw_hull_early`, each world vertex within
-        `near_copy` x scale of its partner's vertex of the same index."""
+        `near_copy` x scale of its partner's vertex of the same index, or else of a partner paired by
+        `paired_order` (a vertex order shuffled: without it such a copy expanded `batch_after` times first, 2-4 ms
+        each on a many-sided cylinder whose caps EPA fans again and again)."""
         if not (isinstance(shape_a, PointCloud) and isinstance(shape_b, PointCloud)):
             return False
         count = shape_a.core_vertex_count()
         if count < self.raw_hull_early or shape_b.core_vertex_count() != count:
             return False
-        apart = ((shape_a._world_core_vertices() - shape_b._world_core_vertices())
-                 + (shape_a._offset - shape_b._offset))
-        return bool(np.abs(apart).max() <= self.near_copy * scale)
+        world_a, world_b = shape_a._world_core_vertices(), shape_b._world_core_vertices()
+        apart = (world_a - world_b) + (shape_a._offset - shape_b._offset)
+        if np.abs(apart).max() <= self.near_copy * scale:
+            return True
+        return paired_order(world_a + (shape_a._offset - shape_b._offset), world_b, self.near_copy * scale) is not None
 
     def first_try(self, shape_a, shape_b, scale: float) -> int:
         """Expansions after which EPA first tries the facet path, decided before the first expansion: 0 for round

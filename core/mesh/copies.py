@@ -3,6 +3,8 @@ place, a copy scaled about its centre): answered in time linear in the mesh size
 triangle pair, and with the same answer as the crossing step of core/mesh/meeting.py (`meet`).
 
 `cannot_cross(frame)`: True when no triangle pair of the two meshes can cross by more than the touching band.
+A copy listing its vertices and triangles in another order (exported and imported again) is first put in its
+partner's order (core/copies.py pairs the vertices; relabelled, the triangles must be the partner's).
 `meet` keeps the crossing curve only when some crossing pair is robust: each triangle reaches more than the band
 beyond the other's plane on both sides (core/mesh/meeting.py `_robust`).  If every vertex of mesh X lies inside
 closed convex Y or within band / 4 of Y's surface, no corner of X is more than band / 4 + (Y's convexity
@@ -29,6 +31,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..copies import paired_order
 from ..rows import row_cross, row_dot
 from .tritri import point_triangle
 
@@ -86,17 +89,49 @@ def _held(x: np.ndarray, y: np.ndarray, triangles: np.ndarray, used: np.ndarray,
     return bool(np.all(ok[todo]))
 
 
+def _cyclic_rows(triangles: np.ndarray) -> np.ndarray:
+    """The triangles each turned to start at its smallest index (orientation kept), rows sorted: equal for two
+    lists of the same oriented triangles in any order."""
+    first = triangles.argmin(axis=1)
+    turn = (np.arange(3)[None, :] + first[:, None]) % 3
+    rows = np.take_along_axis(triangles, turn, axis=1)
+    return rows[np.lexsort(rows.T[::-1])]
+
+
+def _b_in_a_order(sa, sb, scale: float) -> np.ndarray | None:
+    """B's pair-frame vertices listed in A's vertex order, when B is A's copy with its vertices in another order
+    (core/copies.py pairs them, within 1e-2 x scale) and, so relabelled, exactly A's oriented triangles; else
+    None.  The pairing only chooses which vertex of Y each vertex of X is tested against: `_held` decides."""
+    ta, tb = sa.mesh.triangles, sb.mesh.triangles
+    if ta.shape != tb.shape or sa.vertices.shape != sb.vertices.shape:
+        return None
+    order = paired_order(sa.vertices, sb.vertices, 1e-2 * scale)
+    if order is None:
+        return None
+    label = np.empty_like(order)
+    label[order] = np.arange(order.size)  # B's vertex j is A's vertex label[j]
+    if not np.array_equal(_cyclic_rows(ta), _cyclic_rows(label[tb])):
+        return None
+    return sb.vertices[order]
+
+
 def cannot_cross(frame) -> bool:
-    """True when one mesh of the pair (two closed convex meshes with the same triangles) is certified to lie in
-    or on the other, so that no triangle pair crosses by more than the band (see the module docstring)."""
+    """True when one mesh of the pair (two closed convex meshes with the same triangles, or one with its
+    vertices and triangles listed in another order) is certified to lie in or on the other, so that no triangle
+    pair crosses by more than the band (see the module docstring)."""
     sa, sb = frame.sa, frame.sb
     ta, tb = sa.mesh.triangles, sb.mesh.triangles
-    if ta.shape != tb.shape or sa.vertices.shape != sb.vertices.shape or not (ta is tb or np.array_equal(ta, tb)):
+    if ta.shape != tb.shape or sa.vertices.shape != sb.vertices.shape:
         return False
+    xb = sb.vertices
+    if not (ta is tb or np.array_equal(ta, tb)):
+        xb = _b_in_a_order(sa, sb, frame.scale)
+        if xb is None:
+            return False
     near = 0.25 * frame.band
     used = sa.local.used
-    for sx, sy in ((sa, sb), (sb, sa)):
-        if _convexity_slack(sy.mesh) <= near and _held(sx.vertices, sy.vertices, ta, used, near):
+    for (x, y), mesh_y in (((sa.vertices, xb), sb.mesh), ((xb, sa.vertices), sa.mesh)):
+        if _convexity_slack(mesh_y) <= near and _held(x, y, ta, used, near):
             return True
     return False
 

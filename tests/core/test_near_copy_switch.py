@@ -2,16 +2,18 @@
 
 core/large_pairs.py's `LARGE_PAIRS.near_copies` says whether two point clouds are copies of each other vertex by
 vertex: the same vertex count (at least `raw_hull_early`), every world vertex within `near_copy` x the pair's size
-of its partner's vertex of the same index.  When the copies are round (h_M over spread directions within `round_spread`
-of its smallest value) the pair is handed to core/facet_depth.py at EPA's first expansion instead of after
-`batch_after` (256), so the answer comes with a handful of EPA iterations; other copies after `near_copy_after`
-(128), so that those EPA finishes sooner build no hull (`LARGE_PAIRS.first_try`).  Pinned here:
+of its partner's vertex of the same index, or of the partner core/copies.py pairs it with (a copy in another order).
+When the copies are round (h_M over spread directions within `round_spread` of its smallest value) the pair is
+handed to core/facet_depth.py at EPA's first expansion instead of after `batch_after` (256), so the answer comes
+with a handful of EPA iterations; other copies after `near_copy_after` (128), so that those EPA finishes sooner
+build no hull (`LARGE_PAIRS.first_try`).  Pinned here:
 - the issue's copies of a 2,562-vertex Ico Sphere (raw arrays, and B as a `PointCloud` whose transform makes the
   copy) switch at once and answer exactly (`exact_depth` of tests/core/duplicates.py, independent of the engine);
 - copies of a rounded box and a lumpy blob are not round: EPA finishes them before `near_copy_after` and no hull is
   built; a 1,024-vertex cylinder's copies are not round either and take the facet path after `near_copy_after`;
-- what is not a copy keeps the old switch: moved by 5e-2 of its size, one vertex short, a different order, under
-  `raw_hull_early` vertices, or the same local vertices placed apart by the transform;
+- what is not a copy keeps the old switch: moved by 5e-2 of its size, one vertex short, turned 0.3 rad and in a
+  different order, under `raw_hull_early` vertices, or the same local vertices placed apart by the transform (the
+  same points in a different order are a copy);
 - a hull declined at that first expansion leaves the answer to EPA, exact all the same.
 """
 from __future__ import annotations
@@ -105,7 +107,9 @@ def test_what_is_not_a_copy_keeps_the_old_switch(sphere):
     size = float(np.linalg.norm(np.ptp(sphere, axis=0)))
     assert not _near(sphere, near_copy(sphere, rng, shift=5e-2))  # moved by more than `_NEAR_COPY` x size
     assert not _near(sphere, sphere[1:].copy())  # one vertex short
-    assert not _near(sphere, sphere[rng.permutation(sphere.shape[0])])  # the same points in another order
+    assert _near(sphere, sphere[rng.permutation(sphere.shape[0])])  # the same points in another order: a copy
+    turned_far = near_copy(sphere, rng, angle=0.3)[rng.permutation(sphere.shape[0])]  # in another order, turned
+    assert not _near(sphere, turned_far)
     small = icosphere(3)  # 642 vertices: EPA alone is as fast there
     assert small.shape[0] < LARGE_PAIRS.raw_hull_early and not _near(small, small.copy())
     pose = np.eye(4)

@@ -7,9 +7,10 @@ and the facet path starts A's climbs along B's facet normals from B's supports o
 - sharing changes nothing: B's points and triangles are what B's own check of the same input gives, and the
   shared graph is the graph of those triangles;
 - distinct points keep their input order (the copy's vertex order is its partner's); repeated ones are welded;
-- triangles that differ (a mirrored copy, whose faces turn round; another split of a flat quad) get their own
-  graph, and every copy, sharing or not, answers exactly (`exact_depth` of tests/core/duplicates.py: every facet
-  normal of A - B from two qhull hulls, no engine code).
+- triangles that differ (a mirrored copy, whose faces turn round; another split of a flat quad) get their own graph
+  (a mirror-symmetric shape's mirror image is the same points in another order: paired, the same graph), and every
+  copy, sharing or not, answers exactly (`exact_depth` of tests/core/duplicates.py: every facet normal of A - B from
+  two qhull hulls, no engine code).
 """
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ import core
 from core.facet_depth import facet_depth
 from core.hull_views import with_hulls
 from core.triangulation import Graph, Triangulation
-from tests.core.duplicates import exact_depth, icosphere, near_copy, subdivided_cube
+from tests.core.duplicates import blob, exact_depth, icosphere, near_copy, subdivided_cube
 from tests.core.reporting import TOUCHING
 
 COPIES = {
@@ -74,11 +75,23 @@ def test_distinct_points_keep_their_order_and_repeated_ones_are_welded():
 
 
 def test_a_mirrored_copy_gets_its_own_graph_and_is_exact():
-    a = icosphere(3)
+    a = blob(3)  # no mirror symmetry: its mirror image is another point set
     b = a * np.array([-1.0, 1.0, 1.0]) + [1e-3, 0.0, 0.0]  # a mirror image: every face turns round
     views = with_hulls(core.PointCloud(a), core.PointCloud(b))
     hull_a, hull_b = (v._triangulation() for v in views)
     assert hull_a is not None and hull_b is not None and hull_b.graph is not hull_a.graph
+    assert _exact(a, b, facet_depth(*views))
+
+
+def test_a_mirror_symmetric_shape_mirrored_is_a_copy_in_another_order():
+    """An Ico Sphere is its own mirror image: its mirrored copy is the same points in another vertex order, which
+    core/copies.py pairs, so B takes A's triangles on the paired vertices (the same graph), exact all the same."""
+    a = icosphere(3)
+    b = a * np.array([-1.0, 1.0, 1.0]) + [1e-3, 0.0, 0.0]
+    views = with_hulls(core.PointCloud(a), core.PointCloud(b))
+    hull_a, hull_b = (v._triangulation() for v in views)
+    assert hull_a is not None and hull_b is not None and hull_b.graph is hull_a.graph
+    assert np.abs(hull_b.points - (hull_a.points + [1e-3, 0.0, 0.0])).max() <= 1e-15
     assert _exact(a, b, facet_depth(*views))
 
 
