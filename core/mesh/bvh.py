@@ -115,7 +115,8 @@ class LocalBVH:
         m = triangles.shape[0]
         # boxes are built relative to the centre of the mesh's own box, so that a mesh whose local coordinates
         # are far from zero keeps small, precise box centres (WorldBVH adds the centre back in the pair frame)
-        a0, b0, c0 = vertices[triangles[:, 0]], vertices[triangles[:, 1]], vertices[triangles[:, 2]]
+        # (rows gathered with np.take along axis 0: the same values, several times faster than indexing)
+        a0, b0, c0 = (np.take(vertices, triangles[:, i], axis=0) for i in range(3))
         (lo_a, hi_a), (lo_b, hi_b), (lo_c, hi_c) = _column_bounds(a0), _column_bounds(b0), _column_bounds(c0)
         lo = np.minimum(np.minimum(lo_a, lo_b), lo_c)
         hi = np.maximum(np.maximum(hi_a, hi_b), hi_c)
@@ -123,8 +124,8 @@ class LocalBVH:
         a0, b0, c0 = a0 - self.origin, b0 - self.origin, c0 - self.origin
         order = np.argsort(hilbert_keys((a0 + b0 + c0) / 3.0), kind="stable")
         self.order = order
-        self.leaf_triangles = triangles[order]
-        a, b, c = a0[order], b0[order], c0[order]
+        self.leaf_triangles = np.take(triangles, order, axis=0)
+        a, b, c = (np.take(x, order, axis=0) for x in (a0, b0, c0))
         sizes = [m]
         while sizes[-1] > 1:
             sizes.append((sizes[-1] + 1) // 2)
@@ -202,7 +203,7 @@ class WorldBVH:
     def __init__(self, local: LocalBVH, world_vertices: np.ndarray, linear, offset):
         self.local = local
         self.vertices = world_vertices
-        self.leaf_corners = world_vertices[local.leaf_triangles]  # (m, 3, 3)
+        self.leaf_corners = np.take(world_vertices, local.leaf_triangles, axis=0)  # (m, 3, 3)
         if linear is None:
             self.centre = local.centre + (local.origin + offset)
             self.half = local.half
