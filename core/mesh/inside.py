@@ -129,8 +129,12 @@ def _part_points(side: Side):
 
 
 def _measure(points, sy: Side, scale):
-    """Distance of each point to Y's surface, and whether it is inside closed Y (non-zero winding number)."""
-    return closest_points(points, sy.world)[0], winding_numbers(points, sy.world, scale) != 0
+    """Distance of each point to Y's surface, and whether it is inside closed Y (non-zero winding number).  The
+    flags first: when no point is inside, the distances decide nothing and are not measured (None)."""
+    inside = winding_numbers(points, sy.world, scale) != 0
+    if not np.any(inside):
+        return None, inside
+    return closest_points(points, sy.world)[0], inside
 
 
 def parts_inside(sx: Side, sy: Side, band, scale, measure=None) -> bool:
@@ -140,6 +144,8 @@ def parts_inside(sx: Side, sy: Side, band, scale, measure=None) -> bool:
     parts = sx.local.parts
     points, part = _part_points(sx)
     dist, inside = (measure or _measure)(points, sy, scale)
+    if not np.any(inside):
+        return False  # no corner inside Y: no part is strictly inside
     off = dist > band
     strictly_in = np.bincount(part[off & inside], minlength=parts.count) > 0
     strictly_out = np.bincount(part[off & ~inside], minlength=parts.count) > 0
