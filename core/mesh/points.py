@@ -110,8 +110,10 @@ def _ray_count(points, world: WorldBVH, direction, slack):
         p = np.take(points, pts, axis=0)
         t1 = (np.take(world.lo, flat, axis=0) - slack - p) * inv
         t2 = (np.take(world.hi, flat, axis=0) + slack - p) * inv
-        enter = np.minimum(t1, t2).max(axis=1)
-        leave = np.maximum(t1, t2).min(axis=1)
+        near, far = np.minimum(t1, t2), np.maximum(t1, t2)
+        # column by column (a reduction along axis 1 of a (k, 3) array runs a 3-long loop per row)
+        enter = np.maximum(np.maximum(near[:, 0], near[:, 1]), near[:, 2])
+        leave = np.minimum(np.minimum(far[:, 0], far[:, 1]), far[:, 2])
         keep = (leave >= enter) & (leave >= 0.0)
         pts, nodes = pts[keep], nodes[keep]
     corners = np.take(world.leaf_corners, nodes, axis=0)
@@ -123,8 +125,9 @@ def _ray_count(points, world: WorldBVH, direction, slack):
     w = row_dot(r, row_cross(c, a))
     size = np.maximum(np.maximum(row_dot(a, a), row_dot(b, b)), row_dot(c, c))
     tol = 1e-12 * size
-    normal = row_cross(b - a, c - a)
-    edge2 = np.maximum(np.maximum(row_dot(b - a, b - a), row_dot(c - b, c - b)), row_dot(a - c, a - c))
+    ab, cb, ac = b - a, c - b, a - c
+    normal = row_cross(ab, c - a)
+    edge2 = np.maximum(np.maximum(row_dot(ab, ab), row_dot(cb, cb)), row_dot(ac, ac))
     proper = row_dot(normal, normal) > 1e-24 * edge2 * edge2
     pos = (u > tol) & (v > tol) & (w > tol)
     neg = (u < -tol) & (v < -tol) & (w < -tol)
