@@ -95,6 +95,11 @@ def segment_segment(p1, q1, p2, q2):
     return p1 + s[:, None] * d1, p2 + t[:, None] * d2
 
 
+def _corners(T, which) -> np.ndarray:
+    """[T[:, i] for i in which] stacked into (len(which) k, 3) rows, by one gather."""
+    return np.take(T, which, axis=1).transpose(1, 0, 2).reshape(-1, 3)
+
+
 def triangle_triangle(A, B):
     """Distance and closest points of k triangle pairs.  A, B: (k, 3, 3) corners.  Returns (dist, xa, xb).
 
@@ -102,20 +107,20 @@ def triangle_triangle(A, B):
     k = A.shape[0]
     if k == 0:
         return np.zeros(0), np.zeros((0, 3)), np.zeros((0, 3))
-    # 6 vertex-triangle pairs: A's corners against B, then B's corners against A
-    pts = np.concatenate([A[:, 0], A[:, 1], A[:, 2], B[:, 0], B[:, 1], B[:, 2]])
+    # 6 vertex-triangle pairs: A's corners against B, then B's corners against A.  Each stack of corners is one
+    # gather, blocks of k rows in the order written out: corners(T, (i, j, ...)) = [T[:, i], T[:, j], ...]
+    pts = np.concatenate([_corners(A, (0, 1, 2)), _corners(B, (0, 1, 2))])
     tri = np.concatenate([B, B, B, A, A, A])
-    # 9 edge-edge pairs
-    ea = (0, 1, 2)
-    p1 = np.concatenate([A[:, i] for i in ea for _ in ea])
-    q1 = np.concatenate([A[:, (i + 1) % 3] for i in ea for _ in ea])
-    p2 = np.concatenate([B[:, j] for _ in ea for j in ea])
-    q2 = np.concatenate([B[:, (j + 1) % 3] for _ in ea for j in ea])
+    # 9 edge-edge pairs: edge i of A against edge j of B, for i, j in 0, 1, 2 (i major)
+    p1 = _corners(A, (0, 0, 0, 1, 1, 1, 2, 2, 2))
+    q1 = _corners(A, (1, 1, 1, 2, 2, 2, 0, 0, 0))
+    p2 = _corners(B, (0, 1, 2, 0, 1, 2, 0, 1, 2))
+    q2 = _corners(B, (1, 2, 0, 1, 2, 0, 1, 2, 0))
     s1, s2 = segment_segment(p1, q1, p2, q2)
     # 6 piercing candidates: each edge's meeting point with the other plane, against the other triangle
     # (the edges start at the corners `pts`; their meeting points go through one `point_triangle` call with the
     # corners: rows are independent, so each gets what a call of its own would give)
-    e_q = np.concatenate([A[:, 1], A[:, 2], A[:, 0], B[:, 1], B[:, 2], B[:, 0]])
+    e_q = np.concatenate([_corners(A, (1, 2, 0)), _corners(B, (1, 2, 0))])
     x = _pierce_points(pts, e_q, tri)
     both = np.concatenate([tri, tri])
     closest = point_triangle(np.concatenate([pts, x]), both[:, 0], both[:, 1], both[:, 2])
