@@ -36,6 +36,9 @@ SUITES = [
      "the same as a Blender user meets it: Shift+D, Check, in each mode"),
     ("mesh", "mesh.py", ["--quick"],
      "non-convex triangle meshes of 100,000 triangles, one-shot, vs python-fcl's BVH. Writes mesh_results.md"),
+    ("midsize", "midsize.py", ["--quick"],
+     "mid-size meshes (200 to 20,000 triangles: pybullet's duck, bunny, torus, soccer ball, teddy; generated 20k) "
+     "one-shot, separated, crossing and inside, vs python-fcl's build + collide + distance. Writes midsize_results.md"),
     ("mesh-duplicates", "mesh_duplicates.py", ["--quick"],
      "Exact mode on a mesh and its copy in place (crossing curve, containment); no peer answers this"),
     ("scene", "scene.py", ["--quick"],

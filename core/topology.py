@@ -207,6 +207,8 @@ def convexity_proper(vertices, corners_idx, topo, label, count, faces, relative:
     height *= sign[label][:, None]
     over_edge = np.flatnonzero(height > tol[label][:, None])
     convex &= np.bincount(label[owner[over_edge]], minlength=count) == 0
+    if not np.any(convex):  # every group has a reflex edge: the angle sums would change nothing
+        return convex
     # face angles around each vertex sum to at most 2 pi; a triangle's corner angle is atan2(|e1 x e2|, e1 . e2)
     # with e1, e2 its two edges from the corner, and |e1 x e2| is twice the area at every corner: `length`
     dots = np.stack([-row_dot(ab, ca), -row_dot(bc, ab), -row_dot(ca, bc)], axis=1)

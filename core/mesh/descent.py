@@ -148,7 +148,7 @@ def _split(wa: WorldBVH, wb: WorldBVH, ia, ib, la, lb):
 def _upper_bound(wa: WorldBVH, na, wb: WorldBVH, nb, bound, ub, ub_points):
     """The best distance known after one level: a surface point of each node, and the exact distance of the
     first triangles of the TOP_K most promising pairs.  Returns (ub, its points)."""
-    r = wa.rep[na] - wb.rep[nb]
+    r = np.take(wa.rep, na, axis=0) - np.take(wb.rep, nb, axis=0)
     r = r[:, 0] * r[:, 0] + r[:, 1] * r[:, 1] + r[:, 2] * r[:, 2]
     j = int(np.argmin(r))
     if math.sqrt(r[j]) < ub:

@@ -129,8 +129,12 @@ def _part_points(side: Side):
 
 
 def _measure(points, sy: Side, scale):
-    """Distance of each point to Y's surface, and whether it is inside closed Y (non-zero winding number)."""
-    return closest_points(points, sy.world)[0], winding_numbers(points, sy.world, scale) != 0
+    """Distance of each point to Y's surface, and whether it is inside closed Y (non-zero winding number).  The
+    flags first: when no point is inside, the distances decide nothing and are not measured (None)."""
+    inside = winding_numbers(points, sy.world, scale) != 0
+    if not np.any(inside):
+        return None, inside
+    return closest_points(points, sy.world)[0], inside
 
 
 def parts_inside(sx: Side, sy: Side, band, scale, measure=None) -> bool:
@@ -140,6 +144,8 @@ def parts_inside(sx: Side, sy: Side, band, scale, measure=None) -> bool:
     parts = sx.local.parts
     points, part = _part_points(sx)
     dist, inside = (measure or _measure)(points, sy, scale)
+    if not np.any(inside):
+        return False  # no corner inside Y: no part is strictly inside
     off = dist > band
     strictly_in = np.bincount(part[off & inside], minlength=parts.count) > 0
     strictly_out = np.bincount(part[off & ~inside], minlength=parts.count) > 0
@@ -161,12 +167,9 @@ def steps_off_the_curve(X, Y, band):
     """Points of the triangles X (k,3,3) next to where they cross Y: from the middle of the crossing segment,
     steps across it within X's plane (both ways, four lengths from tiny to a third of X's size), each pulled
     back onto X.  One side of a crossing is inside the other mesh, so some of them are, at a positive depth."""
-    mask, _ = crossing(X, Y, band)
-    X, Y = X[mask], Y[mask]
+    mask, segs = crossing(X, Y, band)  # one segment per crossing pair, in order
+    X = X[mask]
     if X.shape[0] == 0:
-        return np.zeros((0, 3))
-    _, segs = crossing(X, Y, band)
-    if segs.shape[0] != X.shape[0]:
         return np.zeros((0, 3))
     mid = 0.5 * (segs[:, 0] + segs[:, 1])
     n = row_cross(X[:, 1] - X[:, 0], X[:, 2] - X[:, 0])
@@ -176,12 +179,11 @@ def steps_off_the_curve(X, Y, band):
     across = across[ok] / length[ok][:, None]
     X, mid = X[ok], mid[ok]
     size = np.sqrt(((X[:, 1] - X[:, 0]) ** 2).sum(axis=1) + ((X[:, 2] - X[:, 0]) ** 2).sum(axis=1))
-    out = []
-    for step in (1e-6, 1e-3, 0.03, 0.3):
-        for sign in (1.0, -1.0):
-            p = mid + (sign * step * size)[:, None] * across
-            out.append(point_triangle(p, X[:, 0], X[:, 1], X[:, 2]))
-    return np.concatenate(out) if out else np.zeros((0, 3))
+    # every step of every pair in one `point_triangle` call (its rows are independent)
+    p = np.concatenate([mid + (sign * step * size)[:, None] * across
+                        for step in (1e-6, 1e-3, 0.03, 0.3) for sign in (1.0, -1.0)])
+    X = np.concatenate([X] * 8)
+    return point_triangle(p, X[:, 0], X[:, 1], X[:, 2])
 
 
 def _clipped_centroids(X, Y):

@@ -33,35 +33,38 @@ from ..rows import row_cross, row_dot
 __all__ = ["point_triangle", "segment_segment", "triangle_triangle", "crossing", "crossing_indexed", "Planes"]
 
 
-def point_segment(p, a, b):
-    """Closest point of segments ab to points p, (k, 3)."""
-    ab = b - a
-    denom = row_dot(ab, ab)
-    t = np.where(denom > 0.0, row_dot(p - a, ab) / np.where(denom > 0.0, denom, 1.0), 0.0)
-    t = np.clip(t, 0.0, 1.0)
-    return a + t[:, None] * ab
-
-
 def point_triangle(p, a, b, c):
-    """Closest point of triangles abc to points p, (k, 3); robust to degenerate triangles."""
-    best = point_segment(p, a, b)
-    best_d = row_dot(p - best, p - best)
-    for u, v in ((b, c), (c, a)):
-        q = point_segment(p, u, v)
-        d = row_dot(p - q, p - q)
+    """Closest point of triangles abc to points p, (k, 3); robust to degenerate triangles.  Row by row: a row's
+    answer does not depend on the other rows (callers stack unrelated queries into one call)."""
+    # the three edges as `point_segment` takes them (a to b, b to c, c to a), each difference formed once
+    ab, bc, ca = b - a, c - b, a - c
+    pa, pb, pc = p - a, p - b, p - c
+    best = best_d = None
+    lengths = []
+    for start, edge, rel in ((a, ab, pa), (b, bc, pb), (c, ca, pc)):
+        denom = row_dot(edge, edge)
+        lengths.append(denom)
+        t = np.where(denom > 0.0, row_dot(rel, edge) / np.where(denom > 0.0, denom, 1.0), 0.0)
+        q = start + np.clip(t, 0.0, 1.0)[:, None] * edge
+        off = p - q
+        d = row_dot(off, off)
+        if best is None:
+            best, best_d = q, d
+            continue
         closer = d < best_d
         best = np.where(closer[:, None], q, best)
         best_d = np.where(closer, d, best_d)
-    n = row_cross(b - a, c - a)
+    n = row_cross(ab, c - a)
     nn = row_dot(n, n)
-    scale2 = np.maximum(np.maximum(row_dot(b - a, b - a), row_dot(c - b, c - b)), row_dot(a - c, a - c))
+    scale2 = np.maximum(np.maximum(lengths[0], lengths[1]), lengths[2])
     proper = nn > 1e-24 * scale2 * scale2
-    inside = (proper & (row_dot(n, row_cross(b - a, p - a)) >= 0.0) & (row_dot(n, row_cross(c - b, p - b)) >= 0.0)
-              & (row_dot(n, row_cross(a - c, p - c)) >= 0.0))
+    inside = (proper & (row_dot(n, row_cross(ab, pa)) >= 0.0) & (row_dot(n, row_cross(bc, pb)) >= 0.0)
+              & (row_dot(n, row_cross(ca, pc)) >= 0.0))
     if np.any(inside):
-        t = row_dot(p - a, n) / np.where(proper, nn, 1.0)
+        t = row_dot(pa, n) / np.where(proper, nn, 1.0)
         q = p - t[:, None] * n
-        d = row_dot(p - q, p - q)
+        off = p - q
+        d = row_dot(off, off)
         use = inside & (d < best_d)
         best = np.where(use[:, None], q, best)
     return best
@@ -92,6 +95,11 @@ def segment_segment(p1, q1, p2, q2):
     return p1 + s[:, None] * d1, p2 + t[:, None] * d2
 
 
+def _corners(T, which) -> np.ndarray:
+    """[T[:, i] for i in which] stacked into (len(which) k, 3) rows, by one gather."""
+    return np.take(T, which, axis=1).transpose(1, 0, 2).reshape(-1, 3)
+
+
 def triangle_triangle(A, B):
     """Distance and closest points of k triangle pairs.  A, B: (k, 3, 3) corners.  Returns (dist, xa, xb).
 
@@ -99,21 +107,24 @@ def triangle_triangle(A, B):
     k = A.shape[0]
     if k == 0:
         return np.zeros(0), np.zeros((0, 3)), np.zeros((0, 3))
-    # 6 vertex-triangle pairs: A's corners against B, then B's corners against A
-    pts = np.concatenate([A[:, 0], A[:, 1], A[:, 2], B[:, 0], B[:, 1], B[:, 2]])
+    # 6 vertex-triangle pairs: A's corners against B, then B's corners against A.  Each stack of corners is one
+    # gather, blocks of k rows in the order written out: corners(T, (i, j, ...)) = [T[:, i], T[:, j], ...]
+    pts = np.concatenate([_corners(A, (0, 1, 2)), _corners(B, (0, 1, 2))])
     tri = np.concatenate([B, B, B, A, A, A])
-    near = point_triangle(pts, tri[:, 0], tri[:, 1], tri[:, 2])
-    # 9 edge-edge pairs
-    ea = (0, 1, 2)
-    p1 = np.concatenate([A[:, i] for i in ea for _ in ea])
-    q1 = np.concatenate([A[:, (i + 1) % 3] for i in ea for _ in ea])
-    p2 = np.concatenate([B[:, j] for _ in ea for j in ea])
-    q2 = np.concatenate([B[:, (j + 1) % 3] for _ in ea for j in ea])
+    # 9 edge-edge pairs: edge i of A against edge j of B, for i, j in 0, 1, 2 (i major)
+    p1 = _corners(A, (0, 0, 0, 1, 1, 1, 2, 2, 2))
+    q1 = _corners(A, (1, 1, 1, 2, 2, 2, 0, 0, 0))
+    p2 = _corners(B, (0, 1, 2, 0, 1, 2, 0, 1, 2))
+    q2 = _corners(B, (1, 2, 0, 1, 2, 0, 1, 2, 0))
     s1, s2 = segment_segment(p1, q1, p2, q2)
     # 6 piercing candidates: each edge's meeting point with the other plane, against the other triangle
-    e_p = np.concatenate([A[:, 0], A[:, 1], A[:, 2], B[:, 0], B[:, 1], B[:, 2]])
-    e_q = np.concatenate([A[:, 1], A[:, 2], A[:, 0], B[:, 1], B[:, 2], B[:, 0]])
-    x, y = _pierce(e_p, e_q, tri)
+    # (the edges start at the corners `pts`; their meeting points go through one `point_triangle` call with the
+    # corners: rows are independent, so each gets what a call of its own would give)
+    e_q = np.concatenate([_corners(A, (1, 2, 0)), _corners(B, (1, 2, 0))])
+    x = _pierce_points(pts, e_q, tri)
+    both = np.concatenate([tri, tri])
+    closest = point_triangle(np.concatenate([pts, x]), both[:, 0], both[:, 1], both[:, 2])
+    near, y = closest[:6 * k], closest[6 * k:]
     on_a = np.concatenate([pts[:3 * k], near[3 * k:], s1, x[:3 * k], y[3 * k:]])
     on_b = np.concatenate([near[:3 * k], pts[3 * k:], s2, y[:3 * k], x[3 * k:]])
     diff = on_a - on_b
@@ -151,17 +162,16 @@ def separation_bound(A, B):
     return best
 
 
-def _pierce(p, q, T):
-    """Where segments pq meet the plane of triangles T (when their ends are on both sides), and the closest
-    point of T to it; rows without a meeting point give (p, closest point of T to p): a real pair of points."""
+def _pierce_points(p, q, T):
+    """Where segments pq meet the plane of triangles T (when their ends are on both sides), else p: with the
+    closest point of T to it (`point_triangle`), a real pair of points."""
     t0, t1, t2 = T[:, 0], T[:, 1], T[:, 2]
     n = row_cross(t1 - t0, t2 - t0)
     sp = row_dot(p - t0, n)
     sq = row_dot(q - t0, n)
     mask = (((sp <= 0.0) & (sq >= 0.0)) | ((sp >= 0.0) & (sq <= 0.0))) & (sp != sq)
     t = np.where(mask, sp / np.where(mask, sp - sq, 1.0), 0.0)
-    x = p + t[:, None] * (q - p)
-    return x, point_triangle(x, t0, t1, t2)
+    return p + t[:, None] * (q - p)
 
 
 def _side_interval(T, s, positive):
