@@ -1,0 +1,268 @@
+"""Independent oracles for the depth interval of an INTERSECTING mesh answer (issue 19); nothing here calls the
+engine's depth code.
+
+The interval claims: L = `depth` is at most the translational penetration depth PD (the length of the shortest
+translation of B after which the solids' interiors are disjoint), and U = `depth + gap` = |`separation`| is a
+length at which B, moved by `separation`, no longer intersects A.  Two checks:
+
+(a) `check_separation`: U by re-checking the moved pair twice: manifold3d's volume of A ∩ (B + separation) is at
+    most `Judge.tolerance`, and `core.collide`'s exact mesh query on the moved pair answers TOUCHING or SEPARATED
+    (its status only: the SEPARATED/TOUCHING verdict, whose distance the mesh corpus checks against the brute-force
+    oracle of tests/core/mesh_oracle.py).
+(b) `search_moves`: L by a brute-force directional search for separating moves.  Along each direction d (the
+    answer's separation and normal first, then a Fibonacci sphere) it steps t up to the best length found so far
+    (or to where B lies wholly beyond A's supporting plane, free for certain), and at the first step judged free
+    by manifold3d's volume it bisects back to the last step judged not free (the search's volume judge is stricter than (a)'s and first
+    looks for a vertex inside: `Judge`).  The shortest candidates are then
+    confirmed by the second judge (`core.collide`'s status on B + t d), a shortfall of the volume judge (a
+    contact whose overlap vanishes faster than the tolerance, such as a vertex on a face) being made up by
+    stepping t on by 1e-6, 1e-4, 1e-3 and 1e-2 of itself.  Every confirmed move separates, so PD <= its length: L must
+    not exceed it (beyond a relative 1e-9 of rounding).
+
+Tolerance.  manifold3d computes in float64; a pair that only touches comes back with no volume or with a sliver as
+thick as the rounding of the moved coordinates (a few ulps of the largest world coordinate, 1.2e-10 at 1e6) over
+at most the smaller surface's area.  So check (a) allows 16 ulps of the largest coordinate times the smaller
+surface area, plus 1e-9 of the smaller volume for manifold3d's own arithmetic; the corpus's overlaps are at least
+1e-3 of the smaller volume (tests/core/depth_corpus.py), six orders more.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+import core
+from tests.core import mesh_oracle as mo
+from tests.core.depth_corpus import DepthCase, world_solid
+
+__all__ = ["Judge", "SeparationCheck", "Search", "fibonacci_sphere", "moved", "check_separation", "search_moves", "lower_bound_ok", "Examined", "examine",
+           "ROUNDING"]
+
+ROUNDING = 1e-9
+"""Relative allowance when L is compared with a separating move's length."""
+
+_BUMPS = (1e-6, 1e-4, 1e-3, 1e-2)
+
+
+def fibonacci_sphere(n: int) -> np.ndarray:
+    """n nearly evenly spread unit vectors (the golden-angle spiral)."""
+    i = np.arange(n) + 0.5
+    z = 1.0 - 2.0 * i / n
+    r = np.sqrt(1.0 - z * z)
+    phi = math.pi * (3.0 - math.sqrt(5.0)) * i
+    return np.stack([r * np.cos(phi), r * np.sin(phi), z], axis=1)
+
+
+def moved(mesh: core.TriangleMesh, move) -> core.TriangleMesh:
+    """The engine's mesh translated by the world vector `move` (after its own transform)."""
+    m = np.eye(4)
+    m[:3, 3] = move
+    return mesh.moved(m @ np.asarray(mesh.transform))
+
+
+def _area(v, t) -> float:
+    tri = v[t]
+    return float(0.5 * np.linalg.norm(np.cross(tri[:, 1] - tri[:, 0], tri[:, 2] - tri[:, 0]), axis=1).sum())
+
+
+class Judge:
+    """manifold3d's view of a case: the volume of A ∩ (B + move), in a frame at A's bounding-box centre.
+
+    `tolerance` is the allowance of check (a) (module docstring).  The search's judge `free` is stricter (the
+    rounding term only): a touching move it calls not free only makes a candidate longer, while a move it calls free
+    must be close to a real one for the second judge to confirm it.  Before asking manifold3d, `free` looks for a
+    vertex of one solid strictly inside the other (winding number of the clean surface above one half, up to
+    `PRESCREEN` vertices of each, those in the other's box): that makes the interiors overlap, so the answer is
+    not free without a boolean."""
+
+    PRESCREEN = 32
+
+    def __init__(self, case: DepthCase):
+        import manifold3d
+
+        self._manifold3d = manifold3d
+        va, ta = world_solid(case.solid_a)
+        vb, tb = world_solid(case.solid_b)
+        self.ref = 0.5 * (va.min(0) + va.max(0))
+        self.va, self.vb = va - self.ref, vb - self.ref
+        self.vb_world = vb
+        self.a = self._solid(self.va, ta)
+        self.tb = tb
+        self.soup_a, self.soup_b = mo.Soup(self.va, ta), mo.Soup(self.vb, tb)
+        self.volume_a, self.volume_b = float(self.a.volume()), float(self._solid(self.vb, tb).volume())
+        largest = max(float(np.abs(va).max()), float(np.abs(vb).max()))
+        self.search_tolerance = 16 * np.spacing(largest) * min(_area(va, ta), _area(vb, tb))
+        self.tolerance = 1e-9 * min(self.volume_a, self.volume_b) + self.search_tolerance
+        self.evaluations = self.screened = 0
+
+    def _solid(self, v, t):
+        m3 = self._manifold3d
+        solid = m3.Manifold(m3.Mesh64(vert_properties=np.ascontiguousarray(v, np.float64),
+                                      tri_verts=np.ascontiguousarray(t, np.uint64)))
+        assert solid.status() == m3.Error.NoError, solid.status()
+        return solid
+
+    def _moved_b(self, move) -> np.ndarray:
+        # B's vertices moved in world coordinates (rounded as the engine's are), then to the local frame
+        return (self.vb_world + np.asarray(move, float)) - self.ref
+
+    def overlap(self, move) -> float:
+        """Volume of A ∩ (B + move)."""
+        self.evaluations += 1
+        return float((self.a ^ self._solid(self._moved_b(move), self.tb)).volume())
+
+    def _vertex_inside(self, vb) -> bool:
+        soup_b = mo.Soup(vb, self.tb)
+        for points, other in ((vb, self.soup_a), (self.va, soup_b)):
+            lo, hi = other.bounds()
+            near = points[np.all((points > lo) & (points < hi), axis=1)]
+            if len(near) > self.PRESCREEN:
+                near = near[np.linspace(0, len(near) - 1, self.PRESCREEN).astype(int)]
+            if len(near) and np.any(mo.winding_number(other, near) > 0.5):
+                return True
+        return False
+
+    def free(self, move) -> bool:
+        """The search's judge: B + move and A judged to have disjoint interiors."""
+        vb = self._moved_b(move)
+        if self._vertex_inside(vb):
+            self.screened += 1
+            return False
+        self.evaluations += 1
+        return float((self.a ^ self._solid(vb, self.tb)).volume()) <= self.search_tolerance
+
+    def beyond(self, direction) -> float:
+        """The length t at which B + t d lies wholly on the far side of A's supporting plane normal to d."""
+        return float((self.va @ direction).max() - (self.vb @ direction).min())
+
+
+@dataclass
+class SeparationCheck:
+    volume: float
+    tolerance: float
+    status: core.Status
+    length: float
+
+    @property
+    def ok(self) -> bool:
+        return self.volume <= self.tolerance and self.status is not core.Status.INTERSECTING
+
+
+def check_separation(judge: Judge, a: core.TriangleMesh, b: core.TriangleMesh, contact) -> SeparationCheck:
+    """(a): the moved pair by both judges."""
+    move = np.asarray(contact.separation, float)
+    return SeparationCheck(judge.overlap(move), judge.tolerance, core.collide(a, moved(b, move)).status,
+                           float(np.linalg.norm(move)))
+
+
+@dataclass
+class Search:
+    best: float | None = None
+    """The shortest move confirmed by both judges (None if none was)."""
+    move: np.ndarray | None = None
+    candidates: list = field(default_factory=list)
+    """(t, d) judged free by the volume alone, shortest first."""
+    evaluations: int = 0
+    """manifold3d booleans asked"""
+    screened: int = 0
+    """moves found not free by a vertex inside, without a boolean"""
+    collides: int = 0
+
+
+def search_moves(judge: Judge, a: core.TriangleMesh, b: core.TriangleMesh, contact, directions: int = 16,
+                 steps: int = 4, halvings: int = 10, confirm: int = 3) -> Search:
+    """(b): a brute-force directional search for separating moves of B (see the module docstring)."""
+    first = []
+    for v in (contact.separation, contact.normal):
+        n = float(np.linalg.norm(v))
+        if n > 0 and np.all(np.isfinite(v)):
+            first.append(np.asarray(v, float) / n)
+    start, screened = judge.evaluations, judge.screened
+    best = math.inf
+    found = []
+    for d in [*first, *fibonacci_sphere(directions)]:
+        far = judge.beyond(d)
+        top = min(best, far)
+        lo, hi = 0.0, None
+        for k in range(1, steps + 1):
+            t = top * k / steps
+            if k == steps:
+                if top == far:
+                    hi = t               # B beyond A's supporting plane: free without asking
+                break                    # at `best` itself: no improvement along d
+            if judge.free(t * d):
+                hi = t
+                break
+            lo = t
+        if hi is None:
+            continue
+        for _ in range(halvings):
+            mid = 0.5 * (lo + hi)
+            if judge.free(mid * d):
+                hi = mid
+            else:
+                lo = mid
+        found.append((hi, d))
+        best = min(best, hi)
+    found.sort(key=lambda c: c[0])
+    result = Search(candidates=found, evaluations=judge.evaluations - start, screened=judge.screened - screened)
+    for t, d in found[:confirm]:
+        for scale in (1.0, *(1.0 + s for s in _BUMPS)):
+            result.collides += 1
+            if core.collide(a, moved(b, t * scale * d)).status is not core.Status.INTERSECTING:
+                length = t * scale
+                if result.best is None or length < result.best:
+                    result.best, result.move = length, t * scale * d
+                break
+        if result.best is not None:
+            break
+    return result
+
+
+def lower_bound_ok(contact, search: Search) -> bool:
+    """L is not above the shortest confirmed separating move (beyond ROUNDING of it)."""
+    return search.best is not None and contact.depth <= search.best * (1.0 + ROUNDING)
+
+
+@dataclass
+class Examined:
+    """One corpus case through `core.collide` and both checks (an exception is kept as text: a finding)."""
+
+    case: DepthCase
+    contact: object = None
+    separation: SeparationCheck | None = None
+    search: Search | None = None
+    error: str | None = None
+    engine_s: float = 0.0
+    oracle_s: float = 0.0
+
+    @property
+    def upper(self) -> float:
+        return self.contact.depth + self.contact.gap
+
+    @property
+    def width(self) -> float:
+        """gap / U: the interval's width as a share of its upper end."""
+        return self.contact.gap / self.upper if self.upper > 0 else math.inf
+
+
+def examine(case: DepthCase, directions: int = 16) -> Examined:
+    import time
+    import traceback
+
+    out = Examined(case)
+    try:
+        a, b = case.a.build(), case.b.build()
+        start = time.perf_counter()
+        out.contact = core.collide(a, b)
+        out.engine_s = time.perf_counter() - start
+        if out.contact.status is core.Status.INTERSECTING:
+            start = time.perf_counter()
+            judge = Judge(case)
+            out.separation = check_separation(judge, a, b, out.contact)
+            out.search = search_moves(judge, a, b, out.contact, directions=directions)
+            out.oracle_s = time.perf_counter() - start
+    except Exception:  # noqa: BLE001 - every exception is a finding, reported by the tests
+        out.error = traceback.format_exc(limit=4)
+    return out
