@@ -14,7 +14,7 @@ length at which B, moved by `separation`, no longer intersects A.  Two checks:
     (or to where B lies wholly beyond A's supporting plane, free for certain), and at the first step judged free
     by manifold3d's volume it bisects back to the last step judged not free (the search's volume judge is stricter than (a)'s and first
     looks for a vertex inside: `Judge`).  The shortest candidates are then
-    confirmed by the second judge (`core.collide`'s status on B + t d), a shortfall of the volume judge (a
+    confirmed by the second judge (`core.collide`'s status on B + t d, and (a)'s volume test again), a shortfall of the volume judge (a
     contact whose overlap vanishes faster than the tolerance, such as a vertex on a face) being made up by
     stepping t on by 1e-6, 1e-4, 1e-3 and 1e-2 of itself.  Every confirmed move separates, so PD <= its length: L must
     not exceed it (beyond a relative 1e-9 of rounding).
@@ -74,7 +74,8 @@ class Judge:
     must be close to a real one for the second judge to confirm it.  Before asking manifold3d, `free` looks for a
     vertex of one solid strictly inside the other (winding number of the clean surface above one half, up to
     `PRESCREEN` vertices of each, those in the other's box): that makes the interiors overlap, so the answer is
-    not free without a boolean."""
+    not free without a boolean.  (A vertex on the other's surface can read above one half, at a reflex edge: the
+    screen errs only towards "not free", which lengthens a candidate and never confirms a wrong one.)"""
 
     PRESCREEN = 32
 
@@ -210,10 +211,12 @@ def search_moves(judge: Judge, a: core.TriangleMesh, b: core.TriangleMesh, conta
     for t, d in found[:confirm]:
         for scale in (1.0, *(1.0 + s for s in _BUMPS)):
             result.collides += 1
-            if core.collide(a, moved(b, t * scale * d)).status is not core.Status.INTERSECTING:
+            move = t * scale * d
+            if (core.collide(a, moved(b, move)).status is not core.Status.INTERSECTING
+                    and judge.overlap(move) <= judge.tolerance):
                 length = t * scale
                 if result.best is None or length < result.best:
-                    result.best, result.move = length, t * scale * d
+                    result.best, result.move = length, move
                 break
         if result.best is not None:
             break
