@@ -36,8 +36,8 @@ import core
 from tests.core import mesh_oracle as mo
 from tests.core.depth_corpus import DepthCase, world_solid
 
-__all__ = ["Judge", "SeparationCheck", "Search", "fibonacci_sphere", "moved", "check_separation", "search_moves", "lower_bound_ok", "Examined", "examine",
-           "ROUNDING"]
+__all__ = ["Judge", "SeparationCheck", "Search", "Examined", "ROUNDING", "fibonacci_sphere", "moved",
+           "check_separation", "search_moves", "lower_bound_ok", "examine", "valid", "tightness_table"]
 
 ROUNDING = 1e-9
 """Relative allowance when L is compared with a separating move's length."""
@@ -250,7 +250,8 @@ class Examined:
         return self.contact.gap / self.upper if self.upper > 0 else math.inf
 
 
-def examine(case: DepthCase, directions: int = 16) -> Examined:
+def examine(case: DepthCase, directions: int = 16, check: bool = True) -> Examined:
+    """`core.collide` on the case, then (if `check`) checks (a) and (b)."""
     import time
     import traceback
 
@@ -260,7 +261,7 @@ def examine(case: DepthCase, directions: int = 16) -> Examined:
         start = time.perf_counter()
         out.contact = core.collide(a, b)
         out.engine_s = time.perf_counter() - start
-        if out.contact.status is core.Status.INTERSECTING:
+        if check and out.contact.status is core.Status.INTERSECTING:
             start = time.perf_counter()
             judge = Judge(case)
             out.separation = check_separation(judge, a, b, out.contact)
@@ -269,3 +270,33 @@ def examine(case: DepthCase, directions: int = 16) -> Examined:
     except Exception:  # noqa: BLE001 - every exception is a finding, reported by the tests
         out.error = traceback.format_exc(limit=4)
     return out
+
+
+def valid(r: Examined) -> bool:
+    """Every check passed: INTERSECTING, (a) and (b) (those that ran)."""
+    return (r.error is None and r.contact is not None and r.contact.status is core.Status.INTERSECTING
+            and (r.separation is None or r.separation.ok) and (r.search is None or lower_bound_ok(r.contact, r.search)))
+
+
+def tightness_table(records) -> list[str]:
+    """Per family and for all: pairs, shares of gap / U within 1 % and 5 %, median gap / U, median best / U (the
+    brute-force search's shortest confirmed move over U, when it ran), engine times (median, max), median oracle
+    time, and pairs failing a check."""
+    lines = [f"{'family':12} {'pairs':>5} {'<=1%':>6} {'<=5%':>6} {'med gap/U':>9} {'med best/U':>10} "
+             f"{'engine s':>8} {'max s':>6} {'oracle s':>8} {'bad':>4}"]
+    groups: dict[str, list] = {}
+    for r in records:
+        groups.setdefault(r.case.family, []).append(r)
+    for name, group in [*groups.items(), ("all", list(records))]:
+        good = [r for r in group if r.error is None and r.contact.status is core.Status.INTERSECTING]
+        widths = np.array([r.width for r in good] or [np.nan])
+        best = [r.search.best / r.upper for r in good if r.search is not None and r.search.best is not None]
+        engine = np.array([r.engine_s for r in group])
+        bad = sum(1 for r in group if not valid(r))
+        checked = [r.oracle_s for r in group if r.separation is not None]
+        oracle = f"{np.median(checked):.2f}" if checked else "-"
+        lines.append(f"{name:12} {len(group):5d} {np.mean(widths <= 0.01):6.0%} {np.mean(widths <= 0.05):6.0%} "
+                     f"{np.median(widths):9.3f} {(f'{np.median(best):.3f}' if best else '-'):>10} "
+                     f"{np.median(engine):8.3f} {engine.max():6.2f} {oracle:>8} "
+                     f"{bad:4d}")
+    return lines

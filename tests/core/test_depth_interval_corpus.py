@@ -19,7 +19,7 @@ import pytest
 
 import core
 from tests.core.depth_corpus import cases
-from tests.core.depth_oracle import ROUNDING, examine, lower_bound_ok
+from tests.core.depth_oracle import ROUNDING, examine, lower_bound_ok, tightness_table
 
 FRACTION = float(os.environ.get("MESH_CORPUS_FRACTION", "1"))
 
@@ -27,34 +27,10 @@ LOOSE = pytest.mark.xfail(strict=False, reason="issue 19: today's upper end is t
                                                "end comes from sampled points; the tight interval is on its way")
 
 
-def table(records) -> list[str]:
-    """Per-family tightness and times, and the whole corpus's line."""
-    lines = [f"{'family':12} {'pairs':>5} {'<=1%':>6} {'<=5%':>6} {'med gap/U':>9} {'med best/U':>10} "
-             f"{'engine s':>8} {'max s':>6} {'oracle s':>8} {'bad':>4}"]
-    groups: dict[str, list] = {}
-    for r in records:
-        groups.setdefault(r.case.family, []).append(r)
-    for name, group in [*groups.items(), ("all", list(records))]:
-        good = [r for r in group if r.contact is not None and r.contact.status is core.Status.INTERSECTING]
-        widths = np.array([r.width for r in good]) if good else np.array([np.nan])
-        best = np.array([r.search.best / r.upper for r in good if r.search and r.search.best] or [np.nan])
-        engine = np.array([r.engine_s for r in group])
-        bad = sum(1 for r in group if not _valid(r))
-        lines.append(f"{name:12} {len(group):5d} {np.mean(widths <= 0.01):6.0%} {np.mean(widths <= 0.05):6.0%} "
-                     f"{np.median(widths):9.3f} {np.median(best):10.3f} {np.median(engine):8.3f} "
-                     f"{engine.max():6.2f} {np.median([r.oracle_s for r in group]):8.2f} {bad:4d}")
-    return lines
-
-
-def _valid(r) -> bool:
-    return (r.error is None and r.contact is not None and r.contact.status is core.Status.INTERSECTING and r.separation.ok
-            and lower_bound_ok(r.contact, r.search))
-
-
 @pytest.fixture(scope="module")
 def records(core_report):
     out = [examine(case) for case in cases(FRACTION)]
-    core_report(f"depth interval corpus (issue 19), {len(out)} pairs, MESH_CORPUS_FRACTION={FRACTION:g}", table(out))
+    core_report(f"depth interval corpus (issue 19), {len(out)} pairs, MESH_CORPUS_FRACTION={FRACTION:g}", tightness_table(out))
     return out
 
 
