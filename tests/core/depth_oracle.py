@@ -10,14 +10,16 @@ length at which B, moved by `separation`, no longer intersects A.  Two checks:
     (its status only: the SEPARATED/TOUCHING verdict, whose distance the mesh corpus checks against the brute-force
     oracle of tests/core/mesh_oracle.py).
 (b) `search_moves`: L by a brute-force directional search for separating moves.  Along each direction d (the
-    answer's separation and normal first, then a Fibonacci sphere) it steps t up to the best length found so far
-    (or to where B lies wholly beyond A's supporting plane, free for certain), and at the first step judged free
-    by manifold3d's volume it bisects back to the last step judged not free (the search's volume judge is stricter than (a)'s and first
-    looks for a vertex inside: `Judge`).  The shortest candidates are then
-    confirmed by the second judge (`core.collide`'s status on B + t d, and (a)'s volume test again), a shortfall of the volume judge (a
-    contact whose overlap vanishes faster than the tolerance, such as a vertex on a face) being made up by
-    stepping t on by 1e-6, 1e-4, 1e-3 and 1e-2 of itself.  Every confirmed move separates, so PD <= its length: L must
-    not exceed it (beyond a relative 1e-9 of rounding).
+    answer's separation and normal first, then a Fibonacci sphere, then four directions 12 and then 4 degrees
+    around the best so far, stepping from 0.85 of it) it steps t up to the best length found so far (or to where B lies wholly beyond A's
+    supporting plane, free for certain) and, at the first step judged free, bisects back towards the last step
+    judged not free.  That judge is manifold3d's volume with a stricter tolerance than (a)'s, after a quick look
+    for a vertex of one solid inside the other (`Judge`).  The shortest candidates are then confirmed by the
+    second judge (`core.collide`'s status on B + t d, and (a)'s volume test again); a shortfall of the volume
+    judge (a contact whose overlap vanishes faster than the tolerance, such as a vertex on a face) is made up by
+    stepping t on by 1e-6, 1e-4, 1e-3 and 1e-2 of itself.  Every confirmed move separates, so PD <= its length:
+    L must not exceed it (beyond a relative 1e-9 of rounding).  The search finds moves, it does not prove them
+    shortest: its best is an upper estimate of PD, and its power grows with `directions`.
 
 Tolerance.  manifold3d computes in float64; a pair that only touches comes back with no volume or with a sliver as
 thick as the rounding of the moved coordinates (a few ulps of the largest world coordinate, 1.2e-10 at 1e6) over
@@ -28,6 +30,8 @@ surface area, plus 1e-9 of the smaller volume for manifold3d's own arithmetic; t
 from __future__ import annotations
 
 import math
+import time
+import traceback
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -171,9 +175,47 @@ class Search:
     collides: int = 0
 
 
+def _first_free(judge: Judge, d: np.ndarray, best: float, steps: int, halvings: int,
+                start: float = 0.0) -> float | None:
+    """The first t < best judged free along d at `steps` even steps from `start` x top to top = min(best, where B
+    lies beyond A's supporting plane), bisected back towards the step before (the last judged not free, or
+    `start` x top); None when no step below `best` is free."""
+    far = judge.beyond(d)
+    top = min(best, far)
+    lo, hi = start * top, None
+    for k in range(1, steps + 1):
+        t = top * (start + (1.0 - start) * k / steps)
+        if k == steps:
+            if top == far:
+                hi = t               # B beyond A's supporting plane: free without asking
+            break                    # at `best` itself: no improvement along d
+        if judge.free(t * d):
+            hi = t
+            break
+        lo = t
+    if hi is None:
+        return None
+    for _ in range(halvings):
+        mid = 0.5 * (lo + hi)
+        if judge.free(mid * d):
+            hi = mid
+        else:
+            lo = mid
+    return hi
+
+
+def _around(d: np.ndarray, angle: float) -> list[np.ndarray]:
+    """Four directions `angle` away from the unit vector d, a quarter turn apart about it."""
+    u = np.cross(d, np.eye(3)[int(np.argmin(np.abs(d)))])
+    u /= np.linalg.norm(u)
+    w = np.cross(d, u)
+    return [math.cos(angle) * d + math.sin(angle) * e for e in (u, w, -u, -w)]
+
+
 def search_moves(judge: Judge, a: core.TriangleMesh, b: core.TriangleMesh, contact, directions: int = 16,
-                 steps: int = 4, halvings: int = 10, confirm: int = 3) -> Search:
-    """(b): a brute-force directional search for separating moves of B (see the module docstring)."""
+                 steps: int = 4, halvings: int = 10, confirm: int = 3, refine=(12.0, 4.0)) -> Search:
+    """(b): a brute-force directional search for separating moves of B (see the module docstring); after the
+    sphere, four directions around the best one at each angle of `refine` (degrees), in turn."""
     first = []
     for v in (contact.separation, contact.normal):
         n = float(np.linalg.norm(v))
@@ -182,30 +224,19 @@ def search_moves(judge: Judge, a: core.TriangleMesh, b: core.TriangleMesh, conta
     start, screened = judge.evaluations, judge.screened
     best = math.inf
     found = []
-    for d in [*first, *fibonacci_sphere(directions)]:
-        far = judge.beyond(d)
-        top = min(best, far)
-        lo, hi = 0.0, None
-        for k in range(1, steps + 1):
-            t = top * k / steps
-            if k == steps:
-                if top == far:
-                    hi = t               # B beyond A's supporting plane: free without asking
-                break                    # at `best` itself: no improvement along d
-            if judge.free(t * d):
-                hi = t
-                break
-            lo = t
-        if hi is None:
-            continue
-        for _ in range(halvings):
-            mid = 0.5 * (lo + hi)
-            if judge.free(mid * d):
-                hi = mid
-            else:
-                lo = mid
-        found.append((hi, d))
-        best = min(best, hi)
+
+    def visit(ds, start=0.0):
+        nonlocal best
+        for d in ds:
+            hi = _first_free(judge, d, best, steps, halvings, start)
+            if hi is not None:
+                found.append((hi, d))
+                best = min(best, hi)
+
+    visit([*first, *fibonacci_sphere(directions)])
+    for angle in refine:
+        if found:
+            visit(_around(min(found, key=lambda c: c[0])[1], math.radians(angle)), start=0.85)
     found.sort(key=lambda c: c[0])
     result = Search(candidates=found, evaluations=judge.evaluations - start, screened=judge.screened - screened)
     for t, d in found[:confirm]:
@@ -252,9 +283,6 @@ class Examined:
 
 def examine(case: DepthCase, directions: int = 16, check: bool = True) -> Examined:
     """`core.collide` on the case, then (if `check`) checks (a) and (b)."""
-    import time
-    import traceback
-
     out = Examined(case)
     try:
         a, b = case.a.build(), case.b.build()
