@@ -9,17 +9,18 @@ length at which B, moved by `separation`, no longer intersects A.  Two checks:
     most `Judge.tolerance`, and `core.collide`'s exact mesh query on the moved pair answers TOUCHING or SEPARATED
     (its status only: the SEPARATED/TOUCHING verdict, whose distance the mesh corpus checks against the brute-force
     oracle of tests/core/mesh_oracle.py).
-(b) `search_moves`: L by a brute-force directional search for separating moves.  Along each direction d (the
-    answer's separation and normal first, then a Fibonacci sphere, then four directions 12 and then 4 degrees
-    around the best so far, stepping from 0.85 of it) it steps t up to the best length found so far (or to where B lies wholly beyond A's
-    supporting plane, free for certain) and, at the first step judged free, bisects back towards the last step
-    judged not free.  That judge is manifold3d's volume with a stricter tolerance than (a)'s, after a quick look
-    for a vertex of one solid inside the other (`Judge`).  The shortest candidates are then confirmed by the
-    second judge (`core.collide`'s status on B + t d, and (a)'s volume test again); a shortfall of the volume
-    judge (a contact whose overlap vanishes faster than the tolerance, such as a vertex on a face) is made up by
-    stepping t on by 1e-6, 1e-4, 1e-3 and 1e-2 of itself.  Every confirmed move separates, so PD <= its length:
-    L must not exceed it (beyond a relative 1e-9 of rounding).  The search finds moves, it does not prove them
-    shortest: its best is an upper estimate of PD, and its power grows with `directions`.
+(b) `search_moves`: L by a brute-force directional search for separating moves.  Directions: the answer's
+    separation and normal, a Fibonacci sphere, then a pattern search around the best direction from 16 down to 1
+    degree.  Along each it steps t up to the best length found so far (or to where B lies wholly beyond A's
+    supporting plane, free for certain), at even steps, or at 0.9, 0.97 and 0.995 of the best in the pattern
+    search, and at the first step judged free it bisects back towards the step before.  That judge is manifold3d's
+    volume with a stricter tolerance than (a)'s, after a quick look for a vertex of one solid inside the other
+    (`Judge`).  The shortest candidates are then confirmed by the second judge (`core.collide`'s status on
+    B + t d, and (a)'s volume test again); a shortfall of the volume judge (a contact whose overlap vanishes
+    faster than the tolerance, such as a vertex on a face) is made up by stepping t on by 1e-6, 1e-4, 1e-3 and
+    1e-2 of itself.  Every confirmed move separates, so PD <= its length: L must not exceed it (beyond a relative
+    1e-9 of rounding).  The search finds moves, it does not prove them shortest: its best is an upper estimate of
+    PD (within 2 % of it on tests/core/test_depth_oracle.py's boxes).
 
 Tolerance.  manifold3d computes in float64; a pair that only touches comes back with no volume or with a sliver as
 thick as the rounding of the moved coordinates (a few ulps of the largest world coordinate, 1.2e-10 at 1e6) over
@@ -47,6 +48,8 @@ ROUNDING = 1e-9
 """Relative allowance when L is compared with a separating move's length."""
 
 _BUMPS = (1e-6, 1e-4, 1e-3, 1e-2)
+NEAR = (0.9, 0.97, 0.995)
+"""The pattern search's steps, as fractions of the best length so far."""
 
 
 def fibonacci_sphere(n: int) -> np.ndarray:
@@ -175,24 +178,20 @@ class Search:
     collides: int = 0
 
 
-def _first_free(judge: Judge, d: np.ndarray, best: float, steps: int, halvings: int,
-                start: float = 0.0) -> float | None:
-    """The first t < best judged free along d at `steps` even steps from `start` x top to top = min(best, where B
-    lies beyond A's supporting plane), bisected back towards the step before (the last judged not free, or
-    `start` x top); None when no step below `best` is free."""
+def _first_free(judge: Judge, d: np.ndarray, best: float, fractions, halvings: int) -> float | None:
+    """The first t judged free along d among `fractions` (increasing, < 1) of top = min(best, the length at which B
+    lies beyond A's supporting plane), or top itself when that is the plane's (free for certain), bisected back
+    towards the fraction before (0 before the first); None when none is free."""
     far = judge.beyond(d)
     top = min(best, far)
-    lo, hi = start * top, None
-    for k in range(1, steps + 1):
-        t = top * (start + (1.0 - start) * k / steps)
-        if k == steps:
-            if top == far:
-                hi = t               # B beyond A's supporting plane: free without asking
-            break                    # at `best` itself: no improvement along d
-        if judge.free(t * d):
-            hi = t
+    lo, hi = 0.0, None
+    for f in fractions:
+        if judge.free(top * f * d):
+            hi = top * f
             break
-        lo = t
+        lo = top * f
+    if hi is None and top == far:
+        hi = top                     # B beyond A's supporting plane: free without asking
     if hi is None:
         return None
     for _ in range(halvings):
@@ -213,9 +212,10 @@ def _around(d: np.ndarray, angle: float) -> list[np.ndarray]:
 
 
 def search_moves(judge: Judge, a: core.TriangleMesh, b: core.TriangleMesh, contact, directions: int = 16,
-                 steps: int = 4, halvings: int = 10, confirm: int = 3, refine=(12.0, 4.0)) -> Search:
-    """(b): a brute-force directional search for separating moves of B (see the module docstring); after the
-    sphere, four directions around the best one at each angle of `refine` (degrees), in turn."""
+                 steps: int = 4, halvings: int = 10, confirm: int = 3, refine=(16.0, 1.0)) -> Search:
+    """(b): a brute-force directional search for separating moves of B (see the module docstring).  After the
+    sphere, a pattern search: four directions `refine[0]` degrees around the best, moving to any that improves,
+    halving the angle when none does, down to `refine[1]` degrees (those steps at `NEAR` of the best)."""
     first = []
     for v in (contact.separation, contact.normal):
         n = float(np.linalg.norm(v))
@@ -225,18 +225,22 @@ def search_moves(judge: Judge, a: core.TriangleMesh, b: core.TriangleMesh, conta
     best = math.inf
     found = []
 
-    def visit(ds, start=0.0):
+    def visit(ds, fractions) -> bool:
         nonlocal best
+        improved = False
         for d in ds:
-            hi = _first_free(judge, d, best, steps, halvings, start)
+            hi = _first_free(judge, d, best, fractions, halvings)
             if hi is not None:
                 found.append((hi, d))
+                improved = improved or hi < best
                 best = min(best, hi)
+        return improved
 
-    visit([*first, *fibonacci_sphere(directions)])
-    for angle in refine:
-        if found:
-            visit(_around(min(found, key=lambda c: c[0])[1], math.radians(angle)), start=0.85)
+    visit([*first, *fibonacci_sphere(directions)], [k / steps for k in range(1, steps)])
+    angle = refine[0]
+    while found and angle >= refine[1]:
+        if not visit(_around(min(found, key=lambda c: c[0])[1], math.radians(angle)), NEAR):
+            angle *= 0.5
     found.sort(key=lambda c: c[0])
     result = Search(candidates=found, evaluations=judge.evaluations - start, screened=judge.screened - screened)
     for t, d in found[:confirm]:
