@@ -84,7 +84,7 @@ class Judge:
     not free without a boolean.  (A vertex on the other's surface can read above one half, at a reflex edge: the
     screen errs only towards "not free", which lengthens a candidate and never confirms a wrong one.)"""
 
-    PRESCREEN = 32
+    PRESCREEN = 12
 
     def __init__(self, case: DepthCase):
         import manifold3d
@@ -97,7 +97,8 @@ class Judge:
         self.vb_world = vb
         self.a = self._solid(self.va, ta)
         self.tb = tb
-        self.soup_a, self.soup_b = mo.Soup(self.va, ta), mo.Soup(self.vb, tb)
+        self.soup_a = mo.Soup(self.va, ta)
+        self.box_a, self.box_b = mo.Soup(self.va, ta).bounds(), mo.Soup(self.vb, tb).bounds()
         self.volume_a, self.volume_b = float(self.a.volume()), float(self._solid(self.vb, tb).volume())
         largest = max(float(np.abs(va).max()), float(np.abs(vb).max()))
         self.search_tolerance = 16 * np.spacing(largest) * min(_area(va, ta), _area(vb, tb))
@@ -120,21 +121,21 @@ class Judge:
         self.evaluations += 1
         return float((self.a ^ self._solid(self._moved_b(move), self.tb)).volume())
 
-    def _vertex_inside(self, vb) -> bool:
+    def _vertex_inside(self, vb, move) -> bool:
         soup_b = mo.Soup(vb, self.tb)
-        for points, other in ((vb, self.soup_a), (self.va, soup_b)):
-            lo, hi = other.bounds()
+        box_b = (self.box_b[0] + move, self.box_b[1] + move)
+        for points, other, (lo, hi) in ((vb, self.soup_a, self.box_a), (self.va, soup_b, box_b)):
             near = points[np.all((points > lo) & (points < hi), axis=1)]
             if len(near) > self.PRESCREEN:
                 near = near[np.linspace(0, len(near) - 1, self.PRESCREEN).astype(int)]
-            if len(near) and np.any(mo.winding_number(other, near) > 0.5):
+            if len(near) and np.any(mo.winding_number(other, near, centre=0.5 * (lo + hi)) > 0.5):
                 return True
         return False
 
     def free(self, move) -> bool:
         """The search's judge: B + move and A judged to have disjoint interiors."""
         vb = self._moved_b(move)
-        if self._vertex_inside(vb):
+        if self._vertex_inside(vb, np.asarray(move, float)):
             self.screened += 1
             return False
         self.evaluations += 1
