@@ -33,7 +33,8 @@ from tests.core import mesh_corpus as mc
 from tests.core import overlap_corpus as oc
 from tests.core.mesh_corpus import MeshSpec, affine, random_rotation
 
-__all__ = ["DEPTH_SEED", "FAMILIES", "VARIANTS", "MIN_OVERLAP", "DepthCase", "make_case", "cases", "world_solid"]
+__all__ = ["DEPTH_SEED", "FAMILIES", "VARIANTS", "MIN_OVERLAP", "DepthCase", "make_case", "cases", "world_solid",
+           "manifold_solid", "overlap_volume"]
 
 DEPTH_SEED = 20261127
 VARIANTS = ("base", "far", "tiny", "huge")
@@ -80,10 +81,11 @@ def world_solid(spec: MeshSpec):
     return v, (t[:, ::-1].copy() if np.linalg.det(m[:3, :3]) < 0 else t)
 
 
-def _manifold(v, t, ref):
+def manifold_solid(v, t, ref=(0.0, 0.0, 0.0)):
+    """manifold3d's solid of the closed surface (v - ref, t); ValueError if manifold3d rejects it."""
     import manifold3d
 
-    mesh = manifold3d.Mesh64(vert_properties=np.ascontiguousarray(v - ref, np.float64),
+    mesh = manifold3d.Mesh64(vert_properties=np.ascontiguousarray(v - np.asarray(ref, float), np.float64),
                              tri_verts=np.ascontiguousarray(t, np.uint64))
     solid = manifold3d.Manifold(mesh)
     if solid.status() != manifold3d.Error.NoError:
@@ -96,7 +98,7 @@ def overlap_volume(a: MeshSpec, b: MeshSpec) -> tuple[float, float, float]:
     va, ta = world_solid(a)
     vb, tb = world_solid(b)
     ref = 0.5 * (va.min(0) + va.max(0))
-    ma, mb = _manifold(va, ta, ref), _manifold(vb, tb, ref)
+    ma, mb = manifold_solid(va, ta, ref), manifold_solid(vb, tb, ref)
     return float((ma ^ mb).volume()), float(ma.volume()), float(mb.volume())
 
 
@@ -242,10 +244,14 @@ def _lshape(rng, k):
     return _spec(la, place), _spec(lb, place @ flip, bake=(k % 2 == 0)), f"L prisms hooked, {-g:.2f} deep, dz {dz:.2f}"
 
 
+def _blob(rng, radius):
+    return mc.star(rng, radius, rng.uniform(0.1, 0.35), n=int(rng.integers(12, 28)), rings=int(rng.integers(6, 14)))
+
+
 def _blobs(rng, k):
     ra, rb = 1.0, rng.uniform(0.4, 1.4)
-    a_v, a_t, _, _ = mc.star(rng, ra, rng.uniform(0.1, 0.35), n=int(rng.integers(12, 28)), rings=int(rng.integers(6, 14)))
-    b_v, b_t, _, _ = mc.star(rng, rb, rng.uniform(0.1, 0.35), n=int(rng.integers(12, 28)), rings=int(rng.integers(6, 14)))
+    a_v, a_t, _, _ = _blob(rng, ra)
+    b_v, b_t, _, _ = _blob(rng, rb)
     d = rng.uniform(0.2, 0.95) * (ra + rb)
     direction = rng.normal(size=3)
     a = MeshSpec(a_v, a_t, affine(random_rotation(rng)))

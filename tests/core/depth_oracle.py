@@ -39,7 +39,7 @@ import numpy as np
 
 import core
 from tests.core import mesh_oracle as mo
-from tests.core.depth_corpus import DepthCase, world_solid
+from tests.core.depth_corpus import DepthCase, manifold_solid, world_solid
 
 __all__ = ["Judge", "SeparationCheck", "Search", "Examined", "ROUNDING", "fibonacci_sphere", "moved",
            "check_separation", "search_moves", "lower_bound_ok", "examine", "valid", "tightness_table"]
@@ -87,30 +87,20 @@ class Judge:
     PRESCREEN = 12
 
     def __init__(self, case: DepthCase):
-        import manifold3d
-
-        self._manifold3d = manifold3d
         va, ta = world_solid(case.solid_a)
         vb, tb = world_solid(case.solid_b)
         self.ref = 0.5 * (va.min(0) + va.max(0))
         self.va, self.vb = va - self.ref, vb - self.ref
         self.vb_world = vb
-        self.a = self._solid(self.va, ta)
+        self.a = manifold_solid(self.va, ta)
         self.tb = tb
         self.soup_a = mo.Soup(self.va, ta)
         self.box_a, self.box_b = mo.Soup(self.va, ta).bounds(), mo.Soup(self.vb, tb).bounds()
-        self.volume_a, self.volume_b = float(self.a.volume()), float(self._solid(self.vb, tb).volume())
+        self.volume_a, self.volume_b = float(self.a.volume()), float(manifold_solid(self.vb, tb).volume())
         largest = max(float(np.abs(va).max()), float(np.abs(vb).max()))
         self.search_tolerance = 16 * np.spacing(largest) * min(_area(va, ta), _area(vb, tb))
         self.tolerance = 1e-9 * min(self.volume_a, self.volume_b) + self.search_tolerance
         self.evaluations = self.screened = 0
-
-    def _solid(self, v, t):
-        m3 = self._manifold3d
-        solid = m3.Manifold(m3.Mesh64(vert_properties=np.ascontiguousarray(v, np.float64),
-                                      tri_verts=np.ascontiguousarray(t, np.uint64)))
-        assert solid.status() == m3.Error.NoError, solid.status()
-        return solid
 
     def _moved_b(self, move) -> np.ndarray:
         # B's vertices moved in world coordinates (rounded as the engine's are), then to the local frame
@@ -119,7 +109,7 @@ class Judge:
     def overlap(self, move) -> float:
         """Volume of A ∩ (B + move)."""
         self.evaluations += 1
-        return float((self.a ^ self._solid(self._moved_b(move), self.tb)).volume())
+        return float((self.a ^ manifold_solid(self._moved_b(move), self.tb)).volume())
 
     def _vertex_inside(self, vb, move) -> bool:
         soup_b = mo.Soup(vb, self.tb)
@@ -139,7 +129,7 @@ class Judge:
             self.screened += 1
             return False
         self.evaluations += 1
-        return float((self.a ^ self._solid(vb, self.tb)).volume()) <= self.search_tolerance
+        return float((self.a ^ manifold_solid(vb, self.tb)).volume()) <= self.search_tolerance
 
     def beyond(self, direction) -> float:
         """The length t at which B + t d lies wholly on the far side of A's supporting plane normal to d."""

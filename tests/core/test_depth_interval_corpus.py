@@ -30,7 +30,8 @@ LOOSE = pytest.mark.xfail(strict=False, reason="issue 19: today's upper end is t
 @pytest.fixture(scope="module")
 def records(core_report):
     out = [examine(case) for case in cases(FRACTION)]
-    core_report(f"depth interval corpus (issue 19), {len(out)} pairs, MESH_CORPUS_FRACTION={FRACTION:g}", tightness_table(out))
+    core_report(f"depth interval corpus (issue 19), {len(out)} pairs, MESH_CORPUS_FRACTION={FRACTION:g}",
+                tightness_table(out))
     return out
 
 
@@ -51,7 +52,7 @@ def test_separation_is_as_long_as_the_upper_end(records):
 
 
 def test_separation_frees_the_pair(records):
-    """(a): B moved by `separation`: no overlap volume beyond the tolerance, and the mesh query says not intersecting."""
+    """(a): B moved by `separation`: no overlap volume beyond the tolerance, and the mesh query not INTERSECTING."""
     bad = [(r.case.name, r.case.note, r.separation) for r in _answered(records) if not r.separation.ok]
     assert not bad, bad
 
