@@ -19,8 +19,9 @@ length at which B, moved by `separation`, no longer intersects A.  Two checks:
     B + t d, and (a)'s volume test again); a shortfall of the volume judge (a contact whose overlap vanishes
     faster than the tolerance, such as a vertex on a face) is made up by stepping t on by 1e-6, 1e-4, 1e-3 and
     1e-2 of itself.  Every confirmed move separates, so PD <= its length: L must not exceed it (beyond a relative
-    1e-9 of rounding).  The search finds moves, it does not prove them shortest: its best is an upper estimate of
-    PD (within 2 % of it on tests/core/test_depth_oracle.py's boxes).
+    1e-9 of rounding and the touching band, within which the re-check calls a pair TOUCHING).  The search finds
+    moves, it does not prove them shortest: its best is an upper estimate of PD (within 2 % of it on
+    tests/core/test_depth_oracle.py's boxes).
 
 Tolerance.  manifold3d computes in float64; a pair that only touches comes back with no volume or with a sliver as
 thick as the rounding of the moved coordinates (a few ulps of the largest world coordinate, 1.2e-10 at 1e6) over
@@ -250,8 +251,10 @@ def search_moves(judge: Judge, a: core.TriangleMesh, b: core.TriangleMesh, conta
 
 
 def lower_bound_ok(contact, search: Search) -> bool:
-    """L is not above the shortest confirmed separating move (beyond ROUNDING of it)."""
-    return search.best is not None and contact.depth <= search.best * (1.0 + ROUNDING)
+    """L is not above the shortest confirmed separating move, beyond ROUNDING of it plus the answer's touching band
+    (a move the re-check calls TOUCHING may leave an overlap that deep, as U may by the contract of (a))."""
+    return (search.best is not None
+            and contact.depth <= search.best * (1.0 + ROUNDING) + contact.touching_tolerance)
 
 
 @dataclass

@@ -64,7 +64,7 @@ def test_lower_bound_is_below_every_separating_move_found(records):
     assert not unconfirmed, f"the search confirmed no separating move: {unconfirmed}"
     bad = [(r.case.name, r.case.note, r.contact.depth, r.search.best, r.search.move.tolist())
            for r in answered if not lower_bound_ok(r.contact, r.search)]
-    assert not bad, f"L above a separating move (allowing {ROUNDING:g} of it): {bad}"
+    assert not bad, f"L above a separating move (allowing {ROUNDING:g} of it and the touching band): {bad}"
 
 
 def _share_within(records, width: float) -> float:

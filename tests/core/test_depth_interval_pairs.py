@@ -41,7 +41,7 @@ def test_separation_frees_the_pair(name):
 def test_lower_bound_is_below_every_separating_move_found(name):
     r = _examined(name)
     assert r.search.best is not None
-    assert lower_bound_ok(r.contact, r.search), (r.contact.depth, r.search.best, ROUNDING)
+    assert lower_bound_ok(r.contact, r.search), (r.contact.depth, r.search.best, ROUNDING, r.contact.touching_tolerance)
 
 
 _LOOSE = pytest.mark.xfail(strict=False, reason="issue 19: today's interval is valid but loose here (the hulls' move "

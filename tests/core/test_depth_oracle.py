@@ -28,7 +28,8 @@ def _pair(offset: float, seed: int):
 
 
 def _answer(turn, separation, normal, depth=0.0):
-    return SimpleNamespace(separation=np.asarray(separation, float), normal=np.asarray(normal, float), depth=depth)
+    return SimpleNamespace(separation=np.asarray(separation, float), normal=np.asarray(normal, float), depth=depth,
+                           touching_tolerance=1e-9 * 2.0)
 
 
 PLACES = [pytest.param(0.0, 1, id="near the origin"), pytest.param(1e5, 2, id="1e5 away")]
