@@ -40,7 +40,7 @@ DEPTH_SEED = 20261127
 VARIANTS = ("base", "far", "tiny", "huge")
 MIN_OVERLAP = 1e-3
 """A case is kept when the volume of A ∩ B is at least this share of the smaller solid's volume (clearly positive:
-six orders above the oracles' volume tolerance, see tests/core/depth_oracle.py)."""
+far above the oracles' volume allowance, see tests/core/depth_oracle.py)."""
 
 FAMILIES = {"rod_torus": 12, "chain": 12, "cup": 12, "crate": 8, "contain": 8, "lshape": 8, "blobs": 12,
             "degenerate": 8}

@@ -6,7 +6,7 @@ translation of B after which the solids' interiors are disjoint), and U = `depth
 length at which B, moved by `separation`, no longer intersects A.  Two checks:
 
 (a) `check_separation`: U by re-checking the moved pair twice: manifold3d's volume of A ∩ (B + separation) is at
-    most `Judge.tolerance`, and `core.collide`'s exact mesh query on the moved pair answers TOUCHING or SEPARATED
+    most `Judge.allowance`, and `core.collide`'s exact mesh query on the moved pair answers TOUCHING or SEPARATED
     (its status only: the SEPARATED/TOUCHING verdict, whose distance the mesh corpus checks against the brute-force
     oracle of tests/core/mesh_oracle.py).
 (b) `search_moves`: L by a brute-force directional search for separating moves.  Directions: the answer's
@@ -26,8 +26,10 @@ length at which B, moved by `separation`, no longer intersects A.  Two checks:
 Tolerance.  manifold3d computes in float64; a pair that only touches comes back with no volume or with a sliver as
 thick as the rounding of the moved coordinates (a few ulps of the largest world coordinate, 1.2e-10 at 1e6) over
 at most the smaller surface's area.  So check (a) allows 16 ulps of the largest coordinate times the smaller
-surface area, plus 1e-9 of the smaller volume for manifold3d's own arithmetic; the corpus's overlaps are at least
-1e-3 of the smaller volume (tests/core/depth_corpus.py), six orders more.
+surface area, plus 1e-9 of the smaller volume for manifold3d's own arithmetic, plus the answer's touching band
+times the smaller area (the contract lets U leave an overlap that thin: the re-check calls it TOUCHING).  The
+corpus's overlaps are at least 1e-3 of the smaller volume (tests/core/depth_corpus.py): at fraction 1, 3.8e5 times
+that sum or more.
 """
 from __future__ import annotations
 
@@ -77,7 +79,8 @@ def _area(v, t) -> float:
 class Judge:
     """manifold3d's view of a case: the volume of A ∩ (B + move), in a frame at A's bounding-box centre.
 
-    `tolerance` is the allowance of check (a) (module docstring).  The search's judge `free` is stricter (the
+    `tolerance` is the allowance of check (a) (module docstring) before the answer's touching band, `allowance`
+    adds it.  The search's judge `free` is stricter (the
     rounding term only): a touching move it calls not free only makes a candidate longer, while a move it calls free
     must be close to a real one for the second judge to confirm it.  Before asking manifold3d, `free` looks for a
     vertex of one solid strictly inside the other (winding number of the clean surface above one half, up to
@@ -99,7 +102,8 @@ class Judge:
         self.box_a, self.box_b = mo.Soup(self.va, ta).bounds(), mo.Soup(self.vb, tb).bounds()
         self.volume_a, self.volume_b = float(self.a.volume()), float(manifold_solid(self.vb, tb).volume())
         largest = max(float(np.abs(va).max()), float(np.abs(vb).max()))
-        self.search_tolerance = 16 * np.spacing(largest) * min(_area(va, ta), _area(vb, tb))
+        self.area = min(_area(va, ta), _area(vb, tb))
+        self.search_tolerance = 16 * np.spacing(largest) * self.area
         self.tolerance = 1e-9 * min(self.volume_a, self.volume_b) + self.search_tolerance
         self.evaluations = self.screened = 0
 
@@ -122,6 +126,10 @@ class Judge:
             if len(near) and np.any(mo.winding_number(other, near, centre=0.5 * (lo + hi)) > 0.5):
                 return True
         return False
+
+    def allowance(self, contact) -> float:
+        """(a)'s volume allowance for an answer: `tolerance` plus its touching band times the smaller area."""
+        return self.tolerance + contact.touching_tolerance * self.area
 
     def free(self, move) -> bool:
         """The search's judge: B + move and A judged to have disjoint interiors."""
@@ -152,7 +160,7 @@ class SeparationCheck:
 def check_separation(judge: Judge, a: core.TriangleMesh, b: core.TriangleMesh, contact) -> SeparationCheck:
     """(a): the moved pair by both judges."""
     move = np.asarray(contact.separation, float)
-    return SeparationCheck(judge.overlap(move), judge.tolerance, core.collide(a, moved(b, move)).status,
+    return SeparationCheck(judge.overlap(move), judge.allowance(contact), core.collide(a, moved(b, move)).status,
                            float(np.linalg.norm(move)))
 
 
@@ -240,7 +248,7 @@ def search_moves(judge: Judge, a: core.TriangleMesh, b: core.TriangleMesh, conta
             result.collides += 1
             move = t * scale * d
             if (core.collide(a, moved(b, move)).status is not core.Status.INTERSECTING
-                    and judge.overlap(move) <= judge.tolerance):
+                    and judge.overlap(move) <= judge.allowance(contact)):
                 length = t * scale
                 if result.best is None or length < result.best:
                     result.best, result.move = length, move
