@@ -79,10 +79,10 @@ def _area(v, t) -> float:
 class Judge:
     """manifold3d's view of a case: the volume of A ∩ (B + move), in a frame at A's bounding-box centre.
 
-    `tolerance` is the allowance of check (a) (module docstring) before the answer's touching band, `allowance`
-    adds it.  The search's judge `free` is stricter (the
-    rounding term only): a touching move it calls not free only makes a candidate longer, while a move it calls free
-    must be close to a real one for the second judge to confirm it.  Before asking manifold3d, `free` looks for a
+    `tolerance` is check (a)'s allowance without the answer's touching band (module docstring); `allowance` adds
+    it.  The search's judge `free` is stricter (the rounding term only): a touching move it calls not free only
+    makes a candidate longer, while a move it calls free must be close to a real one for the second judge to
+    confirm it.  Before asking manifold3d, `free` looks for a
     vertex of one solid strictly inside the other (winding number of the clean surface above one half, up to
     `PRESCREEN` vertices of each, those in the other's box): that makes the interiors overlap, so the answer is
     not free without a boolean.  (A vertex on the other's surface can read above one half, at a reflex edge: the
@@ -99,7 +99,7 @@ class Judge:
         self.a = manifold_solid(self.va, ta)
         self.tb = tb
         self.soup_a = mo.Soup(self.va, ta)
-        self.box_a, self.box_b = mo.Soup(self.va, ta).bounds(), mo.Soup(self.vb, tb).bounds()
+        self.box_a, self.box_b = self.soup_a.bounds(), mo.Soup(self.vb, tb).bounds()
         self.volume_a, self.volume_b = float(self.a.volume()), float(manifold_solid(self.vb, tb).volume())
         largest = max(float(np.abs(va).max()), float(np.abs(vb).max()))
         self.area = min(_area(va, ta), _area(vb, tb))
