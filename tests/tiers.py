@@ -2,7 +2,7 @@
 
 `make check` runs every test that carries none of these markers (pytest.ini registers them); `make test` runs all.
 - blender, gui: every test of tests/blender/ and tests/gui/;
-- corpora: the two whole seeded corpora (sized by CORE_CORPUS_FRACTION and MESH_CORPUS_FRACTION);
+- corpora: the whole seeded corpora (sized by CORE_CORPUS_FRACTION and MESH_CORPUS_FRACTION);
 - slow: single tests of about a second or more of CPU each (measured with `pytest --durations=0 tests/core`):
   large pairs, scenes of many clouds, exhaustive references.  Each stays in `make test`; the fast tier keeps a
   smaller case of the same path wherever the file has one.
@@ -18,7 +18,7 @@ import re
 TIERS: dict[str, tuple[str, ...]] = {
     "blender": ("blender/",),
     "gui": ("gui/",),
-    "corpora": ("core/test_corpus.py", "core/test_mesh_corpus.py"),
+    "corpora": ("core/test_corpus.py", "core/test_mesh_corpus.py", "core/test_depth_interval_corpus.py"),
     "slow": (
         # large pairs: copies of meshes of thousands of vertices through the hull and facet paths
         "core/test_hull_depth.py",
