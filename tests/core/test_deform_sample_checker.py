@@ -1,0 +1,167 @@
+"""The sweep's check of a deforming pair (`core.deform.SampleChecker`: refitted hierarchies, no inner-body proof
+for a separated pair, no hulls for an intersecting pair's `gap`) gives the status and the signed distance of a
+fresh `core.collide` on every sample: the status the same, the distance within a few ulps of the pair's scale.
+Seeded deformations checked one after the other with one checker (so its hierarchies are refitted from the
+previous sample's): jitter, bulges, the shapes of bench/deform.py, Blender's float32 spheres deep in each other
+(the nearly-convex route), far from the origin and at 1/100 scale, and the keyed cases of the deforming sweep.
+
+Issue 22: the sweep's samples need only the verdict and the signed distance.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+import core
+from core.deform import REORDER, SampleChecker
+from core.mesh.query import sample_meshes
+from tests.core.deform_cases import Keyed, box, grid, slab, spiked_sheet, translated
+from tests.core.duplicates import blender_uv_sphere, uv_sphere, uv_sphere_triangles
+
+ULPS = 8
+
+
+def _agree(fresh, sampled, scale):
+    assert sampled.status is fresh.status
+    assert abs(sampled.distance - fresh.distance) <= ULPS * np.finfo(float).eps * scale, (fresh.distance,
+                                                                                         sampled.distance)
+
+
+def _bulge(directions, axis, height, width=20.0):
+    axis = np.asarray(axis, float) / np.linalg.norm(axis)
+    return directions * (1.0 + height * np.exp(-(1.0 - directions @ axis) * width))[:, None]
+
+
+def _dented(directions, scale=1.0):
+    """A sphere with one vertex pushed in halfway: not convex, so the general pipeline builds hierarchies."""
+    dented = directions * scale
+    dented[len(dented) // 2] *= 0.5
+    return dented
+
+
+def _sequence(kind: str, rng, count: int = 8):
+    """(triangles, [(vertices_a, vertices_b, transform_b)]): `count` frames of one seeded deformation, B close
+    to A (some frames apart, some in contact)."""
+    frames = []
+    if kind == "bench shapes":  # bench/deform.py at a lower resolution
+        d, t = uv_sphere(40, 20), uv_sphere_triangles(40, 20)
+        for frame in np.sort(rng.uniform(100.0, 150.0, count)):
+            axis = [math.sin(frame / 20.0), 0.0, math.cos(frame / 20.0)]
+            a = _bulge(d, axis, 0.15) * (1.0 + 0.05 * math.sin(frame / 9.0))
+            b = d * (1.0 + 0.05 * math.cos(frame / 7.0))
+            frames.append((a, b, translated((rng.uniform(-1.0, 1.0), 0.0, rng.uniform(1.9, 2.3)))))
+        return t, frames
+    v, t = blender_uv_sphere(32, 16)
+    v = np.asarray(v, np.float64)
+    if kind == "float32 spheres":  # nearly convex (core/mesh/inner.py), breathing, deep in or near each other
+        for k in range(count):
+            a = np.asarray(np.float32(v * (1.0 + 0.05 * math.sin(k))), np.float64)
+            b = np.asarray(np.float32(v * (1.0 + 0.05 * math.cos(k))), np.float64)
+            frames.append((a, b, translated(rng.normal(size=3) * rng.choice([0.1, 0.5, 1.0, 2.1]))))
+        return t, frames
+    a, b = v.copy(), v.copy()
+    for _ in range(count):
+        if kind.startswith("jitter"):
+            size = float(kind.split()[1])
+            a = v + rng.normal(scale=size, size=v.shape)
+            b = v + rng.normal(scale=size, size=v.shape)
+        else:
+            height = float(kind.split()[1])
+            a = _bulge(v, rng.normal(size=3), height)
+            b = _bulge(v, rng.normal(size=3), height * rng.uniform(0.5, 1.5))
+        frames.append((a, b, translated(rng.normal(size=3) * rng.choice([0.5, 1.0, 1.9, 2.2, 3.0]))))
+    return t, frames
+
+
+KINDS = ["jitter 1e-6", "jitter 1e-3", "bulge 0.02", "bulge 0.3", "bench shapes", "float32 spheres"]
+PLACES = {"near the origin": (np.zeros(3), 1.0), "far from the origin": (np.array([3e4, -2e4, 1e4]), 1.0),
+          "at 1/100 scale": (np.zeros(3), 0.01)}
+
+
+@pytest.mark.parametrize("place", list(PLACES))
+@pytest.mark.parametrize("kind", KINDS)
+def test_samples_answer_as_a_fresh_check(kind, place):
+    rng = np.random.default_rng(10 * KINDS.index(kind) + list(PLACES).index(place))
+    t, frames = _sequence(kind, rng)
+    offset, scale = PLACES[place]
+    checker = SampleChecker()
+    statuses = set()
+    for a, b, pose in frames:
+        place_a = translated(offset, scale)
+        place_b = translated(offset + scale * pose[:3, 3], scale)
+        fresh = core.collide(core.TriangleMesh(a, t, place_a), core.TriangleMesh(b, t, place_b))
+        sampled = checker.check(core.TriangleMesh(a, t, place_a), core.TriangleMesh(b, t, place_b))
+        _agree(fresh, sampled, fresh.scale)
+        statuses.add(fresh.status)
+    assert checker.refits > 0  # the hierarchies were refitted, not rebuilt
+    if kind in ("bulge 0.3", "bench shapes", "float32 spheres"):
+        assert core.Status.INTERSECTING in statuses and core.Status.SEPARATED in statuses
+
+
+def test_the_keyed_cases_answer_as_a_fresh_check():
+    """The deforming sweep's cases (tests/core/deform_cases.py): a spike through a slab, a bulging sheet under a
+    falling box, sampled densely in time with one checker."""
+    spike = spiked_sheet([0.0, 1.0, 2.0], [[-0.5, 0.0, 0.0], [-0.5, 0.0, 0.6], [-0.5, 0.0, 0.0]])
+    above = slab([-0.8, -0.3, 0.25], [0.2, 0.3, 0.5])
+    vertices, triangles = grid(12)
+    bulged = vertices.copy()
+    bulged[:, 2] = 0.3 * np.exp(-8.0 * (vertices[:, 0] ** 2 + vertices[:, 1] ** 2))
+    sheet = Keyed(triangles, [0.0, 2.0], [vertices, bulged])
+    cube, faces = box([-0.2, -0.2, 0.0], [0.2, 0.2, 0.2])
+    falling = Keyed(faces, [0.0, 2.0], [cube, cube], [translated((0.0, 0.0, 0.8)), translated((0.0, 0.0, 0.1))])
+    for a, b in ((spike, above), (sheet, falling)):
+        checker = SampleChecker()
+        statuses = set()
+        for time in np.linspace(0.0, 2.0, 41):
+            fresh = core.collide(a.mesh(time), b.mesh(time))
+            _agree(fresh, checker.check(a.mesh(time), b.mesh(time)), fresh.scale)
+            statuses.add(fresh.status)
+        assert core.Status.SEPARATED in statuses and core.Status.INTERSECTING in statuses
+
+
+def test_the_order_is_sorted_afresh_now_and_then():
+    t = uv_sphere_triangles(16, 8)
+    d = uv_sphere(16, 8)
+    checker = SampleChecker()
+    for k in range(2 * REORDER + 3):
+        a = core.TriangleMesh(_dented(d, 1.0 + 0.01 * k), t)
+        checker.check(a, core.TriangleMesh(d, t, translated((0.5 + 0.01 * k, 0.0, 2.5))))
+    # per side: the first sample and one in every REORDER + 1 are sorted, the rest refitted
+    assert checker.refits == 2 * (2 * REORDER + 3 - 3)
+
+
+def test_other_triangles_are_not_refitted():
+    """A mesh whose triangles differ from its side's previous sample (a modifier that changes the topology)
+    gets its own hierarchy."""
+    d, t = uv_sphere(16, 8), uv_sphere_triangles(16, 8)
+    checker = SampleChecker()
+    b = core.TriangleMesh(d, t, translated((0.0, 0.0, 2.5)))
+    checker.check(core.TriangleMesh(_dented(d), t), b)
+    flipped = core.TriangleMesh(_dented(d), t[:, [0, 2, 1]])
+    fresh = core.collide(flipped, b)
+    _agree(fresh, checker.check(flipped, core.TriangleMesh(d, t, translated((0.0, 0.0, 2.5)))), fresh.scale)
+    assert checker.refits == 1  # B only
+
+
+def test_an_intersecting_sample_of_non_convex_meshes_skips_only_the_gap():
+    t, frames = _sequence("bulge 0.3", np.random.default_rng(5), count=16)
+    seen = 0
+    for a, b, pose in frames:
+        fresh = core.collide(core.TriangleMesh(a, t), core.TriangleMesh(b, t, pose))
+        sampled = sample_meshes(core.TriangleMesh(a, t), core.TriangleMesh(b, t, pose))
+        _agree(fresh, sampled, fresh.scale)
+        if fresh.status is core.Status.INTERSECTING:
+            seen += 1
+            assert sampled.gap == 0.0 and fresh.gap >= 0.0
+            assert np.array_equal(sampled.point_a, fresh.point_a) and np.array_equal(sampled.normal, fresh.normal)
+    assert seen
+
+
+def test_bad_arguments_are_refused():
+    d, t = uv_sphere(8, 4), uv_sphere_triangles(8, 4)
+    with pytest.raises(ValueError):
+        sample_meshes(core.TriangleMesh(d, t), d)
+    with pytest.raises(ValueError):
+        SampleChecker(tolerances=1e-9)
