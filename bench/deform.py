@@ -110,15 +110,16 @@ def main() -> int:
 
     rule = DeformingSplit()
     search = MotionSearch(evaluate, range(0, args.frames + 1), split=rule)
-    started = time.perf_counter()
+    started, cpu_started = time.perf_counter(), time.process_time()
     summary = search.run()
-    total = time.perf_counter() - started
+    total, cpu = time.perf_counter() - started, time.process_time() - cpu_started
     report = rule.report
     print(f"two deforming meshes of {len(scene.triangles)} triangles each, frames 0..{args.frames}, checked with "
           f"{'core.collide' if args.fresh else 'SampleChecker'}")
     print(f"  total {total:.1f} s: pair checks {check_seconds[0]:.1f} s ({len(search.evaluated)} evaluations), "
           f"continuous tests {report.ccd_seconds:.1f} s ({report.ccd_calls} calls), "
-          f"the rest {total - check_seconds[0] - report.ccd_seconds:.1f} s")
+          f"the rest {total - check_seconds[0] - report.ccd_seconds:.1f} s; processor time {cpu:.1f} s, "
+          f"{len(search.evaluated) / max(cpu, 1e-9):.2f} evaluations per processor second")
     print(f"  deforming intervals examined {report.deforming_intervals}, largest chord error "
           f"{report.largest_chord_error:.3g}, capped {search.capped}")
     print(f"  first contact {summary.first_contact}, closest {summary.closest_distance:.6g} at "

@@ -35,21 +35,21 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .contact import Contact
-from .mesh.bvh import LocalBVH
 from .mesh.ccd import SweptMesh, first_contact
 from .mesh.query import sample_meshes
+from .mesh.refit import NotConvex, Refit
 from .mesh.trimesh import TriangleMesh
 from .motion import MotionSearch, Pose, Sample, may_meet, middle_split
 from .tolerances import DEFAULT_TOLERANCES, Tolerances
 
 __all__ = ["MeshPose", "DeformingSplit", "Report", "SampleChecker", "chord_error", "changed_shape", "STRAIGHT",
-           "REORDER"]
+           "GROW"]
 
 STRAIGHT = 1e-6
 """Vertex paths whose chord error is at most this x the pair's size are taken as straight (see the docstring)."""
-REORDER = 25
-"""`SampleChecker` sorts a mesh's triangles afresh (a new Hilbert order) every this many samples of it, so a
-shape that deforms far from the one whose order it refits keeps compact nodes."""
+GROW = 0.05
+"""`SampleChecker` refits a mesh's hierarchy (grown boxes) while no vertex has moved more than this x the mesh's
+size since the hierarchy was built; then it builds it afresh."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -171,12 +171,15 @@ class SampleChecker:
     """The pair check at each sample of a sweep over deforming meshes: `check(a, b)` gives the status and signed
     distance of `core.collide(a, b)`, with less work, for fresh meshes at every sample.
 
-    - The hierarchies are refitted, not rebuilt: a mesh with the triangles of the previous sample of its side
-      (new vertices on the same triangles: a shape key, an armature, a cache) keeps that sample's leaf order and
-      only its boxes are measured again (`LocalBVH(order=...)`; every `REORDER` samples the order is sorted
-      afresh).  Any order gives certified bounds and the same exact distance; among several equally close pairs
-      of triangles another one may be reported, so `normal`, `point_a` and `point_b` may differ where such ties
-      are (tests/core/test_deform_sample_checker.py holds status and distance to those of `core.collide`).
+    - The hierarchies are refitted, not rebuilt: a mesh with the triangles of its side's last built hierarchy
+      (new vertices on the same triangles: a shape key, an armature, a cache) takes that hierarchy with every
+      box grown by how far its vertices moved since (core/mesh/refit.py), until some vertex has moved more than
+      `GROW` x the mesh's size; then it is built afresh.  Any certified boxes give the same exact distance;
+      among several equally close pairs of triangles another one may be reported, so `normal`, `point_a` and
+      `point_b` may differ where such ties are (tests/core/test_deform_sample_checker.py holds status and
+      distance to those of `core.collide`).
+    - A mesh the exact convexity test rejected keeps the edges that showed it (core/mesh/refit.py `NotConvex`);
+      a later sample on the same triangles where one of them still does is not tested again.
     - `core.mesh.query.sample_meshes` answers: the route and the numbers of `core.collide`, without proving the
       inner bodies of a separated pair and without an intersecting pair's hulls when only its `gap` needs them
       (`gap` is then 0).
@@ -186,9 +189,14 @@ class SampleChecker:
         if not isinstance(tolerances, Tolerances):
             raise ValueError(f"tolerances must be a core.Tolerances, got {type(tolerances).__name__}")
         self.tolerances = tolerances
-        self._orders: dict = {}
+        self._built: dict = {}
+        self._grown: dict = {}
+        self._witness: dict = {}
+        self.witnessed = 0
+        """How many samples were told not convex by a kept witness rather than by the full test."""
         self.refits = 0
         """How many hierarchies were refitted rather than built (for the bench and the tests)."""
+        self.builds = 0
 
     def check(self, a: TriangleMesh, b: TriangleMesh) -> Contact:
         """Status and signed distance as `core.collide(a, b, tolerances)` (see the class docstring)."""
@@ -201,18 +209,36 @@ class SampleChecker:
 
     def _refit(self, side: str, mesh: TriangleMesh) -> None:
         local = mesh._local
-        known = self._orders.get(side)
-        if known is None or known[0] is not local.topology or known[2] >= REORDER or "bvh" in local._cache:
+        witness = self._witness.get(side)
+        if witness is not None and witness[0] is local.topology and "convex" not in local._cache:
+            if witness[1].holds(local):
+                local.cached("convex", lambda: np.bool_(False))
+                self.witnessed += 1
+        known = self._built.get(side)
+        if (known is None or known[0] is not local.topology or known[1].vertices.shape != local.vertices.shape
+                or "bvh" in local._cache):
             return
-        local.cached("bvh", lambda: LocalBVH(local.vertices, local.triangles, order=known[1]))
-        self._orders[side] = (known[0], known[1], known[2] + 1)
+        grown, moved = known[1].grown(local.vertices)
+        if not moved <= GROW * known[2]:
+            return  # moved too far (or not finite): built afresh when the pipeline asks for it
+        local.cached("bvh", lambda: grown)
+        self._grown[side] = grown
         self.refits += 1
 
     def _keep(self, side: str, mesh: TriangleMesh) -> None:
-        """Remember the leaf order of a hierarchy sorted for this sample (a refitted one is already known)."""
+        """Remember a hierarchy built for this sample (a refitted one keeps the one it grew from)."""
         local = mesh._local
+        witness = self._witness.get(side)
+        if (local._cache.get("convex") is not None and not local._cache["convex"]
+                and (witness is None or witness[0] is not local.topology)):
+            found = NotConvex.find(local)
+            if found is not None:
+                self._witness[side] = (local.topology, found)
         bvh = local._cache.get("bvh")
-        known = self._orders.get(side)
-        if bvh is None or (known is not None and known[0] is local.topology and known[1] is bvh.order):
+        known = self._built.get(side)
+        if bvh is None or bvh is self._grown.get(side) or (known is not None and bvh is known[1].bvh):
             return
-        self._orders[side] = (local.topology, bvh.order, 0)
+        used = local.used
+        size = float(np.linalg.norm(np.ptp(local.vertices[used], axis=0)))
+        self._built[side] = (local.topology, Refit(bvh, local.vertices), size)
+        self.builds += 1

@@ -15,7 +15,10 @@ import numpy as np
 import pytest
 
 import core
-from core.deform import REORDER, SampleChecker
+from core.deform import GROW, SampleChecker
+from core.mesh.bvh import LocalBVH
+from core.mesh.parts import is_convex
+from core.mesh.refit import NotConvex, Refit
 from core.mesh.query import sample_meshes
 from tests.core.deform_cases import Keyed, box, grid, slab, spiked_sheet, translated
 from tests.core.duplicates import blender_uv_sphere, uv_sphere, uv_sphere_triangles
@@ -95,7 +98,8 @@ def test_samples_answer_as_a_fresh_check(kind, place):
         sampled = checker.check(core.TriangleMesh(a, t, place_a), core.TriangleMesh(b, t, place_b))
         _agree(fresh, sampled, fresh.scale)
         statuses.add(fresh.status)
-    assert checker.refits > 0  # the hierarchies were refitted, not rebuilt
+    if kind in ("jitter 1e-6", "jitter 1e-3", "bulge 0.02"):
+        assert checker.refits > 0  # small motions: the hierarchies were refitted, not rebuilt
     if kind in ("bulge 0.3", "bench shapes", "float32 spheres"):
         assert core.Status.INTERSECTING in statuses and core.Status.SEPARATED in statuses
 
@@ -121,15 +125,60 @@ def test_the_keyed_cases_answer_as_a_fresh_check():
         assert core.Status.SEPARATED in statuses and core.Status.INTERSECTING in statuses
 
 
-def test_the_order_is_sorted_afresh_now_and_then():
+def test_a_hierarchy_is_built_afresh_once_its_vertices_moved_far():
     t = uv_sphere_triangles(16, 8)
     d = uv_sphere(16, 8)
     checker = SampleChecker()
-    for k in range(2 * REORDER + 3):
-        a = core.TriangleMesh(_dented(d, 1.0 + 0.01 * k), t)
-        checker.check(a, core.TriangleMesh(d, t, translated((0.5 + 0.01 * k, 0.0, 2.5))))
-    # per side: the first sample and one in every REORDER + 1 are sorted, the rest refitted
-    assert checker.refits == 2 * (2 * REORDER + 3 - 3)
+    steps = 40
+    for k in range(steps):  # the dented sphere grows by 1% of its size per sample; B only moves
+        a = core.TriangleMesh(_dented(d, 1.0 + 0.01 * k * math.sqrt(3.0)), t)
+        checker.check(a, core.TriangleMesh(d, t, translated((0.5 + 0.01 * k, 0.0, 2.5 + 0.03 * k))))
+    # A: refitted while no vertex moved more than GROW x its size since its last build, then built afresh;
+    # B: built once, then refitted every time
+    assert 2 <= checker.builds - 1 <= steps * 0.01 / GROW + 2
+    assert checker.refits == 2 * steps - checker.builds
+
+
+@pytest.mark.parametrize("kind", ["jitter 1e-3", "bulge 0.3", "bench shapes"])
+def test_grown_boxes_hold_the_new_triangles(kind):
+    """Every box of a refitted hierarchy holds every corner of the triangles under it (along its three axes)."""
+    t, frames = _sequence(kind, np.random.default_rng(3), count=4)
+    built = LocalBVH(frames[0][0], t)
+    refit = Refit(built, frames[0][0])
+    for a, _, _ in frames[1:]:
+        grown, moved = refit.grown(a)
+        assert moved > 0.0
+        m = t.shape[0]
+        corners = a[grown.leaf_triangles].reshape(m, 3, 3)
+        for level in range(grown.levels):
+            span = 2 ** level
+            for node in range(grown.sizes[level]):
+                flat = grown.offsets[level] + node
+                points = corners[node * span:(node + 1) * span].reshape(-1, 3) - (grown.centre[flat]
+                                                                                   + grown.origin)
+                for h in grown.half:
+                    length = float(np.linalg.norm(h[flat]))
+                    axis = h[flat] / length
+                    assert np.all(np.abs(points @ axis) <= length * (1.0 + 1e-12))
+
+
+def test_the_witness_of_non_convexity_agrees_with_the_full_test():
+    """Every frame the kept edges call not convex, the exact test calls not convex; a frame made convex again
+    (the bump flattened) is left to the full test."""
+    d, t = uv_sphere(24, 12), uv_sphere_triangles(24, 12)
+    rng = np.random.default_rng(9)
+    first = core.TriangleMesh(_bulge(d, [0.0, 0.0, 1.0], 0.3), t)
+    assert not is_convex(first)
+    witness = NotConvex.find(first._local)
+    assert witness is not None
+    told = 0
+    for height in list(rng.uniform(0.0, 0.4, 12)) + [1e-9, 0.0]:
+        mesh = core.TriangleMesh(_bulge(d, rng.normal(scale=0.1, size=3) + [0.0, 0.0, 1.0], height), t)
+        holds = witness.holds(mesh._local)
+        fresh = is_convex(core.TriangleMesh(mesh.vertices.copy(), t))
+        assert not (holds and fresh)
+        told += holds
+    assert told > 0 and not witness.holds(core.TriangleMesh(d, t)._local) and is_convex(core.TriangleMesh(d, t))
 
 
 def test_other_triangles_are_not_refitted():
