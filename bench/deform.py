@@ -95,7 +95,8 @@ def main() -> int:
     args = parser.parse_args()
     scene = Scene(args.resolution, args.frames)
     check_seconds = [0.0]
-    check = collide if args.fresh else SampleChecker().check
+    checker = SampleChecker()
+    check = collide if args.fresh else checker.check
 
     def evaluate(t: float) -> Sample:
         local_a, local_b = scene.shapes(t)
@@ -122,6 +123,9 @@ def main() -> int:
           f"{len(search.evaluated) / max(cpu, 1e-9):.2f} evaluations per processor second")
     print(f"  deforming intervals examined {report.deforming_intervals}, largest chord error "
           f"{report.largest_chord_error:.3g}, capped {search.capped}")
+    if not args.fresh:
+        print(f"  hierarchies refitted {checker.refits}, built {checker.builds}; not convex by a kept witness "
+              f"{checker.witnessed} times")
     print(f"  first contact {summary.first_contact}, closest {summary.closest_distance:.6g} at "
           f"{summary.closest_time}")
     return 0
