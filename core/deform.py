@@ -210,7 +210,8 @@ class SampleChecker:
     def _refit(self, side: str, mesh: TriangleMesh) -> None:
         local = mesh._local
         witness = self._witness.get(side)
-        if witness is not None and witness[0] is local.topology and "convex" not in local._cache:
+        if (witness is not None and witness[0] is local.topology and witness[1] is not None
+                and "convex" not in local._cache):
             if witness[1].holds(local):
                 local.cached("convex", lambda: np.bool_(False))
                 self.witnessed += 1
@@ -231,9 +232,8 @@ class SampleChecker:
         witness = self._witness.get(side)
         if (local._cache.get("convex") is not None and not local._cache["convex"]
                 and (witness is None or witness[0] is not local.topology)):
-            found = NotConvex.find(local)
-            if found is not None:
-                self._witness[side] = (local.topology, found)
+            # None too is kept: a mesh with no clear witness is not measured for one again
+            self._witness[side] = (local.topology, NotConvex.find(local))
         bvh = local._cache.get("bvh")
         known = self._built.get(side)
         if bvh is None or bvh is self._grown.get(side) or (known is not None and bvh is known[1].bvh):

@@ -31,7 +31,7 @@ import copy
 import numpy as np
 
 from ..rows import row_cross, row_dot
-from .bvh import LocalBVH
+from .bvh import LocalBVH, _pairs, _perpendicular
 
 __all__ = ["Refit", "NotConvex"]
 
@@ -41,19 +41,6 @@ WITNESSES = 16
 """Edges `NotConvex` keeps."""
 
 _EPS = float(np.finfo(float).eps)
-
-
-def _perpendicular(n):
-    pick = np.where((np.abs(n[:, 0]) < 0.6)[:, None], np.array([1.0, 0.0, 0.0]), np.array([0.0, 1.0, 0.0]))
-    u = pick - row_dot(pick, n)[:, None] * n
-    return u / np.sqrt(row_dot(u, u))[:, None]
-
-
-def _pairs_reduce(values: np.ndarray, reduce) -> np.ndarray:
-    """`reduce` of each pair of children (an odd last node pairs with itself), as `LocalBVH` pairs them."""
-    if values.shape[0] % 2:
-        values = np.concatenate([values, values[-1:]])
-    return reduce(values[0::2], values[1::2])
 
 
 class Refit:
@@ -87,8 +74,8 @@ class Refit:
         lo = np.minimum(np.minimum(corners[0], corners[1]), corners[2])
         hi = np.maximum(np.maximum(corners[0], corners[1]), corners[2])
         los, his = [lo], [hi]
-        while lo.shape[0] > 1:
-            lo, hi = _pairs_reduce(lo, np.minimum), _pairs_reduce(hi, np.maximum)
+        while lo.shape[0] > 1:  # each parent around its children, paired as the build pairs them
+            lo, hi = np.minimum(*_pairs(lo)), np.maximum(*_pairs(hi))
             los.append(lo)
             his.append(hi)
         lo, hi = np.concatenate(los), np.concatenate(his)

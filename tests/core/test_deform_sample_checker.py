@@ -20,7 +20,7 @@ from core.mesh.bvh import LocalBVH
 from core.mesh.parts import is_convex
 from core.mesh.refit import NotConvex, Refit
 from core.mesh.query import sample_meshes
-from tests.core.deform_cases import Keyed, box, grid, slab, spiked_sheet, translated
+from tests.core.deform_cases import Keyed, box, bulge, deformed_pair, grid, slab, spiked_sheet, translated
 from tests.core.duplicates import blender_uv_sphere, uv_sphere, uv_sphere_triangles
 
 ULPS = 8
@@ -30,11 +30,6 @@ def _agree(fresh, sampled, scale):
     assert sampled.status is fresh.status
     assert abs(sampled.distance - fresh.distance) <= ULPS * np.finfo(float).eps * scale, (fresh.distance,
                                                                                          sampled.distance)
-
-
-def _bulge(directions, axis, height, width=20.0):
-    axis = np.asarray(axis, float) / np.linalg.norm(axis)
-    return directions * (1.0 + height * np.exp(-(1.0 - directions @ axis) * width))[:, None]
 
 
 def _dented(directions, scale=1.0):
@@ -52,7 +47,7 @@ def _sequence(kind: str, rng, count: int = 8):
         d, t = uv_sphere(40, 20), uv_sphere_triangles(40, 20)
         for frame in np.sort(rng.uniform(100.0, 150.0, count)):
             axis = [math.sin(frame / 20.0), 0.0, math.cos(frame / 20.0)]
-            a = _bulge(d, axis, 0.15) * (1.0 + 0.05 * math.sin(frame / 9.0))
+            a = bulge(d, axis, 0.15) * (1.0 + 0.05 * math.sin(frame / 9.0))
             b = d * (1.0 + 0.05 * math.cos(frame / 7.0))
             frames.append((a, b, translated((rng.uniform(-1.0, 1.0), 0.0, rng.uniform(1.9, 2.3)))))
         return t, frames
@@ -64,16 +59,8 @@ def _sequence(kind: str, rng, count: int = 8):
             b = np.asarray(np.float32(v * (1.0 + 0.05 * math.cos(k))), np.float64)
             frames.append((a, b, translated(rng.normal(size=3) * rng.choice([0.1, 0.5, 1.0, 2.1]))))
         return t, frames
-    a, b = v.copy(), v.copy()
     for _ in range(count):
-        if kind.startswith("jitter"):
-            size = float(kind.split()[1])
-            a = v + rng.normal(scale=size, size=v.shape)
-            b = v + rng.normal(scale=size, size=v.shape)
-        else:
-            height = float(kind.split()[1])
-            a = _bulge(v, rng.normal(size=3), height)
-            b = _bulge(v, rng.normal(size=3), height * rng.uniform(0.5, 1.5))
+        a, b = deformed_pair(kind, v, rng)
         frames.append((a, b, translated(rng.normal(size=3) * rng.choice([0.5, 1.0, 1.9, 2.2, 3.0]))))
     return t, frames
 
@@ -167,13 +154,13 @@ def test_the_witness_of_non_convexity_agrees_with_the_full_test():
     (the bump flattened) is left to the full test."""
     d, t = uv_sphere(24, 12), uv_sphere_triangles(24, 12)
     rng = np.random.default_rng(9)
-    first = core.TriangleMesh(_bulge(d, [0.0, 0.0, 1.0], 0.3), t)
+    first = core.TriangleMesh(bulge(d, [0.0, 0.0, 1.0], 0.3), t)
     assert not is_convex(first)
     witness = NotConvex.find(first._local)
     assert witness is not None
     told = 0
     for height in list(rng.uniform(0.0, 0.4, 12)) + [1e-9, 0.0]:
-        mesh = core.TriangleMesh(_bulge(d, rng.normal(scale=0.1, size=3) + [0.0, 0.0, 1.0], height), t)
+        mesh = core.TriangleMesh(bulge(d, rng.normal(scale=0.1, size=3) + [0.0, 0.0, 1.0], height), t)
         holds = witness.holds(mesh._local)
         fresh = is_convex(core.TriangleMesh(mesh.vertices.copy(), t))
         assert not (holds and fresh)
