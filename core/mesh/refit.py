@@ -22,7 +22,8 @@ the edges that do so by the widest margin on the frame the full test rejected, a
 on a new frame, asking twice the tolerance (so the rounding of a differently ordered sum cannot matter): if one
 still stands in front, the full test would reject the new frame too, whatever it checks first (every other
 check of it can only reject as well).  Only for meshes closed on their given indices (the full test then uses
-those, without welding) and with an enclosed volume clearly away from zero (its sign must be the test's).
+those, without welding), with an enclosed volume clearly away from zero (its sign must be the test's), and on
+triangles far from flat (the test sets flat ones aside).
 """
 from __future__ import annotations
 
@@ -113,10 +114,15 @@ def _heights(local, rows: np.ndarray):
     owner = rows // 3
     other = twin[rows]
     far = t.reshape(-1)[other - other % 3 + (other + 2) % 3]
-    normal = row_cross(b[owner] - a[owner], c[owner] - a[owner])
+    e1, e2 = b[owner] - a[owner], c[owner] - a[owner]
+    normal = row_cross(e1, e2)
     length = np.sqrt(row_dot(normal, normal))
     unit = normal / np.where(length > 0.0, length, 1.0)[:, None]
-    return row_dot(vertices[far] - centre - a[owner], unit) * sign, tol
+    heights = row_dot(vertices[far] - centre - a[owner], unit) * sign
+    # a triangle the test would set aside as flat (sine of its corner angle below 1e-10), or nearly so, gives no
+    # plane to stand in front of: its edges witness nothing
+    flat = row_dot(normal, normal) <= 1e-16 * row_dot(e1, e1) * row_dot(e2, e2)
+    return np.where(flat, -np.inf, heights), tol
 
 
 class NotConvex:
