@@ -10,7 +10,8 @@ matrix).  The samples are every `frame_step`-th frame from `frame_start` to `fra
 included), and every time where a vertex path may bend (`key_times`: keys of the actions that drive the pair,
 also through NLA strips, drivers' targets, constraints' targets, parents and modifiers' objects); the first
 contact is located to within `FRAME_TOLERANCE` frames.  A deforming object (`may_deform`) is followed vertex by
-vertex between samples (core/deform.py's split rule and its chord-error assumption, stated in the record).
+vertex between samples (core/deform.py's split rule and its chord-error assumption, stated in the record), and
+each of its samples is checked by `core.deform.SampleChecker` (status and distance as the full check's).
 
 `all_pairs=True` sweeps every pair of the results list (`SweepRun`): the pair that meets first (else comes
 closest) is the sweep shown, and every pair's summary is in its `extra["pairs"]` (`results.motion.combined`);
@@ -29,7 +30,7 @@ import time
 import bpy
 from bpy.props import BoolProperty, FloatProperty, IntProperty
 
-from ..core.deform import DeformingSplit, MeshPose
+from ..core.deform import DeformingSplit, MeshPose, SampleChecker
 from ..core.motion import TIME_TOLERANCE, MotionSearch, Pose, Sample, box_corners, place
 from ..results.motion import combined, summary_line
 from ..results.record import Mode, SweepRecord, SweepSample
@@ -172,6 +173,9 @@ class Sweeper:
         self.times = sorted(set(map(float, self.frames)) | key_times((obj_a, obj_b), frame_start, frame_end))
         self.deforming = (may_deform(obj_a), may_deform(obj_b))
         self.split = DeformingSplit() if any(self.deforming) else None
+        # a deforming pair's samples need their status and distance only (core/deform.py `SampleChecker`); the
+        # frames the sweep reports are checked in full when they are shown
+        self.checker = SampleChecker() if self.split is not None else None
         self.search = MotionSearch(self.evaluate, self.times, tolerance=FRAME_TOLERANCE, split=self.split)
         self.cancelled = False
 
@@ -180,7 +184,8 @@ class Sweeper:
         whole = math.floor(frame)
         self.scene.frame_set(int(whole), subframe=frame - whole)
         depsgraph = bpy.context.evaluated_depsgraph_get()
-        record = check_pair(self.obj_a, self.obj_b, depsgraph, self.settings, cache=self.cache)
+        record = check_pair(self.obj_a, self.obj_b, depsgraph, self.settings, cache=self.cache,
+                            mesh_check=self.checker.check if self.checker is not None else None)
         entry_a = self.cache.entry(object_identity(self.obj_a))
         entry_b = self.cache.entry(object_identity(self.obj_b))
         if self.split is not None:  # both followed vertex by vertex: the continuous test needs both meshes

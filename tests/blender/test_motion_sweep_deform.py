@@ -356,3 +356,37 @@ def test_a_key_between_frames_reached_through_a_constraint(addon_modules):
     assert 10.5 in record.extra["sampled_frames"]
     # bottom = z - 0.2 reaches 0.5 at z = 0.7: on the stretch from (10.5, 0.9) to (20, 0.5)
     assert abs(record.first_contact_frame - (10.5 + 9.5 * (0.9 - 0.7) / 0.4)) <= FRAME_TOL
+
+
+def test_samples_of_a_deforming_pair_answer_as_a_full_check(addon_modules):
+    """The sweep checks a deforming pair's samples with `core.deform.SampleChecker` (refitted hierarchies): at
+    every time it evaluated, status and distance are those of a full check of that frame, and the hierarchies
+    were refitted.  A bumped sphere (a Displace modifier keyed on a vertex group) grows into a box."""
+    sweep_module = importlib.import_module(addon_modules.store.__name__.replace("operators.store",
+                                                                                "operators.sweep"))
+    bpy.ops.mesh.primitive_uv_sphere_add(segments=32, ring_count=16)
+    ball = bpy.context.active_object
+    ball.name = "Ball"
+    group = ball.vertex_groups.new(name="Cap")
+    group.add([v.index for v in ball.data.vertices if v.co.z > 0.7], 1.0, "REPLACE")
+    displace = ball.modifiers.new("Bump", "DISPLACE")
+    displace.vertex_group = "Cap"
+    for frame, strength in ((1, 0.0), (11, 2.0)):
+        displace.strength = strength
+        ball.keyframe_insert('modifiers["Bump"].strength', frame=frame)
+    linear(ball)
+    block = box("Lid", (-0.3, -0.3, 1.6), (0.3, 0.3, 1.8), PLACEMENTS[0])
+    scene = bpy.context.scene
+    settings = addon_modules.checking.CheckSettings(mode=addon_modules.record.Mode.EXACT)
+    sweeper = sweep_module.Sweeper(scene, ball, block, settings, 1, 11)
+    for _ in sweeper.steps():
+        pass
+    assert sweeper.record().first_contact_frame is not None
+    assert sweeper.checker.refits > 0
+    for time in sorted(sweeper.search.evaluated):
+        sample = sweeper.search.evaluated[time]
+        whole = math.floor(time)
+        scene.frame_set(int(whole), subframe=time - whole)
+        full = addon_modules.checking.check_pair(ball, block, bpy.context.evaluated_depsgraph_get(), settings)
+        assert sample.status is full.status
+        assert abs(sample.distance - full.distance) <= 8 * 2.2e-16 * full.contact.scale
