@@ -98,8 +98,7 @@ def _pairs(array):
 class LocalBVH:
     """The hierarchy of one mesh in its local coordinates.  Flat arrays; level l occupies [offset[l], offset[l+1])."""
 
-    def __init__(self, vertices: np.ndarray, triangles: np.ndarray, order: np.ndarray | None = None):
-        """order: the leaf order to use instead of the Hilbert order of these centroids (`refit`)."""
+    def __init__(self, vertices: np.ndarray, triangles: np.ndarray):
         m = triangles.shape[0]
         # boxes are built relative to the centre of the mesh's own box, so that a mesh whose local coordinates
         # are far from zero keeps small, precise box centres (WorldBVH adds the centre back in the pair frame)
@@ -108,8 +107,7 @@ class LocalBVH:
         hi = np.maximum(np.maximum(a0.max(axis=0), b0.max(axis=0)), c0.max(axis=0))
         self.origin = 0.5 * (lo + hi)
         a0, b0, c0 = a0 - self.origin, b0 - self.origin, c0 - self.origin
-        if order is None:
-            order = np.argsort(hilbert_keys((a0 + b0 + c0) / 3.0), kind="stable")
+        order = np.argsort(hilbert_keys((a0 + b0 + c0) / 3.0), kind="stable")
         self.order = order
         self.leaf_triangles = triangles[order]
         a, b, c = a0[order], b0[order], c0[order]
