@@ -201,3 +201,28 @@ def test_bad_arguments_are_refused():
         sample_meshes(core.TriangleMesh(d, t), d)
     with pytest.raises(ValueError):
         SampleChecker(tolerances=1e-9)
+
+
+def test_a_flattened_triangle_witnesses_nothing():
+    """The exact test sets flat triangles aside, so an edge of a triangle made flat (its third corner a hair off
+    the middle of the edge, its plane then turned towards the neighbour's far corner) is no witness, however far
+    that corner stands in front of the plane."""
+    d, t = uv_sphere(24, 12), uv_sphere_triangles(24, 12)
+    bumped = bulge(d, [0.0, 0.0, 1.0], 0.3)
+    mesh = core.TriangleMesh(bumped, t)
+    witness = NotConvex.find(mesh._local)
+    row = int(witness.rows[0])
+    a, b, c = t[row // 3]
+    assert NotConvex(witness.rows[:1]).holds(mesh._local)
+    twin = mesh._local.topology.raw_pairing[3][row]
+    far = bumped[t.reshape(-1)[twin - twin % 3 + (twin + 2) % 3]]
+    # the witness row is the edge from corner row % 3 to the next one of its triangle
+    first, second, third = [(a, b, c), (b, c, a), (c, a, b)][row % 3]
+    edge = bumped[second] - bumped[first]
+    offset = (far - bumped[first]) - edge * ((far - bumped[first]) @ edge) / (edge @ edge)
+    turn = np.cross(offset, edge)
+    for sign in (1.0, -1.0):  # whichever way the mesh turns, one of them faces the far corner
+        flattened = bumped.copy()
+        flattened[third] = (0.5 * (bumped[first] + bumped[second])
+                            + sign * 1e-10 * np.linalg.norm(edge) * turn / np.linalg.norm(turn))
+        assert not NotConvex(witness.rows[:1]).holds(core.TriangleMesh(flattened, t)._local)
