@@ -8,9 +8,10 @@ that circles it in the xz plane, over the top every 40 pi frames; B, the same sp
 flies over A along x, 2.16 above A's centre: they come within a few hundredths of each other around frame 125,
 when the bump passes over the top and meets B.  Each frame is a keyed shape (the evaluated vertices of a shape-key or cache frame), and vertices
 move in straight lines between frames (what core/deform.py follows).  The search is `core.motion.MotionSearch`
-with `core.deform.DeformingSplit`, evaluating the exact pair check (`core.collide` on `TriangleMesh`es) at every
-frame and where the rule asks.  Target (issue 22): the whole sweep within 60 s on the 2-core machine.
-Prints what it did and the time spent in the pair checks and in the continuous tests.
+with `core.deform.DeformingSplit`, evaluating the pair check at every frame and where the rule asks: the sweep's
+`core.deform.SampleChecker` (status and signed distance of `core.collide`, refitted hierarchies), or with
+`--fresh` `core.collide` on two fresh `TriangleMesh`es.  Target (issue 22): the whole sweep within 60 s on the
+2-core machine.  Prints what it did and the time spent in the pair checks and in the continuous tests.
 """
 from __future__ import annotations
 
@@ -26,7 +27,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from core import TriangleMesh, collide  # noqa: E402
-from core.deform import DeformingSplit, MeshPose  # noqa: E402
+from core.deform import DeformingSplit, MeshPose, SampleChecker  # noqa: E402
 from core.motion import MotionSearch, Sample, place  # noqa: E402
 
 
@@ -90,16 +91,19 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--frames", type=int, default=250)
     parser.add_argument("--resolution", type=int, default=100, help="segments and rings of each UV sphere")
+    parser.add_argument("--fresh", action="store_true", help="check each sample with core.collide on fresh meshes")
     args = parser.parse_args()
     scene = Scene(args.resolution, args.frames)
     check_seconds = [0.0]
+    checker = SampleChecker()
+    check = collide if args.fresh else checker.check
 
     def evaluate(t: float) -> Sample:
         local_a, local_b = scene.shapes(t)
         matrix_b = scene.matrix_b(t)
         started = time.perf_counter()
-        contact = collide(TriangleMesh(local_a, scene.triangles), TriangleMesh(local_b, scene.triangles,
-                                                                              transform=matrix_b))
+        contact = check(TriangleMesh(local_a, scene.triangles), TriangleMesh(local_b, scene.triangles,
+                                                                            transform=matrix_b))
         check_seconds[0] += time.perf_counter() - started
         pose_a = MeshPose(local_a, np.eye(4), local=local_a, triangles=scene.triangles)
         pose_b = MeshPose(place(local_b, matrix_b), matrix_b, local=local_b, triangles=scene.triangles)
@@ -107,16 +111,21 @@ def main() -> int:
 
     rule = DeformingSplit()
     search = MotionSearch(evaluate, range(0, args.frames + 1), split=rule)
-    started = time.perf_counter()
+    started, cpu_started = time.perf_counter(), time.process_time()
     summary = search.run()
-    total = time.perf_counter() - started
+    total, cpu = time.perf_counter() - started, time.process_time() - cpu_started
     report = rule.report
-    print(f"two deforming meshes of {len(scene.triangles)} triangles each, frames 0..{args.frames}")
+    print(f"two deforming meshes of {len(scene.triangles)} triangles each, frames 0..{args.frames}, checked with "
+          f"{'core.collide' if args.fresh else 'SampleChecker'}")
     print(f"  total {total:.1f} s: pair checks {check_seconds[0]:.1f} s ({len(search.evaluated)} evaluations), "
           f"continuous tests {report.ccd_seconds:.1f} s ({report.ccd_calls} calls), "
-          f"the rest {total - check_seconds[0] - report.ccd_seconds:.1f} s")
+          f"the rest {total - check_seconds[0] - report.ccd_seconds:.1f} s; processor time {cpu:.1f} s, "
+          f"{len(search.evaluated) / max(cpu, 1e-9):.2f} evaluations per processor second")
     print(f"  deforming intervals examined {report.deforming_intervals}, largest chord error "
           f"{report.largest_chord_error:.3g}, capped {search.capped}")
+    if not args.fresh:
+        print(f"  hierarchies refitted {checker.refits}, built {checker.builds}; not convex by a kept witness "
+              f"{checker.witnessed} times")
     print(f"  first contact {summary.first_contact}, closest {summary.closest_distance:.6g} at "
           f"{summary.closest_time}")
     return 0

@@ -34,14 +34,22 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .contact import Contact
 from .mesh.ccd import SweptMesh, first_contact
+from .mesh.query import sample_meshes
+from .mesh.refit import NotConvex, Refit
+from .mesh.trimesh import TriangleMesh
 from .motion import MotionSearch, Pose, Sample, may_meet, middle_split
-from .tolerances import DEFAULT_TOLERANCES
+from .tolerances import DEFAULT_TOLERANCES, Tolerances
 
-__all__ = ["MeshPose", "DeformingSplit", "Report", "chord_error", "changed_shape", "STRAIGHT"]
+__all__ = ["MeshPose", "DeformingSplit", "Report", "SampleChecker", "chord_error", "changed_shape", "STRAIGHT",
+           "GROW"]
 
 STRAIGHT = 1e-6
 """Vertex paths whose chord error is at most this x the pair's size are taken as straight (see the docstring)."""
+GROW = 0.05
+"""`SampleChecker` refits a mesh's hierarchy (grown boxes) while no vertex has moved more than this x the mesh's
+size since the hierarchy was built; then it builds it afresh."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -157,3 +165,80 @@ class DeformingSplit:
         if found is None or error > STRAIGHT * size:
             return middle_time  # curved paths (or e underestimated the strays): halve the interval
         return min(s0.time + found * duration, middle_time) if middle.in_contact else s0.time + found * duration
+
+
+class SampleChecker:
+    """The pair check at each sample of a sweep over deforming meshes: `check(a, b)` gives the status and signed
+    distance of `core.collide(a, b)`, with less work, for fresh meshes at every sample.
+
+    - The hierarchies are refitted, not rebuilt: a mesh with the triangles of its side's last built hierarchy
+      (new vertices on the same triangles: a shape key, an armature, a cache) takes that hierarchy with every
+      box grown by how far its vertices moved since (core/mesh/refit.py), until some vertex has moved more than
+      `GROW` x the mesh's size; then it is built afresh.  Any certified boxes give the same exact distance;
+      among several equally close pairs of triangles another one may be reported, so `normal`, `point_a` and
+      `point_b` may differ where such ties are (tests/core/test_deform_sample_checker.py holds status and
+      distance to those of `core.collide`).
+    - A mesh the exact convexity test rejected keeps the edges that showed it (core/mesh/refit.py `NotConvex`);
+      a later sample on the same triangles where one of them still does is not tested again.
+    - `core.mesh.query.sample_meshes` answers: the route and the numbers of `core.collide`, without proving the
+      inner bodies of a separated pair and without an intersecting pair's hulls when only its `gap` and
+      `separation` need them (`gap` is then infinite, `separation` zero).
+    A sample the sweep reports is checked in full by its caller (the add-on's check of that frame)."""
+
+    def __init__(self, tolerances: Tolerances = DEFAULT_TOLERANCES):
+        if not isinstance(tolerances, Tolerances):
+            raise ValueError(f"tolerances must be a core.Tolerances, got {type(tolerances).__name__}")
+        self.tolerances = tolerances
+        self._built: dict = {}
+        self._grown: dict = {}
+        self._witness: dict = {}
+        self.witnessed = 0
+        """How many samples were told not convex by a kept witness rather than by the full test."""
+        self.refits = 0
+        """How many hierarchies were refitted rather than built (for the bench and the tests)."""
+        self.builds = 0
+
+    def check(self, a: TriangleMesh, b: TriangleMesh) -> Contact:
+        """Status and signed distance as `core.collide(a, b, tolerances)` (see the class docstring)."""
+        for side, mesh in (("A", a), ("B", b)):
+            self._refit(side, mesh)
+        contact = sample_meshes(a, b, self.tolerances)
+        for side, mesh in (("A", a), ("B", b)):
+            self._keep(side, mesh)
+        return contact
+
+    def _refit(self, side: str, mesh: TriangleMesh) -> None:
+        local = mesh._local
+        witness = self._witness.get(side)
+        if (witness is not None and witness[0] is local.topology and witness[1] is not None
+                and "convex" not in local._cache):
+            if witness[1].holds(local):
+                local.cached("convex", lambda: np.bool_(False))
+                self.witnessed += 1
+        known = self._built.get(side)
+        if (known is None or known[0] is not local.topology or known[1].vertices.shape != local.vertices.shape
+                or "bvh" in local._cache):
+            return
+        grown, moved = known[1].grown(local.vertices)
+        if not moved <= GROW * known[2]:
+            return  # moved too far (or not finite): built afresh when the pipeline asks for it
+        local.cached("bvh", lambda: grown)
+        self._grown[side] = grown
+        self.refits += 1
+
+    def _keep(self, side: str, mesh: TriangleMesh) -> None:
+        """Remember a hierarchy built for this sample (a refitted one keeps the one it grew from)."""
+        local = mesh._local
+        witness = self._witness.get(side)
+        if (local._cache.get("convex") is not None and not local._cache["convex"]
+                and (witness is None or witness[0] is not local.topology)):
+            # None too is kept: a mesh with no clear witness is not measured for one again
+            self._witness[side] = (local.topology, NotConvex.find(local))
+        bvh = local._cache.get("bvh")
+        known = self._built.get(side)
+        if bvh is None or bvh is self._grown.get(side) or (known is not None and bvh is known[1].bvh):
+            return
+        used = local.used
+        size = float(np.linalg.norm(np.ptp(local.vertices[used], axis=0)))
+        self._built[side] = (local.topology, Refit(bvh, local.vertices), size)
+        self.builds += 1

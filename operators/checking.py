@@ -202,14 +202,21 @@ def _geometry_and_shape(obj, depsgraph, mode: Mode, cache):
 
 
 def check_geometry(geometry_a, geometry_b, settings: CheckSettings = CheckSettings(), *, identity_a: int = 0,
-                   identity_b: int = 0, shape_a=None, shape_b=None, read_ms: float = 0.0) -> CheckRecord:
+                   identity_b: int = 0, shape_a=None, shape_b=None, read_ms: float = 0.0,
+                   mesh_check=None) -> CheckRecord:
     """The record of two geometries already read (`reading.read_object`); the scene check reuses each object's
-    geometry and shape (`shapes_for`) across all of its pairs through `shape_a`/`shape_b`."""
+    geometry and shape (`shapes_for`) across all of its pairs through `shape_a`/`shape_b`.  mesh_check: what
+    answers for two TriangleMeshes instead of `core.collide` when no clearance limit applies (the sweep's
+    `core.deform.SampleChecker.check`: the same status and distance)."""
     started = time.perf_counter()
     shape_a = shape_a if shape_a is not None else shapes_for(geometry_a, settings.mode)
     shape_b = shape_b if shape_b is not None else shapes_for(geometry_b, settings.mode)
     max_distance = settings.clearance if settings.stop_beyond_clearance else None
-    contact = _collide(shape_a, shape_b, max_distance, settings.warm_start)
+    if (mesh_check is not None and max_distance is None and isinstance(shape_a, TriangleMesh)
+            and isinstance(shape_b, TriangleMesh)):
+        contact = mesh_check(shape_a, shape_b)
+    else:
+        contact = _collide(shape_a, shape_b, max_distance, settings.warm_start)
     measured = {}
     if settings.overlap_volume and isinstance(shape_a, TriangleMesh) and isinstance(shape_b, TriangleMesh):
         measured = _overlap_volumes(shape_a, shape_b, contact)
@@ -237,16 +244,19 @@ def _overlap_volumes(mesh_a: TriangleMesh, mesh_b: TriangleMesh, contact) -> dic
             "volume_a": abs(volume(mesh_a)), "volume_b": abs(volume(mesh_b))}
 
 
-def check_pair(obj_a, obj_b, depsgraph, settings: CheckSettings = CheckSettings(), cache=None) -> CheckRecord:
+def check_pair(obj_a, obj_b, depsgraph, settings: CheckSettings = CheckSettings(), cache=None,
+               mesh_check=None) -> CheckRecord:
     """Check A against B as the viewport shows them; the exact record of what was found.
 
-    cache: a `reading.GeometryCache` to reuse unchanged geometry from (None: read both objects afresh)."""
+    cache: a `reading.GeometryCache` to reuse unchanged geometry from (None: read both objects afresh).
+    mesh_check: as in `check_geometry`."""
     started = time.perf_counter()
     geometry_a, shape_a = _geometry_and_shape(obj_a, depsgraph, settings.mode, cache)
     geometry_b, shape_b = _geometry_and_shape(obj_b, depsgraph, settings.mode, cache)
     read_ms = (time.perf_counter() - started) * 1e3
     return check_geometry(geometry_a, geometry_b, settings, identity_a=object_identity(obj_a),
-                          identity_b=object_identity(obj_b), shape_a=shape_a, shape_b=shape_b, read_ms=read_ms)
+                          identity_b=object_identity(obj_b), shape_a=shape_a, shape_b=shape_b, read_ms=read_ms,
+                          mesh_check=mesh_check)
 
 
 def check_object(obj, depsgraph, clearance: float, cache=None):

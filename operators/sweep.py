@@ -7,8 +7,11 @@ the asked time (`scene.frame_set(frame, subframe=...)`), checks the pair through
 (`checking.check_pair`, with `reading.GEOMETRY_CACHE`: an object that only moves is read once) and hands the search
 the status, the signed distance and each object's pose (the corners of its local bounding box and its world
 matrix).  The samples are every `frame_step`-th frame from `frame_start` to `frame_end` (the end frame always
-included); the first contact is located to within `FRAME_TOLERANCE` frames.  Deformation between two samples
-(modifiers, shape keys) is only seen through the samples themselves.
+included), and every time where a vertex path may bend (`key_times`: keys of the actions that drive the pair,
+also through NLA strips, drivers' targets, constraints' targets, parents and modifiers' objects); the first
+contact is located to within `FRAME_TOLERANCE` frames.  A deforming object (`may_deform`) is followed vertex by
+vertex between samples (core/deform.py's split rule and its chord-error assumption, stated in the record), and
+each of its samples is checked by `core.deform.SampleChecker` (status and distance as the full check's).
 
 `all_pairs=True` sweeps every pair of the results list (`SweepRun`): the pair that meets first (else comes
 closest) is the sweep shown, and every pair's summary is in its `extra["pairs"]` (`results.motion.combined`);
@@ -27,7 +30,7 @@ import time
 import bpy
 from bpy.props import BoolProperty, FloatProperty, IntProperty
 
-from ..core.deform import DeformingSplit, MeshPose
+from ..core.deform import DeformingSplit, MeshPose, SampleChecker
 from ..core.motion import TIME_TOLERANCE, MotionSearch, Pose, Sample, box_corners, place
 from ..results.motion import combined, summary_line
 from ..results.record import Mode, SweepRecord, SweepSample
@@ -81,25 +84,73 @@ def _fcurves(action) -> list:
     return curves
 
 
+def _strip_times(strip, times: set) -> None:
+    """The scene times of an NLA strip's action keys: each key time mapped into the strip (its action range
+    scaled and repeated from the strip's start), and the strip's ends (where the action starts and stops
+    acting)."""
+    times.update((float(strip.frame_start), float(strip.frame_end)))
+    action = getattr(strip, "action", None)
+    if action is None or getattr(strip, "mute", False):
+        return
+    first, last = float(strip.action_frame_start), float(strip.action_frame_end)
+    length = (last - first) * float(strip.scale)
+    repeats = max(1, math.ceil(float(strip.repeat)))
+    keys = {float(point.co[0]) for curve in _fcurves(action) for point in curve.keyframe_points}
+    for k in range(repeats):
+        offset = float(strip.frame_start) + k * length
+        times.update(offset + (t - first) * float(strip.scale) for t in keys if first <= t <= last)
+
+
+def _driver_sources(animation) -> list:
+    """The data blocks the drivers of an `animation_data` read (their variables' targets): their keys bend the
+    driven values' paths as their own keys do."""
+    sources = []
+    for curve in getattr(animation, "drivers", ()):
+        for variable in curve.driver.variables:
+            sources.extend(target.id for target in variable.targets if target.id is not None)
+    return sources
+
+
+def _constraint_targets(obj) -> list:
+    """Objects that an object's constraints, and its pose bones' constraints, follow."""
+    constraints = list(getattr(obj, "constraints", ()))
+    pose = getattr(obj, "pose", None)
+    for bone in getattr(pose, "bones", ()) if pose is not None else ():
+        constraints.extend(bone.constraints)
+    return [getattr(c, "target", None) for c in constraints if not getattr(c, "mute", False)]
+
+
 def key_times(objects, start: float, end: float) -> set:
-    """The times in [start, end] of every key of the actions that drive the objects: their own, their data's and
-    shape keys', and the same for their parents and the objects their modifiers name (an armature, a hook)."""
+    """The times in [start, end] where a vertex path of the objects may bend: every key of the actions that drive
+    them (their own, their data's and shape keys'), of the actions their NLA strips play (mapped into the strips,
+    and the strips' ends), and the same for their parents, the objects their modifiers and constraints name (an
+    armature, a hook, a Copy Location target) and the data their drivers read.  A driver's own curve and any
+    scripted expression may bend elsewhere: those bends are left to the chord-error rule (core/deform.py)."""
     times, seen, stack = set(), set(), list(objects)
     while stack:
-        obj = stack.pop()
-        if obj is None or not isinstance(obj, bpy.types.Object) or obj.as_pointer() in seen:
+        block = stack.pop()
+        if not isinstance(block, bpy.types.ID) or block.as_pointer() in seen:
             continue
-        seen.add(obj.as_pointer())
-        data = getattr(obj, "data", None)
-        for owner in (obj, data, getattr(data, "shape_keys", None)):
+        seen.add(block.as_pointer())
+        data = getattr(block, "data", None) if isinstance(block, bpy.types.Object) else None
+        owners = (block, data, getattr(data, "shape_keys", None)) if data is not None else (
+            block, getattr(block, "shape_keys", None))
+        for owner in owners:
             animation = getattr(owner, "animation_data", None)
-            action = animation.action if animation is not None else None
-            if action is None:
+            if animation is None:
                 continue
-            for curve in _fcurves(action):
-                times.update(float(point.co[0]) for point in curve.keyframe_points)
-        stack.append(obj.parent)
-        stack.extend(getattr(modifier, "object", None) for modifier in getattr(obj, "modifiers", ()))
+            if animation.action is not None:
+                for curve in _fcurves(animation.action):
+                    times.update(float(point.co[0]) for point in curve.keyframe_points)
+            for track in animation.nla_tracks:
+                if not track.mute:
+                    for strip in track.strips:
+                        _strip_times(strip, times)
+            stack.extend(_driver_sources(animation))
+        if isinstance(block, bpy.types.Object):
+            stack.append(block.parent)
+            stack.extend(getattr(modifier, "object", None) for modifier in block.modifiers)
+            stack.extend(_constraint_targets(block))
     return {t for t in times if start <= t <= end}
 
 
@@ -122,6 +173,9 @@ class Sweeper:
         self.times = sorted(set(map(float, self.frames)) | key_times((obj_a, obj_b), frame_start, frame_end))
         self.deforming = (may_deform(obj_a), may_deform(obj_b))
         self.split = DeformingSplit() if any(self.deforming) else None
+        # a deforming pair's samples need their status and distance only (core/deform.py `SampleChecker`); the
+        # frames the sweep reports are checked in full when they are shown
+        self.checker = SampleChecker() if self.split is not None else None
         self.search = MotionSearch(self.evaluate, self.times, tolerance=FRAME_TOLERANCE, split=self.split)
         self.cancelled = False
 
@@ -130,7 +184,8 @@ class Sweeper:
         whole = math.floor(frame)
         self.scene.frame_set(int(whole), subframe=frame - whole)
         depsgraph = bpy.context.evaluated_depsgraph_get()
-        record = check_pair(self.obj_a, self.obj_b, depsgraph, self.settings, cache=self.cache)
+        record = check_pair(self.obj_a, self.obj_b, depsgraph, self.settings, cache=self.cache,
+                            mesh_check=self.checker.check if self.checker is not None else None)
         entry_a = self.cache.entry(object_identity(self.obj_a))
         entry_b = self.cache.entry(object_identity(self.obj_b))
         if self.split is not None:  # both followed vertex by vertex: the continuous test needs both meshes

@@ -63,6 +63,9 @@ TIERS: dict[str, tuple[str, ...]] = {
         # the near misses)
         "core/test_ccd_brute_force.py",
         "core/test_deform_search_first_contact.py",
+        "core/test_deform_sample_checker.py::test_samples_answer_as_a_fresh_check[*-far from the origin]",
+        "core/test_deform_sample_checker.py::test_samples_answer_as_a_fresh_check[*-at 1/100 scale]",
+        "core/test_deform_sample_checker.py::test_the_keyed_cases_answer_as_a_fresh_check",
         "core/test_overlap_fuzz.py::test_boxy_pairs_on_a_grid_match_manifold3d",
         "core/test_part_clearance_oracle.py::test_part_clearance_matches_the_oracle",
         "core/test_self_intersections_oracle.py::test_self_crossings_match_the_oracle",
@@ -83,6 +86,10 @@ TIERS: dict[str, tuple[str, ...]] = {
         "blender/test_scene_check_cli.py::test_runner_in_a_blender_binary",
         "blender/test_scene_check_cli_scripts.py::test_runner_in_a_blender_binary_with_auto_run_forced_on",
         "blender/test_huge_meshes.py::test_million_vertex_pair",
+        # deforming sweeps far from the origin and at 1/100 scale (about 2 s of CPU each); the tier keeps every
+        # scene near the origin at full size
+        "blender/test_motion_sweep_deform.py::*placement1]",
+        "blender/test_motion_sweep_deform.py::*placement2]",
     ),
 }
 

@@ -54,7 +54,7 @@ from .part_depth import convex_part_depth
 from .parts import is_convex
 from .trimesh import TriangleMesh
 
-__all__ = ["collide_meshes", "crossing_and_containment"]
+__all__ = ["collide_meshes", "sample_meshes", "crossing_and_containment"]
 
 
 def collide_meshes(a, b, tolerances: Tolerances = DEFAULT_TOLERANCES, max_distance=None) -> Contact:
@@ -81,13 +81,46 @@ def collide_meshes(a, b, tolerances: Tolerances = DEFAULT_TOLERANCES, max_distan
             contact = replace(contact, intersection=segments, containment=contained)
         return contact
     hull = None
-    if inner.inner_body(a._local) is not None and inner.inner_body(b._local) is not None:
+    if _both_nearly_convex(a, b):
         # both nearly convex (a fast no for most other meshes: see core/mesh/inner.py)
         hull = _hulls(a, b, tolerances)
         nearly = _nearly_convex(a, b, tolerances, hull)
         if nearly is not None:
             return nearly
     return _mesh_collide(a, b, tolerances, max_distance, hull)
+
+
+def sample_meshes(a: TriangleMesh, b: TriangleMesh, tolerances: Tolerances = DEFAULT_TOLERANCES) -> Contact:
+    """`collide_meshes`'s status and signed distance, for a search that asks at many times (the sweep's samples,
+    core/deform.py): the same route and the same numbers, without the work only the other fields need.
+
+    - Not both convex: the general pipeline runs first, without step 1b.  When it finds the pair SEPARATED or
+      TOUCHING, that is `collide_meshes`'s answer too: step 1b answers only for solids whose proved inner bodies
+      overlap by more than the band (core/mesh/inner.py), and those the general pipeline finds INTERSECTING.  So
+      the inner bodies are proved only for intersecting samples (and then, if both are nearly convex, the answer
+      is `collide_meshes`'s own).
+    - An intersecting sample knows no separating move unless the hulls were needed for step 1b (the convex hulls
+      of two non-convex meshes cost more than the rest of the check): `gap` is then infinite, `separation` zero
+      and `converged` False; the depth is the same certified lower bound.
+    Everything else is as `collide_meshes` gives it, for the hierarchies the meshes hold (a refitted hierarchy,
+    core/deform.py's `SampleChecker`, may pick another of several equally close pairs: the same distance)."""
+    if not isinstance(tolerances, Tolerances):
+        raise ValueError(f"tolerances must be a core.Tolerances, got {type(tolerances).__name__}")
+    for value, name in ((a, "a"), (b, "b")):
+        if not isinstance(value, TriangleMesh):
+            raise ValueError(f"{name} is a {type(value).__name__}, not a TriangleMesh")
+    _share_local_data(a, b)
+    if is_convex(a) and is_convex(b):
+        return collide_meshes(a, b, tolerances)
+    contact = _mesh_collide(a, b, tolerances, None, certify=False)
+    if contact.status is Status.INTERSECTING and _both_nearly_convex(a, b):
+        return collide_meshes(a, b, tolerances)  # step 1b may answer: the whole route, as it runs there
+    return contact
+
+
+def _both_nearly_convex(a: TriangleMesh, b: TriangleMesh) -> bool:
+    """Both meshes have a proved inner body (step 1b applies; b's is not sought without a's)."""
+    return inner.inner_body(a._local) is not None and inner.inner_body(b._local) is not None
 
 
 def _share_local_data(a: TriangleMesh, b: TriangleMesh) -> None:
@@ -194,8 +227,9 @@ def crossing_and_containment(a: TriangleMesh, b: TriangleMesh, tolerances: Toler
 
 
 def _mesh_collide(a: TriangleMesh, b: TriangleMesh, tolerances: Tolerances, max_distance,
-                  hull: Contact | None = None) -> Contact:
-    """The general pipeline (steps 2-6 of the module docstring); `hull`: the hulls' answer, if already known."""
+                  hull: Contact | None = None, certify: bool = True) -> Contact:
+    """The general pipeline (steps 2-6 of the module docstring); `hull`: the hulls' answer, if already known.
+    certify False (`sample_meshes`): an intersecting pair's `gap` is 0 unless the hulls are needed anyway."""
     frame = Frame(a, b, tolerances)
     sa, sb, band, scale, origin = frame.sa, frame.sb, frame.band, frame.scale, frame.origin
     fallback_normal = frame.fallback_normal
@@ -246,10 +280,18 @@ def _mesh_collide(a: TriangleMesh, b: TriangleMesh, tolerances: Tolerances, max_
             depth, wa, wb = part_depth[0], part_depth[1] - origin, part_depth[2] - origin
         # The hulls' separating move bounds the true separating translation from above: gap = its length - depth
         # certifies the interval [depth, depth + gap] (rounding can only put the bound a few ulps above it).
-        hull = hull if hull is not None else _hulls(a, b, tolerances)
-        hull_depth = max(0.0, -hull.distance)
-        separation = hull.separation if hull.status is Status.INTERSECTING else hull_depth * np.asarray(hull.normal)
-        near = _nearly_convex_depth(a, b, hull)
+        # Without `certify` the hulls are only wanted for step 1b's depth, which needs both inner bodies; the
+        # answer then knows no separating move: gap is infinite and `separation` zero (not converged).
+        if hull is None and (certify or _both_nearly_convex(a, b)):
+            hull = _hulls(a, b, tolerances)
+        if hull is None:
+            separation, upper = np.zeros(3), math.inf
+        else:
+            hull_depth = max(0.0, -hull.distance)
+            separation = hull.separation if hull.status is Status.INTERSECTING \
+                else hull_depth * np.asarray(hull.normal)
+            upper = float(np.linalg.norm(separation))
+        near = _nearly_convex_depth(a, b, hull) if hull is not None else None
         if near is not None and near[0] > depth:
             depth, wa, wb = near[0], near[1] - origin, near[2] - origin
         if wa is None:
@@ -259,7 +301,7 @@ def _mesh_collide(a: TriangleMesh, b: TriangleMesh, tolerances: Tolerances, max_
             normal = unit_or(wa - wb, fallback_normal)
         return Contact(status=Status.INTERSECTING, distance=-depth + 0.0, normal=normal, point_a=wa + origin,
                        point_b=wb + origin, containment=contained, intersection=segments + origin,
-                       converged=True, gap=max(0.0, float(np.linalg.norm(separation)) - depth),
+                       converged=hull is not None, gap=max(0.0, upper - depth),
                        fallback_used=depth == 0.0, separation=separation, **common)
 
     gap = max(0.0, d_min - lower)

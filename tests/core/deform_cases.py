@@ -116,3 +116,22 @@ def slab(lo, hi, matrix=None) -> Keyed:
     """A still box."""
     vertices, triangles = box(lo, hi)
     return Keyed(triangles, [0.0], [vertices], None if matrix is None else [matrix])
+
+
+def bulge(directions, axis, height, width=20.0):
+    """Points of a unit sphere (`directions`) pushed out by a Gaussian bump of `height` around `axis`."""
+    axis = np.asarray(axis, float) / np.linalg.norm(axis)
+    return directions * (1.0 + height * np.exp(-(1.0 - directions @ axis) * width))[:, None]
+
+
+def deformed_pair(kind: str, vertices, rng):
+    """Two seeded deformations (a, b) of one sphere's vertices: kind "jitter SIZE" (every vertex moved by a
+    normal of that size) or "bulge HEIGHT" (a bump of that height, B's 0.5 to 1.5 times as high, at random
+    axes)."""
+    if kind.startswith("jitter"):
+        size = float(kind.split()[1])
+        return (vertices + rng.normal(scale=size, size=vertices.shape),
+                vertices + rng.normal(scale=size, size=vertices.shape))
+    height = float(kind.split()[1])
+    a = bulge(vertices, rng.normal(size=3), height)
+    return a, bulge(vertices, rng.normal(size=3), height * rng.uniform(0.5, 1.5))

@@ -16,6 +16,7 @@ import pytest
 
 import core
 from core.mesh import inner, trimesh
+from tests.core.deform_cases import bulge, deformed_pair
 from tests.core.duplicates import blender_uv_sphere, uv_sphere, uv_sphere_triangles
 
 
@@ -36,11 +37,6 @@ def _alone(monkeypatch, check):
         return check()
 
 
-def _bulge(directions, axis, height, width=20.0):
-    axis = np.asarray(axis, float) / np.linalg.norm(axis)
-    return directions * (1.0 + height * np.exp(-(1.0 - directions @ axis) * width))[:, None]
-
-
 def _frames(kind: str, rng):
     """(triangles, [(vertices_a, vertices_b, transform_b)]) of a few seeded frames of one deformation."""
     if kind == "bench shapes":  # bench/deform.py at a lower resolution: a breathing sphere with a travelling bump
@@ -49,7 +45,7 @@ def _frames(kind: str, rng):
         frames = []
         for frame in rng.uniform(0.0, 250.0, 4):
             axis = [math.sin(frame / 20.0), 0.0, math.cos(frame / 20.0)]
-            a = _bulge(d, axis, 0.15) * (1.0 + 0.05 * math.sin(frame / 9.0))
+            a = bulge(d, axis, 0.15) * (1.0 + 0.05 * math.sin(frame / 9.0))
             b = d * (1.0 + 0.05 * math.cos(frame / 7.0))
             pose = np.eye(4)
             pose[:3, 3] = (rng.uniform(-1.0, 1.0), 0.0, rng.uniform(1.9, 2.3))
@@ -59,14 +55,7 @@ def _frames(kind: str, rng):
     v = np.asarray(v, np.float64)
     frames = []
     for _ in range(4):
-        if kind.startswith("jitter"):
-            size = float(kind.split()[1])
-            a = v + rng.normal(scale=size, size=v.shape)
-            b = v + rng.normal(scale=size, size=v.shape)
-        else:
-            height = float(kind.split()[1])
-            a = _bulge(v, rng.normal(size=3), height)
-            b = _bulge(v, rng.normal(size=3), height * rng.uniform(0.5, 1.5))
+        a, b = deformed_pair(kind, v, rng)
         pose = np.eye(4)
         pose[:3, 3] = rng.normal(size=3) * rng.choice([0.5, 1.0, 1.9, 3.0])
         frames.append((a, b, pose))
