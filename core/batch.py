@@ -270,11 +270,11 @@ class ShapeBatch:
         if not len(hit):
             return None
         bucket, local, blocks, _, _ = self._lockstep_data()
-        pads, radii = self._lockstep_extent()
-        world = lambda shapes: (lambda k: self.shapes[shapes[k]]._world_core_vertices())  # noqa: E731
+        radii = self._lockstep_extent()
+        world = lambda which: [self.shapes[k]._world_core_vertices() for k in which.tolist()]  # noqa: E731
         ia, ib = i[hit], j[hit]
-        side_a = _Sides(blocks, pads, radii, bucket[ia], local[ia], offset_a[hit], world(ia), True)
-        side_b = _Sides(blocks, pads, radii, bucket[ib], local[ib], offset_b[hit], world(ib), False)
+        side_a = _Sides(blocks, radii, bucket[ia], local[ia], offset_a[hit], world(ia), True)
+        side_b = _Sides(blocks, radii, bucket[ib], local[ib], offset_b[hit], world(ib), False)
         found = lockstep_epa(out["w"][hit], out["a"][hit], out["b"][hit], side_a, side_b,
                              tolerances.epa_gap * scale[hit], tolerances.flat * scale[hit], budget)
         done = np.zeros(total, bool)
@@ -286,16 +286,9 @@ class ShapeBatch:
         return (done, where, gjk_iterations) + tuple(found[1:])
 
     def _lockstep_extent(self):
-        """(pads, largest vertex norms) of the lock-step blocks' rows, one array per block: pads is 0.0 on a
-        row's own vertices and -inf on its padding."""
+        """The largest vertex norm of each lock-step block row, one array per block."""
         if self._extent is None:
-            bucket, local, blocks, _, _ = self._lockstep_data()
-            counts = [np.zeros(len(b), np.int64) for b in blocks]
-            for k in np.flatnonzero(bucket >= 0).tolist():
-                counts[bucket[k]][local[k]] = self.shapes[k].core_vertex_count()
-            pads = [np.where(np.arange(b.shape[1])[None, :] < c[:, None], 0.0, -np.inf) for b, c in zip(blocks, counts)]
-            radii = [np.sqrt((b * b).sum(axis=2)).max(axis=1) for b in blocks]
-            self._extent = (pads, radii)
+            self._extent = [np.sqrt((b * b).sum(axis=2)).max(axis=1) for b in self._lockstep_data()[2]]
         return self._extent
 
     def __len__(self) -> int:

@@ -114,13 +114,12 @@ def _miss(q, normal, offset):
 class _Sides:
     """The support queries of one side (A: largest product, B: smallest) over the pairs' cloud blocks.
 
-    blocks: core/batch.py's lock-step blocks (padded by repeating a vertex); pads: per block, (rows, width) 0.0
-    on a row's own vertices and -inf on its padding (a pad must not count as a tie); radii: per block, each row's
-    largest vertex norm; bucket, local: each pair's block and row; offset: (m, 3) added to the vertex; world(k):
-    pair k's vertex array as the scalar support query reads it."""
+    blocks: core/batch.py's lock-step blocks (padded by repeating a vertex); radii: per block, each row's
+    largest vertex norm; bucket, local: each pair's block and row; offset: (m, 3) added to the vertex; world[k]:
+    pair k's vertex array as the scalar support query reads it (`PointCloud._world_core_vertices`)."""
 
-    def __init__(self, blocks, pads, radii, bucket, local, offset, world, largest):
-        self.blocks, self.pads, self.radii = blocks, pads, radii
+    def __init__(self, blocks, radii, bucket, local, offset, world, largest):
+        self.blocks, self.radii = blocks, radii
         self.bucket, self.local, self.offset, self.world, self.largest = bucket, local, offset, world, largest
 
     def __call__(self, rows, d):
@@ -129,24 +128,26 @@ class _Sides:
         out = np.empty((m, 3))
         near = np.zeros(m, bool)
         which = self.bucket[rows]
-        sign = 1.0 if self.largest else -1.0
+        # B's smallest product is the largest along -d: negating d negates every product exactly.
+        along = (d if self.largest else -d)[:, :, None]
+        tie = _TIE * np.abs(d).sum(axis=1)
         for b in np.unique(which).tolist():
-            sel = np.flatnonzero(which == b) if len(which) else which
+            sel = np.flatnonzero(which == b)
             r = self.local[rows[sel]]
             block = self.blocks[b][r]
-            # B's smallest product is the largest of -d: negating d negates every product exactly.
-            p = np.matmul(block, (sign * d[sel])[:, :, None])[:, :, 0]
-            p += self.pads[b][r]
-            top = p.argmax(axis=1)
+            p = np.matmul(block, along[sel])[:, :, 0]
             ar = np.arange(len(sel))
+            top = p.argmax(axis=1)
             first = p[ar, top]
             p[ar, top] = -np.inf
-            gap = first - p.max(axis=1)
-            near[sel] = ~(gap > _TIE * self.radii[b][r] * np.abs(d[sel]).sum(axis=1))
+            # A padding vertex repeats a row's last one: when that one wins, the tie sends it to the scalar
+            # product too (which then picks the same vertex).
+            near[sel] = ~(first - p.max(axis=1) > tie[sel] * self.radii[b][r])
             out[sel] = block[ar, top]
-        for k in np.flatnonzero(near).tolist():
+        worlds = self.world
+        for k, row in zip(np.flatnonzero(near).tolist(), rows[near].tolist()):
             # The scalar product `PointCloud.support_max` / `support_min` makes, on the same vertex array.
-            world = self.world(int(rows[k]))
+            world = worlds[row]
             products = world.dot(tuple(d[k].tolist()))
             out[k] = world[products.argmax() if self.largest else products.argmin()]
         return out + self.offset[rows]
@@ -344,33 +345,40 @@ def _add_point(rows, face, w, a, b, W, A, B, nv, faces, normals, offsets, alive,
     wx, wy, wz = w[:, 0], w[:, 1], w[:, 2]
     active = local
     while len(active):
+        # One face per row, its three edges at once (in the scalar walk's order: pushes and horizon edges by
+        # edge).  Two edges of a face with the same neighbour would need the one-by-one walk: the scalar
+        # engine's case.
         sp[active] -= 1
-        tri = faces[rows[active], stack[active, sp[active]]]
-        for e in range(3):
-            i, j = tri[:, e], tri[:, (e + 1) % 3]
-            nb = edge[rows[active], j, i]
-            if (nb < 0).any():
-                missing = nb < 0
-                ok[active[missing]] = False
-                nb = np.where(missing, 0, nb)
-            seen = tested[active, nb]
-            fresh = np.flatnonzero(seen == 0)
-            if len(fresh):
-                f_sel, f_nb = active[fresh], nb[fresh]
-                f_rows = rows[f_sel]
-                nn = normals[f_rows, f_nb]
-                h = ((nn[:, 0] * wx[f_sel] + nn[:, 1] * wy[f_sel]) + nn[:, 2] * wz[f_sel]) - offsets[f_rows, f_nb]
-                up = h > slack[f_sel]
-                seen[fresh] = np.where(up, 1, 2)
-                tested[f_sel, f_nb] = seen[fresh]
-                push, pushed = f_sel[up], f_nb[up]
-                if len(push):
-                    stack[push, sp[push]] = pushed
-                    sp[push] += 1
-                    visible.append((push, pushed))
-            out = np.flatnonzero(seen == 2)
-            if len(out):
-                horizon.append((active[out], i[out], j[out]))
+        r_act = rows[active]
+        ii = faces[r_act, stack[active, sp[active]]]
+        jj = ii[:, [1, 2, 0]]
+        nb = edge[r_act[:, None], jj, ii]
+        bad = (nb < 0).any(axis=1) | (nb[:, 0] == nb[:, 1]) | (nb[:, 1] == nb[:, 2]) | (nb[:, 0] == nb[:, 2])
+        if bad.any():
+            ok[active[bad]] = False
+            nb = np.maximum(nb, 0)
+        seen = tested[active[:, None], nb]
+        fr, fe = np.nonzero(seen == 0)
+        if len(fr):
+            f_sel, f_nb = active[fr], nb[fr, fe]
+            f_rows = rows[f_sel]
+            nn = normals[f_rows, f_nb]
+            h = ((nn[:, 0] * wx[f_sel] + nn[:, 1] * wy[f_sel]) + nn[:, 2] * wz[f_sel]) - offsets[f_rows, f_nb]
+            up = h > slack[f_sel]
+            mark = np.where(up, 1, 2).astype(np.int8)
+            seen[fr, fe] = mark
+            tested[f_sel, f_nb] = mark
+            if up.any():
+                push_local, pushed = fr[up], f_nb[up]
+                counts = np.bincount(push_local, minlength=len(active))
+                rank = np.arange(len(push_local)) - (np.cumsum(counts) - counts)[push_local]
+                push = active[push_local]
+                stack[push, sp[push] + rank] = pushed
+                sp[active] += counts
+                visible.append((push, pushed))
+        hr, he = np.nonzero(seen == 2)
+        if len(hr):
+            horizon.append((active[hr], ii[hr, he], jj[hr, he]))
         active = active[ok[active] & (sp[active] > 0)]
     if horizon:
         h_row = np.concatenate([h[0] for h in horizon])
