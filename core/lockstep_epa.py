@@ -43,27 +43,21 @@ computations can disagree only within 4 x 3.3e-16): such supports are taken with
 
 def _plane(a, b, c):
     """`epa._plane` over rows: (normals (m, 3), offsets (m,)); zero-area rows get normal 0 and offset inf."""
-    ax, ay, az = a[:, 0], a[:, 1], a[:, 2]
-    bx, by, bz = b[:, 0], b[:, 1], b[:, 2]
-    cx, cy, cz = c[:, 0], c[:, 1], c[:, 2]
-    ux, uy, uz = bx - ax, by - ay, bz - az
-    vx, vy, vz = cx - bx, cy - by, cz - bz
-    wx, wy, wz = ax - cx, ay - cy, az - cz
-    ab2 = ux * ux + uy * uy + uz * uz
-    bc2 = vx * vx + vy * vy + vz * vz
-    ca2 = wx * wx + wy * wy + wz * wz
-    at_a = (bc2 >= ab2) & (bc2 >= ca2)
-    at_b = ~at_a & (ca2 >= ab2)
-    px = np.where(at_a, ux, np.where(at_b, vx, wx))
-    py = np.where(at_a, uy, np.where(at_b, vy, wy))
-    pz = np.where(at_a, uz, np.where(at_b, vz, wz))
-    qx = np.where(at_a, -wx, np.where(at_b, -ux, -vx))
-    qy = np.where(at_a, -wy, np.where(at_b, -uy, -vy))
-    qz = np.where(at_a, -wz, np.where(at_b, -uz, -vz))
+    edges = np.stack([b - a, c - b, a - c], axis=1)  # ab, bc, ca
+    e2 = edges[:, :, 0] * edges[:, :, 0] + edges[:, :, 1] * edges[:, :, 1] + edges[:, :, 2] * edges[:, :, 2]
+    ab2, bc2, ca2 = e2[:, 0], e2[:, 1], e2[:, 2]
+    # Crossed at the corner facing the longest edge: a (ab x -ca), else b (bc x -ab), else c (ca x -bc).
+    pivot = np.where((bc2 >= ab2) & (bc2 >= ca2), 0, np.where(ca2 >= ab2, 1, 2))
+    rows = np.arange(len(a))
+    p = edges[rows, pivot]
+    q = -edges[rows, (pivot + 2) % 3]
+    px, py, pz = p[:, 0], p[:, 1], p[:, 2]
+    qx, qy, qz = q[:, 0], q[:, 1], q[:, 2]
     nx, ny, nz = py * qz - pz * qy, pz * qx - px * qz, px * qy - py * qx
     length = np.sqrt(nx * nx + ny * ny + nz * nz)
     nx, ny, nz = nx / length, ny / length, nz / length
-    offset = (nx * ((ax + bx) + cx) + ny * ((ay + by) + cy) + nz * ((az + bz) + cz)) / 3.0
+    s = (a + b) + c
+    offset = (nx * s[:, 0] + ny * s[:, 1] + nz * s[:, 2]) / 3.0
     zero = length == 0.0
     normal = np.stack([nx, ny, nz], axis=1)
     normal[zero] = 0.0
@@ -168,7 +162,7 @@ def lockstep_epa(start_w, start_a, start_b, side_a, side_b, gap, flat, budget):
 def _run(start_w, start_a, start_b, side_a, side_b, gap, flat, budget):
     m = len(start_w)
     nv_cap = 4 + budget
-    nf_cap = 4 + 8 * budget
+    nf_cap = 4 + 5 * budget
     W = np.zeros((m, nv_cap, 3))
     A = np.zeros((m, nv_cap, 3))
     B = np.zeros((m, nv_cap, 3))
