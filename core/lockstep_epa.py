@@ -112,6 +112,9 @@ class _Sides:
     largest vertex norm; bucket, local: each pair's block and row; offset: (m, 3) added to the vertex; world[k]:
     pair k's vertex array as the scalar support query reads it (`PointCloud._world_core_vertices`)."""
 
+    product = staticmethod(np.matmul)
+    """The batched product (a test swaps in one that rounds differently, within the error bound)."""
+
     def __init__(self, blocks, radii, bucket, local, offset, world, largest):
         self.blocks, self.radii = blocks, radii
         self.bucket, self.local, self.offset, self.world, self.largest = bucket, local, offset, world, largest
@@ -129,7 +132,7 @@ class _Sides:
             sel = np.flatnonzero(which == b)
             r = self.local[rows[sel]]
             block = self.blocks[b][r]
-            p = np.matmul(block, along[sel])[:, :, 0]
+            p = self.product(block, along[sel])[:, :, 0]
             ar = np.arange(len(sel))
             top = p.argmax(axis=1)
             first = p[ar, top]
