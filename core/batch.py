@@ -94,7 +94,8 @@ _LOCKSTEP_EPA_EXPANSIONS = 24
 """EPA expansions per pair in the lock-step EPA of `collide_many` (core/lockstep_epa.py) before a pair still
 expanding goes to the scalar engine."""
 _CHUNK = 4096
-"""Pairs per vectorised block on the centre-to-centre axis (bounds the temporary arrays)."""
+"""Pairs per vectorised block on the centre-to-centre axis and in the lock-step EPA (bounds the temporary
+arrays)."""
 _ROUNDING = 1e-13
 """Allowance for rounding in the projections, relative to the coordinates' magnitude (float64 dot products of
 three terms err by a few 1e-16 x |x|)."""
@@ -276,11 +277,15 @@ class ShapeBatch:
         bucket, local, blocks, _, _ = self._lockstep_data()
         radii = self._lockstep_extent()
         world = lambda which: [self.shapes[k]._world_core_vertices() for k in which.tolist()]  # noqa: E731
-        ia, ib = i[hit], j[hit]
-        side_a = _Sides(blocks, radii, bucket[ia], local[ia], offset_a[hit], world(ia), True)
-        side_b = _Sides(blocks, radii, bucket[ib], local[ib], offset_b[hit], world(ib), False)
-        found = lockstep_epa(out["w"][hit], out["a"][hit], out["b"][hit], side_a, side_b,
-                             tolerances.epa_gap * scale[hit], tolerances.flat * scale[hit], budget)
+        parts = []
+        for start in range(0, len(hit), _CHUNK):  # bounds the per-pair polytope arrays (~20 kB a pair)
+            h = hit[start:start + _CHUNK]
+            ia, ib = i[h], j[h]
+            side_a = _Sides(blocks, radii, bucket[ia], local[ia], offset_a[h], world(ia), True)
+            side_b = _Sides(blocks, radii, bucket[ib], local[ib], offset_b[h], world(ib), False)
+            parts.append(lockstep_epa(out["w"][h], out["a"][h], out["b"][h], side_a, side_b,
+                                      tolerances.epa_gap * scale[h], tolerances.flat * scale[h], budget))
+        found = [np.concatenate(column) for column in zip(*parts)]
         done = np.zeros(total, bool)
         done[rows[hit[found[0]]]] = True
         where = np.full(total, -1)
