@@ -33,7 +33,11 @@ How:
    whose GJK converged to a positive distance hands over its closest point, without running GJK again.  On the
    bench scenes (bench/scene.py) that decides all but about 1 % of the pairs, for about a third of the scalar
    GJK's time.
-4. The rest runs what `core.collide(a, b, tolerances, max_distance=clearance)` runs, from the batch's bounds
+4. The tetrahedra around the origin then run EPA in lock-step (core/lockstep_epa.py: one polytope per pair in
+   arrays, the supports of all expanding pairs at once, the scalar EPA's steps and arithmetic, so the same
+   Contact to the bit).  On the bench scenes it finishes all but about 0.1 % of them; the rest, and anything it
+   finds irregular, goes on to step 5 from the same tetrahedron.
+5. The rest runs what `core.collide(a, b, tolerances, max_distance=clearance)` runs, from the batch's bounds
    (frame, scale and tolerances as `collide` computes them, for all kept pairs at once): a pair proven farther
    than the clearance stops early and is dropped.
 """
@@ -46,9 +50,12 @@ import numpy as np
 from .broadphase import as_clearance, candidate_pairs
 from .contact import Status
 from .gjk import GJKOutcome, GJKResult
+from . import large_pairs
+from .epa import EPAOutcome
 from .lockstep import BEYOND, ORIGIN, SEPARATED, lockstep_gjk
+from .lockstep_epa import _Sides, lockstep_epa
 from .minkowski import SupportPoint
-from .convex import Pair, diagonal, solve
+from .convex import Pair, _contact, diagonal, solve
 from .shapes import PointCloud, Shape, as_shape
 from .tolerances import DEFAULT_TOLERANCES, Tolerances
 
@@ -83,8 +90,12 @@ padded per-pair vertex arrays small); the fixed axes still use every vertex."""
 _LOCKSTEP_ITERATIONS = 10
 """Support queries per pair in the lock-step GJK of `collide_many` (core/lockstep.py) before a pair still running
 goes to the scalar engine (on the bench scenes nearly every pair is decided within 6)."""
+_LOCKSTEP_EPA_EXPANSIONS = 24
+"""EPA expansions per pair in the lock-step EPA of `collide_many` (core/lockstep_epa.py) before a pair still
+expanding goes to the scalar engine."""
 _CHUNK = 4096
-"""Pairs per vectorised block on the centre-to-centre axis (bounds the temporary arrays)."""
+"""Pairs per vectorised block on the centre-to-centre axis and in the lock-step EPA (bounds the temporary
+arrays)."""
 _ROUNDING = 1e-13
 """Allowance for rounding in the projections, relative to the coordinates' magnitude (float64 dot products of
 three terms err by a few 1e-16 x |x|)."""
@@ -146,6 +157,7 @@ class ShapeBatch:
         self._block = None
         # The lock-step GJK's blocks are built now, with the rest of the preparation (about 6 us a cloud).
         self._lock = None
+        self._extent = None
         self._lockstep_data()
 
     def _vertex_block(self):
@@ -205,11 +217,18 @@ class ShapeBatch:
         """Run core/lockstep.py on the pairs (first[k], second[k]) of two eligible point clouds.  Returns (state
         per pair: ORIGIN, BEYOND, SEPARATED, or anything else for the scalar engine; starts(k): pair k's GJK
         result for ORIGIN and SEPARATED)."""
+        state, starts, _ = self._lockstep_all(first, second, scales, clearance, tolerances, epa=False)
+        return state, starts
+
+    def _lockstep_all(self, first, second, scales, clearance, tolerances, epa=True):
+        """`_lockstep`, then (epa=True) core/lockstep_epa.py on the ORIGIN pairs.  Returns (state, starts,
+        penetration): penetration is None or (done (k,) over the pairs, then `lockstep_epa`'s depth, normal,
+        point_a, point_b, iterations and certified gap, indexed like the pairs) for the pairs it finished."""
         bucket, local, blocks, translation, origin = self._lockstep_data()
         state = np.full(len(first), -1)
         rows = np.flatnonzero((bucket[first] >= 0) & (bucket[second] >= 0))
         if not len(rows):
-            return state, None
+            return state, None, None
         i, j = first[rows], second[rows]
         scale = np.asarray(scales)[rows]
         # The pair's frame is A's box centre, as `core.collide` puts it (`Shape.shifted`: origin, then offset).
@@ -241,7 +260,45 @@ class ShapeBatch:
                              math.sqrt(float(out["vv"][r])), max(float(out["lower"][r]), 0.0), iterations, True,
                              False)
 
-        return state, starts
+        penetration = self._lockstep_penetration(out, rows, i, j, offset_a, offset_b, scale, state, tolerances,
+                                                 len(first)) if epa else None
+        return state, starts, penetration
+
+    def _lockstep_penetration(self, out, rows, i, j, offset_a, offset_b, scale, state, tolerances, total):
+        """core/lockstep_epa.py on the lock-step rows whose GJK ended around the origin (see `_lockstep_all`)."""
+        policy = large_pairs.LARGE_PAIRS
+        budget = min(_LOCKSTEP_EPA_EXPANSIONS, policy.batch_after, policy.local_after, policy.near_copy_after,
+                     tolerances.epa_max_iterations - 1)
+        if policy.raw_hull_early <= _VERTEX_CAP or budget < 1:
+            return None  # EPA could change course within the budget: the scalar engine runs it
+        hit = np.flatnonzero(out["state"] == ORIGIN)
+        if not len(hit):
+            return None
+        bucket, local, blocks, _, _ = self._lockstep_data()
+        radii = self._lockstep_extent()
+        world = lambda which: [self.shapes[k]._world_core_vertices() for k in which.tolist()]  # noqa: E731
+        parts = []
+        for start in range(0, len(hit), _CHUNK):  # bounds the per-pair polytope arrays (~20 kB a pair)
+            h = hit[start:start + _CHUNK]
+            ia, ib = i[h], j[h]
+            side_a = _Sides(blocks, radii, bucket[ia], local[ia], offset_a[h], world(ia), True)
+            side_b = _Sides(blocks, radii, bucket[ib], local[ib], offset_b[h], world(ib), False)
+            parts.append(lockstep_epa(out["w"][h], out["a"][h], out["b"][h], side_a, side_b,
+                                      tolerances.epa_gap * scale[h], tolerances.flat * scale[h], budget))
+        found = [np.concatenate(column) for column in zip(*parts)]
+        done = np.zeros(total, bool)
+        done[rows[hit[found[0]]]] = True
+        where = np.full(total, -1)
+        where[rows[hit]] = np.arange(len(hit))
+        gjk_iterations = np.zeros(total, np.int64)
+        gjk_iterations[rows] = out["iterations"]
+        return (done, where, gjk_iterations) + tuple(found[1:])
+
+    def _lockstep_extent(self):
+        """The largest vertex norm of each lock-step block row, one array per block."""
+        if self._extent is None:
+            self._extent = [np.sqrt((b * b).sum(axis=2)).max(axis=1) for b in self._lockstep_data()[2]]
+        return self._extent
 
     def __len__(self) -> int:
         return len(self.shapes)
@@ -338,13 +395,19 @@ def collide_many(shapes, pairs, clearance: float = 0.0, tolerances: Tolerances =
     scales = np.maximum(batch._scales[first], batch._scales[second]).tolist()
     shapes, centres = batch.shapes, batch.centre
     dropped = object()  # `solve`'s answer for a pair proven farther than the clearance
-    state, starts = batch._lockstep(first, second, scales, clearance, tolerances)
+    state, starts, penetration = batch._lockstep_all(first, second, scales, clearance, tolerances)
+    finished = _finished(batch, first, second, scales, tolerances, penetration)
     for k, (i, j, between, scale) in enumerate(zip(first.tolist(), second.tolist(), betweens, scales)):
         if not math.isfinite(scale):
             raise ValueError("the shapes are too large to measure in float64 (their extent overflows)")
         decided = state[k]
         if decided == BEYOND:
             continue  # a support plane proved the pair farther than the clearance
+        contact = finished.get(k)
+        if contact is not None:
+            if contact.status is not Status.SEPARATED or contact.distance - contact.gap <= clearance:
+                found.append((i, j, contact))
+            continue
         pair = Pair.prepared(shapes[i], shapes[j], centres[i], tuple(between), scale, tolerances)
         contact = solve(pair, clearance, early=dropped,
                          start=starts(k) if decided == ORIGIN or decided == SEPARATED else None)
@@ -353,6 +416,37 @@ def collide_many(shapes, pairs, clearance: float = 0.0, tolerances: Tolerances =
         if contact.status is not Status.SEPARATED or contact.distance - contact.gap <= clearance:
             found.append((i, j, contact))
     return found
+
+
+def _finished(batch, first, second, scales, tolerances, penetration) -> dict:
+    """{k: Contact} for the kept pairs k the lock-step EPA finished: what `solve` makes of its EPAResult (the same
+    operations in the same order, so the same bits), for all of them at once."""
+    if penetration is None or not penetration[0].any():
+        return {}
+    done, where, gjk_iterations, depth, normal, point_a, point_b, iterations, certified = penetration
+    ks = np.flatnonzero(done)
+    r = where[ks]
+    i, j = first[ks], second[ks]
+    n = normal[r]
+    origin = batch.centre[i]
+    world_a = (point_a[r] + origin) + batch.sweep[i][:, None] * n
+    world_b = (point_b[r] + origin) - batch.sweep[j][:, None] * n
+    signed = (-depth[r] - (batch.sweep[i] + batch.sweep[j])) + 0.0
+    scale = np.asarray(scales)[ks]
+    touching = tolerances.touching * scale
+    status = np.where(signed > touching, 0, np.where(signed < -touching, 1, 2))
+    names = (Status.SEPARATED, Status.INTERSECTING, Status.TOUCHING)
+    out = {}
+    for vectors in (n, world_a, world_b):  # each Contact gets read-only rows of these, as `_contact` makes them
+        vectors.setflags(write=False)
+    for k, s, d, nn, a, b, sc, tt, gi, ei, g in zip(
+            ks.tolist(), status.tolist(), signed.tolist(), n, world_a, world_b,
+            scale.tolist(), touching.tolist(), gjk_iterations[ks].tolist(), iterations[r].tolist(),
+            certified[r].tolist()):
+        out[k] = _contact(names[s], d, nn, a, b, scale=sc, touching_tolerance=tt, gjk_iterations=gi,
+                          epa_iterations=ei, converged=True, iteration_cap_hit=False, fallback_used=False, gap=g,
+                          epa_outcome=EPAOutcome.CONVERGED)
+    return out
 
 
 def find_clashes(shapes, clearance: float = 0.0, set_a=None, set_b=None,

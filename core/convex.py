@@ -91,6 +91,8 @@ _CONTACT_DEFAULTS = _contact_defaults()
 
 
 def _vector(values) -> np.ndarray:
+    if type(values) is np.ndarray and values.dtype == np.float64 and not values.flags.writeable:
+        return values  # already what __post_init__ makes (`collide_many` hands over rows of frozen arrays)
     array = np.array(values, dtype=np.float64)
     array.setflags(write=False)
     return array

@@ -1,0 +1,443 @@
+"""Lock-step EPA: core/epa.py's expansion for many pairs of point clouds at once, in numpy.
+
+`collide_many` (core/batch.py) runs it on the pairs whose lock-step GJK (core/lockstep.py) ended with a solid
+tetrahedron around the origin.  Each pair keeps its own polytope in fixed-size arrays (vertices, faces with their
+planes, an alive flag, and a directed-edge -> face table standing in for `_Polytope.edge_face`), and every step
+works on all the pairs still expanding:
+
+- the closest alive face is the first face of smallest offset (`_Polytope.closest_face`'s heap orders by
+  (offset, face index): the same face);
+- its support point comes from one padded product per block of clouds of similar size (as the lock-step GJK's);
+- the visible faces and the horizon are found by the same depth-first walk as `_Polytope._visible_spreading`
+  (the same stack order, so the same horizon order and the same new face indices), one face per pair and step;
+- the horizon must be one simple loop (`_Polytope._replace`), then the fan is added in horizon order;
+- a certified face (support within the gap, or the support point already one of its corners) whose triangle holds
+  the origin's projection on its plane (`_settle`'s first case) ends the pair.
+
+The arithmetic is epa.py's, formula by formula (the same sums in the same order, each product and sum rounded
+once), so a pair takes the same steps and ends on the same face with the same bits.  Where the vectorised support
+product could round differently from the scalar one (two vertices within 1e-14 x |vertex| of each other along the
+direction), that support is taken with the scalar product instead, so the same vertex wins.  Every other case
+leaves the pair to the scalar engine, which runs EPA again from the same tetrahedron: a tetrahedron that is not
+well shaped, a face whose support needs `_settle`'s refinement, a horizon that is not a disc, a sliver, a
+non-finite value, or the step budget spent.  tests/core/test_lockstep_epa.py compares every answer with the
+scalar engine's, field by field.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .lockstep import _edges
+from .simplex import TRIANGLE_SIN2_MIN
+
+__all__ = ["lockstep_epa"]
+
+_WELL_SHAPED_TETRA = 1e-6
+"""core/epa.py's test of GJK's tetrahedron (6 x volume > this x longest edge^3); pairs within rounding of it go
+to the scalar engine."""
+_TIE = 4e-15
+"""Two vertices whose products with the direction are closer than this x |vertex| x sum|d_i| may be ordered
+differently by the batched and the scalar product (each product errs by at most ~3.3e-16 of that, so two
+computations can disagree only within 4 x 3.3e-16): such supports are taken with the scalar product."""
+
+
+def _plane(a, b, c):
+    """`epa._plane` over rows: (normals (m, 3), offsets (m,)); zero-area rows get normal 0 and offset inf."""
+    edges = np.stack([b - a, c - b, a - c], axis=1)  # ab, bc, ca
+    e2 = edges[:, :, 0] * edges[:, :, 0] + edges[:, :, 1] * edges[:, :, 1] + edges[:, :, 2] * edges[:, :, 2]
+    ab2, bc2, ca2 = e2[:, 0], e2[:, 1], e2[:, 2]
+    # Crossed at the corner facing the longest edge: a (ab x -ca), else b (bc x -ab), else c (ca x -bc).
+    pivot = np.where((bc2 >= ab2) & (bc2 >= ca2), 0, np.where(ca2 >= ab2, 1, 2))
+    rows = np.arange(len(a))
+    p = edges[rows, pivot]
+    q = -edges[rows, (pivot + 2) % 3]
+    px, py, pz = p[:, 0], p[:, 1], p[:, 2]
+    qx, qy, qz = q[:, 0], q[:, 1], q[:, 2]
+    nx, ny, nz = py * qz - pz * qy, pz * qx - px * qz, px * qy - py * qx
+    length = np.sqrt(nx * nx + ny * ny + nz * nz)
+    nx, ny, nz = nx / length, ny / length, nz / length
+    s = (a + b) + c
+    offset = (nx * s[:, 0] + ny * s[:, 1] + nz * s[:, 2]) / 3.0
+    zero = length == 0.0
+    normal = np.stack([nx, ny, nz], axis=1)
+    normal[zero] = 0.0
+    offset[zero] = np.inf
+    return normal, offset
+
+
+def _closest(p0, p1, p2):
+    """`simplex.closest_on_triangle` over rows: (q (m, 3), weights (m, 3), sliver); sliver marks the rows where
+    the scalar code compares the in-plane and the edge solutions (left to the scalar engine)."""
+    x0, y0, z0 = p0[:, 0], p0[:, 1], p0[:, 2]
+    x1, y1, z1 = p1[:, 0], p1[:, 1], p1[:, 2]
+    x2, y2, z2 = p2[:, 0], p2[:, 1], p2[:, 2]
+    ux, uy, uz = x1 - x0, y1 - y0, z1 - z0
+    vx, vy, vz = x2 - x0, y2 - y0, z2 - z0
+    nx, ny, nz = uy * vz - uz * vy, uz * vx - ux * vz, ux * vy - uy * vx
+    nn = nx * nx + ny * ny + nz * nz
+    u = (nx * (y1 * z2 - z1 * y2) + ny * (z1 * x2 - x1 * z2) + nz * (x1 * y2 - y1 * x2)) / nn
+    v = (nx * (y2 * z0 - z2 * y0) + ny * (z2 * x0 - x2 * z0) + nz * (x2 * y0 - y2 * x0)) / nn
+    w = 1.0 - u - v
+    wx, wy, wz = x2 - x1, y2 - y1, z2 - z1
+    longest2 = np.maximum(np.maximum(ux * ux + uy * uy + uz * uz, vx * vx + vy * vy + vz * vz),
+                          wx * wx + wy * wy + wz * wz)
+    inside = (nn > 0.0) & (u >= 0.0) & (v >= 0.0) & (w >= 0.0)
+    sliver = inside & ~(nn > TRIANGLE_SIN2_MIN * longest2 * longest2)
+    # The in-plane point as `closest_on_triangle` sums it (a zero weight adds nothing; the sum starts at +0.0 and
+    # never becomes -0.0, so adding +0.0 instead changes no bit).
+    q = np.empty((len(p0), 3))
+    for axis, (c0, c1, c2) in enumerate(((x0, x1, x2), (y0, y1, y2), (z0, z1, z2))):
+        t = 0.0 + np.where(u != 0.0, u * c0, 0.0)
+        t = t + np.where(v != 0.0, v * c1, 0.0)
+        q[:, axis] = t + np.where(w != 0.0, w * c2, 0.0)
+    weights = np.stack([u, v, w], axis=1)
+    out = np.flatnonzero(~inside)
+    if len(out):
+        q[out], weights[out] = _edges(p0[out], p1[out], p2[out])
+    return q, weights, sliver
+
+
+def _miss(q, normal, offset):
+    """|q - offset x normal|, as `epa._own_projection` measures it."""
+    dx = q[:, 0] - offset * normal[:, 0]
+    dy = q[:, 1] - offset * normal[:, 1]
+    dz = q[:, 2] - offset * normal[:, 2]
+    return np.sqrt(dx * dx + dy * dy + dz * dz)
+
+
+class _Sides:
+    """The support queries of one side (A: largest product, B: smallest) over the pairs' cloud blocks.
+
+    blocks: core/batch.py's lock-step blocks (padded by repeating a vertex); radii: per block, each row's
+    largest vertex norm; bucket, local: each pair's block and row; offset: (m, 3) added to the vertex; world[k]:
+    pair k's vertex array as the scalar support query reads it (`PointCloud._world_core_vertices`)."""
+
+    product = staticmethod(np.matmul)
+    """The batched product (a test swaps in one that rounds differently, within the error bound)."""
+
+    def __init__(self, blocks, radii, bucket, local, offset, world, largest):
+        self.blocks, self.radii = blocks, radii
+        self.bucket, self.local, self.offset, self.world, self.largest = bucket, local, offset, world, largest
+
+    def __call__(self, rows, d):
+        """Support vertex (plus offset) of each pair in `rows` along the rows of d (m, 3)."""
+        m = len(rows)
+        out = np.empty((m, 3))
+        near = np.zeros(m, bool)
+        which = self.bucket[rows]
+        # B's smallest product is the largest along -d: negating d negates every product exactly.
+        along = (d if self.largest else -d)[:, :, None]
+        tie = _TIE * np.abs(d).sum(axis=1)
+        for b in np.unique(which).tolist():
+            sel = np.flatnonzero(which == b)
+            r = self.local[rows[sel]]
+            block = self.blocks[b][r]
+            p = self.product(block, along[sel])[:, :, 0]
+            ar = np.arange(len(sel))
+            top = p.argmax(axis=1)
+            first = p[ar, top]
+            p[ar, top] = -np.inf
+            # A padding vertex repeats a row's last one: when that one wins, the tie sends it to the scalar
+            # product too (which then picks the same vertex).
+            near[sel] = ~(first - p.max(axis=1) > tie[sel] * self.radii[b][r])
+            out[sel] = block[ar, top]
+        worlds = self.world
+        for k, row in zip(np.flatnonzero(near).tolist(), rows[near].tolist()):
+            # The scalar product `PointCloud.support_max` / `support_min` makes, on the same vertex array.
+            world = worlds[row]
+            products = world.dot(tuple(d[k].tolist()))
+            out[k] = world[products.argmax() if self.largest else products.argmin()]
+        return out + self.offset[rows]
+
+
+def lockstep_epa(start_w, start_a, start_b, side_a, side_b, gap, flat, budget):
+    """EPA from GJK's tetrahedra for m pairs at once.
+
+    start_w, start_a, start_b: (m, 4, 3) the tetrahedra's support points (w = a - b, in the pairs' frames);
+    side_a, side_b: `_Sides` of the pairs' A and B (index rows 0..m-1);
+    gap, flat: (m,) EPA's absolute tolerances; budget: expansions per pair before it goes to the scalar engine.
+    Returns (done (m,) bool, depth (m,), normal (m, 3), point_a (m, 3), point_b (m, 3), iterations (m,),
+    certified gap (m,)): the EPAResult fields of the pairs it finished with `EPAOutcome.CONVERGED`."""
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        return _run(start_w, start_a, start_b, side_a, side_b, gap, flat, budget)
+
+
+def _run(start_w, start_a, start_b, side_a, side_b, gap, flat, budget):
+    m = len(start_w)
+    nv_cap = 4 + budget
+    nf_cap = 4 + 5 * budget
+    W = np.zeros((m, nv_cap, 3))
+    A = np.zeros((m, nv_cap, 3))
+    B = np.zeros((m, nv_cap, 3))
+    W[:, :4], A[:, :4], B[:, :4] = start_w, start_a, start_b
+    nv = np.full(m, 4)
+    faces = np.zeros((m, nf_cap, 3), np.int32)
+    normals = np.zeros((m, nf_cap, 3))
+    offsets = np.full((m, nf_cap), np.inf)
+    alive = np.zeros((m, nf_cap), bool)
+    edge = np.full((m, nv_cap, nv_cap), -1, np.int32)
+    nf = np.full(m, 4)
+    iterations = np.zeros(m, np.int64)
+    done = np.zeros(m, bool)
+    running = np.ones(m, bool)
+    depth = np.zeros(m)
+    normal_out = np.zeros((m, 3))
+    point_a = np.zeros((m, 3))
+    point_b = np.zeros((m, 3))
+    certified = np.zeros(m)
+    every = np.arange(m)
+
+    # `epa`'s test of the tetrahedron: 6 x volume against the longest edge cubed, as vec3's dot/cross/norm form them.
+    p = [start_w[:, k] for k in range(4)]
+    e1, e2, e3 = p[1] - p[0], p[2] - p[0], p[3] - p[0]
+    cx = e2[:, 1] * e3[:, 2] - e2[:, 2] * e3[:, 1]
+    cy = e2[:, 2] * e3[:, 0] - e2[:, 0] * e3[:, 2]
+    cz = e2[:, 0] * e3[:, 1] - e2[:, 1] * e3[:, 0]
+    volume = np.abs(e1[:, 0] * cx + e1[:, 1] * cy + e1[:, 2] * cz)
+    longest = np.zeros(m)
+    for i in range(4):
+        for j in range(i + 1, 4):
+            e = p[i] - p[j]
+            longest = np.maximum(longest, np.sqrt(e[:, 0] * e[:, 0] + e[:, 1] * e[:, 1] + e[:, 2] * e[:, 2]))
+    threshold = _WELL_SHAPED_TETRA * np.power(longest, 3.0)
+    running &= volume > threshold * (1.0 + 1e-9)
+    running &= np.isfinite(start_w).all(axis=(1, 2))
+
+    # `_build_tetrahedron`: faces 0..3 in its order, each turned to face away from the fourth corner.
+    for f, ((i, j, k), opposite) in enumerate((((0, 1, 2), 3), ((0, 1, 3), 2), ((0, 2, 3), 1), ((1, 2, 3), 0))):
+        u, v, o = p[j] - p[i], p[k] - p[i], p[opposite] - p[i]
+        n = np.stack([u[:, 1] * v[:, 2] - u[:, 2] * v[:, 1], u[:, 2] * v[:, 0] - u[:, 0] * v[:, 2],
+                      u[:, 0] * v[:, 1] - u[:, 1] * v[:, 0]], axis=1)
+        flip = (n[:, 0] * o[:, 0] + n[:, 1] * o[:, 1] + n[:, 2] * o[:, 2]) > 0.0
+        jj = np.where(flip, k, j)
+        kk = np.where(flip, j, k)
+        faces[:, f, 0], faces[:, f, 1], faces[:, f, 2] = i, jj, kk
+        normals[:, f], offsets[:, f] = _plane(p[i], W[every, jj], W[every, kk])
+        alive[:, f] = True
+        edge[every, i, jj] = f
+        edge[every, jj, kk] = f
+        edge[every, kk, i] = f
+
+    def finish(r, face, lam, certified_gap):
+        """The pairs r end on `face` with the triangle weights lam: `epa`'s EPAResult fields."""
+        done[r] = True
+        depth[r] = offsets[r, face]
+        normal_out[r] = normals[r, face]
+        corners = faces[r, face]
+        ca = A[r[:, None], corners]
+        cb = B[r[:, None], corners]
+        # `weighted_points`: each sum starts at 0.0 and adds the three weighted corners in order.
+        point_a[r] = ((0.0 + lam[:, 0:1] * ca[:, 0]) + lam[:, 1:2] * ca[:, 1]) + lam[:, 2:3] * ca[:, 2]
+        point_b[r] = ((0.0 + lam[:, 0:1] * cb[:, 0]) + lam[:, 1:2] * cb[:, 1]) + lam[:, 2:3] * cb[:, 2]
+        certified[r] = np.where(0.0 > certified_gap, 0.0, certified_gap)  # max(certified_gap, 0.0)
+
+    for _ in range(budget):
+        rows = np.flatnonzero(running)
+        if not len(rows):
+            break
+        # Dead faces hold offset inf and a NaN never gets in (see `_add_point`): the first smallest offset is
+        # the face the scalar heap pops, unless every face is at inf (then the scalar engine decides).
+        live = offsets[rows, :int(nf[rows].max())]
+        face = live.argmin(axis=1)
+        offset = live[np.arange(len(rows)), face]
+        bad = ~np.isfinite(offset)
+        running[rows[bad]] = False
+        rows, face, offset = rows[~bad], face[~bad], offset[~bad]
+        if not len(rows):
+            break
+        iterations[rows] += 1
+        n = normals[rows, face]
+        a = side_a(rows, n)
+        b = side_b(rows, n)
+        w = a - b
+        cg = ((n[:, 0] * w[:, 0] + n[:, 1] * w[:, 1]) + n[:, 2] * w[:, 2]) - offset
+        corners = faces[rows, face]  # (r, 3)
+        cw = W[rows[:, None], corners]  # (r, 3, 3)
+        repeat = (cw == w[:, None, :]).all(axis=2).any(axis=1)
+        settle = (cg <= gap[rows]) | repeat
+        if settle.any():
+            s = np.flatnonzero(settle)
+            r = rows[s]
+            running[r] = False  # unless a refinement below keeps them going
+            q, lam, sliver = _closest(cw[s, 0], cw[s, 1], cw[s, 2])
+            miss = _miss(q, n[s], offset[s])
+            mine = ~sliver & (miss <= flat[r])
+            c = np.where(0.0 < cg[s[mine]], 0.0, cg[s[mine]])  # min(certified_gap, 0.0)
+            finish(r[mine], face[s[mine]], lam[mine], c)
+            tie = ~sliver & ~mine
+            if tie.any():
+                _settle_ties(r[tie], face[s[tie]], offset[s[tie]], miss[tie], gap, flat, faces, normals, offsets,
+                             alive, nf, W, A, B, nv, edge, side_a, side_b, finish, running, nv_cap, nf_cap)
+        grow = ~settle
+        rows, face, w, a, b = rows[grow], face[grow], w[grow], a[grow], b[grow]
+        if not len(rows):
+            continue
+        ok = _add_point(rows, face, w, a, b, W, A, B, nv, faces, normals, offsets, alive, edge, nf, flat, nv_cap,
+                        nf_cap)
+        running[rows[~ok]] = False
+    return done, depth, normal_out, point_a, point_b, iterations, certified
+
+
+def _settle_ties(rows, face, offset, miss, gap, flat, faces, normals, offsets, alive, nf, W, A, B, nv, edge,
+                 side_a, side_b, finish, running, nv_cap, nf_cap):
+    """`epa._settle`'s first case for pairs whose certified face misses its own projection: the tied face (offset
+    within gap + flat) of smallest miss, first in face order, unless none misses less than the popped face; if
+    it misses by at most flat, its support either certifies it (the pair ends there) or refines the polytope
+    (the pair goes on).  Every other case (no such face, a sliver among the candidates) is left to the scalar
+    engine."""
+    width = int(nf[rows].max())
+    local = np.arange(len(rows))
+    limit = (offset + gap[rows]) + flat[rows]
+    candidate = alive[rows, :width] & (offsets[rows, :width] <= limit[:, None])
+    candidate[local, face] = False
+    cr, cf = np.nonzero(candidate)
+    tri = faces[rows[cr], cf]
+    wr = rows[cr][:, None]
+    q, lam, sliver = _closest(W[wr, tri[:, 0:1]][:, 0], W[wr, tri[:, 1:2]][:, 0], W[wr, tri[:, 2:3]][:, 0])
+    m = _miss(q, normals[rows[cr], cf], offsets[rows[cr], cf])
+    table = np.full((len(rows), width), np.inf)
+    table[cr, cf] = m
+    broken = np.zeros(len(rows), bool)
+    broken[cr[sliver | np.isnan(m)]] = True
+    best = table.argmin(axis=1)
+    best_miss = table[local, best]
+    chosen = ~broken & (best_miss < miss) & (best_miss <= flat[rows])
+    if not chosen.any():
+        return
+    rows, best = rows[chosen], best[chosen]
+    weights = np.zeros((len(rows), 3))
+    slot = np.full((len(local), width), -1)
+    slot[cr, cf] = np.arange(len(cr))
+    weights[:] = lam[slot[np.flatnonzero(chosen), best]]
+    n = normals[rows, best]
+    a = side_a(rows, n)
+    b = side_b(rows, n)
+    w = a - b
+    g = ((n[:, 0] * w[:, 0] + n[:, 1] * w[:, 1]) + n[:, 2] * w[:, 2]) - offsets[rows, best]
+    certify = g <= gap[rows]
+    finish(rows[certify], best[certify], weights[certify], g[certify])
+    grow = ~certify
+    if grow.any():
+        r = rows[grow]
+        ok = _add_point(r, best[grow], w[grow], a[grow], b[grow], W, A, B, nv, faces, normals, offsets, alive, edge,
+                        nf, flat, nv_cap, nf_cap)
+        running[r[ok]] = True
+
+
+def _add_point(rows, face, w, a, b, W, A, B, nv, faces, normals, offsets, alive, edge, nf, flat, nv_cap, nf_cap):
+    """`_Polytope.add_point(point, face)` (the spreading rule) for each row; False where the scalar code returns
+    False or the arrays are full (those pairs go to the scalar engine)."""
+    count = len(rows)
+    ok = np.ones(count, bool)
+    width = int(nf[rows].max())
+    tested = np.zeros((count, width), np.int8)  # 0 untested, 1 seen, 2 not seen
+    stack = np.empty((count, width), np.int64)
+    local = np.arange(count)
+    stack[:, 0] = face
+    tested[local, face] = 1
+    sp = np.ones(count, np.int64)
+    visible = [(local, face)]
+    horizon = []  # (rows, i, j) in the order the scalar walk appends them
+    slack = -flat[rows]
+    wx, wy, wz = w[:, 0], w[:, 1], w[:, 2]
+    active = local
+    while len(active):
+        # One face per row, its three edges at once (in the scalar walk's order: pushes and horizon edges by
+        # edge).  Two edges of a face with the same neighbour would need the one-by-one walk: the scalar
+        # engine's case.
+        sp[active] -= 1
+        r_act = rows[active]
+        ii = faces[r_act, stack[active, sp[active]]]
+        jj = ii[:, [1, 2, 0]]
+        nb = edge[r_act[:, None], jj, ii]
+        bad = (nb < 0).any(axis=1) | (nb[:, 0] == nb[:, 1]) | (nb[:, 1] == nb[:, 2]) | (nb[:, 0] == nb[:, 2])
+        if bad.any():
+            ok[active[bad]] = False
+            nb = np.maximum(nb, 0)
+        seen = tested[active[:, None], nb]
+        fr, fe = np.nonzero(seen == 0)
+        if len(fr):
+            f_sel, f_nb = active[fr], nb[fr, fe]
+            f_rows = rows[f_sel]
+            nn = normals[f_rows, f_nb]
+            h = ((nn[:, 0] * wx[f_sel] + nn[:, 1] * wy[f_sel]) + nn[:, 2] * wz[f_sel]) - offsets[f_rows, f_nb]
+            up = h > slack[f_sel]
+            mark = np.where(up, 1, 2).astype(np.int8)
+            seen[fr, fe] = mark
+            tested[f_sel, f_nb] = mark
+            if up.any():
+                push_local, pushed = fr[up], f_nb[up]
+                counts = np.bincount(push_local, minlength=len(active))
+                rank = np.arange(len(push_local)) - (np.cumsum(counts) - counts)[push_local]
+                push = active[push_local]
+                stack[push, sp[push] + rank] = pushed
+                sp[active] += counts
+                visible.append((push, pushed))
+        hr, he = np.nonzero(seen == 2)
+        if len(hr):
+            horizon.append((active[hr], ii[hr, he], jj[hr, he]))
+        active = active[ok[active] & (sp[active] > 0)]
+    if horizon:
+        h_row = np.concatenate([h[0] for h in horizon])
+        order = np.argsort(h_row, kind="stable")
+        h_row = h_row[order]
+        h_i = np.concatenate([h[1] for h in horizon])[order]
+        h_j = np.concatenate([h[2] for h in horizon])[order]
+    else:
+        h_row = h_i = h_j = np.zeros(0, np.int64)
+    n_horizon = np.bincount(h_row, minlength=count)
+    first = np.cumsum(n_horizon) - n_horizon  # each row's first horizon edge in the sorted list
+    position = np.arange(len(h_row)) - first[h_row]
+    ok &= n_horizon > 0
+    ok &= nf[rows] + n_horizon <= nf_cap
+    ok &= nv[rows] < nv_cap
+    # `_replace`'s check: the horizon is one simple loop.  Each edge's start must map to its own end (a repeated
+    # start breaks that or shortens the loop), and the walk from the first edge's start must come back after
+    # exactly len(horizon) steps.
+    nxt = np.full((count, W.shape[1]), -1, np.int64)
+    nxt[h_row, h_i] = h_j
+    ok[h_row[nxt[h_row, h_i] != h_j]] = False
+    origin = h_i[np.minimum(first, max(len(h_i) - 1, 0))] if len(h_i) else np.zeros(count, np.int64)
+    current = origin.copy()
+    steps = np.zeros(count, np.int64)
+    back = np.zeros(count, bool)
+    for step in range(1, int(n_horizon.max()) + 1 if count else 1):
+        walking = ~back & (current >= 0)
+        current = np.where(walking, nxt[local, np.maximum(current, 0)], current)
+        arrived = walking & (current == origin)
+        steps[arrived] = step
+        back |= arrived
+    ok &= back & (steps == n_horizon)
+    if not ok.any():
+        return ok
+    # Replace: the visible faces die and drop their own edges, the new vertex is fanned to the horizon.
+    v_row = np.concatenate([v[0] for v in visible])
+    v_face = np.concatenate([v[1] for v in visible])
+    keep = ok[v_row]
+    dead_rows, dead = rows[v_row[keep]], v_face[keep]
+    alive[dead_rows, dead] = False
+    offsets[dead_rows, dead] = np.inf
+    tri = faces[dead_rows, dead]
+    for e in range(3):
+        i, j = tri[:, e], tri[:, (e + 1) % 3]
+        mine = edge[dead_rows, i, j] == dead
+        edge[dead_rows[mine], i[mine], j[mine]] = -1
+    go = np.flatnonzero(ok)
+    g_rows = rows[go]
+    new = nv[g_rows]
+    W[g_rows, new], A[g_rows, new], B[g_rows, new] = w[go], a[go], b[go]
+    nv[g_rows] += 1
+    keep = ok[h_row]
+    f_rows = rows[h_row[keep]]
+    ha, hb, hn = h_i[keep], h_j[keep], nv[f_rows] - 1
+    index = nf[f_rows] + position[keep]
+    new_normals, new_offsets = _plane(W[f_rows, ha], W[f_rows, hb], W[f_rows, hn])
+    normals[f_rows, index], offsets[f_rows, index] = new_normals, new_offsets
+    faces[f_rows, index, 0], faces[f_rows, index, 1], faces[f_rows, index, 2] = ha, hb, hn
+    alive[f_rows, index] = True
+    edge[f_rows, ha, hb] = index
+    edge[f_rows, hb, hn] = index
+    edge[f_rows, hn, ha] = index
+    nf[g_rows] += n_horizon[go]
+    ok[h_row[keep][np.isnan(new_offsets)]] = False  # the scalar heap cannot order a NaN: the scalar engine decides
+    return ok
