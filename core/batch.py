@@ -55,7 +55,7 @@ from .epa import EPAOutcome
 from .lockstep import BEYOND, ORIGIN, SEPARATED, lockstep_gjk
 from .lockstep_epa import _Sides, lockstep_epa
 from .minkowski import SupportPoint
-from .convex import Pair, _contact, diagonal, solve
+from .convex import Pair, _contact, _vector, diagonal, solve
 from .shapes import PointCloud, Shape, as_shape
 from .tolerances import DEFAULT_TOLERANCES, Tolerances
 
@@ -443,9 +443,14 @@ def _finished(batch, first, second, scales, tolerances, penetration) -> dict:
             ks.tolist(), status.tolist(), signed.tolist(), n, world_a, world_b,
             scale.tolist(), touching.tolist(), gjk_iterations[ks].tolist(), iterations[r].tolist(),
             certified[r].tolist()):
+        extra = {}
+        if s == 1:  # intersecting: the separating move, as `solve` makes it
+            reach = g - d
+            nx, ny, nz = nn.tolist()
+            extra["separation"] = _vector((reach * nx, reach * ny, reach * nz))
         out[k] = _contact(names[s], d, nn, a, b, scale=sc, touching_tolerance=tt, gjk_iterations=gi,
                           epa_iterations=ei, converged=True, iteration_cap_hit=False, fallback_used=False, gap=g,
-                          epa_outcome=EPAOutcome.CONVERGED)
+                          epa_outcome=EPAOutcome.CONVERGED, **extra)
     return out
 
 
