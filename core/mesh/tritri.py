@@ -109,6 +109,10 @@ def triangle_triangle(A, B):
     q1 = np.concatenate([A[:, (i + 1) % 3] for i in ea for _ in ea])
     p2 = np.concatenate([B[:, j] for _ in ea for j in ea])
     q2 = np.concatenate([B[:, (j + 1) % 3] for _ in ea for j in ea])
+    # each edge taken from its lower end (by coordinates): the two triangles sharing an edge run it in opposite
+    # directions, and the pairs around a closest pair of edges then give the same numbers bit for bit
+    p1, q1 = _from_lower_end(p1, q1)
+    p2, q2 = _from_lower_end(p2, q2)
     s1, s2 = segment_segment(p1, q1, p2, q2)
     # 6 piercing candidates: each edge's meeting point with the other plane, against the other triangle
     e_p = np.concatenate([A[:, 0], A[:, 1], A[:, 2], B[:, 0], B[:, 1], B[:, 2]])
@@ -121,6 +125,15 @@ def triangle_triangle(A, B):
     best = np.argmin(d2, axis=0)
     rows = best * k + np.arange(k)
     return np.sqrt(d2[best, np.arange(k)]), on_a[rows], on_b[rows]
+
+
+def _from_lower_end(p, q):
+    """Segments pq (k, 3) as (lower end, upper end), ends compared by x, then y, then z."""
+    flip = (p[:, 0] > q[:, 0]) | ((p[:, 0] == q[:, 0]) & ((p[:, 1] > q[:, 1]) | ((p[:, 1] == q[:, 1]) & (p[:, 2] > q[:, 2]))))
+    if not np.any(flip):
+        return p, q
+    f = flip[:, None]
+    return np.where(f, q, p), np.where(f, p, q)
 
 
 def separation_bound(A, B):

@@ -1,0 +1,238 @@
+"""Temporal coherence for a pair of moving meshes: `PairHistory` keeps what the last query of a pair learnt and
+starts the next query from it, with the same answer as a fresh query (core/mesh/query.py).
+
+The caller keeps one `PairHistory` per pair and passes it to every query of that pair
+(`core.collide(a, b, history=h)`); it holds no geometry, only leaf indices of the two hierarchies, which never
+change under a move (the hierarchies live in the meshes' local frames, shared by `TriangleMesh.moved`).  What it
+keeps: a few *seed* triangle pairs, the crossing pairs of the last answer when the meshes crossed, else its
+closest pair.  The next query places the seeds in the new pose first (a few triangle pairs, no hierarchy):
+
+- a seed still crosses: the answer is a crossing again, and for crossing meshes every reported number depends only
+  on the leaf pairs within the touching band (the crossing pairs, in the descent's order, which pruning by the
+  upper bound never reorders; the depth probes sampled from them in leaf order; the hulls and convex parts).  So
+  the band-only descent (`descend(near_only=True)`, the one `crossing_and_containment` uses) replaces the full
+  one: no upper bound, no exact distances.  If rounding leaves no crossing after all, the fresh query answers.
+- no seed crosses and the closest seed is farther apart than the band: its distance bounds the answer from above
+  from the start, so a descent of its own (`_closest`: the fresh descent's node bounds without its exact
+  distances on the way) keeps only the node pairs whose lower bound is within `MARGIN` x scale of the best distance known (the seed's,
+  lowered by the surface points of the nodes on the way), and every triangle pair that survives gets its exact
+  distance.  The answer is taken only when it is the fresh query's for certain: the closest pair is farther than
+  the band, every triangle pair within `MARGIN` x scale of it gives the same distance and points bit for bit
+  (the pairs around a closest corner or edge share it), and the surface points the fresh descent may hold as its
+  best are farther by more than that margin.  The fresh query prunes at `PRUNE` x scale, far below the margin,
+  so it reports one of those pairs: the same numbers, from the same arithmetic on the same corners.  Otherwise, and past the
+  work caps (a large move: the seed is a poor bound), the fresh query answers.
+
+Anything else (no seed yet, another pair of meshes, a seed within the band: touching, `max_distance` with no
+crossing) goes to the fresh query, which then teaches the history its crossing or closest pairs.  `route` says
+which way the last query went.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ..rows import row_dot
+from .bvh import box_lower_bound, pair_lower_bound
+from .descent import PRUNE, descend
+from .meeting import Meeting, containment, meet
+from .tritri import crossing, separation_bound, triangle_triangle
+
+__all__ = ["PairHistory"]
+
+MARGIN = 1e-9
+"""Relative margin (x scale) by which the closest pair must beat every other candidate before `_closest`'s answer
+is taken (far above the fresh query's `PRUNE` and the rounding of the node bounds)."""
+
+SEEDS = 32
+"""Crossing pairs kept as seeds (evenly spread over the crossing curve)."""
+
+MAX_LIVE = 20_000
+"""Node pairs alive at one level of `_closest` beyond which the seed is judged a poor bound (a large move)."""
+
+MAX_CANDIDATES = 16384
+"""Triangle pairs whose exact distance `_closest` may screen before leaving the pair to the fresh query."""
+
+LEARN = 256
+"""Candidates of a fresh answer searched for its closest triangle pair (the smallest lower bounds)."""
+
+
+class Staged:
+    """What the descent and the meeting stage found (core/mesh/query.py takes it from here): `found`, `meeting`,
+    the leaf pairs' corners `A`, `B`, the best distance `d_min` with its points and the touching pairs, and the
+    certified lower bound `lower`."""
+
+    def __init__(self, found, meeting, A, B, d_min, pa, pb, touching, lower):
+        self.found, self.meeting, self.A, self.B = found, meeting, A, B
+        self.d_min, self.pa, self.pb, self.touching, self.lower = d_min, pa, pb, touching, lower
+
+
+class PairHistory:
+    """What the last query of one pair of `TriangleMesh`es learnt (see the module docstring).  Keep one per pair
+    and pass it to each query of that pair, in the same argument order; another pair or other tolerances start it
+    afresh.  Not thread-safe (one pair, one caller)."""
+
+    def __init__(self):
+        self._key = None
+        self._seeds = None
+        self.route = None
+        """How the last query was answered: "fresh", "crossing" (from the crossing seeds) or "closest"."""
+
+    def reset(self) -> None:
+        self._key = None
+        self._seeds = None
+        self.route = None
+
+    # ------------------------------------------------------------------ the query's side
+    def stage(self, frame, tolerances, max_distance) -> Staged | None:
+        """The descent and meeting stage from what was learnt, or None for the fresh query."""
+        key = (frame.sa.local, frame.sb.local, tolerances)
+        if self._key is None or not (key[0] is self._key[0] and key[1] is self._key[1] and key[2] == self._key[2]):
+            self._key, self._seeds = key, None
+        self.route = "fresh"
+        if self._seeds is None:
+            return None
+        X, Y = _corners(frame.sa, self._seeds[0]), _corners(frame.sb, self._seeds[1])
+        mask, _ = crossing(X, Y, frame.band)
+        if np.any(mask):
+            staged = _crossing(frame)
+            if staged is not None:
+                self.route = "crossing"
+            return staged
+        if max_distance is not None:
+            return None
+        d, _, _ = triangle_triangle(X, Y)
+        j = int(np.argmin(d))
+        if not float(d[j]) > frame.band:
+            return None
+        staged = _closest(frame, float(d[j]))
+        if staged is not None:
+            self.route = "closest"
+        return staged
+
+    def learn(self, frame, found, meeting, d_min) -> None:
+        """Keep the seeds of this answer: its crossing pairs, else its closest triangle pair."""
+        crossing_pairs = meeting.crossing_pairs
+        if crossing_pairs.size:
+            pick = crossing_pairs[:: max(1, crossing_pairs.size // SEEDS)][:SEEDS]
+            self._seeds = (found.ia[pick], found.ib[pick])
+            return
+        if found.ia.size == 0:
+            return
+        if getattr(found, "closest", None) is not None:
+            self._seeds = found.closest
+            return
+        near = np.flatnonzero(found.lb <= d_min + MARGIN * frame.scale)
+        if near.size == 0:
+            return
+        if near.size > LEARN:
+            near = near[np.argpartition(found.lb[near], LEARN - 1)[:LEARN]]
+        ia, ib = found.ia[near], found.ib[near]
+        d, _, _ = triangle_triangle(_corners(frame.sa, ia), _corners(frame.sb, ib))
+        j = int(np.argmin(d))
+        self._seeds = (ia[j:j + 1], ib[j:j + 1])
+
+
+def _corners(side, leaves) -> np.ndarray:
+    """(k, 3, 3) corners of leaves `leaves` of a side in the pair frame (the same numbers as its WorldBVH's
+    leaf_corners rows, without building it)."""
+    return side.vertices[side.local.bvh.leaf_triangles[leaves]]
+
+
+def _crossing(frame) -> Staged | None:
+    """The crossing route: the band-only descent, then `meet`; None when nothing crosses after all."""
+    found = descend(frame.sa.world, frame.sb.world, frame.band, PRUNE * frame.scale, None, near_only=True)
+    meeting = meet(frame, found)
+    segments = meeting.crossing_segments
+    if segments.shape[0] == 0:
+        return None
+    found.dropped_lb = found.exact_lb = math.inf
+    point = segments[0, 0]
+    return Staged(found, meeting, meeting.A, meeting.B, 0.0, point, point, meeting.crossing_pairs, 0.0)
+
+
+class _Found:
+    """The leaf pairs of `_closest` as core/mesh/query.py reads a descent's result."""
+
+
+def _closest(frame, ub: float) -> Staged | None:
+    """The closest route (see the module docstring): `ub` is the distance of a seed pair, farther than the band."""
+    sa, sb, band, scale = frame.sa, frame.sb, frame.band, frame.scale
+    margin = MARGIN * scale
+    wa, wb = sa.world, sb.world
+    la, lb = wa.local.levels - 1, wb.local.levels - 1
+    ia = np.zeros(1, np.int64)
+    ib = np.zeros(1, np.int64)
+    while True:
+        na, nb = wa.node(la, ia), wb.node(lb, ib)
+        # surface points of the nodes lower the best distance known (their distance is a real one)
+        r = wa.rep[na] - wb.rep[nb]
+        ub = min(ub, math.sqrt(float(np.min(row_dot(r, r)))))
+        bound = box_lower_bound(wa, na, wb, nb)
+        keep = bound <= ub + margin
+        ia, ib, na, nb = ia[keep], ib[keep], na[keep], nb[keep]
+        bound = pair_lower_bound(wa, na, wb, nb, bound[keep])
+        keep = bound <= ub + margin
+        ia, ib, bound = ia[keep], ib[keep], bound[keep]
+        if ia.size > MAX_LIVE:
+            return None
+        if la == 0 and lb == 0:
+            break
+        split_a = la > 0 and la >= lb
+        split_b = lb > 0 and lb >= la
+        if split_a:
+            left, right, has = wa.children(la, ia)
+            ib = np.concatenate([ib, ib[has]])
+            ia = np.concatenate([left, right[has]])
+            la -= 1
+        if split_b:
+            left, right, has = wb.children(lb, ib)
+            ia = np.concatenate([ia, ia[has]])
+            ib = np.concatenate([left, right[has]])
+            lb -= 1
+    # exact distances best-first, until the next lower bound is beyond the best by the margin
+    order = np.argsort(bound, kind="stable")
+    ia, ib, bound = ia[order], ib[order], bound[order]
+    dist = np.full(ia.size, math.inf)
+    xa = np.zeros((ia.size, 3))
+    xb = np.zeros((ia.size, 3))
+    best, start, chunk = ub, 0, 64
+    while start < ia.size and bound[start] <= best + margin:
+        if start >= MAX_CANDIDATES:
+            return None
+        sel = np.arange(start, min(start + chunk, ia.size))
+        X, Y = np.take(wa.leaf_corners, ia[sel], axis=0), np.take(wb.leaf_corners, ib[sel], axis=0)
+        # the separating-axis bound screens first (a lower bound too): the exact distance only where it may
+        # still come within the margin of the best
+        near = separation_bound(X, Y) <= best + margin
+        sel, X, Y = sel[near], X[near], Y[near]
+        if sel.size:
+            d, p, q = triangle_triangle(X, Y)
+            dist[sel], xa[sel], xb[sel] = d, p, q
+            best = min(best, float(d.min()))
+        start += chunk
+        chunk *= 2
+    j = int(np.argmin(dist))
+    d_min = float(dist[j])
+    if not (math.isfinite(d_min) and d_min > band):
+        return None
+    # Every pair within the margin of the best (neighbours of a closest corner or edge share it) must give the
+    # same bits, or which of them the fresh query reports depends on its path: a near tie, left to it.
+    tied = np.flatnonzero(dist <= d_min + margin)
+    if not (np.all(dist[tied] == d_min) and np.all(xa[tied] == xa[j]) and np.all(xb[tied] == xb[j])):
+        return None
+    r = _corners(sa, ia[tied])[:, 0] - _corners(sb, ib[tied])[:, 0]
+    if not float(np.sqrt(row_dot(r, r)).min()) > d_min + margin:
+        return None  # the fresh descent may hold two such corners as its best (a corner-to-corner distance)
+    found = _Found()
+    found.ia, found.ib, found.lb = ia[:0], ib[:0], bound[:0]
+    found.closest = (ia[j:j + 1], ib[j:j + 1])
+    found.dropped_lb = found.exact_lb = math.inf
+    meeting = Meeting(frame, found)
+    empty = np.zeros(0, np.int64)
+    meeting.crossing_pairs = empty
+    meeting.crossing_segments = meeting.segments = np.zeros((0, 2, 3))
+    meeting.contained = containment(frame)
+    no_corners = np.zeros((0, 3, 3))
+    return Staged(found, meeting, no_corners, no_corners, d_min, xa[j], xb[j], empty, d_min)
