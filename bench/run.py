@@ -36,6 +36,9 @@ SUITES = [
      "the same as a Blender user meets it: Shift+D, Check, in each mode"),
     ("mesh", "mesh.py", ["--quick"],
      "non-convex triangle meshes of 100,000 triangles, one-shot, vs python-fcl's BVH. Writes mesh_results.md"),
+    ("moved", "moved.py", ["--quick"],
+     "meshes built once and moved pose by pose (FCL's env/rob under FCL's poses, a small drag, two 20k-triangle "
+     "meshes crossing and apart): ours with a PairHistory, ours fresh, python-fcl"),
     ("mesh-duplicates", "mesh_duplicates.py", ["--quick"],
      "Exact mode on a mesh and its copy in place (crossing curve, containment); no peer answers this"),
     ("scene", "scene.py", ["--quick"],

@@ -51,6 +51,10 @@ SEEDS = 32
 MAX_LIVE = 20_000
 """Node pairs alive at one level of `_closest` beyond which the seed is judged a poor bound (a large move)."""
 
+REFINE = 16
+"""Past this many node pairs alive at a level of `_closest`, the first triangles of the REFINE most promising
+get their exact distance (a tighter best, when the seed was a poor bound)."""
+
 MAX_CANDIDATES = 16384
 """Triangle pairs whose exact distance `_closest` may screen before leaving the pair to the fresh query."""
 
@@ -177,6 +181,16 @@ def _closest(frame, ub: float) -> Staged | None:
         ia, ib, bound = ia[keep], ib[keep], bound[keep]
         if ia.size > MAX_LIVE:
             return None
+        if ia.size > REFINE:
+            # a poor seed (a jump): the first triangles of the most promising pairs lower the best known
+            top = np.argpartition(bound, REFINE - 1)[:REFINE]
+            leaves_a, leaves_b = wa.local.first_leaf[wa.node(la, ia[top])], wb.local.first_leaf[wb.node(lb, ib[top])]
+            d, _, _ = triangle_triangle(np.take(wa.leaf_corners, leaves_a, axis=0),
+                                        np.take(wb.leaf_corners, leaves_b, axis=0))
+            if float(d.min()) < ub:
+                ub = float(d.min())
+                keep = bound <= ub + margin
+                ia, ib, bound = ia[keep], ib[keep], bound[keep]
         if la == 0 and lb == 0:
             break
         split_a = la > 0 and la >= lb
