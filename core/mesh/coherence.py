@@ -35,7 +35,7 @@ import numpy as np
 
 from ..rows import row_dot
 from .bvh import box_lower_bound, pair_lower_bound
-from .descent import PRUNE, descend
+from .descent import PRUNE, _split, descend
 from .meeting import Meeting, containment, meet
 from .tritri import crossing, separation_bound, triangle_triangle
 
@@ -179,8 +179,8 @@ def _closest(frame, ub: float) -> Staged | None:
         bound = pair_lower_bound(wa, na, wb, nb, bound[keep])
         keep = bound <= ub + margin
         ia, ib, bound = ia[keep], ib[keep], bound[keep]
-        if ia.size > MAX_LIVE:
-            return None
+        if ia.size > MAX_LIVE or ia.size == 0:
+            return None  # too many (a poor seed), or none left (rounding beyond the margin): the fresh query
         if ia.size > REFINE:
             # a poor seed (a jump): the first triangles of the most promising pairs lower the best known
             top = np.argpartition(bound, REFINE - 1)[:REFINE]
@@ -193,18 +193,7 @@ def _closest(frame, ub: float) -> Staged | None:
                 ia, ib, bound = ia[keep], ib[keep], bound[keep]
         if la == 0 and lb == 0:
             break
-        split_a = la > 0 and la >= lb
-        split_b = lb > 0 and lb >= la
-        if split_a:
-            left, right, has = wa.children(la, ia)
-            ib = np.concatenate([ib, ib[has]])
-            ia = np.concatenate([left, right[has]])
-            la -= 1
-        if split_b:
-            left, right, has = wb.children(lb, ib)
-            ia = np.concatenate([ia, ia[has]])
-            ib = np.concatenate([left, right[has]])
-            lb -= 1
+        ia, ib, la, lb = _split(wa, wb, ia, ib, la, lb)  # the fresh descent's own step down
     # exact distances best-first, until the next lower bound is beyond the best by the margin
     order = np.argsort(bound, kind="stable")
     ia, ib, bound = ia[order], ib[order], bound[order]
