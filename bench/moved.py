@@ -16,7 +16,7 @@ Rows (meshes built and every pose made before any clock starts):
                             0.05 degrees about each axis per step): from crossing to apart
   spheres 20k: crossing     two noisy UV spheres of 20,000 triangles (radius 1, every vertex's radius x 1 +- 2 %), B
                             dragged 0.004 per step at a depth of about 0.9
-  spheres 20k: apart        the same, B dragged around A at a gap of 0.02 to 0.06
+  spheres 20k: apart        the same, B dragged 0.004 per step around A at a gap of 0.02 to 0.06
 
 Per pose (the three measured back to back, so they see the same load):
   ours history  core.collide(a, b.moved(pose), history=h), one h for the whole row;
@@ -142,8 +142,8 @@ def make_row(name: str, quick: bool, poses: int):
     if name.endswith("crossing"):
         path = np.stack([1.2 - 0.004 * s, 0.05 + 0.0 * s, 0.02 * np.sin(0.1 * s)], axis=1)
     else:
-        t = 0.01 * s
-        radius = 2.06 + 0.02 * np.sin(3.0 * t)
+        t = 0.002 * s
+        radius = 2.06 + 0.02 * np.sin(15.0 * t)
         path = np.stack([radius * np.cos(t), radius * np.sin(t), 0.0 * s], axis=1)
     return a, b, translations(path), "b"
 

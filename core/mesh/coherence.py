@@ -52,11 +52,18 @@ MAX_LIVE = 20_000
 """Node pairs alive at one level of `_closest` beyond which the seed is judged a poor bound (a large move)."""
 
 REFINE = 16
-"""Past this many node pairs alive at a level of `_closest`, the first triangles of the REFINE most promising
-get their exact distance (a tighter best, when the seed was a poor bound)."""
+FLOOD = 256
+"""Past FLOOD node pairs alive at a level of `_closest` (a poor seed: a jump), the first triangles of the REFINE
+most promising get their exact distance (a tighter best)."""
 
 MAX_CANDIDATES = 16384
 """Triangle pairs whose exact distance `_closest` may screen before leaving the pair to the fresh query."""
+
+SLACK = 4.0
+FLOOR = 1e-3
+"""A closest-route descent keeps node pairs up to max(SLACK x the last move, FLOOR x scale) beyond the margin (at
+most half the distance: a fast move is not worth a flood of pairs), so its leaf pairs serve the next few moves
+without a descent (`_Frontier`)."""
 
 LEARN = 256
 """Candidates of a fresh answer searched for its closest triangle pair (the smallest lower bounds)."""
@@ -78,22 +85,25 @@ class PairHistory:
     afresh.  Not thread-safe (one pair, one caller)."""
 
     def __init__(self):
-        self._key = None
-        self._seeds = None
-        self.route = None
-        """How the last query was answered: "fresh", "crossing" (from the crossing seeds) or "closest"."""
+        self.reset()
 
     def reset(self) -> None:
         self._key = None
         self._seeds = None
+        self._frontier = None
+        self._step = None
+        self._moved = 0.0
         self.route = None
+        """How the last query was answered: "fresh", "crossing" (from the crossing seeds), "closest" (a descent
+        from the closest seed), "frontier" (the last descent's leaf pairs, no descent) or None (no query yet)."""
 
     # ------------------------------------------------------------------ the query's side
     def stage(self, frame, tolerances, max_distance) -> Staged | None:
         """The descent and meeting stage from what was learnt, or None for the fresh query."""
         key = (frame.sa.local, frame.sb.local, tolerances)
         if self._key is None or not (key[0] is self._key[0] and key[1] is self._key[1] and key[2] == self._key[2]):
-            self._key, self._seeds = key, None
+            self.reset()
+            self._key = key
         self.route = "fresh"
         if self._seeds is None:
             return None
@@ -107,10 +117,23 @@ class PairHistory:
         if max_distance is not None:
             return None
         d, _, _ = triangle_triangle(X, Y)
-        j = int(np.argmin(d))
-        if not float(d[j]) > frame.band:
+        ub = float(d.min())
+        if not ub > frame.band:
             return None
-        staged = _closest(frame, float(d[j]))
+        margin = MARGIN * frame.scale
+        if self._frontier is not None:
+            holds, delta = self._frontier.still_holds(frame, ub, margin)
+            self._step = delta if self._step is None else max(delta - self._moved, 0.0)
+            self._moved = delta
+            if holds:
+                staged = _answer(frame, self._frontier.ia, self._frontier.ib, ub)
+                if staged is not None:
+                    self.route = "frontier"
+                    return staged
+        # a new frontier, with room for a few more moves like the last one
+        slack = min(max(SLACK * (self._step or 0.0), FLOOR * frame.scale), 0.5 * ub)
+        staged, frontier = _closest(frame, ub, slack)
+        self._frontier, self._moved = frontier, 0.0
         if staged is not None:
             self.route = "closest"
         return staged
@@ -122,10 +145,10 @@ class PairHistory:
             pick = crossing_pairs[:: max(1, crossing_pairs.size // SEEDS)][:SEEDS]
             self._seeds = (found.ia[pick], found.ib[pick])
             return
-        if found.ia.size == 0:
-            return
         if getattr(found, "closest", None) is not None:
             self._seeds = found.closest
+            return
+        if found.ia.size == 0:
             return
         near = np.flatnonzero(found.lb <= d_min + MARGIN * frame.scale)
         if near.size == 0:
@@ -160,28 +183,34 @@ class _Found:
     """The leaf pairs of `_closest` as core/mesh/query.py reads a descent's result."""
 
 
-def _closest(frame, ub: float) -> Staged | None:
-    """The closest route (see the module docstring): `ub` is the distance of a seed pair, farther than the band."""
-    sa, sb, band, scale = frame.sa, frame.sb, frame.band, frame.scale
+def _closest(frame, ub: float, slack: float):
+    """The closest route's descent from the roots (see the module docstring): `ub` is the distance of a seed pair,
+    farther than the band; node pairs are kept up to `slack` beyond the margin, so that the leaf pairs left
+    (`_Frontier`) still hold the answer after a move of up to about slack / 2.  Returns (Staged or None,
+    _Frontier or None)."""
+    sa, sb, scale = frame.sa, frame.sb, frame.scale
     margin = MARGIN * scale
     wa, wb = sa.world, sb.world
     la, lb = wa.local.levels - 1, wb.local.levels - 1
     ia = np.zeros(1, np.int64)
     ib = np.zeros(1, np.int64)
+    pruned = math.inf  # the smallest lower bound of every node pair dropped
     while True:
         na, nb = wa.node(la, ia), wb.node(lb, ib)
         # surface points of the nodes lower the best distance known (their distance is a real one)
         r = wa.rep[na] - wb.rep[nb]
         ub = min(ub, math.sqrt(float(np.min(row_dot(r, r)))))
         bound = box_lower_bound(wa, na, wb, nb)
-        keep = bound <= ub + margin
+        keep = bound <= ub + margin + slack
+        pruned = _smallest_dropped(bound, keep, pruned)
         ia, ib, na, nb = ia[keep], ib[keep], na[keep], nb[keep]
         bound = pair_lower_bound(wa, na, wb, nb, bound[keep])
-        keep = bound <= ub + margin
+        keep = bound <= ub + margin + slack
+        pruned = _smallest_dropped(bound, keep, pruned)
         ia, ib, bound = ia[keep], ib[keep], bound[keep]
         if ia.size > MAX_LIVE or ia.size == 0:
-            return None  # too many (a poor seed), or none left (rounding beyond the margin): the fresh query
-        if ia.size > REFINE:
+            return None, None  # too many (a poor seed), or none left (rounding beyond the margin): fresh
+        if ia.size > FLOOD:
             # a poor seed (a jump): the first triangles of the most promising pairs lower the best known
             top = np.argpartition(bound, REFINE - 1)[:REFINE]
             leaves_a, leaves_b = wa.local.first_leaf[wa.node(la, ia[top])], wb.local.first_leaf[wb.node(lb, ib[top])]
@@ -189,33 +218,72 @@ def _closest(frame, ub: float) -> Staged | None:
                                         np.take(wb.leaf_corners, leaves_b, axis=0))
             if float(d.min()) < ub:
                 ub = float(d.min())
-                keep = bound <= ub + margin
+                keep = bound <= ub + margin + slack
+                pruned = _smallest_dropped(bound, keep, pruned)
                 ia, ib, bound = ia[keep], ib[keep], bound[keep]
         if la == 0 and lb == 0:
             break
         ia, ib, la, lb = _split(wa, wb, ia, ib, la, lb)  # the fresh descent's own step down
-    # exact distances best-first, until the next lower bound is beyond the best by the margin
-    order = np.argsort(bound, kind="stable")
-    ia, ib, bound = ia[order], ib[order], bound[order]
-    dist = np.full(ia.size, math.inf)
-    xa = np.zeros((ia.size, 3))
-    xb = np.zeros((ia.size, 3))
-    best, start, chunk = ub, 0, 64
-    while start < ia.size and bound[start] <= best + margin:
-        if start >= MAX_CANDIDATES:
-            return None
-        sel = np.arange(start, min(start + chunk, ia.size))
-        X, Y = np.take(wa.leaf_corners, ia[sel], axis=0), np.take(wb.leaf_corners, ib[sel], axis=0)
-        # the separating-axis bound screens first (a lower bound too): the exact distance only where it may
-        # still come within the margin of the best
-        near = separation_bound(X, Y) <= best + margin
-        sel, X, Y = sel[near], X[near], Y[near]
-        if sel.size:
-            d, p, q = triangle_triangle(X, Y)
-            dist[sel], xa[sel], xb[sel] = d, p, q
-            best = min(best, float(d.min()))
-        start += chunk
-        chunk *= 2
+    if ia.size > MAX_CANDIDATES:
+        return None, None
+    return _answer(frame, ia, ib, ub), _Frontier(frame, ia, ib, pruned)
+
+
+def _smallest_dropped(bound, keep, pruned):
+    dropped = bound[~keep]
+    return min(pruned, float(dropped.min())) if dropped.size else pruned
+
+
+class _Frontier:
+    """The leaf pairs a `_closest` descent left at one pose, the smallest lower bound of all it dropped, and the
+    poses.  After a move by at most `delta` (`displacement` of each mesh), every dropped pair is still at least
+    `pruned - delta` apart: while that exceeds a seed's distance plus the margin, the answer and every pair within
+    the margin of it are among these leaf pairs, and no descent is needed."""
+
+    def __init__(self, frame, ia, ib, pruned):
+        self.ia, self.ib, self.pruned = ia, ib, pruned
+        self.poses = (_placement(frame.sa.mesh), _placement(frame.sb.mesh))
+
+    def still_holds(self, frame, ub: float, margin: float):
+        """(whether the answer is among the leaf pairs, the move since this frontier)."""
+        delta = displacement(frame.sa.mesh, self.poses[0]) + displacement(frame.sb.mesh, self.poses[1])
+        return self.pruned - delta > ub + margin, delta
+
+
+def _placement(mesh):
+    return (np.eye(3) if mesh._linear is None else mesh._linear, np.asarray(mesh._translation, float))
+
+
+def displacement(mesh, placement) -> float:
+    """An upper bound of how far any point of the mesh's surface moved from `placement` (linear, translation) to
+    its pose: |(L1 - L0)(v - c) + (L1 - L0) c + t1 - t0| <= |L1 - L0|_F r + |(L1 - L0) c + t1 - t0|, with c the
+    centre of its local box and r the largest distance of a vertex from it (a relative 1e-12 added for rounding)."""
+    local = mesh._local
+
+    def sphere():
+        centre = local.bvh.origin
+        v = local.vertices[local.used] - centre
+        return centre, float(np.sqrt(row_dot(v, v).max()))
+
+    centre, radius = local.cached("bounding sphere", sphere)
+    linear, translation = _placement(mesh)
+    change = linear - placement[0]
+    shift = change @ centre + (translation - placement[1])
+    move = float(np.sqrt((change * change).sum())) * radius + float(np.sqrt(shift @ shift))
+    return move * (1.0 + 1e-12)
+
+
+def _answer(frame, ia, ib, ub: float):
+    """The closest pair among leaf pairs (ia, ib), which hold every pair within the margin of `ub` (a real
+    distance): the separating-axis bound screens, then exact distances; None unless the answer is certainly the
+    fresh query's (see the module docstring)."""
+    sa, sb, band, scale = frame.sa, frame.sb, frame.band, frame.scale
+    margin = MARGIN * scale
+    X, Y = _corners(sa, ia), _corners(sb, ib)
+    near = np.flatnonzero(separation_bound(X, Y) <= ub + margin)
+    if near.size == 0 or near.size > MAX_CANDIDATES:
+        return None
+    dist, xa, xb = triangle_triangle(X[near], Y[near])
     j = int(np.argmin(dist))
     d_min = float(dist[j])
     if not (math.isfinite(d_min) and d_min > band):
@@ -225,12 +293,12 @@ def _closest(frame, ub: float) -> Staged | None:
     tied = np.flatnonzero(dist <= d_min + margin)
     if not (np.all(dist[tied] == d_min) and np.all(xa[tied] == xa[j]) and np.all(xb[tied] == xb[j])):
         return None
-    r = _corners(sa, ia[tied])[:, 0] - _corners(sb, ib[tied])[:, 0]
+    r = X[near[tied], 0] - Y[near[tied], 0]
     if not float(np.sqrt(row_dot(r, r)).min()) > d_min + margin:
         return None  # the fresh descent may hold two such corners as its best (a corner-to-corner distance)
     found = _Found()
-    found.ia, found.ib, found.lb = ia[:0], ib[:0], bound[:0]
-    found.closest = (ia[j:j + 1], ib[j:j + 1])
+    found.ia, found.ib, found.lb = ia[:0], ib[:0], np.zeros(0)
+    found.closest = (ia[near[j]:near[j] + 1], ib[near[j]:near[j] + 1])
     found.dropped_lb = found.exact_lb = math.inf
     meeting = Meeting(frame, found)
     empty = np.zeros(0, np.int64)

@@ -43,11 +43,12 @@ def point_segment(p, a, b):
 
 
 def point_triangle(p, a, b, c):
-    """Closest point of triangles abc to points p, (k, 3); robust to degenerate triangles."""
-    best = point_segment(p, a, b)
+    """Closest point of triangles abc to points p, (k, 3); robust to degenerate triangles.  Each edge is taken
+    from its lower end (`_from_lower_end`): the two triangles sharing an edge give the same point on it."""
+    best = point_segment(p, *_from_lower_end(a, b))
     best_d = row_dot(p - best, p - best)
     for u, v in ((b, c), (c, a)):
-        q = point_segment(p, u, v)
+        q = point_segment(p, *_from_lower_end(u, v))
         d = row_dot(p - q, p - q)
         closer = d < best_d
         best = np.where(closer[:, None], q, best)
