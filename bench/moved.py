@@ -12,8 +12,8 @@ Rows (meshes built and every pose made before any clock starts):
                             [-3000, 3000] x [-3000, 3000] x [0, 3000], three Euler angles uniform in [0, 2 pi), as
                             in FCL's test_fcl_distance.cpp; our own seeded generator), rob at the identity: every
                             pose a jump
-  fcl env/rob: small drag   the same pair, env dragged from a crossing pose in small steps (0.1 % of its size and
-                            0.05 degrees about each axis per step): from crossing to apart
+  fcl env/rob: small drag   the same pair, env dragged from a crossing pose of that distribution in small steps
+                            (1 % of rob's size and 0.05 degrees about each Euler axis per step), until it leaves rob
   spheres 20k: crossing     two noisy UV spheres of 20,000 triangles (radius 1, every vertex's radius x 1 +- 2 %), B
                             dragged 0.004 per step at a depth of about 0.9
   spheres 20k: apart        the same, B dragged 0.004 per step around A at a gap of 0.02 to 0.06
@@ -130,11 +130,11 @@ def make_row(name: str, quick: bool, poses: int):
         for start in fcl_poses(rng, 200):
             if core.collide(a.moved(start), b).status.name == "INTERSECTING":
                 break
-        size = float(np.linalg.norm(env[0].max(axis=0) - env[0].min(axis=0)))
+        size = float(np.linalg.norm(rob[0].max(axis=0) - rob[0].min(axis=0)))
         centre = start[:3, :3] @ env[0].mean(axis=0) + start[:3, 3]
         away = centre - rob[0].mean(axis=0)
         away = away / np.linalg.norm(away)
-        return env, rob, drag_poses(start, poses, 1e-3 * size, math.radians(0.05), away), "a"
+        return env, rob, drag_poses(start, poses, 0.01 * size, math.radians(0.05), away), "a"
     rings = 50 if quick else 100                     # 2 rings^2 triangles each
     a = tri_meshes.noisy_sphere(rings, rings, 0.02, rng)
     b = tri_meshes.noisy_sphere(rings, rings, 0.02, rng)

@@ -14,18 +14,25 @@ closest pair.  The next query places the seeds in the new pose first (a few tria
   one: no upper bound, no exact distances.  If rounding leaves no crossing after all, the fresh query answers.
 - no seed crosses and the closest seed is farther apart than the band: its distance bounds the answer from above
   from the start, so a descent of its own (`_closest`: the fresh descent's node bounds without its exact
-  distances on the way) keeps only the node pairs whose lower bound is within `MARGIN` x scale of the best distance known (the seed's,
-  lowered by the surface points of the nodes on the way), and every triangle pair that survives gets its exact
-  distance.  The answer is taken only when it is the fresh query's for certain: the closest pair is farther than
-  the band, every triangle pair within `MARGIN` x scale of it gives the same distance and points bit for bit
-  (the pairs around a closest corner or edge share it), and the surface points the fresh descent may hold as its
-  best are farther by more than that margin.  The fresh query prunes at `PRUNE` x scale, far below the margin,
-  so it reports one of those pairs: the same numbers, from the same arithmetic on the same corners.  Otherwise, and past the
-  work caps (a large move: the seed is a poor bound), the fresh query answers.
+  distances on the way) keeps only the node pairs whose lower bound is within `MARGIN` x scale of the best
+  distance known (the seed's, lowered by the surface points of the nodes on the way), plus some slack, and every
+  triangle pair that survives the separating-axis screen gets its exact distance.  The answer is taken only when
+  it is the fresh query's for certain: the closest pair is farther than the band, every triangle pair within the
+  margin of it gives the same distance and points bit for bit (the pairs around a closest corner or edge share
+  it; core/mesh/tritri.py takes every edge from its lower end so that they do), and the surface points the fresh
+  descent may hold as its best are farther by more than the margin.  The fresh query prunes at `PRUNE` x scale,
+  far below the margin, so it reports one of those pairs: the same numbers, from the same arithmetic on the same
+  corners.  Otherwise (a near tie: a corner closest to an edge gives points a few ulps apart), and past the work
+  caps (a large move: the seed is a poor bound), the fresh query answers.
+- the leaf pairs that descent kept (`_Frontier`) serve the next queries without any descent while a bound of how
+  far each mesh moved since (`displacement`) proves every node pair it dropped still farther than the closest
+  seed plus the margin: the "frontier" route, the same tests on the answer.
 
 Anything else (no seed yet, another pair of meshes, a seed within the band: touching, `max_distance` with no
 crossing) goes to the fresh query, which then teaches the history its crossing or closest pairs.  `route` says
-which way the last query went.
+which way the last query went.  One difference is left: a fresh query that hits its work caps (`MAX_PAIRS`,
+`MAX_EXACT` of core/mesh/descent.py: hundreds of thousands of near-tied pairs) reports a certified interval
+(`converged` False), where the closest route, had it been taken, reports the converged answer.
 """
 from __future__ import annotations
 
@@ -65,6 +72,9 @@ FLOOR = 1e-3
 most half the distance: a fast move is not worth a flood of pairs), so its leaf pairs serve the next few moves
 without a descent (`_Frontier`)."""
 
+JUMP = 0.05
+"""A move since the last query farther than JUMP x scale plus the last seed's distance is a jump: no closest route."""
+
 LEARN = 256
 """Candidates of a fresh answer searched for its closest triangle pair (the smallest lower bounds)."""
 
@@ -93,6 +103,7 @@ class PairHistory:
         self._frontier = None
         self._step = None
         self._moved = 0.0
+        self._last = None
         self.route = None
         """How the last query was answered: "fresh", "crossing" (from the crossing seeds), "closest" (a descent
         from the closest seed), "frontier" (the last descent's leaf pairs, no descent) or None (no query yet)."""
@@ -121,6 +132,10 @@ class PairHistory:
         if not ub > frame.band:
             return None
         margin = MARGIN * frame.scale
+        last, self._last = self._last, (_placement(frame.sa.mesh), _placement(frame.sb.mesh), ub)
+        if last is not None and (displacement(frame.sa.mesh, last[0]) + displacement(frame.sb.mesh, last[1])
+                                 > JUMP * frame.scale + last[2]):
+            return None  # a jump: the seed says little, the fresh descent finds its own bounds faster
         if self._frontier is not None:
             holds, delta = self._frontier.still_holds(frame, ub, margin)
             self._step = delta if self._step is None else max(delta - self._moved, 0.0)
