@@ -9,9 +9,12 @@ closest pair.  The next query places the seeds in the new pose first (a few tria
 
 - a seed still crosses: the answer is a crossing again, and for crossing meshes every reported number depends only
   on the leaf pairs within the touching band (the crossing pairs, in the descent's order, which pruning by the
-  upper bound never reorders; the depth probes sampled from them in leaf order; the hulls and convex parts).  So
-  the band-only descent (`descend(near_only=True)`, the one `crossing_and_containment` uses) replaces the full
-  one: no upper bound, no exact distances.  If rounding leaves no crossing after all, the fresh query answers.
+  upper bound never reorders; the depth probes sampled from them in leaf order; the hulls and convex parts), and
+  any descent with valid lower bounds keeps every pair that crosses.  So the leaf pairs within the band replace
+  the full descent: no upper bound, no exact distances.  They come from a band frontier: the leaf pairs within
+  the band plus some slack at an earlier pose (`_reach_descent`), which hold every pair within the band while the
+  move since (`displacement`) stays below the smallest bound the descent dropped minus the band; past that, a
+  new descent.  If rounding leaves no crossing after all, the fresh query answers.
 - no seed crosses and the closest seed is farther apart than the band: its distance bounds the answer from above
   from the start, so a descent of its own (`_closest`: the fresh descent's node bounds without its exact
   distances on the way) keeps only the node pairs whose lower bound is within `MARGIN` x scale of the best
@@ -42,7 +45,7 @@ import numpy as np
 
 from ..rows import row_dot
 from .bvh import box_lower_bound, pair_lower_bound
-from .descent import PRUNE, _split, descend
+from .descent import _split
 from .meeting import Meeting, containment, meet
 from .tritri import crossing, separation_bound, triangle_triangle
 
@@ -71,6 +74,10 @@ FLOOR = 1e-3
 """A closest-route descent keeps node pairs up to max(SLACK x the last move, FLOOR x scale) beyond the margin (at
 most half the distance: a fast move is not worth a flood of pairs), so its leaf pairs serve the next few moves
 without a descent (`_Frontier`)."""
+
+BAND_REACH = 0.02
+"""The crossing route's frontier keeps the leaf pairs within the band plus the same slack as the closest route's,
+at most BAND_REACH x scale."""
 
 JUMP = 0.05
 """A move since the last query farther than JUMP x scale plus the last seed's distance is a jump: no closest route."""
@@ -104,6 +111,8 @@ class PairHistory:
         self._step = None
         self._moved = 0.0
         self._last = None
+        self._band = None
+        self._band_moved = 0.0
         self.route = None
         """How the last query was answered: "fresh", "crossing" (from the crossing seeds), "closest" (a descent
         from the closest seed), "frontier" (the last descent's leaf pairs, no descent) or None (no query yet)."""
@@ -121,7 +130,7 @@ class PairHistory:
         X, Y = _corners(frame.sa, self._seeds[0]), _corners(frame.sb, self._seeds[1])
         mask, _ = crossing(X, Y, frame.band)
         if np.any(mask):
-            staged = _crossing(frame)
+            staged = self._crossing(frame)
             if staged is not None:
                 self.route = "crossing"
             return staged
@@ -153,6 +162,39 @@ class PairHistory:
             self.route = "closest"
         return staged
 
+    def _crossing(self, frame) -> Staged | None:
+        """The crossing route: the leaf pairs within the band (from the last band frontier while the move since it
+        is within its reach, else from a descent that makes a new one), then `meet`; None when nothing crosses
+        after all."""
+        band = frame.band
+        wa, wb = frame.sa.world, frame.sb.world
+        front = self._band
+        delta = None
+        if front is not None:
+            delta = displacement(frame.sa.mesh, front.poses[0]) + displacement(frame.sb.mesh, front.poses[1])
+        if front is None or not front.pruned - delta > band:
+            step = 0.0 if delta is None else max(delta - self._band_moved, 0.0)
+            slack = min(max(SLACK * step, FLOOR * frame.scale), BAND_REACH * frame.scale)
+            front = self._band = _reach_descent(frame, band + slack)
+            delta = 0.0
+        self._band_moved = delta
+        ia, ib = front.ia, front.ib
+        na, nb = wa.node(0, ia), wb.node(0, ib)
+        bound = box_lower_bound(wa, na, wb, nb)
+        keep = bound <= band
+        ia, ib, na, nb = ia[keep], ib[keep], na[keep], nb[keep]
+        bound = pair_lower_bound(wa, na, wb, nb, bound[keep])
+        keep = bound <= band
+        found = _Found()
+        found.ia, found.ib, found.lb = ia[keep], ib[keep], bound[keep]
+        meeting = meet(frame, found)
+        segments = meeting.crossing_segments
+        if segments.shape[0] == 0:
+            return None
+        found.dropped_lb = found.exact_lb = math.inf
+        point = segments[0, 0]
+        return Staged(found, meeting, meeting.A, meeting.B, 0.0, point, point, meeting.crossing_pairs, 0.0)
+
     def learn(self, frame, found, meeting, d_min) -> None:
         """Keep the seeds of this answer: its crossing pairs, else its closest triangle pair."""
         crossing_pairs = meeting.crossing_pairs
@@ -182,20 +224,34 @@ def _corners(side, leaves) -> np.ndarray:
     return side.vertices[side.local.bvh.leaf_triangles[leaves]]
 
 
-def _crossing(frame) -> Staged | None:
-    """The crossing route: the band-only descent, then `meet`; None when nothing crosses after all."""
-    found = descend(frame.sa.world, frame.sb.world, frame.band, PRUNE * frame.scale, None, near_only=True)
-    meeting = meet(frame, found)
-    segments = meeting.crossing_segments
-    if segments.shape[0] == 0:
-        return None
-    found.dropped_lb = found.exact_lb = math.inf
-    point = segments[0, 0]
-    return Staged(found, meeting, meeting.A, meeting.B, 0.0, point, point, meeting.crossing_pairs, 0.0)
+def _reach_descent(frame, reach: float) -> "_Frontier":
+    """Every leaf pair whose lower bound is within `reach`, in the fresh descent's order (its own step down,
+    `_split`; dropping pairs never reorders the rest), with the smallest lower bound of all it dropped."""
+    wa, wb = frame.sa.world, frame.sb.world
+    la, lb = wa.local.levels - 1, wb.local.levels - 1
+    ia = np.zeros(1, np.int64)
+    ib = np.zeros(1, np.int64)
+    pruned = math.inf
+    while True:
+        na, nb = wa.node(la, ia), wb.node(lb, ib)
+        bound = box_lower_bound(wa, na, wb, nb)
+        keep = bound <= reach
+        pruned = _smallest_dropped(bound, keep, pruned)
+        ia, ib, na, nb = ia[keep], ib[keep], na[keep], nb[keep]
+        bound = pair_lower_bound(wa, na, wb, nb, bound[keep])
+        keep = bound <= reach
+        pruned = _smallest_dropped(bound, keep, pruned)
+        ia, ib = ia[keep], ib[keep]
+        if (la == 0 and lb == 0) or ia.size == 0:
+            break
+        ia, ib, la, lb = _split(wa, wb, ia, ib, la, lb)
+    if la or lb:  # nothing within reach
+        ia, ib = ia[:0], ib[:0]
+    return _Frontier(frame, ia, ib, pruned)
 
 
 class _Found:
-    """The leaf pairs of `_closest` as core/mesh/query.py reads a descent's result."""
+    """The leaf pairs of a route as core/mesh/query.py reads a descent's result."""
 
 
 def _closest(frame, ub: float, slack: float):
