@@ -67,7 +67,8 @@ FLOOD = 256
 most promising get their exact distance (a tighter best)."""
 
 MAX_CANDIDATES = 16384
-"""Triangle pairs whose exact distance `_closest` may screen before leaving the pair to the fresh query."""
+"""Leaf pairs a closest-route descent may keep, and triangle pairs that may pass its separating-axis screen,
+before the pair is left to the fresh query."""
 
 SLACK = 4.0
 FLOOR = 1e-3
@@ -149,11 +150,11 @@ class PairHistory:
             holds, delta = self._frontier.still_holds(frame, ub, margin)
             self._step = delta if self._step is None else max(delta - self._moved, 0.0)
             self._moved = delta
-            if holds:
+            if holds:  # the answer is among its leaf pairs: a None is a near tie, for the fresh query
                 staged = _answer(frame, self._frontier.ia, self._frontier.ib, ub)
                 if staged is not None:
                     self.route = "frontier"
-                    return staged
+                return staged
         # a new frontier, with room for a few more moves like the last one
         slack = min(max(SLACK * (self._step or 0.0), FLOOR * frame.scale), 0.5 * ub)
         staged, frontier = _closest(frame, ub, slack)
