@@ -227,12 +227,10 @@ def table(rows: list[dict]) -> list[str]:
         ratio = (lambda x: f"{x / fcl_ms:.1f}x") if fcl_ms else (lambda x: "-")
         answers = ", ".join(f"{k.lower()} {v}" for k, v in sorted(r["statuses"].items()))
         routes = ", ".join(f"{k} {v}" for k, v in sorted(r["routes"].items()))
+        fcl_cell = f"{fcl_ms:.2f}" if fcl_ms else "-"
         out.append(f"| {r['row']} | {r['tris_a']:,} + {r['tris_b']:,} | {r['poses']} | {answers} | "
-                   f"{r['hist_ms']:.2f} | {r['fresh_ms']:.2f} | {fcl_ms:.2f} | " if fcl_ms else
-                   f"| {r['row']} | {r['tris_a']:,} + {r['tris_b']:,} | {r['poses']} | {answers} | "
-                   f"{r['hist_ms']:.2f} | {r['fresh_ms']:.2f} | - | ")
-        out[-1] += (f"{ratio(r['hist_ms'])} | {ratio(r['fresh_ms'])} | {r['same']} / {r['poses']} | {routes} | "
-                    f"{r.get('verdicts_agree', '-')} |")
+                   f"{r['hist_ms']:.2f} | {r['fresh_ms']:.2f} | {fcl_cell} | {ratio(r['hist_ms'])} | "
+                   f"{ratio(r['fresh_ms'])} | {r['same']} / {r['poses']} | {routes} | {r.get('verdicts_agree', '-')} |")
     return out
 
 
