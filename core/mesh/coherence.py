@@ -7,7 +7,8 @@ change under a move (the hierarchies live in the meshes' local frames, shared by
 keeps: a few *seed* triangle pairs, the crossing pairs of the last answer when the meshes crossed, else its
 closest pair.  The next query places the seeds in the new pose first (a few triangle pairs, no hierarchy):
 
-- a seed still crosses: the answer is a crossing again, and for crossing meshes every reported number depends only
+- a seed still crosses, or the last answer was a crossing: the answer is most likely a crossing again (the
+  route checks), and for crossing meshes every reported number depends only
   on the leaf pairs within the touching band (the crossing pairs, in the descent's order, which pruning by the
   upper bound never reorders; the depth probes sampled from them in leaf order; the hulls and convex parts), and
   any descent with valid lower bounds keeps every pair that crosses.  So the leaf pairs within the band replace
@@ -72,13 +73,13 @@ before the pair is left to the fresh query."""
 
 SLACK = 4.0
 FLOOR = 1e-3
-"""A closest-route descent keeps node pairs up to max(SLACK x the last move, FLOOR x scale) beyond the margin (at
-most half the distance: a fast move is not worth a flood of pairs), so its leaf pairs serve the next few moves
-without a descent (`_Frontier`)."""
+"""A closest-route descent keeps node pairs up to max(SLACK x the last move, FLOOR x scale) beyond the margin, so
+its leaf pairs serve the next few moves without a descent (`_Frontier`); none when that is beyond half the
+distance (a fast move is not worth a flood of pairs: `_slack`)."""
 
 BAND_REACH = 0.02
 """The crossing route's frontier keeps the leaf pairs within the band plus the same slack as the closest route's,
-at most BAND_REACH x scale."""
+none when that is beyond BAND_REACH x scale."""
 
 JUMP = 0.05
 """A move since the last query farther than JUMP x scale plus the last seed's distance is a jump: no closest route."""
@@ -114,6 +115,7 @@ class PairHistory:
         self._last = None
         self._band = None
         self._band_moved = 0.0
+        self._crossed = False
         self.route = None
         """How the last query was answered: "fresh", "crossing" (from the crossing seeds), "closest" (a descent
         from the closest seed), "frontier" (the last descent's leaf pairs, no descent) or None (no query yet)."""
@@ -130,7 +132,9 @@ class PairHistory:
             return None
         X, Y = _corners(frame.sa, self._seeds[0]), _corners(frame.sb, self._seeds[1])
         mask, _ = crossing(X, Y, frame.band)
-        if np.any(mask):
+        if self._crossed or np.any(mask):
+            # still crossing there, or crossing last time (then most likely somewhere near): the band route, which
+            # finds out; nothing crossing after all is left to the fresh query
             staged = self._crossing(frame)
             if staged is not None:
                 self.route = "crossing"
@@ -156,7 +160,7 @@ class PairHistory:
                     self.route = "frontier"
                 return staged
         # a new frontier, with room for a few more moves like the last one
-        slack = min(max(SLACK * (self._step or 0.0), FLOOR * frame.scale), 0.5 * ub)
+        slack = _slack(self._step or 0.0, frame.scale, 0.5 * ub)
         staged, frontier = _closest(frame, ub, slack)
         self._frontier, self._moved = frontier, 0.0
         if staged is not None:
@@ -175,7 +179,7 @@ class PairHistory:
             delta = displacement(frame.sa.mesh, front.poses[0]) + displacement(frame.sb.mesh, front.poses[1])
         if front is None or not front.pruned - delta > band:
             step = 0.0 if delta is None else max(delta - self._band_moved, 0.0)
-            slack = min(max(SLACK * step, FLOOR * frame.scale), BAND_REACH * frame.scale)
+            slack = _slack(step, frame.scale, BAND_REACH * frame.scale)
             front = self._band = _reach_descent(frame, band + slack)
             delta = 0.0
         self._band_moved = delta
@@ -199,6 +203,7 @@ class PairHistory:
     def learn(self, frame, found, meeting, d_min) -> None:
         """Keep the seeds of this answer: its crossing pairs, else its closest triangle pair."""
         crossing_pairs = meeting.crossing_pairs
+        self._crossed = bool(crossing_pairs.size)
         if crossing_pairs.size:
             pick = crossing_pairs[:: max(1, crossing_pairs.size // SEEDS)][:SEEDS]
             self._seeds = (found.ia[pick], found.ib[pick])
@@ -223,6 +228,13 @@ def _corners(side, leaves) -> np.ndarray:
     """(k, 3, 3) corners of leaves `leaves` of a side in the pair frame (the same numbers as its WorldBVH's
     leaf_corners rows, without building it)."""
     return side.vertices[side.local.bvh.leaf_triangles[leaves]]
+
+
+def _slack(step: float, scale: float, most: float) -> float:
+    """How far beyond what is needed a new frontier reaches: SLACK x the last move (at least FLOOR x scale), or 0
+    when that is beyond `most` (moves that large would outrun it at once: a frontier does not pay)."""
+    slack = max(SLACK * step, FLOOR * scale)
+    return slack if slack <= most else 0.0
 
 
 def _reach_descent(frame, reach: float) -> "_Frontier":
