@@ -71,11 +71,11 @@ MAX_CANDIDATES = 16384
 """Leaf pairs a closest-route descent may keep, and triangle pairs that may pass its separating-axis screen,
 before the pair is left to the fresh query."""
 
-SLACK = 4.0
+SLACK = 2.0
 FLOOR = 1e-3
-"""A closest-route descent keeps node pairs up to max(SLACK x the last move, FLOOR x scale) beyond the margin (at
-most half the distance: a fast move is not worth a flood of pairs), so its leaf pairs serve the next few moves
-without a descent (`_Frontier`)."""
+"""A closest-route descent keeps node pairs up to max(SLACK x the last move, FLOOR x scale) beyond the margin, so
+its leaf pairs serve the next moves without a descent (`_Frontier`); none when that is beyond half the distance
+(a move that fast is not worth a flood of pairs: `_slack`)."""
 
 BAND_REACH = 0.02
 """The crossing route's frontier keeps the leaf pairs within the band plus the same slack as the closest route's,
@@ -160,7 +160,7 @@ class PairHistory:
                     self.route = "frontier"
                 return staged
         # a new frontier, with room for a few more moves like the last one
-        slack = min(max(SLACK * (self._step or 0.0), FLOOR * frame.scale), 0.5 * ub)
+        slack = _slack(self._step or 0.0, frame.scale, 0.5 * ub)
         staged, frontier = _closest(frame, ub, slack)
         self._frontier, self._moved = frontier, 0.0
         if staged is not None:
@@ -231,7 +231,7 @@ def _corners(side, leaves) -> np.ndarray:
 
 
 def _slack(step: float, scale: float, most: float) -> float:
-    """How far beyond the band a new band frontier reaches: SLACK x the last move (at least FLOOR x scale), or 0
+    """How far a new frontier reaches beyond what is needed: SLACK x the last move (at least FLOOR x scale), or 0
     when that is beyond `most` (moves that large would outrun it at once: the wider descent does not pay)."""
     slack = max(SLACK * step, FLOOR * scale)
     return slack if slack <= most else 0.0

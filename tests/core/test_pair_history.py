@@ -74,7 +74,7 @@ def test_drag_through_and_out(seed):
     a, b = core.TriangleMesh(va, ta), core.TriangleMesh(vb, tb)
     direction = rng.normal(size=3)
     direction /= np.linalg.norm(direction)
-    routes = _run(a, b, _drag(rng, 2.4 * direction, -2.4 * direction, 40, turn=0.6))
+    routes = _run(a, b, _drag(rng, 3.0 * direction, -3.0 * direction, 40, turn=0.6))
     assert {"crossing", "closest", "frontier"} <= set(routes), routes
 
 
