@@ -7,8 +7,8 @@ change under a move (the hierarchies live in the meshes' local frames, shared by
 keeps: a few *seed* triangle pairs, the crossing pairs of the last answer when the meshes crossed, else its
 closest pair.  The next query places the seeds in the new pose first (a few triangle pairs, no hierarchy):
 
-- a seed still crosses, or the last answer was a crossing: the answer is most likely a crossing again (the
-  route checks), and for crossing meshes every reported number depends only
+- a seed still crosses, or the last answer was a crossing and the move since is no jump (`JUMP`): the answer is
+  most likely a crossing again (the route checks), and for crossing meshes every reported number depends only
   on the leaf pairs within the touching band (the crossing pairs, in the descent's order, which pruning by the
   upper bound never reorders; the depth probes sampled from them in leaf order; the hulls and convex parts), and
   any descent with valid lower bounds keeps every pair that crosses.  So the leaf pairs within the band replace
@@ -132,9 +132,14 @@ class PairHistory:
             return None
         X, Y = _corners(frame.sa, self._seeds[0]), _corners(frame.sb, self._seeds[1])
         mask, _ = crossing(X, Y, frame.band)
-        if self._crossed or np.any(mask):
-            # still crossing there, or crossing last time (then most likely somewhere near): the band route, which
-            # finds out; nothing crossing after all is left to the fresh query
+        # a jump: a move since the last query beyond JUMP x scale plus the last seed distance
+        last, here = self._last, (_placement(frame.sa.mesh), _placement(frame.sb.mesh))
+        jump = last is not None and (displacement(frame.sa.mesh, last[0]) + displacement(frame.sb.mesh, last[1])
+                                     > JUMP * frame.scale + last[2])
+        self._last = here + (0.0,)
+        if np.any(mask) or (self._crossed and not jump):
+            # still crossing there, or crossing last time and only a small move since (then most likely crossing
+            # somewhere near): the band route, which finds out; nothing crossing after all is left to the fresh query
             staged = self._crossing(frame)
             if staged is not None:
                 self.route = "crossing"
@@ -146,10 +151,9 @@ class PairHistory:
         if not ub > frame.band:
             return None
         margin = MARGIN * frame.scale
-        last, self._last = self._last, (_placement(frame.sa.mesh), _placement(frame.sb.mesh), ub)
-        if last is not None and (displacement(frame.sa.mesh, last[0]) + displacement(frame.sb.mesh, last[1])
-                                 > JUMP * frame.scale + last[2]):
-            return None  # a jump: the seed says little, the fresh descent finds its own bounds faster
+        self._last = here + (ub,)
+        if jump:
+            return None  # the seed says little: the fresh descent finds its own bounds faster
         if self._frontier is not None:
             holds, delta = self._frontier.still_holds(frame, ub, margin)
             self._step = delta if self._step is None else max(delta - self._moved, 0.0)
