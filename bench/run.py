@@ -39,6 +39,9 @@ SUITES = [
     ("midsize", "midsize.py", ["--quick"],
      "mid-size meshes (200 to 20,000 triangles: pybullet's duck, bunny, torus, soccer ball, teddy; generated 20k) "
      "one-shot, separated, crossing and inside, vs python-fcl's build + collide + distance. Writes midsize_results.md"),
+    ("moved", "moved.py", ["--quick"],
+     "meshes built once and moved pose by pose (FCL's env/rob under FCL's poses, a small drag, two 20k-triangle "
+     "meshes crossing and apart): ours with a PairHistory, ours fresh, python-fcl"),
     ("mesh-duplicates", "mesh_duplicates.py", ["--quick"],
      "Exact mode on a mesh and its copy in place (crossing curve, containment); no peer answers this"),
     ("scene", "scene.py", ["--quick"],

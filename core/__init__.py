@@ -15,7 +15,7 @@ from .batch import ShapeBatch, collide_many, find_clashes
 from .broadphase import candidate_pairs
 from .contact import Contact, Containment, Status
 from .epa import EPAOutcome
-from .mesh import Overlap, TriangleMesh, overlap
+from .mesh import Overlap, PairHistory, TriangleMesh, overlap
 from .parts import collide_worst
 from .polytope import ConvexPolytope
 from .query import collide, distance, intersects
@@ -26,6 +26,6 @@ __all__ = [
     "collide", "intersects", "distance", "collide_worst",
     "Contact", "Containment", "Status", "EPAOutcome", "Tolerances", "DEFAULT_TOLERANCES",
     "Shape", "PointCloud", "ConvexPolytope", "Sphere", "Box", "Capsule", "Cylinder", "Cone", "as_shape",
-    "TriangleMesh", "overlap", "Overlap",
+    "TriangleMesh", "overlap", "Overlap", "PairHistory",
     "candidate_pairs", "ShapeBatch", "collide_many", "find_clashes",
 ]

@@ -14,7 +14,8 @@ from .tolerances import DEFAULT_TOLERANCES, Tolerances
 __all__ = ["collide", "intersects", "distance"]
 
 
-def collide(a, b, tolerances: Tolerances = DEFAULT_TOLERANCES, *, max_distance=None, direction=None) -> Contact:
+def collide(a, b, tolerances: Tolerances = DEFAULT_TOLERANCES, *, max_distance=None, direction=None,
+            history=None) -> Contact:
     """Full answer for two shapes: status, signed distance, normal (A towards B) and points, in world space.
 
     a, b: `core.Shape` instances or (n, 3) vertex arrays (each standing for its convex hull).
@@ -30,11 +31,14 @@ def collide(a, b, tolerances: Tolerances = DEFAULT_TOLERANCES, *, max_distance=N
       same pair (a warm start for repeated queries: live re-checks, sweeps).  GJK starts its search there instead of
       along the line between the bounding-box centres; the answer is the same, only the work differs.  A zero
       vector means no guess.  Convex shapes only (meshes ignore it).
+    history: None, or a `core.PairHistory` kept by the caller for this pair of TriangleMeshes (live re-checks,
+      sweeps: core/mesh/coherence.py): the query starts from what the last one of the pair learnt; the answer is
+      the same as without it.  Meshes only (convex shapes ignore it).
     Raises ValueError on invalid input (empty, wrong shape, NaN/inf, non-numeric, negative max_distance)."""
     limit = as_max_distance(max_distance)
     guess = as_direction(direction)
     if isinstance(a, TriangleMesh) or isinstance(b, TriangleMesh):
-        return collide_meshes(a, b, tolerances, limit)
+        return collide_meshes(a, b, tolerances, limit, history=history)
     return collide_convex(a, b, tolerances, max_distance=limit, direction=guess)
 
 

@@ -22,7 +22,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..core import DEFAULT_TOLERANCES, ConvexPolytope, PointCloud, Status, TriangleMesh, collide, collide_worst
+from ..core import (DEFAULT_TOLERANCES, ConvexPolytope, PairHistory, PointCloud, Status, TriangleMesh, collide,
+                    collide_worst)
 from ..core.mesh import loose_parts, overlap, part_clearance, self_intersections, volume
 from ..results.object_check import ObjectCheck, object_records
 from ..results.record import CheckRecord, Mode
@@ -42,6 +43,9 @@ class CheckSettings:
     `direction`); the answer is the same, found with less work."""
     overlap_volume: bool = False
     """Exact mode: also measure the volume of A ∩ B (`core.overlap`; it costs about a collide of the pair)."""
+    history: PairHistory | None = None
+    """Exact mode re-checks of one pair (live mode, the sweep): the pair's `core.PairHistory`, kept by the caller,
+    from which each query starts (`core.collide`'s `history`); the answer is the same, found with less work."""
 
 
 def hull(geometry) -> PointCloud:
@@ -176,11 +180,11 @@ def shapes_for(geometry, mode: Mode):
     return _hull_shape(geometry)
 
 
-def _collide(shape_a, shape_b, max_distance, warm_start=None):
+def _collide(shape_a, shape_b, max_distance, warm_start=None, history=None):
     """The pair's answer: the worst pair of parts in Loose Parts mode, else one query."""
     if isinstance(shape_a, PartHulls):
         return collide_worst(shape_a, shape_b)[0]
-    return collide(shape_a, shape_b, max_distance=max_distance, direction=warm_start)
+    return collide(shape_a, shape_b, max_distance=max_distance, direction=warm_start, history=history)
 
 
 def _geometry_and_shape(obj, depsgraph, mode: Mode, cache):
@@ -216,7 +220,7 @@ def check_geometry(geometry_a, geometry_b, settings: CheckSettings = CheckSettin
             and isinstance(shape_b, TriangleMesh)):
         contact = mesh_check(shape_a, shape_b)
     else:
-        contact = _collide(shape_a, shape_b, max_distance, settings.warm_start)
+        contact = _collide(shape_a, shape_b, max_distance, settings.warm_start, settings.history)
     measured = {}
     if settings.overlap_volume and isinstance(shape_a, TriangleMesh) and isinstance(shape_b, TriangleMesh):
         measured = _overlap_volumes(shape_a, shape_b, contact)

@@ -10,8 +10,9 @@ While `scene.collision_inspector.live` is on:
 2. The timer (`tick`, `bpy.app.timers`) runs `INTERVAL` seconds after the first mark, so a burst of updates (a
    drag sends one per mouse move) costs at most one re-check per interval.  Every record whose A or B was marked
    goes through the one pipeline (`checking.check_pair`, with `reading.GEOMETRY_CACHE`, so an object that only
-   moved is not read again) and back through the one writer (`store.replace_record`); the readout and overlay
-   follow as store listeners.
+   moved is not read again, and in Exact mode with the pair's `core.PairHistory`, so each query starts from the
+   last one's crossing or closest triangles) and back through the one writer (`store.replace_record`); the readout
+   and overlay follow as store listeners.
 
 The preview rule (meshes too large for the budget): a record checked in Exact or Loose Parts mode whose last
 check in that mode took longer than `BUDGET_MS` (measured, so it adapts to the pair and the machine), or whose two
@@ -30,6 +31,7 @@ from dataclasses import replace
 
 import bpy
 
+from ..core import PairHistory
 from ..results.record import Mode
 from . import access, changes, reading, store
 from .checking import CheckSettings, check_pair
@@ -50,6 +52,8 @@ _pending: set = set()
 _last_change = 0.0
 _wanted: dict = {}
 """(identity_a, identity_b) -> the Mode a previewed record is to be answered in once changes settle."""
+_histories: dict = {}
+"""(identity_a, identity_b) -> the pair's `core.PairHistory`: each exact re-check starts from the last one."""
 
 
 def is_enabled() -> bool:
@@ -88,6 +92,7 @@ def disable() -> None:
         bpy.app.timers.unregister(tick)
     _pending.clear()
     _wanted.clear()
+    _histories.clear()
 
 
 def shutdown() -> None:
@@ -162,8 +167,10 @@ def recheck(now: float | None = None) -> int:
         if obj_a is None or obj_b is None:  # deleted: the record is stale for good
             store.mark_stale(wm, {record.identity_a, record.identity_b})
             continue
-        settings = CheckSettings(mode=Mode.HULL if preview else wanted, clearance=record.clearance,
-                                 warm_start=tuple(map(float, record.contact.normal)))
+        mode = Mode.HULL if preview else wanted
+        history = _histories.setdefault(key, PairHistory()) if mode is Mode.EXACT else None
+        settings = CheckSettings(mode=mode, clearance=record.clearance,
+                                 warm_start=tuple(map(float, record.contact.normal)), history=history)
         try:
             new = check_pair(obj_a, obj_b, depsgraph, settings, cache=reading.GEOMETRY_CACHE)
         except ValueError:  # GeometryError included: the object can no longer be checked; the record is stale

@@ -26,10 +26,12 @@ from __future__ import annotations
 
 import math
 import time
+from dataclasses import replace
 
 import bpy
 from bpy.props import BoolProperty, FloatProperty, IntProperty
 
+from ..core import PairHistory
 from ..core.deform import DeformingSplit, MeshPose, SampleChecker
 from ..core.motion import TIME_TOLERANCE, MotionSearch, Pose, Sample, box_corners, place
 from ..results.motion import combined, summary_line
@@ -165,7 +167,8 @@ class Sweeper:
             raise ValueError(f"frame_end ({frame_end}) is before frame_start ({frame_start})")
         self.scene = scene
         self.obj_a, self.obj_b = obj_a, obj_b
-        self.settings = settings
+        # Exact mode: every (sub-)frame's query starts from the last one's (core.PairHistory; same answers)
+        self.settings = replace(settings, history=PairHistory()) if settings.mode is Mode.EXACT else settings
         self.cache = cache if cache is not None else reading.GEOMETRY_CACHE
         self.frames = list(range(frame_start, frame_end + 1, frame_step))
         if self.frames[-1] != frame_end:

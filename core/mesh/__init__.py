@@ -52,6 +52,7 @@ found, which happens when the overlap has no volume (open surfaces crossing, cop
 then a point of the crossing curve and `fallback_used` is True.
 """
 from .clearance import PartGap, part_clearance
+from .coherence import PairHistory
 from .overlap import Overlap, overlap
 from .parts import is_convex, loose_parts, volume
 from .query import collide_meshes
@@ -59,4 +60,4 @@ from .selfcross import self_crossings, self_intersections
 from .trimesh import TriangleMesh
 
 __all__ = ["TriangleMesh", "collide_meshes", "loose_parts", "volume", "is_convex", "self_intersections",
-           "self_crossings", "part_clearance", "PartGap", "overlap", "Overlap"]
+           "self_crossings", "part_clearance", "PartGap", "overlap", "Overlap", "PairHistory"]

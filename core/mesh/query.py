@@ -46,6 +46,7 @@ from ..polytope import ConvexPolytope
 from ..shapes import PointCloud
 from ..tolerances import DEFAULT_TOLERANCES, Tolerances
 from . import copies, inner
+from .coherence import PairHistory
 from .descent import PRUNE, best_distance, descend, touch_normal
 from .inside import deepest_inside
 from .meeting import containment, meet
@@ -57,11 +58,17 @@ from .trimesh import TriangleMesh
 __all__ = ["collide_meshes", "sample_meshes", "crossing_and_containment"]
 
 
-def collide_meshes(a, b, tolerances: Tolerances = DEFAULT_TOLERANCES, max_distance=None) -> Contact:
+def collide_meshes(a, b, tolerances: Tolerances = DEFAULT_TOLERANCES, max_distance=None, history=None) -> Contact:
     """`core.collide` for two TriangleMeshes (see core/mesh/__init__.py for the meaning of every field).
 
     max_distance: when given, the query may stop as soon as the meshes are proven farther apart than that
-    (`beyond_max_distance`, `distance` then a certified lower bound).  ValueError on bad arguments."""
+    (`beyond_max_distance`, `distance` then a certified lower bound).  history: None, or the pair's
+    `core.PairHistory` (core/mesh/coherence.py: the next query of the pair starts from what this one learnt; the
+    answer is the same).  ValueError on bad arguments."""
+    if history is not None and not isinstance(history, PairHistory):
+        raise ValueError(f"history must be a core.PairHistory, got {type(history).__name__}")
+    if history is not None:
+        history.route = "fresh"
     if not isinstance(tolerances, Tolerances):
         raise ValueError(f"tolerances must be a core.Tolerances, got {type(tolerances).__name__}")
     for value, name in ((a, "a"), (b, "b")):
@@ -87,7 +94,7 @@ def collide_meshes(a, b, tolerances: Tolerances = DEFAULT_TOLERANCES, max_distan
         nearly = _nearly_convex(a, b, tolerances, hull)
         if nearly is not None:
             return nearly
-    return _mesh_collide(a, b, tolerances, max_distance, hull)
+    return _mesh_collide(a, b, tolerances, max_distance, hull, history=history)
 
 
 def sample_meshes(a: TriangleMesh, b: TriangleMesh, tolerances: Tolerances = DEFAULT_TOLERANCES) -> Contact:
@@ -227,34 +234,45 @@ def crossing_and_containment(a: TriangleMesh, b: TriangleMesh, tolerances: Toler
 
 
 def _mesh_collide(a: TriangleMesh, b: TriangleMesh, tolerances: Tolerances, max_distance,
-                  hull: Contact | None = None, certify: bool = True) -> Contact:
-    """The general pipeline (steps 2-6 of the module docstring); `hull`: the hulls' answer, if already known.
-    certify False (`sample_meshes`): an intersecting pair's `gap` is 0 unless the hulls are needed anyway."""
+                  hull: Contact | None = None, certify: bool = True, history=None) -> Contact:
+    """The general pipeline (steps 2-6 of the module docstring); `hull`: the hulls' answer, if already known;
+    `history`: the pair's `PairHistory`, or None.  certify False (`sample_meshes`): an intersecting pair gets no
+    upper end (`gap` infinite) unless the hulls are needed anyway."""
     frame = Frame(a, b, tolerances)
     sa, sb, band, scale, origin = frame.sa, frame.sb, frame.band, frame.scale, frame.origin
     fallback_normal = frame.fallback_normal
 
     # as for convex shapes: stop once the meshes are proven farther than max(max_distance, touching band)
     limit = None if max_distance is None else max(max_distance, band)
-    found = descend(sa.world, sb.world, band, PRUNE * scale, limit)
     common = dict(scale=scale, touching_tolerance=band, open_a=not sa.closed, open_b=not sb.closed)
-    if found.beyond:
-        pa, pb = found.ub_points
-        return Contact(status=Status.SEPARATED, distance=found.lower, normal=unit_or(pb - pa, fallback_normal),
-                       point_a=pa + origin, point_b=pb + origin, beyond_max_distance=True, converged=False,
-                       gap=max(0.0, found.ub - found.lower), **common)
-
-    meeting = meet(frame, found)
-    A, B, crossing_pairs = meeting.A, meeting.B, meeting.crossing_pairs
-    crossed = meeting.crossing_segments.shape[0] > 0  # before contact lines are told from crossings
-
-    found.exact_lb = math.inf
-    if crossed:
-        d_min, pa, pb = 0.0, meeting.crossing_segments[0, 0], meeting.crossing_segments[0, 0]
-        touching_pairs = crossing_pairs
+    # a pair's history (core/mesh/coherence.py) may stand in for the descent and meeting stage, same answer
+    staged = history.stage(frame, tolerances, max_distance) if history is not None else None
+    if staged is not None:
+        found, meeting, A, B = staged.found, staged.meeting, staged.A, staged.B
+        d_min, pa, pb, touching_pairs, lower = staged.d_min, staged.pa, staged.pb, staged.touching, staged.lower
+        crossing_pairs = meeting.crossing_pairs
+        crossed = meeting.crossing_segments.shape[0] > 0
     else:
-        d_min, pa, pb, touching_pairs = best_distance(A, B, found, band, PRUNE * scale)
-    lower = min(d_min, found.dropped_lb, found.exact_lb)  # certified lower bound of the distance
+        found = descend(sa.world, sb.world, band, PRUNE * scale, limit)
+        if found.beyond:
+            pa, pb = found.ub_points
+            return Contact(status=Status.SEPARATED, distance=found.lower, normal=unit_or(pb - pa, fallback_normal),
+                           point_a=pa + origin, point_b=pb + origin, beyond_max_distance=True, converged=False,
+                           gap=max(0.0, found.ub - found.lower), **common)
+
+        meeting = meet(frame, found)
+        A, B, crossing_pairs = meeting.A, meeting.B, meeting.crossing_pairs
+        crossed = meeting.crossing_segments.shape[0] > 0  # before contact lines are told from crossings
+
+        found.exact_lb = math.inf
+        if crossed:
+            d_min, pa, pb = 0.0, meeting.crossing_segments[0, 0], meeting.crossing_segments[0, 0]
+            touching_pairs = crossing_pairs
+        else:
+            d_min, pa, pb, touching_pairs = best_distance(A, B, found, band, PRUNE * scale)
+        lower = min(d_min, found.dropped_lb, found.exact_lb)  # certified lower bound of the distance
+    if history is not None:
+        history.learn(frame, found, meeting, d_min)
 
     # points inside the other mesh, for the depth: only closed meshes have an inside, only where the boxes meet
     # (a crossing pair is never contained: the parts' corners are then left out)

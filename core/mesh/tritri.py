@@ -35,13 +35,17 @@ __all__ = ["point_triangle", "segment_segment", "triangle_triangle", "crossing",
 
 def point_triangle(p, a, b, c):
     """Closest point of triangles abc to points p, (k, 3); robust to degenerate triangles.  Row by row: a row's
-    answer does not depend on the other rows (callers stack unrelated queries into one call)."""
-    # the three edges as `point_segment` takes them (a to b, b to c, c to a), each difference formed once
+    answer does not depend on the other rows (callers stack unrelated queries into one call).  Each edge is taken
+    from its lower end (`_from_lower_end`): the two triangles sharing an edge give the same point on it."""
     ab, bc, ca = b - a, c - b, a - c
     pa, pb, pc = p - a, p - b, p - c
     best = best_d = None
     lengths = []
-    for start, edge, rel in ((a, ab, pa), (b, bc, pb), (c, ca, pc)):
+    for start, end, edge, rel, rel_end in ((a, b, ab, pa, pb), (b, c, bc, pb, pc), (c, a, ca, pc, pa)):
+        flip = _lower_end_flip(start, end)
+        if flip is not None:  # run from the other end: end - start is -(start - end) exactly
+            f = flip[:, None]
+            start, edge, rel = np.where(f, end, start), np.where(f, -edge, edge), np.where(f, rel_end, rel)
         denom = row_dot(edge, edge)
         lengths.append(denom)
         t = np.where(denom > 0.0, row_dot(rel, edge) / np.where(denom > 0.0, denom, 1.0), 0.0)
@@ -116,6 +120,10 @@ def triangle_triangle(A, B):
     q1 = _corners(A, (1, 1, 1, 2, 2, 2, 0, 0, 0))
     p2 = _corners(B, (0, 1, 2, 0, 1, 2, 0, 1, 2))
     q2 = _corners(B, (1, 2, 0, 1, 2, 0, 1, 2, 0))
+    # each edge taken from its lower end (by coordinates): the two triangles sharing an edge run it in opposite
+    # directions, and the pairs around a closest pair of edges then give the same numbers bit for bit
+    p1, q1 = _from_lower_end(p1, q1)
+    p2, q2 = _from_lower_end(p2, q2)
     s1, s2 = segment_segment(p1, q1, p2, q2)
     # 6 piercing candidates: each edge's meeting point with the other plane, against the other triangle
     # (the edges start at the corners `pts`; their meeting points go through one `point_triangle` call with the
@@ -132,6 +140,22 @@ def triangle_triangle(A, B):
     best = np.argmin(d2, axis=0)
     rows = best * k + np.arange(k)
     return np.sqrt(d2[best, np.arange(k)]), on_a[rows], on_b[rows]
+
+
+def _lower_end_flip(p, q):
+    """Rows (k,) where q is the lower end of segment pq (ends compared by x, then y, then z), or None if none is."""
+    flip = (p[:, 0] > q[:, 0]) | ((p[:, 0] == q[:, 0])
+                                  & ((p[:, 1] > q[:, 1]) | ((p[:, 1] == q[:, 1]) & (p[:, 2] > q[:, 2]))))
+    return flip if np.any(flip) else None
+
+
+def _from_lower_end(p, q):
+    """Segments pq (k, 3) as (lower end, upper end), ends compared by x, then y, then z."""
+    flip = _lower_end_flip(p, q)
+    if flip is None:
+        return p, q
+    f = flip[:, None]
+    return np.where(f, q, p), np.where(f, p, q)
 
 
 def separation_bound(A, B):

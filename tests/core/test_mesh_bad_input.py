@@ -92,3 +92,10 @@ def test_open_and_non_manifold_surfaces_are_legal():
         c = core.collide(m, mesh(translate(box(), [0, 0, 3])))
         _finite(c)
         assert c.status is core.Status.SEPARATED and c.open_a and not c.open_b
+
+
+@pytest.mark.parametrize("history", [{}, "last", 1])
+def test_history_must_be_a_pair_history(history):
+    a = core.TriangleMesh(V, T)
+    with pytest.raises(ValueError, match="PairHistory"):
+        core.collide(a, a.moved(np.eye(4)), history=history)

@@ -1,0 +1,397 @@
+"""Temporal coherence for a pair of moving meshes: `PairHistory` keeps what the last query of a pair learnt and
+starts the next query from it, with the same answer as a fresh query (core/mesh/query.py).
+
+The caller keeps one `PairHistory` per pair and passes it to every query of that pair
+(`core.collide(a, b, history=h)`); it holds no geometry, only leaf indices of the two hierarchies, which never
+change under a move (the hierarchies live in the meshes' local frames, shared by `TriangleMesh.moved`).  What it
+keeps: a few *seed* triangle pairs, the crossing pairs of the last answer when the meshes crossed, else its
+closest pair.  The next query places the seeds in the new pose first (a few triangle pairs, no hierarchy):
+
+- a seed still crosses, or the last answer was a crossing and the move since is no jump (`JUMP`): the answer is
+  most likely a crossing again (the route checks), and for crossing meshes every reported number depends only
+  on the leaf pairs within the touching band (the crossing pairs, in the descent's order, which pruning by the
+  upper bound never reorders; the depth probes sampled from them in leaf order; the hulls and convex parts), and
+  any descent with valid lower bounds keeps every pair that crosses.  So the leaf pairs within the band replace
+  the full descent: no upper bound, no exact distances.  They come from a band frontier: the leaf pairs within
+  the band plus some slack at an earlier pose (`_reach_descent`), which hold every pair within the band while the
+  move since (`displacement`) stays below the smallest bound the descent dropped minus the band; past that, a
+  new descent.  If rounding leaves no crossing after all, the fresh query answers.
+- no seed crosses and the closest seed is farther apart than the band: its distance bounds the answer from above
+  from the start, so a descent of its own (`_closest`: the fresh descent's node bounds without its exact
+  distances on the way) keeps only the node pairs whose lower bound is within `MARGIN` x scale of the best
+  distance known (the seed's, lowered by the surface points of the nodes on the way), plus some slack, and every
+  triangle pair that survives the separating-axis screen gets its exact distance.  The answer is taken only when
+  it is the fresh query's for certain: the closest pair is farther than the band, every triangle pair within the
+  margin of it gives the same distance and points bit for bit (the pairs around a closest corner or edge share
+  it; core/mesh/tritri.py takes every edge from its lower end so that they do), and the surface points the fresh
+  descent may hold as its best are farther by more than the margin.  The fresh query prunes at `PRUNE` x scale,
+  far below the margin, so it reports one of those pairs: the same numbers, from the same arithmetic on the same
+  corners.  Otherwise (a near tie: a corner closest to an edge gives points a few ulps apart), and past the work
+  caps (a large move: the seed is a poor bound), the fresh query answers.
+- the leaf pairs that descent kept (`_Frontier`) serve the next queries without any descent while a bound of how
+  far each mesh moved since (`displacement`) proves every node pair it dropped still farther than the closest
+  seed plus the margin: the "frontier" route, the same tests on the answer.
+
+Anything else (no seed yet, another pair of meshes, a seed within the band: touching, `max_distance` with no
+crossing) goes to the fresh query, which then teaches the history its crossing or closest pairs.  `route` says
+which way the last query went.  One difference is left: a fresh query that hits its work caps (`MAX_PAIRS`,
+`MAX_EXACT` of core/mesh/descent.py: hundreds of thousands of near-tied pairs) reports a certified interval
+(`converged` False), where the closest route, had it been taken, reports the converged answer.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ..rows import row_dot
+from .bvh import box_lower_bound, pair_lower_bound
+from .descent import _split
+from .meeting import Meeting, containment, meet
+from .tritri import crossing, separation_bound, triangle_triangle
+
+__all__ = ["PairHistory"]
+
+MARGIN = 1e-9
+"""Relative margin (x scale) by which the closest pair must beat every other candidate before `_closest`'s answer
+is taken (far above the fresh query's `PRUNE` and the rounding of the node bounds)."""
+
+SEEDS = 32
+"""Crossing pairs kept as seeds (evenly spread over the crossing curve)."""
+
+MAX_LIVE = 20_000
+"""Node pairs alive at one level of `_closest` beyond which the seed is judged a poor bound (a large move)."""
+
+REFINE = 16
+FLOOD = 256
+"""Past FLOOD node pairs alive at a level of `_closest` (a poor seed: a jump), the first triangles of the REFINE
+most promising get their exact distance (a tighter best)."""
+
+MAX_CANDIDATES = 16384
+"""Leaf pairs a closest-route descent may keep, and triangle pairs that may pass its separating-axis screen,
+before the pair is left to the fresh query."""
+
+SLACK = 2.0
+FLOOR = 1e-3
+"""A closest-route descent keeps node pairs up to max(SLACK x the last move, FLOOR x scale) beyond the margin, so
+its leaf pairs serve the next moves without a descent (`_Frontier`); none when that is beyond half the distance
+(a move that fast is not worth a flood of pairs: `_slack`)."""
+
+BAND_REACH = 0.02
+"""The crossing route's frontier keeps the leaf pairs within the band plus the same slack as the closest route's,
+none when that is beyond BAND_REACH x scale."""
+
+JUMP = 0.05
+"""A move since the last query farther than JUMP x scale plus the last seed's distance is a jump: no closest route."""
+
+LEARN = 256
+"""Candidates of a fresh answer searched for its closest triangle pair (the smallest lower bounds)."""
+
+
+class Staged:
+    """What the descent and the meeting stage found (core/mesh/query.py takes it from here): `found`, `meeting`,
+    the leaf pairs' corners `A`, `B`, the best distance `d_min` with its points and the touching pairs, and the
+    certified lower bound `lower`."""
+
+    def __init__(self, found, meeting, A, B, d_min, pa, pb, touching, lower):
+        self.found, self.meeting, self.A, self.B = found, meeting, A, B
+        self.d_min, self.pa, self.pb, self.touching, self.lower = d_min, pa, pb, touching, lower
+
+
+class PairHistory:
+    """What the last query of one pair of `TriangleMesh`es learnt (see the module docstring).  Keep one per pair
+    and pass it to each query of that pair, in the same argument order; another pair or other tolerances start it
+    afresh.  Not thread-safe (one pair, one caller)."""
+
+    def __init__(self):
+        self.reset()
+
+    def reset(self) -> None:
+        self._key = None
+        self._seeds = None
+        self._frontier = None
+        self._step = None
+        self._moved = 0.0
+        self._last = None
+        self._band = None
+        self._band_moved = 0.0
+        self._crossed = False
+        self.route = None
+        """How the last query was answered: "fresh", "crossing" (from the crossing seeds), "closest" (a descent
+        from the closest seed), "frontier" (the last descent's leaf pairs, no descent) or None (no query yet)."""
+
+    # ------------------------------------------------------------------ the query's side
+    def stage(self, frame, tolerances, max_distance) -> Staged | None:
+        """The descent and meeting stage from what was learnt, or None for the fresh query."""
+        key = (frame.sa.local, frame.sb.local, tolerances)
+        if self._key is None or not (key[0] is self._key[0] and key[1] is self._key[1] and key[2] == self._key[2]):
+            self.reset()
+            self._key = key
+        self.route = "fresh"
+        if self._seeds is None:
+            return None
+        X, Y = _corners(frame.sa, self._seeds[0]), _corners(frame.sb, self._seeds[1])
+        mask, _ = crossing(X, Y, frame.band)
+        # a jump: a move since the last query beyond JUMP x scale plus the last seed distance
+        last, here = self._last, (_placement(frame.sa.mesh), _placement(frame.sb.mesh))
+        jump = last is not None and (displacement(frame.sa.mesh, last[0]) + displacement(frame.sb.mesh, last[1])
+                                     > JUMP * frame.scale + last[2])
+        self._last = here + (0.0,)
+        if np.any(mask) or (self._crossed and not jump):
+            # still crossing there, or crossing last time and only a small move since (then most likely crossing
+            # somewhere near): the band route, which finds out; nothing crossing after all is left to the fresh query
+            staged = self._crossing(frame)
+            if staged is not None:
+                self.route = "crossing"
+            return staged
+        if max_distance is not None:
+            return None
+        d, _, _ = triangle_triangle(X, Y)
+        ub = float(d.min())
+        if not ub > frame.band:
+            return None
+        margin = MARGIN * frame.scale
+        self._last = here + (ub,)
+        if jump:
+            return None  # the seed says little: the fresh descent finds its own bounds faster
+        if self._frontier is not None:
+            holds, delta = self._frontier.still_holds(frame, ub, margin)
+            self._step = delta if self._step is None else max(delta - self._moved, 0.0)
+            self._moved = delta
+            if holds:  # the answer is among its leaf pairs: a None is a near tie, for the fresh query
+                staged = _answer(frame, self._frontier.ia, self._frontier.ib, ub)
+                if staged is not None:
+                    self.route = "frontier"
+                return staged
+        # a new frontier, with room for a few more moves like the last one
+        slack = _slack(self._step or 0.0, frame.scale, 0.5 * ub)
+        staged, frontier = _closest(frame, ub, slack)
+        self._frontier, self._moved = frontier, 0.0
+        if staged is not None:
+            self.route = "closest"
+        return staged
+
+    def _crossing(self, frame) -> Staged | None:
+        """The crossing route: the leaf pairs within the band (from the last band frontier while the move since it
+        is within its reach, else from a descent that makes a new one), then `meet`; None when nothing crosses
+        after all."""
+        band = frame.band
+        wa, wb = frame.sa.world, frame.sb.world
+        front = self._band
+        delta = None
+        if front is not None:
+            delta = displacement(frame.sa.mesh, front.poses[0]) + displacement(frame.sb.mesh, front.poses[1])
+        if front is None or not front.pruned - delta > band:
+            step = 0.0 if delta is None else max(delta - self._band_moved, 0.0)
+            slack = _slack(step, frame.scale, BAND_REACH * frame.scale)
+            front = self._band = _reach_descent(frame, band + slack)
+            delta = 0.0
+        self._band_moved = delta
+        ia, ib = front.ia, front.ib
+        na, nb = wa.node(0, ia), wb.node(0, ib)
+        bound = box_lower_bound(wa, na, wb, nb)
+        keep = bound <= band
+        ia, ib, na, nb = ia[keep], ib[keep], na[keep], nb[keep]
+        bound = pair_lower_bound(wa, na, wb, nb, bound[keep])
+        keep = bound <= band
+        found = _Found()
+        found.ia, found.ib, found.lb = ia[keep], ib[keep], bound[keep]
+        meeting = meet(frame, found)
+        segments = meeting.crossing_segments
+        if segments.shape[0] == 0:
+            return None
+        found.dropped_lb = found.exact_lb = math.inf
+        point = segments[0, 0]
+        return Staged(found, meeting, meeting.A, meeting.B, 0.0, point, point, meeting.crossing_pairs, 0.0)
+
+    def learn(self, frame, found, meeting, d_min) -> None:
+        """Keep the seeds of this answer: its crossing pairs, else its closest triangle pair."""
+        crossing_pairs = meeting.crossing_pairs
+        self._crossed = bool(crossing_pairs.size)
+        if crossing_pairs.size:
+            pick = crossing_pairs[:: max(1, crossing_pairs.size // SEEDS)][:SEEDS]
+            self._seeds = (found.ia[pick], found.ib[pick])
+            return
+        if getattr(found, "closest", None) is not None:
+            self._seeds = found.closest
+            return
+        if found.ia.size == 0:
+            return
+        near = np.flatnonzero(found.lb <= d_min + MARGIN * frame.scale)
+        if near.size == 0:
+            return
+        if near.size > LEARN:
+            near = near[np.argpartition(found.lb[near], LEARN - 1)[:LEARN]]
+        ia, ib = found.ia[near], found.ib[near]
+        d, _, _ = triangle_triangle(_corners(frame.sa, ia), _corners(frame.sb, ib))
+        j = int(np.argmin(d))
+        self._seeds = (ia[j:j + 1], ib[j:j + 1])
+
+
+def _corners(side, leaves) -> np.ndarray:
+    """(k, 3, 3) corners of leaves `leaves` of a side in the pair frame (the same numbers as its WorldBVH's
+    leaf_corners rows, without building it)."""
+    return side.vertices[side.local.bvh.leaf_triangles[leaves]]
+
+
+def _slack(step: float, scale: float, most: float) -> float:
+    """How far a new frontier reaches beyond what is needed: SLACK x the last move (at least FLOOR x scale), or 0
+    when that is beyond `most` (moves that large would outrun it at once: the wider descent does not pay)."""
+    slack = max(SLACK * step, FLOOR * scale)
+    return slack if slack <= most else 0.0
+
+
+def _reach_descent(frame, reach: float) -> "_Frontier":
+    """Every leaf pair whose lower bound is within `reach`, in the fresh descent's order (its own step down,
+    `_split`; dropping pairs never reorders the rest), with the smallest lower bound of all it dropped."""
+    wa, wb = frame.sa.world, frame.sb.world
+    la, lb = wa.local.levels - 1, wb.local.levels - 1
+    ia = np.zeros(1, np.int64)
+    ib = np.zeros(1, np.int64)
+    pruned = math.inf
+    while True:
+        na, nb = wa.node(la, ia), wb.node(lb, ib)
+        bound = box_lower_bound(wa, na, wb, nb)
+        keep = bound <= reach
+        pruned = _smallest_dropped(bound, keep, pruned)
+        ia, ib, na, nb = ia[keep], ib[keep], na[keep], nb[keep]
+        bound = pair_lower_bound(wa, na, wb, nb, bound[keep])
+        keep = bound <= reach
+        pruned = _smallest_dropped(bound, keep, pruned)
+        ia, ib = ia[keep], ib[keep]
+        if (la == 0 and lb == 0) or ia.size == 0:
+            break
+        ia, ib, la, lb = _split(wa, wb, ia, ib, la, lb)
+    if la or lb:  # nothing within reach
+        ia, ib = ia[:0], ib[:0]
+    return _Frontier(frame, ia, ib, pruned)
+
+
+class _Found:
+    """The leaf pairs of a route as core/mesh/query.py reads a descent's result."""
+
+
+def _closest(frame, ub: float, slack: float):
+    """The closest route's descent from the roots (see the module docstring): `ub` is the distance of a seed pair,
+    farther than the band; node pairs are kept up to `slack` beyond the margin, so that the leaf pairs left
+    (`_Frontier`) still hold the answer after a move of up to about slack / 2.  Returns (Staged or None,
+    _Frontier or None)."""
+    sa, sb, scale = frame.sa, frame.sb, frame.scale
+    margin = MARGIN * scale
+    wa, wb = sa.world, sb.world
+    la, lb = wa.local.levels - 1, wb.local.levels - 1
+    ia = np.zeros(1, np.int64)
+    ib = np.zeros(1, np.int64)
+    pruned = math.inf  # the smallest lower bound of every node pair dropped
+    while True:
+        na, nb = wa.node(la, ia), wb.node(lb, ib)
+        # surface points of the nodes lower the best distance known (their distance is a real one)
+        r = wa.rep[na] - wb.rep[nb]
+        ub = min(ub, math.sqrt(float(np.min(row_dot(r, r)))))
+        bound = box_lower_bound(wa, na, wb, nb)
+        keep = bound <= ub + margin + slack
+        pruned = _smallest_dropped(bound, keep, pruned)
+        ia, ib, na, nb = ia[keep], ib[keep], na[keep], nb[keep]
+        bound = pair_lower_bound(wa, na, wb, nb, bound[keep])
+        keep = bound <= ub + margin + slack
+        pruned = _smallest_dropped(bound, keep, pruned)
+        ia, ib, bound = ia[keep], ib[keep], bound[keep]
+        if ia.size > MAX_LIVE or ia.size == 0:
+            return None, None  # too many (a poor seed), or none left (rounding beyond the margin): fresh
+        if ia.size > FLOOD:
+            # a poor seed (a jump): the first triangles of the most promising pairs lower the best known
+            top = np.argpartition(bound, REFINE - 1)[:REFINE]
+            leaves_a, leaves_b = wa.local.first_leaf[wa.node(la, ia[top])], wb.local.first_leaf[wb.node(lb, ib[top])]
+            d, _, _ = triangle_triangle(np.take(wa.leaf_corners, leaves_a, axis=0),
+                                        np.take(wb.leaf_corners, leaves_b, axis=0))
+            if float(d.min()) < ub:
+                ub = float(d.min())
+                keep = bound <= ub + margin + slack
+                pruned = _smallest_dropped(bound, keep, pruned)
+                ia, ib, bound = ia[keep], ib[keep], bound[keep]
+        if la == 0 and lb == 0:
+            break
+        ia, ib, la, lb = _split(wa, wb, ia, ib, la, lb)  # the fresh descent's own step down
+    if ia.size > MAX_CANDIDATES:
+        return None, None
+    return _answer(frame, ia, ib, ub), _Frontier(frame, ia, ib, pruned)
+
+
+def _smallest_dropped(bound, keep, pruned):
+    dropped = bound[~keep]
+    return min(pruned, float(dropped.min())) if dropped.size else pruned
+
+
+class _Frontier:
+    """The leaf pairs a `_closest` descent left at one pose, the smallest lower bound of all it dropped, and the
+    poses.  After a move by at most `delta` (`displacement` of each mesh), every dropped pair is still at least
+    `pruned - delta` apart: while that exceeds a seed's distance plus the margin, the answer and every pair within
+    the margin of it are among these leaf pairs, and no descent is needed."""
+
+    def __init__(self, frame, ia, ib, pruned):
+        self.ia, self.ib, self.pruned = ia, ib, pruned
+        self.poses = (_placement(frame.sa.mesh), _placement(frame.sb.mesh))
+
+    def still_holds(self, frame, ub: float, margin: float):
+        """(whether the answer is among the leaf pairs, the move since this frontier)."""
+        delta = displacement(frame.sa.mesh, self.poses[0]) + displacement(frame.sb.mesh, self.poses[1])
+        return self.pruned - delta > ub + margin, delta
+
+
+def _placement(mesh):
+    return (np.eye(3) if mesh._linear is None else mesh._linear, np.asarray(mesh._translation, float))
+
+
+def displacement(mesh, placement) -> float:
+    """An upper bound of how far any point of the mesh's surface moved from `placement` (linear, translation) to
+    its pose: |(L1 - L0)(v - c) + (L1 - L0) c + t1 - t0| <= |L1 - L0|_F r + |(L1 - L0) c + t1 - t0|, with c the
+    centre of its local box and r the largest distance of a vertex from it (a relative 1e-12 added for rounding)."""
+    local = mesh._local
+
+    def sphere():
+        centre = local.bvh.origin
+        v = local.vertices[local.used] - centre
+        return centre, float(np.sqrt(row_dot(v, v).max()))
+
+    centre, radius = local.cached("bounding sphere", sphere)
+    linear, translation = _placement(mesh)
+    change = linear - placement[0]
+    shift = change @ centre + (translation - placement[1])
+    move = float(np.sqrt((change * change).sum())) * radius + float(np.sqrt(shift @ shift))
+    return move * (1.0 + 1e-12)
+
+
+def _answer(frame, ia, ib, ub: float):
+    """The closest pair among leaf pairs (ia, ib), which hold every pair within the margin of `ub` (a real
+    distance): the separating-axis bound screens, then exact distances; None unless the answer is certainly the
+    fresh query's (see the module docstring)."""
+    sa, sb, band, scale = frame.sa, frame.sb, frame.band, frame.scale
+    margin = MARGIN * scale
+    X, Y = _corners(sa, ia), _corners(sb, ib)
+    near = np.flatnonzero(separation_bound(X, Y) <= ub + margin)
+    if near.size == 0 or near.size > MAX_CANDIDATES:
+        return None
+    dist, xa, xb = triangle_triangle(X[near], Y[near])
+    j = int(np.argmin(dist))
+    d_min = float(dist[j])
+    if not (math.isfinite(d_min) and d_min > band):
+        return None
+    # Every pair within the margin of the best (neighbours of a closest corner or edge share it) must give the
+    # same bits, or which of them the fresh query reports depends on its path: a near tie, left to it.
+    tied = np.flatnonzero(dist <= d_min + margin)
+    if not (np.all(dist[tied] == d_min) and np.all(xa[tied] == xa[j]) and np.all(xb[tied] == xb[j])):
+        return None
+    r = X[near[tied], 0] - Y[near[tied], 0]
+    if not float(np.sqrt(row_dot(r, r)).min()) > d_min + margin:
+        return None  # the fresh descent may hold two such corners as its best (a corner-to-corner distance)
+    found = _Found()
+    found.ia, found.ib, found.lb = ia[:0], ib[:0], np.zeros(0)
+    found.closest = (ia[near[j]:near[j] + 1], ib[near[j]:near[j] + 1])
+    found.dropped_lb = found.exact_lb = math.inf
+    meeting = Meeting(frame, found)
+    empty = np.zeros(0, np.int64)
+    meeting.crossing_pairs = empty
+    meeting.crossing_segments = meeting.segments = np.zeros((0, 2, 3))
+    meeting.contained = containment(frame)
+    no_corners = np.zeros((0, 3, 3))
+    return Staged(found, meeting, no_corners, no_corners, d_min, xa[j], xb[j], empty, d_min)
