@@ -46,6 +46,7 @@ from ..polytope import ConvexPolytope
 from ..shapes import PointCloud
 from ..tolerances import DEFAULT_TOLERANCES, Tolerances
 from . import copies, inner
+from .depth_interval import depth_interval as narrow_interval
 from .descent import PRUNE, best_distance, descend, touch_normal
 from .inside import deepest_inside
 from .meeting import containment, meet
@@ -57,11 +58,15 @@ from .trimesh import TriangleMesh
 __all__ = ["collide_meshes", "crossing_and_containment"]
 
 
-def collide_meshes(a, b, tolerances: Tolerances = DEFAULT_TOLERANCES, max_distance=None) -> Contact:
+def collide_meshes(a, b, tolerances: Tolerances = DEFAULT_TOLERANCES, max_distance=None, *,
+                   depth_interval: bool = True) -> Contact:
     """`core.collide` for two TriangleMeshes (see core/mesh/__init__.py for the meaning of every field).
 
     max_distance: when given, the query may stop as soon as the meshes are proven farther apart than that
-    (`beyond_max_distance`, `distance` then a certified lower bound).  ValueError on bad arguments."""
+    (`beyond_max_distance`, `distance` then a certified lower bound).
+    depth_interval: True (the default) narrows an intersecting answer's interval (core/mesh/depth_interval.py);
+    False keeps the loose one (the deepest sample and the hulls' move: as certified, cheaper), for callers that
+    only need the verdict.  ValueError on bad arguments."""
     if not isinstance(tolerances, Tolerances):
         raise ValueError(f"tolerances must be a core.Tolerances, got {type(tolerances).__name__}")
     for value, name in ((a, "a"), (b, "b")):
@@ -87,7 +92,7 @@ def collide_meshes(a, b, tolerances: Tolerances = DEFAULT_TOLERANCES, max_distan
         nearly = _nearly_convex(a, b, tolerances, hull)
         if nearly is not None:
             return nearly
-    return _mesh_collide(a, b, tolerances, max_distance, hull)
+    return _mesh_collide(a, b, tolerances, max_distance, hull, depth_interval)
 
 
 def _share_local_data(a: TriangleMesh, b: TriangleMesh) -> None:
@@ -194,7 +199,7 @@ def crossing_and_containment(a: TriangleMesh, b: TriangleMesh, tolerances: Toler
 
 
 def _mesh_collide(a: TriangleMesh, b: TriangleMesh, tolerances: Tolerances, max_distance,
-                  hull: Contact | None = None) -> Contact:
+                  hull: Contact | None = None, narrow: bool = True) -> Contact:
     """The general pipeline (steps 2-6 of the module docstring); `hull`: the hulls' answer, if already known."""
     frame = Frame(a, b, tolerances)
     sa, sb, band, scale, origin = frame.sa, frame.sb, frame.band, frame.scale, frame.origin
@@ -252,6 +257,14 @@ def _mesh_collide(a: TriangleMesh, b: TriangleMesh, tolerances: Tolerances, max_
         near = _nearly_convex_depth(a, b, hull)
         if near is not None and near[0] > depth:
             depth, wa, wb = near[0], near[1] - origin, near[2] - origin
+        if narrow:
+            refined = narrow_interval(a, b, frame, tolerances, depth, wa, wb,
+                                      None if wa is None else unit_or(wa - wb, fallback_normal), segments, separation,
+                                      lambda moved: collide_meshes(a, moved, tolerances, depth_interval=False).status
+                                      is not Status.INTERSECTING)
+            if refined.lower > depth:
+                depth, wa, wb = refined.lower, refined.point_a, refined.point_b
+            separation = refined.move
         if wa is None:
             wa = wb = pa
             normal = fallback_normal

@@ -1,0 +1,219 @@
+"""The depth interval of two intersecting closed meshes (called from the intersecting branch of
+core/mesh/query.py): a certified lower bound L of the translational penetration depth PD (the length of the
+shortest translation of B after which the two solids' interiors are disjoint), and a move of B, of length U >= L,
+that a re-check of the moved pair proves separating.  The answer then reads depth = L, gap = U - L,
+separation = the move.
+
+Lower bound: the ball bound.  For a point p inside both solids, with rA = d(p, ∂A) and rB = d(p, ∂B), the open
+balls of radius rA and rB around p lie inside A and inside B.  A translation v of B by |v| < rA + rB leaves the
+point p + s v (s = rA / (rA + rB) ... any point of the segment from p to p + v at distance < rA from p and
+< rB from p + v) inside both A and the moved B, so every separating move has length >= rA + rB.  It is exact
+for a ball sunk into a flat wall, for crossing cylinders or bars, for parallel boxes overlapping, and it holds
+for any p: the bound is maximised over p by a local ascent (p moves along the sum of the two distance gradients,
+each step shorter than min(rA, rB), so p never leaves either solid) from seeds: today's witness points, points
+beside the crossing curve, and samples of the boxes' overlap, each first proved inside both by winding numbers.
+Distances to the surfaces are exact (the hierarchy's closest points, core/mesh/points.py).
+
+Upper bound: directional moves, each verified.  For a direction d (the ball bound's direction at its best point,
+the answer's normal, the convex hulls' move) the first length tried is L itself (the answer is then exact), then
+L grown by 0.1 %, 1 %, 5 %, ..., up to the hulls' move; between the last length that still intersects and the
+first that does not, a bisection narrows the move to a relative 1e-3 of L.  "Does not intersect" is the crossing
+test of the pipeline (`crossing_and_containment`: no crossing beyond the touching band, no containment); the
+shortest such move is then re-checked by the full query (`collide_meshes` with `depth_interval=False`) and, if
+that still says INTERSECTING, the hulls' move (which separates the hulls, hence the meshes) is kept.  A budget of
+re-checks bounds the work; when it runs out the answer is the honest, wider interval.
+
+Open meshes (a sheet crossing a solid) have no inside: no ball bound, the interval is today's (the deepest sample
+and the hulls' move).  Containment: the ball bound runs as for a crossing, on points inside both (the inner
+solid); the moves are verified the same way (a move that leaves one mesh inside the other is not separating: the
+crossing test reports the containment).
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ..contact import Status
+from ..rows import row_dot
+from .points import closest_points, winding_numbers
+
+__all__ = ["Interval", "ball_bound", "depth_interval"]
+
+SEEDS = 192
+"""Seed points tried for the ball bound (before the inside test)."""
+
+ASCENT_STEPS = 24
+"""Local ascent steps of the ball bound."""
+
+MAX_CHECKS = 10
+"""Crossing tests spent on the upper bound (each a descent of both hierarchies)."""
+
+RELATIVE = 1e-3
+"""Bisection stops when the free and the intersecting lengths are within this fraction of L."""
+
+
+class Interval:
+    """The refined interval, in the pair frame: `lower` (L), its witness `point_a`, `point_b`, `normal` with
+    point_a - point_b = lower * normal, and the verified `move` of B (world translation)."""
+
+    def __init__(self, lower, point_a, point_b, normal, move):
+        self.lower, self.point_a, self.point_b, self.normal, self.move = lower, point_a, point_b, normal, move
+
+
+def _unit_rows(v):
+    n = np.sqrt(row_dot(v, v))
+    return v / np.where(n > 0.0, n, 1.0)[:, None], n
+
+
+def ball_bound(sa, sb, seeds: np.ndarray, scale: float, steps: int = ASCENT_STEPS):
+    """The best ball bound rA(p) + rB(p) over points p inside both closed meshes, from `seeds` (pair frame), by
+    local ascent.  Returns (value, p, direction) or None when no seed lies inside both; `direction` is the unit
+    move of B the bound points at (from B's nearest surface point towards A's)."""
+    if seeds.shape[0] == 0:
+        return None
+    inside = winding_numbers(seeds, sa.world, scale) != 0
+    seeds = seeds[inside]
+    if seeds.shape[0]:
+        seeds = seeds[winding_numbers(seeds, sb.world, scale) != 0]
+    if seeds.shape[0] == 0:
+        return None
+    p = seeds
+    da, qa = closest_points(p, sa.world)
+    db, qb = closest_points(p, sb.world)
+    value = da + db
+    step = np.minimum(da, db)
+    for k in range(steps):
+        if k in (3, 10) and p.shape[0] > 8:
+            keep = np.argsort(-value)[: max(8, p.shape[0] // 6)]
+            p, da, qa, db, qb, value, step = p[keep], da[keep], qa[keep], db[keep], qb[keep], value[keep], step[keep]
+        ua, _ = _unit_rows(p - qa)  # ascent of d(p, ∂A): away from A's nearest surface point
+        ub, _ = _unit_rows(p - qb)
+        g, gn = _unit_rows(ua + ub)
+        # a step shorter than min(rA, rB) keeps p strictly inside both solids (the open balls lie inside them)
+        room = 0.9 * np.minimum(da, db)
+        size = np.minimum(step, room)
+        moving = (gn > 1e-9) & (size > 0.0)
+        if not np.any(moving):
+            break
+        trial = p + (size * moving)[:, None] * g
+        ta, tqa = closest_points(trial, sa.world)
+        tb, tqb = closest_points(trial, sb.world)
+        better = moving & (ta + tb > value)
+        p = np.where(better[:, None], trial, p)
+        da, qa = np.where(better, ta, da), np.where(better[:, None], tqa, qa)
+        db, qb = np.where(better, tb, db), np.where(better[:, None], tqb, qb)
+        value = np.where(better, ta + tb, value)
+        step = np.where(better, size * 1.5, size * 0.35)
+        if np.all(step < 1e-7 * scale):
+            break
+    j = int(np.argmax(value))
+    direction = qa[j] - qb[j]
+    norm = float(np.linalg.norm(direction))
+    if not norm > 0.0:
+        return float(value[j]), p[j], qa[j], qb[j], None
+    return float(value[j]), p[j], qa[j], qb[j], direction / norm
+
+
+def _seeds(frame, segments, witnesses, scale, rng):
+    """Seed points in the pair frame: the witnesses, points beside the crossing curve, samples of the boxes'
+    overlap (a fixed seed: the same answer every run)."""
+    sa, sb = frame.sa, frame.sb
+    parts = [np.asarray(w, float).reshape(-1, 3) for w in witnesses if w is not None]
+    lo = np.maximum(sa.vertices[sa.local.used].min(axis=0), sb.vertices[sb.local.used].min(axis=0))
+    hi = np.minimum(sa.vertices[sa.local.used].max(axis=0), sb.vertices[sb.local.used].max(axis=0))
+    extent = np.maximum(hi - lo, 0.0)
+    if segments.shape[0]:
+        pick = segments[:: max(1, segments.shape[0] // 24)]
+        mids = pick.mean(axis=1)
+        reach = 0.05 * float(np.linalg.norm(extent)) + 1e-9 * scale
+        offsets = rng.normal(size=(mids.shape[0], 4, 3)) * reach
+        parts.append(mids)
+        parts.append((mids[:, None, :] + offsets).reshape(-1, 3))
+    count = max(0, SEEDS - sum(x.shape[0] for x in parts))
+    parts.append(lo + rng.random((count, 3)) * extent)
+    return np.concatenate(parts)
+
+
+def depth_interval(a, b, frame, tolerances, lower, point_a, point_b, normal, segments, hull_move, recheck):
+    """Refine an intersecting answer's interval.  `lower`, `point_a`, `point_b`, `normal`: today's certified bound
+    and witness (pair frame); `segments`: the crossing curve (pair frame); `hull_move`: the hulls' separating move of
+    B (world), always valid.  `recheck(moved_b) -> bool` says whether B moved is certainly not intersecting A (the
+    full query).  Returns an `Interval`."""
+    from .query import crossing_and_containment  # the pipeline's own crossing test
+
+    sa, sb, scale, band = frame.sa, frame.sb, frame.scale, frame.band
+    rng = np.random.default_rng(19)
+    best = Interval(lower, point_a, point_b, normal, np.asarray(hull_move, float))
+    directions = []
+    if sa.closed and sb.closed:
+        seeds = _seeds(frame, segments, (point_a, point_b, None if point_a is None else 0.5 * (point_a + point_b)),
+                       scale, rng)
+        found = ball_bound(sa, sb, seeds, scale)
+        if found is not None:
+            value, p, qa, qb, direction = found
+            if direction is not None:
+                directions.append(direction)
+                if value > best.lower:
+                    # point_a: A's side of the ball pair, point_b: B's, point_a - point_b = value * direction
+                    ra, rb = float(np.linalg.norm(p - qa)), float(np.linalg.norm(p - qb))
+                    best.lower, best.normal = value, direction
+                    best.point_a, best.point_b = p + ra * direction, p - rb * direction
+    if normal is not None and best.lower > 0.0:
+        directions.append(np.asarray(normal, float))
+    hull_length = float(np.linalg.norm(hull_move))
+    if hull_length > 0.0:
+        directions.append(np.asarray(hull_move, float) / hull_length)
+    unique = []
+    for d in directions:
+        if all(float(np.dot(d, u)) < 0.99995 for u in unique):
+            unique.append(d)
+
+    if best.lower <= band or not unique:
+        return best
+    checks = [0]
+
+    def free(t, d):
+        checks[0] += 1
+        moved = _moved(b, t * d)
+        found, contained = crossing_and_containment(a, moved, tolerances)
+        return found.shape[0] == 0 and contained is None
+
+    L = best.lower
+    upper = hull_length
+    chosen = None
+    for d in unique:
+        if checks[0] >= MAX_CHECKS:
+            break
+        # the lengths to try along d, shortest first, each below the best verified move so far
+        hi = None
+        lo_t = L
+        for factor in (1.0, 1.001, 1.01, 1.05, 1.2, 1.5):
+            t = L * factor
+            if t >= upper or checks[0] >= MAX_CHECKS:
+                break
+            if free(t, d):
+                hi = t
+                break
+            lo_t = t
+        if hi is None:
+            continue
+        while hi - lo_t > RELATIVE * L and checks[0] < MAX_CHECKS:
+            mid = 0.5 * (lo_t + hi)
+            if free(mid, d):
+                hi = mid
+            else:
+                lo_t = mid
+        if hi < upper and recheck(_moved(b, hi * d)):
+            upper, chosen = hi, hi * d
+        if upper <= L * (1.0 + RELATIVE):
+            break
+    if chosen is not None:
+        best.move = chosen
+    return best
+
+
+def _moved(mesh, move):
+    transform = np.eye(4)
+    transform[:3, 3] = move
+    return mesh.moved(transform @ mesh.transform)
