@@ -36,11 +36,15 @@ import numpy as np
 
 from ..contact import Status
 from ..rows import row_dot
+from .descent import PRUNE, descend
+from .meeting import _robust, containment
+from .pair_frame import Frame
 from .points import closest_points, winding_numbers
+from .tritri import crossing_indexed
 
 __all__ = ["Interval", "ball_bound", "depth_interval"]
 
-SEEDS = 192
+SEEDS = 128
 """Seed points tried for the ball bound (before the inside test)."""
 
 ASCENT_STEPS = 24
@@ -83,9 +87,10 @@ def ball_bound(sa, sb, seeds: np.ndarray, scale: float, steps: int = ASCENT_STEP
     db, qb = closest_points(p, sb.world)
     value = da + db
     step = np.minimum(da, db)
+    history = [float(value.max())]
     for k in range(steps):
-        if k in (3, 10) and p.shape[0] > 8:
-            keep = np.argsort(-value)[: max(8, p.shape[0] // 6)]
+        if k in (2, 6) and p.shape[0] > 4:
+            keep = np.argsort(-value)[: max(4, p.shape[0] // 8)]
             p, da, qa, db, qb, value, step = p[keep], da[keep], qa[keep], db[keep], qb[keep], value[keep], step[keep]
         ua, _ = _unit_rows(p - qa)  # ascent of d(p, ∂A): away from A's nearest surface point
         ub, _ = _unit_rows(p - qb)
@@ -105,7 +110,8 @@ def ball_bound(sa, sb, seeds: np.ndarray, scale: float, steps: int = ASCENT_STEP
         db, qb = np.where(better, tb, db), np.where(better[:, None], tqb, qb)
         value = np.where(better, ta + tb, value)
         step = np.where(better, size * 1.5, size * 0.35)
-        if np.all(step < 1e-7 * scale):
+        history.append(float(value.max()))
+        if np.all(step < 1e-7 * scale) or (k >= 8 and history[-1] <= history[-5] * (1.0 + 1e-5)):
             break
     j = int(np.argmax(value))
     direction = qa[j] - qb[j]
@@ -140,8 +146,6 @@ def depth_interval(a, b, frame, tolerances, lower, point_a, point_b, normal, seg
     and witness (pair frame); `segments`: the crossing curve (pair frame); `hull_move`: the hulls' separating move of
     B (world), always valid.  `recheck(moved_b) -> bool` says whether B moved is certainly not intersecting A (the
     full query).  Returns an `Interval`."""
-    from .query import crossing_and_containment  # the pipeline's own crossing test
-
     sa, sb, scale, band = frame.sa, frame.sb, frame.scale, frame.band
     rng = np.random.default_rng(19)
     best = Interval(lower, point_a, point_b, normal, np.asarray(hull_move, float))
@@ -175,9 +179,7 @@ def depth_interval(a, b, frame, tolerances, lower, point_a, point_b, normal, seg
 
     def free(t, d):
         checks[0] += 1
-        moved = _moved(b, t * d)
-        found, contained = crossing_and_containment(a, moved, tolerances)
-        return found.shape[0] == 0 and contained is None
+        return not _overlaps(a, _moved(b, t * d), tolerances)
 
     L = best.lower
     upper = hull_length
@@ -211,6 +213,23 @@ def depth_interval(a, b, frame, tolerances, lower, point_a, point_b, normal, seg
     if chosen is not None:
         best.move = chosen
     return best
+
+
+def _overlaps(a, b, tolerances) -> bool:
+    """The pipeline's verdict without its depth work: do the surfaces cross by more than the touching band
+    (core/mesh/meeting.py `_robust`), or does one closed mesh hold the other (`containment`)?  A crossing that
+    `meet` would call a contact line of a contained mesh is an intersection either way."""
+    frame = Frame(a, b, tolerances)
+    found = descend(frame.sa.world, frame.sb.world, frame.band, PRUNE * frame.scale, None, near_only=True)
+    near = np.flatnonzero(found.lb <= frame.band)
+    if near.size:
+        ia, ib = found.ia[near], found.ib[near]
+        mask, segments = crossing_indexed(frame.sa.world.planes, frame.sb.world.planes, ia, ib, frame.band)
+        if segments.shape[0] and np.any(_robust(np.take(frame.sa.world.leaf_corners, ia[mask], axis=0),
+                                                np.take(frame.sb.world.leaf_corners, ib[mask], axis=0),
+                                                segments, frame.band)):
+            return True
+    return containment(frame) is not None
 
 
 def _moved(mesh, move):
