@@ -41,6 +41,8 @@ from .meeting import _robust, containment
 from .pair_frame import Frame
 from .points import closest_points, winding_numbers
 from .tritri import crossing_indexed
+from ..convex import collide_convex
+from ..hull import convex_hull
 
 __all__ = ["Interval", "ball_bound", "depth_interval"]
 
@@ -52,6 +54,12 @@ ASCENT_STEPS = 24
 
 MAX_CHECKS = 10
 """Crossing tests spent on the upper bound (each a descent of both hierarchies)."""
+
+MAX_PLANES = 3000
+"""Cap on the triangles cutting a local inner polytope (beyond it that box is not tried)."""
+
+SMALL = 24
+"""Up to this many planes a local polytope's vertices come from every triple of planes (else from a hull)."""
 
 RELATIVE = 1e-3
 """Bisection stops when the free and the intersecting lengths are within this fraction of L."""
@@ -121,6 +129,92 @@ def ball_bound(sa, sb, seeds: np.ndarray, scale: float, steps: int = ASCENT_STEP
     return float(value[j]), p[j], qa[j], qb[j], direction / norm
 
 
+def _triangle_planes(side):
+    """Per triangle of a placed mesh (pair frame): its box (lo, hi), unit normal, a corner, and whether it has a
+    plane at all (three distinct corners spanning an area)."""
+    corners = side.vertices[side.local.triangles]
+    a = corners[:, 0]
+    n = np.cross(corners[:, 1] - a, corners[:, 2] - a)
+    size = np.sqrt(row_dot(n, n))
+    edge = np.max(np.abs(corners - a[:, None, :]), axis=(1, 2))
+    proper = size > 1e-12 * edge * edge
+    n = n / np.where(proper, size, 1.0)[:, None]
+    return corners.min(axis=1), corners.max(axis=1), n, a, proper
+
+
+def inner_polytope(side, planes, p: np.ndarray, half: float, scale: float, max_planes: int = MAX_PLANES):
+    """Vertices (pair frame) of a convex polytope inside the closed mesh of `side` around a point p strictly inside
+    it, or None: C = the box p +- half, cut by the plane of every triangle whose box meets it, each on p's side.
+    C's interior meets no surface point (a surface point in the box lies on a listed triangle, whose plane bounds
+    C), so, being connected and holding p, it lies inside the mesh.  The planes are pulled towards p by a rounding
+    allowance; a triangle without a plane (no area) in the box, or p within that allowance of a listed plane,
+    gives None.  Vertices by duality: the hull (core/hull.py) of the planes' poles n / h about p gives one vertex per
+    facet; each is then pulled towards p until it satisfies every plane (so whatever the rounding, the hull of the
+    returned points lies in C)."""
+    lo, hi, n, corner, proper = planes
+    box_lo, box_hi = p - half, p + half
+    meets = np.flatnonzero(np.all(lo <= box_hi, axis=1) & np.all(hi >= box_lo, axis=1))
+    if meets.size > max_planes or not np.all(proper[meets]):
+        return None
+    allowance = 1e-11 * scale
+    n = n[meets]
+    s = row_dot(n, corner[meets] - p)       # p's side: n . (x - p) <= s when s > 0
+    flip = np.where(s < 0.0, -1.0, 1.0)
+    n = n * flip[:, None]
+    h = np.abs(s) - allowance
+    if np.any(h <= allowance):
+        return None
+    eye = np.eye(3)
+    normals = np.concatenate([n, eye, -eye])
+    offsets = np.concatenate([h, np.full(6, half - allowance)])
+    # the planes of a flat face's triangles are nearly one plane: enumerated once (the check below has them all)
+    key = np.round(np.c_[normals, offsets / half] * 1e9)
+    _, first = np.unique(key, axis=0, return_index=True)
+    delta = _vertices(normals[first], offsets[first])
+    if delta is None:
+        return None
+    # every vertex pulled in until it satisfies every plane (a slack of 1e-9 against the check's own rounding)
+    ratio = (delta @ normals.T) / offsets[None, :]
+    worst = ratio.max(axis=1)
+    delta = delta / np.maximum(worst, 1.0)[:, None] * (1.0 - 1e-9)
+    if not np.all(np.isfinite(delta)):
+        return None
+    return p + delta
+
+
+def _vertices(normals, offsets):
+    """Candidate vertices (relative to p) of {x : normals . x <= offsets} (offsets > 0, bounded): every triple of
+    planes for a few planes, else one per facet of the hull of the poles normals / offsets."""
+    k = normals.shape[0]
+    if k <= SMALL:
+        i, j, l = np.array([t for t in _triples(k)]).T
+        m = np.stack([normals[i], normals[j], normals[l]], axis=1)
+        det = np.linalg.det(m)
+        ok = np.abs(det) > 1e-9
+        x = np.linalg.solve(m[ok], np.stack([offsets[i], offsets[j], offsets[l]], axis=1)[ok][:, :, None])[:, :, 0]
+        slack = 1e-9 * np.abs(offsets).max()
+        inside = np.all(x @ normals.T <= offsets[None, :] + slack, axis=1)
+        return x[inside] if np.count_nonzero(inside) >= 4 else None
+    poles = normals / offsets[:, None]
+    hull = convex_hull(poles)
+    if hull is None:
+        return None
+    y = poles[hull[1]]
+    facet = np.cross(y[:, 1] - y[:, 0], y[:, 2] - y[:, 0])
+    level = row_dot(facet, y[:, 0])
+    good = level > 0.0
+    if np.count_nonzero(good) < 4:
+        return None
+    return facet[good] / level[good][:, None]
+
+
+def _triples(k):
+    for i in range(k):
+        for j in range(i + 1, k):
+            for l in range(j + 1, k):
+                yield i, j, l
+
+
 def _seeds(frame, segments, witnesses, scale, rng):
     """Seed points in the pair frame: the witnesses, points beside the crossing curve, samples of the boxes'
     overlap (a fixed seed: the same answer every run)."""
@@ -163,6 +257,13 @@ def depth_interval(a, b, frame, tolerances, lower, point_a, point_b, normal, seg
                     ra, rb = float(np.linalg.norm(p - qa)), float(np.linalg.norm(p - qb))
                     best.lower, best.normal = value, direction
                     best.point_a, best.point_b = p + ra * direction, p - rb * direction
+            if sa.closed and sb.closed:
+                poly = _polytope_bound(sa, sb, p, max(value, best.lower), frame, tolerances)
+                if poly is not None:
+                    lower_p, pa_p, pb_p, normal_p = poly
+                    directions.insert(0, normal_p)
+                    if lower_p > best.lower:
+                        best.lower, best.normal, best.point_a, best.point_b = lower_p, normal_p, pa_p, pb_p
     if normal is not None and best.lower > 0.0:
         directions.append(np.asarray(normal, float))
     hull_length = float(np.linalg.norm(hull_move))
@@ -212,6 +313,34 @@ def depth_interval(a, b, frame, tolerances, lower, point_a, point_b, normal, seg
             break
     if chosen is not None:
         best.move = chosen
+    return best
+
+
+def _polytope_bound(sa, sb, p, reach, frame, tolerances):
+    """The best lower bound from local inner polytopes of A and B around p (a point inside both): the convex
+    engine's depth of the two, minus its gap (any move separating A and B separates them), over a few box sizes
+    (multiples of `reach`, up to the whole pair).  Returns (lower, point_a, point_b, normal) or None."""
+    pa_planes = _triangle_planes(sa)
+    pb_planes = _triangle_planes(sb)
+    whole = 0.5 * float(frame.scale) * 2.0
+    best = None
+    for half in (0.5 * reach, 0.75 * reach, 1.0 * reach, 1.5 * reach, 2.5 * reach, whole):
+        if not half > 0.0:
+            continue
+        va = inner_polytope(sa, pa_planes, p, half, frame.scale)
+        vb = inner_polytope(sb, pb_planes, p, half, frame.scale) if va is not None else None
+        if va is None or vb is None or va.shape[0] < 4 or vb.shape[0] < 4:
+            continue
+        answer = collide_convex(va, vb, tolerances)
+        if answer.status is not Status.INTERSECTING:
+            continue
+        lower = answer.depth - answer.gap
+        if best is None or lower > best[0]:
+            n = np.asarray(answer.normal, float)
+            point_a = np.asarray(answer.point_a, float)
+            best = (lower, point_a, point_a - lower * n, n)
+        if half >= whole:
+            break
     return best
 
 
