@@ -52,7 +52,7 @@ SEEDS = 128
 ASCENT_STEPS = 24
 """Local ascent steps of the ball bound."""
 
-MAX_CHECKS = 10
+MAX_CHECKS = 16
 """Crossing tests spent on the upper bound (each a descent of both hierarchies)."""
 
 MAX_PLANES = 3000
@@ -288,19 +288,18 @@ def depth_interval(a, b, frame, tolerances, lower, point_a, point_b, normal, seg
     for d in unique:
         if checks[0] >= MAX_CHECKS:
             break
-        # the lengths to try along d, shortest first, each below the best verified move so far
-        hi = None
-        lo_t = L
-        for factor in (1.0, 1.001, 1.01, 1.05, 1.2, 1.5):
+        # L itself first (then the interval is exact), a few lengths just above it, then a bisection between the
+        # last that intersects and the first free one (or `upper`, not a move along d unless d is the hulls'): every
+        # length kept is verified by the crossing test; none found leaves hi = upper
+        lo_t, hi = L, upper
+        for factor in (1.0, 1.0 + RELATIVE, 1.01, 1.05):
             t = L * factor
-            if t >= upper or checks[0] >= MAX_CHECKS:
+            if t >= hi or checks[0] >= MAX_CHECKS:
                 break
             if free(t, d):
                 hi = t
                 break
             lo_t = t
-        if hi is None:
-            continue
         while hi - lo_t > RELATIVE * L and checks[0] < MAX_CHECKS:
             mid = 0.5 * (lo_t + hi)
             if free(mid, d):

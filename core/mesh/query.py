@@ -57,6 +57,10 @@ from .trimesh import TriangleMesh
 
 __all__ = ["collide_meshes", "crossing_and_containment"]
 
+NARROW_ABOVE = 1e-3
+"""Nearly convex pairs (step 1b) are narrowed only when their interval is wider than this fraction of its upper
+end (float32 folds leave it far narrower; a bevel's n-gons may not)."""
+
 
 def collide_meshes(a, b, tolerances: Tolerances = DEFAULT_TOLERANCES, max_distance=None, *,
                    depth_interval: bool = True) -> Contact:
@@ -89,7 +93,7 @@ def collide_meshes(a, b, tolerances: Tolerances = DEFAULT_TOLERANCES, max_distan
     if inner.inner_body(a._local) is not None and inner.inner_body(b._local) is not None:
         # both nearly convex (a fast no for most other meshes: see core/mesh/inner.py)
         hull = _hulls(a, b, tolerances)
-        nearly = _nearly_convex(a, b, tolerances, hull)
+        nearly = _nearly_convex(a, b, tolerances, hull, depth_interval)
         if nearly is not None:
             return nearly
     return _mesh_collide(a, b, tolerances, max_distance, hull, depth_interval)
@@ -143,7 +147,8 @@ def _hulls(a: TriangleMesh, b: TriangleMesh, tolerances: Tolerances) -> Contact:
     return collide_convex(_hull_shape(a), _hull_shape(b), tolerances)
 
 
-def _nearly_convex(a: TriangleMesh, b: TriangleMesh, tolerances: Tolerances, hull: Contact) -> Contact | None:
+def _nearly_convex(a: TriangleMesh, b: TriangleMesh, tolerances: Tolerances, hull: Contact,
+                   narrow: bool = True) -> Contact | None:
     """The answer for two closed, nearly convex meshes deep in each other (Blender's float32 UV Sphere and its
     duplicate in place), from their hulls' answer `hull`, or None to leave the pair to the general pipeline: the
     depth from the hulls (`_nearly_convex_depth`), the crossing curve and containment from
@@ -154,12 +159,26 @@ def _nearly_convex(a: TriangleMesh, b: TriangleMesh, tolerances: Tolerances, hul
         return None
     depth, point_a, point_b = near
     segments, contained = crossing_and_containment(a, b, tolerances)
-    return Contact(status=Status.INTERSECTING, distance=-depth + 0.0, normal=np.asarray(hull.normal),
+    normal, separation = np.asarray(hull.normal), np.asarray(hull.separation)
+    upper = float(np.linalg.norm(separation))
+    if narrow and upper - depth > NARROW_ABOVE * upper:
+        # the hairs are not thin (folds of a bevel): the interval is narrowed as for any other pair
+        frame = Frame(a, b, tolerances)
+        origin = frame.origin
+        refined = narrow_interval(a, b, frame, tolerances, depth, point_a - origin, point_b - origin, normal,
+                                  segments - origin, separation,
+                                  lambda moved: collide_meshes(a, moved, tolerances, depth_interval=False).status
+                                  is not Status.INTERSECTING)
+        if refined.lower > depth:
+            depth, normal = refined.lower, refined.normal
+            point_a, point_b = refined.point_a + origin, refined.point_b + origin
+        separation = refined.move
+        upper = float(np.linalg.norm(separation))
+    return Contact(status=Status.INTERSECTING, distance=-depth + 0.0, normal=normal,
                    point_a=point_a, point_b=point_b, scale=hull.scale, touching_tolerance=hull.touching_tolerance,
                    containment=contained, intersection=segments, converged=hull.converged,
                    iteration_cap_hit=hull.iteration_cap_hit, gjk_iterations=hull.gjk_iterations,
-                   epa_iterations=hull.epa_iterations, gap=max(0.0, hull.depth - depth) + hull.gap,
-                   separation=hull.separation)
+                   epa_iterations=hull.epa_iterations, gap=max(0.0, upper - depth), separation=separation)
 
 
 def _nearly_convex_depth(a: TriangleMesh, b: TriangleMesh, hull: Contact):
