@@ -38,7 +38,8 @@ from ..contact import Status
 from ..rows import row_dot
 from .descent import PRUNE, descend
 from .meeting import _robust, containment
-from .pair_frame import Frame
+from .bvh import WorldBVH
+from .pair_frame import Side
 from .points import closest_points, winding_numbers
 from .tritri import crossing_indexed
 from ..convex import collide_convex
@@ -52,7 +53,7 @@ SEEDS = 128
 ASCENT_STEPS = 24
 """Local ascent steps of the ball bound."""
 
-MAX_CHECKS = 16
+MAX_CHECKS = 12
 """Crossing tests spent on the upper bound (each a descent of both hierarchies)."""
 
 MAX_PLANES = 3000
@@ -97,7 +98,7 @@ def ball_bound(sa, sb, seeds: np.ndarray, scale: float, steps: int = ASCENT_STEP
     step = np.minimum(da, db)
     history = [float(value.max())]
     for k in range(steps):
-        if k in (2, 6) and p.shape[0] > 4:
+        if k in (1, 4) and p.shape[0] > 4:
             keep = np.argsort(-value)[: max(4, p.shape[0] // 8)]
             p, da, qa, db, qb, value, step = p[keep], da[keep], qa[keep], db[keep], qb[keep], value[keep], step[keep]
         ua, _ = _unit_rows(p - qa)  # ascent of d(p, ∂A): away from A's nearest surface point
@@ -142,9 +143,10 @@ def _triangle_planes(side):
     return corners.min(axis=1), corners.max(axis=1), n, a, proper
 
 
-def inner_polytope(side, planes, p: np.ndarray, half: float, scale: float, max_planes: int = MAX_PLANES):
+def inner_polytope(side, planes, p: np.ndarray, half, scale: float, axes=None, max_planes: int = MAX_PLANES):
     """Vertices (pair frame) of a convex polytope inside the closed mesh of `side` around a point p strictly inside
-    it, or None: C = the box p +- half, cut by the plane of every triangle whose box meets it, each on p's side.
+    it, or None: C = the box around p with half-extents `half` (a number or three) along `axes` (rows; the world
+    axes by default), cut by the plane of every triangle whose box meets the box's own, each on p's side.
     C's interior meets no surface point (a surface point in the box lies on a listed triangle, whose plane bounds
     C), so, being connected and holding p, it lies inside the mesh.  The planes are pulled towards p by a rounding
     allowance; a triangle without a plane (no area) in the box, or p within that allowance of a listed plane,
@@ -152,7 +154,10 @@ def inner_polytope(side, planes, p: np.ndarray, half: float, scale: float, max_p
     facet; each is then pulled towards p until it satisfies every plane (so whatever the rounding, the hull of the
     returned points lies in C)."""
     lo, hi, n, corner, proper = planes
-    box_lo, box_hi = p - half, p + half
+    axes = np.eye(3) if axes is None else np.asarray(axes, float)
+    halves = np.broadcast_to(np.asarray(half, float), (3,))
+    reach = np.abs(axes.T) @ halves  # the oriented box's own axis-aligned box: p +- reach
+    box_lo, box_hi = p - reach, p + reach
     meets = np.flatnonzero(np.all(lo <= box_hi, axis=1) & np.all(hi >= box_lo, axis=1))
     if meets.size > max_planes or not np.all(proper[meets]):
         return None
@@ -164,11 +169,10 @@ def inner_polytope(side, planes, p: np.ndarray, half: float, scale: float, max_p
     h = np.abs(s) - allowance
     if np.any(h <= allowance):
         return None
-    eye = np.eye(3)
-    normals = np.concatenate([n, eye, -eye])
-    offsets = np.concatenate([h, np.full(6, half - allowance)])
+    normals = np.concatenate([n, axes, -axes])
+    offsets = np.concatenate([h, halves - allowance, halves - allowance])
     # the planes of a flat face's triangles are nearly one plane: enumerated once (the check below has them all)
-    key = np.round(np.c_[normals, offsets / half] * 1e9)
+    key = np.round(np.c_[normals, offsets / halves.max()] * 1e9)
     _, first = np.unique(key, axis=0, return_index=True)
     delta = _vertices(normals[first], offsets[first])
     if delta is None:
@@ -241,93 +245,99 @@ def depth_interval(a, b, frame, tolerances, lower, point_a, point_b, normal, seg
     B (world), always valid.  `recheck(moved_b) -> bool` says whether B moved is certainly not intersecting A (the
     full query).  Returns an `Interval`."""
     sa, sb, scale, band = frame.sa, frame.sb, frame.scale, frame.band
-    rng = np.random.default_rng(19)
     best = Interval(lower, point_a, point_b, normal, np.asarray(hull_move, float))
-    directions = []
-    if sa.closed and sb.closed:
-        seeds = _seeds(frame, segments, (point_a, point_b, None if point_a is None else 0.5 * (point_a + point_b)),
-                       scale, rng)
-        found = ball_bound(sa, sb, seeds, scale)
-        if found is not None:
-            value, p, qa, qb, direction = found
-            if direction is not None:
-                directions.append(direction)
-                if value > best.lower:
-                    # point_a: A's side of the ball pair, point_b: B's, point_a - point_b = value * direction
-                    ra, rb = float(np.linalg.norm(p - qa)), float(np.linalg.norm(p - qb))
-                    best.lower, best.normal = value, direction
-                    best.point_a, best.point_b = p + ra * direction, p - rb * direction
-            if sa.closed and sb.closed:
-                poly = _polytope_bound(sa, sb, p, max(value, best.lower), frame, tolerances)
-                if poly is not None:
-                    lower_p, pa_p, pb_p, normal_p = poly
-                    directions.insert(0, normal_p)
-                    if lower_p > best.lower:
-                        best.lower, best.normal, best.point_a, best.point_b = lower_p, normal_p, pa_p, pb_p
-    if normal is not None and best.lower > 0.0:
-        directions.append(np.asarray(normal, float))
     hull_length = float(np.linalg.norm(hull_move))
-    if hull_length > 0.0:
-        directions.append(np.asarray(hull_move, float) / hull_length)
-    unique = []
-    for d in directions:
-        if all(float(np.dot(d, u)) < 0.99995 for u in unique):
-            unique.append(d)
-
-    if best.lower <= band or not unique:
-        return best
-    checks = [0]
+    state = {"checks": 0, "upper": hull_length, "tried": []}
+    verified = []
 
     def free(t, d):
-        checks[0] += 1
-        return not _overlaps(a, _moved(b, t * d), tolerances)
+        state["checks"] += 1
+        return not _overlaps(frame, b, t * d)
 
-    L = best.lower
-    upper = hull_length
-    chosen = None
-    for d in unique:
-        if checks[0] >= MAX_CHECKS:
-            break
-        # L itself first (then the interval is exact), a few lengths just above it, then a bisection between the
-        # last that intersects and the first free one (or `upper`, not a move along d unless d is the hulls'): every
-        # length kept is verified by the crossing test; none found leaves hi = upper
-        lo_t, hi = L, upper
+    def tight():
+        return state["upper"] <= best.lower * (1.0 + 4.0 * RELATIVE)
+
+    def search(d):
+        """The shortest free length found along unit d below the best so far: L itself first (the interval is
+        then exact), a few lengths just above it, then a bisection between the last that intersects and the
+        first free one (or the best so far, which is not a move along d unless d is the hulls')."""
+        d = np.asarray(d, float)
+        if best.lower <= band or tight() or any(float(np.dot(d, u)) > 0.99995 for u in state["tried"]):
+            return
+        state["tried"].append(d)
+        L = best.lower
+        lo_t, hi = L, state["upper"]
         for factor in (1.0, 1.0 + RELATIVE, 1.01, 1.05):
             t = L * factor
-            if t >= hi or checks[0] >= MAX_CHECKS:
+            if t >= hi or state["checks"] >= MAX_CHECKS:
                 break
             if free(t, d):
                 hi = t
                 break
             lo_t = t
-        while hi - lo_t > RELATIVE * L and checks[0] < MAX_CHECKS:
+        while hi - lo_t > RELATIVE * L and state["checks"] < MAX_CHECKS:
             mid = 0.5 * (lo_t + hi)
             if free(mid, d):
                 hi = mid
             else:
                 lo_t = mid
-        if hi < upper and recheck(_moved(b, hi * d)):
-            upper, chosen = hi, hi * d
-        if upper <= L * (1.0 + RELATIVE):
+        if hi < state["upper"]:
+            state["upper"] = hi
+            verified.append((hi, hi * d))
+
+    if sa.closed and sb.closed:
+        seeds = _seeds(frame, segments, (point_a, point_b, None if point_a is None else 0.5 * (point_a + point_b)),
+                       scale, np.random.default_rng(19))
+        found = ball_bound(sa, sb, seeds, scale)
+        if found is not None and found[4] is not None:
+            value, p, qa, qb, direction = found
+            if value > best.lower:
+                # point_a: A's side of the ball pair, point_b: B's, point_a - point_b = value * direction
+                ra, rb = float(np.linalg.norm(p - qa)), float(np.linalg.norm(p - qb))
+                best.lower, best.normal = value, direction
+                best.point_a, best.point_b = p + ra * direction, p - rb * direction
+            # smooth surfaces: the ball bound is usually tight and its direction the move; faceted ones need the
+            # local polytopes (skipped when the ball's move already closes the interval)
+            search(direction)
+            if not tight():
+                poly = _polytope_bound(sa, sb, p, max(value, best.lower), direction, frame, tolerances)
+                if poly is not None:
+                    lower_p, pa_p, pb_p, normal_p = poly
+                    if lower_p > best.lower:
+                        best.lower, best.normal, best.point_a, best.point_b = lower_p, normal_p, pa_p, pb_p
+                    search(normal_p)
+    if normal is not None:
+        search(normal)
+    if hull_length > 0.0:
+        search(np.asarray(hull_move, float) / hull_length)
+    # the shortest move the crossing test passed, re-checked by the full query (the next one if it fails)
+    for _, move in sorted(verified, key=lambda item: item[0]):
+        if recheck(_moved(b, move)):
+            best.move = move
             break
-    if chosen is not None:
-        best.move = chosen
     return best
 
 
-def _polytope_bound(sa, sb, p, reach, frame, tolerances):
+def _polytope_bound(sa, sb, p, reach, direction, frame, tolerances):
     """The best lower bound from local inner polytopes of A and B around p (a point inside both): the convex
     engine's depth of the two, minus its gap (any move separating A and B separates them), over a few box sizes
     (multiples of `reach`, up to the whole pair).  Returns (lower, point_a, point_b, normal) or None."""
     pa_planes = _triangle_planes(sa)
     pb_planes = _triangle_planes(sb)
-    whole = 0.5 * float(frame.scale) * 2.0
+    whole = float(frame.scale)
+    boxes = [(None, f * reach) for f in (0.75, 1.5, 3.0)]
+    if direction is not None:
+        # boxes long along the bound's direction and short across it: a curved surface's facets beside the
+        # contact (a torus's tube bending away) then cut less
+        u = np.cross(direction, [1.0, 0.0, 0.0] if abs(direction[0]) < 0.9 else [0.0, 1.0, 0.0])
+        u /= np.linalg.norm(u)
+        axes = np.array([direction, u, np.cross(direction, u)])
+        boxes += [(axes, reach * np.array(f)) for f in ((1.5, 0.8, 0.8), (3.0, 0.6, 0.6))]
+    boxes.append((None, whole))
     best = None
-    for half in (0.5 * reach, 0.75 * reach, 1.0 * reach, 1.5 * reach, 2.5 * reach, whole):
-        if not half > 0.0:
-            continue
-        va = inner_polytope(sa, pa_planes, p, half, frame.scale)
-        vb = inner_polytope(sb, pb_planes, p, half, frame.scale) if va is not None else None
+    for axes, half in boxes:
+        va = inner_polytope(sa, pa_planes, p, half, frame.scale, axes)
+        vb = inner_polytope(sb, pb_planes, p, half, frame.scale, axes) if va is not None else None
         if va is None or vb is None or va.shape[0] < 4 or vb.shape[0] < 4:
             continue
         answer = collide_convex(va, vb, tolerances)
@@ -338,26 +348,54 @@ def _polytope_bound(sa, sb, p, reach, frame, tolerances):
             n = np.asarray(answer.normal, float)
             point_a = np.asarray(answer.point_a, float)
             best = (lower, point_a, point_a - lower * n, n)
-        if half >= whole:
-            break
     return best
 
 
-def _overlaps(a, b, tolerances) -> bool:
-    """The pipeline's verdict without its depth work: do the surfaces cross by more than the touching band
-    (core/mesh/meeting.py `_robust`), or does one closed mesh hold the other (`containment`)?  A crossing that
-    `meet` would call a contact line of a contained mesh is an intersection either way."""
-    frame = Frame(a, b, tolerances)
-    found = descend(frame.sa.world, frame.sb.world, frame.band, PRUNE * frame.scale, None, near_only=True)
-    near = np.flatnonzero(found.lb <= frame.band)
+class _MovedPair:
+    """The pair frame of A and B translated by `move`, for the crossing test: A's side and the frame (origin, scale,
+    band) stay as they are; B's side and hierarchy are the original ones shifted (no rebuild, no re-placing)."""
+
+    def __init__(self, frame, b, move):
+        self.origin, self.scale, self.band = frame.origin, frame.scale, frame.band
+        self.sa = frame.sa
+        old = frame.sb
+        side = object.__new__(Side)
+        side.mesh, side.local, side.closed = _moved(b, move), old.local, old.closed
+        side.offset, side.vertices = old.offset + move, old.vertices + move
+        side._world = _shifted(old.world, move)
+        self.sb = side
+        lo_a, hi_a = frame.sa.world.lo[-1], frame.sa.world.hi[-1]
+        lo_b, hi_b = side._world.lo[-1], side._world.hi[-1]
+        self.boxes_meet = bool(np.all(lo_a <= hi_b + self.band) and np.all(lo_b <= hi_a + self.band))
+
+
+def _shifted(world: WorldBVH, move) -> WorldBVH:
+    """`world` translated by `move` (every box, point and corner shifted; the axes and normals unchanged)."""
+    out = object.__new__(WorldBVH)
+    out.local, out.half, out.normal, out.normal_ok = world.local, world.half, world.normal, world.normal_ok
+    out.vertices = world.vertices + move
+    out.leaf_corners = world.leaf_corners + move
+    out.centre, out.lo, out.hi, out.rep = world.centre + move, world.lo + move, world.hi + move, world.rep + move
+    out._planes = out._columns = None
+    return out
+
+
+def _overlaps(frame, b, move) -> bool:
+    """The pipeline's verdict for A and B moved by `move`, without its depth work: do the surfaces cross by more
+    than the touching band (core/mesh/meeting.py `_robust`), or does one closed mesh hold the other
+    (`containment`)?  A crossing that `meet` would call a contact line of a contained mesh is an intersection
+    either way."""
+    pair = _MovedPair(frame, b, np.asarray(move, float))
+    wa, wb = pair.sa.world, pair.sb.world
+    found = descend(wa, wb, pair.band, PRUNE * pair.scale, None, near_only=True)
+    near = np.flatnonzero(found.lb <= pair.band)
     if near.size:
         ia, ib = found.ia[near], found.ib[near]
-        mask, segments = crossing_indexed(frame.sa.world.planes, frame.sb.world.planes, ia, ib, frame.band)
-        if segments.shape[0] and np.any(_robust(np.take(frame.sa.world.leaf_corners, ia[mask], axis=0),
-                                                np.take(frame.sb.world.leaf_corners, ib[mask], axis=0),
-                                                segments, frame.band)):
+        mask, segments = crossing_indexed(wa.planes, wb.planes, ia, ib, pair.band)
+        if segments.shape[0] and np.any(_robust(np.take(wa.leaf_corners, ia[mask], axis=0),
+                                                np.take(wb.leaf_corners, ib[mask], axis=0), segments, pair.band)):
             return True
-    return containment(frame) is not None
+    return containment(pair) is not None
 
 
 def _moved(mesh, move):
