@@ -1,32 +1,39 @@
-"""The depth interval of two intersecting closed meshes (called from the intersecting branch of
+"""The depth interval of two intersecting closed meshes (called from the intersecting branches of
 core/mesh/query.py): a certified lower bound L of the translational penetration depth PD (the length of the
 shortest translation of B after which the two solids' interiors are disjoint), and a move of B, of length U >= L,
 that a re-check of the moved pair proves separating.  The answer then reads depth = L, gap = U - L,
-separation = the move.
+separation = the move.  The design (docs/engine.md, "The depth interval of meshes"):
 
-Lower bound: the ball bound.  For a point p inside both solids, with rA = d(p, ∂A) and rB = d(p, ∂B), the open
-balls of radius rA and rB around p lie inside A and inside B.  A translation v of B by |v| < rA + rB leaves the
-point p + s v (s = rA / (rA + rB) ... any point of the segment from p to p + v at distance < rA from p and
-< rB from p + v) inside both A and the moved B, so every separating move has length >= rA + rB.  It is exact
-for a ball sunk into a flat wall, for crossing cylinders or bars, for parallel boxes overlapping, and it holds
-for any p: the bound is maximised over p by a local ascent (p moves along the sum of the two distance gradients,
-each step shorter than min(rA, rB), so p never leaves either solid) from seeds: today's witness points, points
-beside the crossing curve, and samples of the boxes' overlap, each first proved inside both by winding numbers.
-Distances to the surfaces are exact (the hierarchy's closest points, core/mesh/points.py).
+Lower bound 1, the ball bound.  For a point p inside both solids, with rA = d(p, ∂A) and rB = d(p, ∂B), the open
+balls of radius rA and rB around p lie inside A and inside B; after a move v of B with |v| < rA + rB the point of
+the segment from p to p + v at distance |v| rA / (rA + rB) from p is within rA of p and within rB of p + v, so it
+lies in A and in the moved B: every separating move is at least rA + rB.  Exact for a ball sunk into a flat wall,
+crossing bars or cylinders, parallel boxes overlapping.  Maximised over p by a local ascent (p moves along the sum
+of the two distance gradients, each step shorter than min(rA, rB), so it never leaves either solid) from seeds:
+the answer's witnesses, points beside the crossing curve, samples of the boxes' overlap, each first proved inside
+both by winding numbers.  Distances to the surfaces are exact (the hierarchy's closest points).
 
-Upper bound: directional moves, each verified.  For a direction d (the ball bound's direction at its best point,
-the answer's normal, the convex hulls' move) the first length tried is L itself (the answer is then exact), then
-L grown by 0.1 %, 1 %, 5 %, ..., up to the hulls' move; between the last length that still intersects and the
-first that does not, a bisection narrows the move to a relative 1e-3 of L.  "Does not intersect" is the crossing
-test of the pipeline (`crossing_and_containment`: no crossing beyond the touching band, no containment); the
-shortest such move is then re-checked by the full query (`collide_meshes` with `depth_interval=False`) and, if
-that still says INTERSECTING, the hulls' move (which separates the hulls, hence the meshes) is kept.  A budget of
-re-checks bounds the work; when it runs out the answer is the honest, wider interval.
+Lower bound 2, local inner polytopes (faceted shapes).  For p strictly inside A and a box X around p, let C = X cut
+by the plane of every triangle whose box meets X's box, each on p's side.  A surface point in X lies on some
+listed triangle, whose plane bounds C, so C's interior holds no surface point; being connected and holding p, it
+lies inside A.  The same for B; any move separating A and B separates C_A and C_B, so the convex engine's depth
+of the two, minus its gap, is a lower bound.  The planes are pulled towards p by a rounding allowance, a
+triangle without area in the box (it has no plane) or p on a plane rules that box out, and every vertex found is
+pulled towards p until it satisfies every plane, so the hull of the vertices lies in C whatever the rounding.
+Boxes: cubes of a few multiples of the ball bound, boxes long along its direction, the whole pair.
 
-Open meshes (a sheet crossing a solid) have no inside: no ball bound, the interval is today's (the deepest sample
-and the hulls' move).  Containment: the ball bound runs as for a crossing, on points inside both (the inner
-solid); the moves are verified the same way (a move that leaves one mesh inside the other is not separating: the
-crossing test reports the containment).
+Upper bound: directional moves, each verified.  Along the ball bound's direction first; when that does not close
+the interval to 0.4 %, the polytopes are built and their normal tried, then the answer's normal and the hulls'
+move.  Along a direction: L itself (the interval is then exact), L grown by 0.1 %, 1 %, 5 %, then a bisection to
+0.1 % of L below the best move so far.  "Free" is the pipeline's crossing test on B's hierarchy shifted (no
+crossing beyond the touching band, no containment; no depth work), at most MAX_CHECKS of them; the shortest
+free move is re-checked by the full query (`collide_meshes(..., depth_interval=False)`), the next one if that
+fails, and the hulls' move (which separates the hulls, hence the meshes) is the fallback.  When the budget runs
+out the answer is the honest, wider interval.
+
+Open meshes (a sheet crossing a solid) have no inside: nothing here runs, the interval is the samples' bound and
+the hulls' move.  Containment: the same bounds on points inside both (the inner solid); a move that leaves one
+mesh inside the other is not free (the crossing test reports the containment).
 """
 from __future__ import annotations
 

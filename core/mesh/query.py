@@ -25,7 +25,9 @@ Steps:
    of every loose part, a sample of vertices and points next to the contact are tested against the other mesh.
 6. Status, depth (see `core/mesh/__init__.py` for what depth means: the deepest sample, the deepest pair of convex
    parts, or step 1b's bound for nearly convex meshes whose hulls overlap only a little); for an intersecting
-   pair `gap` = the convex hulls' depth minus the depth.
+   pair the interval is then narrowed (core/mesh/depth_interval.py: the ball bound, local inner polytopes, and
+   verified directional moves; `depth_interval=False` skips it) and `gap` = the length of `separation` minus the
+   depth (the hulls' move when nothing shorter is verified).
 
 Work caps: if a near-tie keeps more than `MAX_PAIRS` node pairs alive at a level, the farthest ones (by lower
 bound) are dropped and their smallest lower bound is kept; past `MAX_EXACT` leaf candidates the best-first stage
