@@ -22,10 +22,11 @@ triangle without area in the box (it has no plane) or p on a plane rules that bo
 pulled towards p until it satisfies every plane, so the hull of the vertices lies in C whatever the rounding.
 Boxes: cubes of a few multiples of the ball bound, boxes long along its direction, the whole pair.
 
-Upper bound: directional moves, each verified.  Along the ball bound's direction first; when that does not close
-the interval to 0.4 %, the polytopes are built and their normal tried, then the answer's normal and the hulls'
-move.  Along a direction: L itself (the interval is then exact), L grown by 0.1 %, 1 %, 5 %, then a bisection to
-0.1 % of L below the best move so far.  "Free" is the pipeline's crossing test on B's hierarchy shifted (no
+Upper bound: directional moves, each verified.  Along the ball bound's direction first; when that leaves the
+interval wider than 0.6 %, the polytopes are built and their normal tried; then, while it is wider than 0.4 %
+(GOOD), the answer's normal and the hulls' move.  Along a direction: L itself (the interval is then exact), L
+grown by 0.2 %, 0.4 %, 1 %, 5 %, then a bisection below the best move so far, until the move is within 0.4 % of L
+or known to 0.1 % of L (or to a tenth of the gap left, when L is well below).  "Free" is the pipeline's crossing test on B's hierarchy shifted (no
 crossing beyond the touching band, no containment; no depth work), at most MAX_CHECKS of them; the shortest
 free move is re-checked by the full query (`collide_meshes(..., depth_interval=False)`), the next one if that
 fails, and the hulls' move (which separates the hulls, hence the meshes) is the fallback.  When the budget runs
@@ -57,10 +58,10 @@ __all__ = ["Interval", "ball_bound", "depth_interval"]
 SEEDS = 128
 """Seed points tried for the ball bound (before the inside test)."""
 
-ASCENT_STEPS = 24
+ASCENT_STEPS = 10
 """Local ascent steps of the ball bound."""
 
-MAX_CHECKS = 12
+MAX_CHECKS = 10
 """Crossing tests spent on the upper bound (each a descent of both hierarchies)."""
 
 MAX_PLANES = 3000
@@ -68,6 +69,13 @@ MAX_PLANES = 3000
 
 SMALL = 24
 """Up to this many planes a local polytope's vertices come from every triple of planes (else from a hull)."""
+
+GOOD = 4e-3
+"""An interval this narrow (relative to L) is not narrowed further: no more directions, no polytopes."""
+
+POLYTOPES_ABOVE = 6e-3
+"""The local polytopes are built only when the ball bound's move leaves the interval wider than this (relative to
+L): on smooth surfaces they rarely beat the ball bound, and they cost about as much."""
 
 RELATIVE = 1e-3
 """Bisection stops when the free and the intersecting lengths are within this fraction of L."""
@@ -104,30 +112,37 @@ def ball_bound(sa, sb, seeds: np.ndarray, scale: float, steps: int = ASCENT_STEP
     value = da + db
     step = np.minimum(da, db)
     history = [float(value.max())]
+    factors = np.array([0.3, 1.0, 2.5])
     for k in range(steps):
-        if k in (1, 4) and p.shape[0] > 4:
-            keep = np.argsort(-value)[: max(4, p.shape[0] // 8)]
+        if k in (1, 4) and p.shape[0] > 12:
+            keep = np.argsort(-value)[: max(12, p.shape[0] // 6)]
             p, da, qa, db, qb, value, step = p[keep], da[keep], qa[keep], db[keep], qb[keep], value[keep], step[keep]
         ua, _ = _unit_rows(p - qa)  # ascent of d(p, ∂A): away from A's nearest surface point
         ub, _ = _unit_rows(p - qb)
         g, gn = _unit_rows(ua + ub)
-        # a step shorter than min(rA, rB) keeps p strictly inside both solids (the open balls lie inside them)
+        # a step shorter than min(rA, rB) keeps p strictly inside both solids (the open balls lie inside them);
+        # three step lengths per point in one query of each hierarchy
         room = 0.9 * np.minimum(da, db)
-        size = np.minimum(step, room)
-        moving = (gn > 1e-9) & (size > 0.0)
-        if not np.any(moving):
+        sizes = np.minimum(step[:, None] * factors[None, :], room[:, None])
+        sizes = np.where((gn > 1e-9)[:, None], sizes, 0.0)
+        if not np.any(sizes > 0.0):
             break
-        trial = p + (size * moving)[:, None] * g
+        trial = (p[:, None, :] + sizes[:, :, None] * g[:, None, :]).reshape(-1, 3)
         ta, tqa = closest_points(trial, sa.world)
         tb, tqb = closest_points(trial, sb.world)
-        better = moving & (ta + tb > value)
-        p = np.where(better[:, None], trial, p)
-        da, qa = np.where(better, ta, da), np.where(better[:, None], tqa, qa)
-        db, qb = np.where(better, tb, db), np.where(better[:, None], tqb, qb)
-        value = np.where(better, ta + tb, value)
-        step = np.where(better, size * 1.5, size * 0.35)
+        count = p.shape[0]
+        total = (ta + tb).reshape(count, 3)
+        pick = np.argmax(total, axis=1)
+        rows = np.arange(count) * 3 + pick
+        better = total[np.arange(count), pick] > value
+        p = np.where(better[:, None], trial[rows], p)
+        da, qa = np.where(better, ta[rows], da), np.where(better[:, None], tqa[rows], qa)
+        db, qb = np.where(better, tb[rows], db), np.where(better[:, None], tqb[rows], qb)
+        value = np.where(better, ta[rows] + tb[rows], value)
+        taken = sizes[np.arange(count), pick]
+        step = np.where(better, np.maximum(taken, 1e-300) * 1.5, step * 0.25)
         history.append(float(value.max()))
-        if np.all(step < 1e-7 * scale) or (k >= 8 and history[-1] <= history[-5] * (1.0 + 1e-5)):
+        if np.all(step < 1e-7 * scale) or (k >= 6 and history[-1] <= history[-4] * (1.0 + 1e-5)):
             break
     j = int(np.argmax(value))
     direction = qa[j] - qb[j]
@@ -262,7 +277,7 @@ def depth_interval(a, b, frame, tolerances, lower, point_a, point_b, normal, seg
         return not _overlaps(frame, b, t * d)
 
     def tight():
-        return state["upper"] <= best.lower * (1.0 + 4.0 * RELATIVE)
+        return state["upper"] <= best.lower * (1.0 + GOOD)
 
     def search(d):
         """The shortest free length found along unit d below the best so far: L itself first (the interval is
@@ -274,7 +289,7 @@ def depth_interval(a, b, frame, tolerances, lower, point_a, point_b, normal, seg
         state["tried"].append(d)
         L = best.lower
         lo_t, hi = L, state["upper"]
-        for factor in (1.0, 1.0 + RELATIVE, 1.01, 1.05):
+        for factor in (1.0, 1.0 + 0.5 * GOOD, 1.0 + GOOD, 1.01, 1.05):
             t = L * factor
             if t >= hi or state["checks"] >= MAX_CHECKS:
                 break
@@ -282,7 +297,9 @@ def depth_interval(a, b, frame, tolerances, lower, point_a, point_b, normal, seg
                 hi = t
                 break
             lo_t = t
-        while hi - lo_t > RELATIVE * L and state["checks"] < MAX_CHECKS:
+        # narrower than 0.1 % of L, or than a tenth of what is left of the gap (a weak L cannot use more)
+        while (hi > L * (1.0 + GOOD) and hi - lo_t > max(RELATIVE * L, 0.1 * (lo_t - L))
+               and state["checks"] < MAX_CHECKS):
             mid = 0.5 * (lo_t + hi)
             if free(mid, d):
                 hi = mid
@@ -306,7 +323,7 @@ def depth_interval(a, b, frame, tolerances, lower, point_a, point_b, normal, seg
             # smooth surfaces: the ball bound is usually tight and its direction the move; faceted ones need the
             # local polytopes (skipped when the ball's move already closes the interval)
             search(direction)
-            if not tight():
+            if state["upper"] > best.lower * (1.0 + POLYTOPES_ABOVE):
                 poly = _polytope_bound(sa, sb, p, max(value, best.lower), direction, frame, tolerances)
                 if poly is not None:
                     lower_p, pa_p, pb_p, normal_p = poly
@@ -332,7 +349,7 @@ def _polytope_bound(sa, sb, p, reach, direction, frame, tolerances):
     pa_planes = _triangle_planes(sa)
     pb_planes = _triangle_planes(sb)
     whole = float(frame.scale)
-    boxes = [(None, f * reach) for f in (0.75, 1.5, 3.0)]
+    boxes = [(None, f * reach) for f in (0.75, 1.5)]
     if direction is not None:
         # boxes long along the bound's direction and short across it: a curved surface's facets beside the
         # contact (a torus's tube bending away) then cut less
