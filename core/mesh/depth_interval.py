@@ -26,8 +26,9 @@ Upper bound: directional moves, each verified.  Along the ball bound's direction
 interval wider than 0.6 %, the polytopes are built and their normal tried; then, while it is wider than 0.4 %
 (GOOD), the answer's normal and the hulls' move.  Along a direction: L itself (the interval is then exact), L
 grown by 0.2 %, 0.4 %, 1 %, 5 %, then a bisection below the best move so far, until the move is within 0.4 % of L
-or known to 0.1 % of L (or to a tenth of the gap left, when L is well below).  "Free" is the pipeline's crossing test on B's hierarchy shifted (no
-crossing beyond the touching band, no containment; no depth work), at most MAX_CHECKS of them; the shortest
+or known to 0.1 % of L (or to a tenth of the gap left, when L is well below).  "Free" is the pipeline's
+crossing test on B's hierarchy shifted (no crossing beyond the touching band, no containment; no depth work), at
+most MAX_CHECKS of them; the shortest
 free move is re-checked by the full query (`collide_meshes(..., depth_interval=False)`), the next one if that
 fails, and the hulls' move (which separates the hulls, hence the meshes) is the fallback.  When the budget runs
 out the answer is the honest, wider interval.
@@ -153,8 +154,8 @@ def ball_bound(sa, sb, seeds: np.ndarray, scale: float, steps: int = ASCENT_STEP
 
 
 def _triangle_planes(side):
-    """Per triangle of a placed mesh (pair frame): its box (lo, hi), unit normal, a corner, and whether it has a
-    plane at all (three distinct corners spanning an area)."""
+    """Per triangle of a placed mesh (pair frame): its box (lo, hi), unit normal, a corner, whether it has a plane
+    at all (three distinct corners spanning an area), and how far its corners lie off that plane."""
     corners = side.vertices[side.local.triangles]
     a = corners[:, 0]
     n = np.cross(corners[:, 1] - a, corners[:, 2] - a)
@@ -162,7 +163,10 @@ def _triangle_planes(side):
     edge = np.max(np.abs(corners - a[:, None, :]), axis=(1, 2))
     proper = size > 1e-12 * edge * edge
     n = n / np.where(proper, size, 1.0)[:, None]
-    return corners.min(axis=1), corners.max(axis=1), n, a, proper
+    # how far the corners (hence every point of the triangle) lie off the computed plane: a sliver's normal is
+    # rounded the most, and its plane is widened by that much
+    off = np.max(np.abs(np.einsum("kij,kj->ki", corners - a[:, None, :], n)), axis=1)
+    return corners.min(axis=1), corners.max(axis=1), n, a, proper, off
 
 
 def inner_polytope(side, planes, p: np.ndarray, half, scale: float, axes=None, max_planes: int = MAX_PLANES):
@@ -170,12 +174,13 @@ def inner_polytope(side, planes, p: np.ndarray, half, scale: float, axes=None, m
     it, or None: C = the box around p with half-extents `half` (a number or three) along `axes` (rows; the world
     axes by default), cut by the plane of every triangle whose box meets the box's own, each on p's side.
     C's interior meets no surface point (a surface point in the box lies on a listed triangle, whose plane bounds
-    C), so, being connected and holding p, it lies inside the mesh.  The planes are pulled towards p by a rounding
-    allowance; a triangle without a plane (no area) in the box, or p within that allowance of a listed plane,
-    gives None.  Vertices by duality: the hull (core/hull.py) of the planes' poles n / h about p gives one vertex per
-    facet; each is then pulled towards p until it satisfies every plane (so whatever the rounding, the hull of the
+    C), so, being connected and holding p, it lies inside the mesh.  The planes are pulled towards p by how far the
+    triangle's corners lie off the computed plane and by a rounding allowance; a triangle without a plane (no
+    area) in the box, or p within that allowance of a listed plane, gives None.  Vertices by duality: the hull
+    (core/hull.py) of the planes' poles n / h about p gives one vertex per facet (every triple of planes for a
+    few); each is then pulled towards p until it satisfies every plane (so whatever the rounding, the hull of the
     returned points lies in C)."""
-    lo, hi, n, corner, proper = planes
+    lo, hi, n, corner, proper, off = planes
     axes = np.eye(3) if axes is None else np.asarray(axes, float)
     halves = np.broadcast_to(np.asarray(half, float), (3,))
     reach = np.abs(axes.T) @ halves  # the oriented box's own axis-aligned box: p +- reach
@@ -188,7 +193,7 @@ def inner_polytope(side, planes, p: np.ndarray, half, scale: float, axes=None, m
     s = row_dot(n, corner[meets] - p)       # p's side: n . (x - p) <= s when s > 0
     flip = np.where(s < 0.0, -1.0, 1.0)
     n = n * flip[:, None]
-    h = np.abs(s) - allowance
+    h = np.abs(s) - off[meets] - allowance
     if np.any(h <= allowance):
         return None
     normals = np.concatenate([n, axes, -axes])
