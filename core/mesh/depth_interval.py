@@ -62,8 +62,11 @@ SEEDS = 128
 ASCENT_STEPS = 10
 """Local ascent steps of the ball bound."""
 
-MAX_CHECKS = 10
+MAX_CHECKS = 12
 """Crossing tests spent on the upper bound (each a descent of both hierarchies)."""
+
+PER_DIRECTION = 6
+"""At most this many of them along one direction (the others get their turn)."""
 
 MAX_PLANES = 3000
 """Cap on the triangles cutting a local inner polytope (beyond it that box is not tried)."""
@@ -292,11 +295,12 @@ def depth_interval(a, b, frame, tolerances, lower, point_a, point_b, normal, seg
         if best.lower <= band or tight() or any(float(np.dot(d, u)) > 0.99995 for u in state["tried"]):
             return
         state["tried"].append(d)
+        stop = min(MAX_CHECKS, state["checks"] + PER_DIRECTION)
         L = best.lower
         lo_t, hi = L, state["upper"]
         for factor in (1.0, 1.0 + 0.5 * GOOD, 1.0 + GOOD, 1.01, 1.05):
             t = L * factor
-            if t >= hi or state["checks"] >= MAX_CHECKS:
+            if t >= hi or state["checks"] >= stop:
                 break
             if free(t, d):
                 hi = t
@@ -304,7 +308,7 @@ def depth_interval(a, b, frame, tolerances, lower, point_a, point_b, normal, seg
             lo_t = t
         # narrower than 0.1 % of L, or than a tenth of what is left of the gap (a weak L cannot use more)
         while (hi > L * (1.0 + GOOD) and hi - lo_t > max(RELATIVE * L, 0.1 * (lo_t - L))
-               and state["checks"] < MAX_CHECKS):
+               and state["checks"] < stop):
             mid = 0.5 * (lo_t + hi)
             if free(mid, d):
                 hi = mid
