@@ -39,7 +39,7 @@ mesh inside the other is not free (the crossing test reports the containment).
 """
 from __future__ import annotations
 
-import math
+import zlib
 
 import numpy as np
 
@@ -258,22 +258,61 @@ def _seeds(frame, segments, witnesses, scale, rng):
     hi = np.minimum(sa.vertices[sa.local.used].max(axis=0), sb.vertices[sb.local.used].max(axis=0))
     extent = np.maximum(hi - lo, 0.0)
     if segments.shape[0]:
-        pick = segments[:: max(1, segments.shape[0] // 24)]
-        mids = pick.mean(axis=1)
+        # in an order and at positions that do not depend on the argument order's rounding
+        mids = _snapped(segments.mean(axis=1), scale)
+        mids = mids[np.lexsort(mids.T[::-1])]
+        mids = mids[:: max(1, mids.shape[0] // 24)]
         reach = 0.05 * float(np.linalg.norm(extent)) + 1e-9 * scale
         offsets = rng.normal(size=(mids.shape[0], 4, 3)) * reach
         parts.append(mids)
         parts.append((mids[:, None, :] + offsets).reshape(-1, 3))
     count = max(0, SEEDS - sum(x.shape[0] for x in parts))
     parts.append(lo + rng.random((count, 3)) * extent)
-    return np.concatenate(parts)
+    return _snapped(np.concatenate(parts), scale)
 
 
-def depth_interval(a, b, frame, tolerances, lower, point_a, point_b, normal, segments, hull_move, recheck):
+def _snapped(points, scale):
+    """Points rounded to a grid of 1e-9 x scale: the same seeds whichever rounding the witnesses came with."""
+    step = 1e-9 * scale
+    return np.round(points / step) * step
+
+
+def depth_interval(a, b, frame, tolerances, lower, point_a, point_b, normal, segments, hull_move):
     """Refine an intersecting answer's interval.  `lower`, `point_a`, `point_b`, `normal`: today's certified bound
-    and witness (pair frame); `segments`: the crossing curve (pair frame); `hull_move`: the hulls' separating move of
-    B (world), always valid.  `recheck(moved_b) -> bool` says whether B moved is certainly not intersecting A (the
-    full query).  Returns an `Interval`."""
+    and witness (pair frame; the points may be None); `segments`: the crossing curve (pair frame); `hull_move`: the
+    hulls' separating move of B (world), always valid.  Returns an `Interval`.
+
+    The work runs on the pair in a canonical order (`_first`), so collide(b, a) is collide(a, b).swapped(): moving
+    B by v separates exactly when moving A by -v does."""
+    if not _first(a, b):
+        swapped = _SwappedFrame(frame)
+        flip = None if normal is None else -np.asarray(normal, float)
+        out = _interval(b, a, swapped, tolerances, lower, point_b, point_a, flip, segments,
+                        -np.asarray(hull_move, float))
+        return Interval(out.lower, out.point_b, out.point_a, None if out.normal is None else -out.normal, -out.move)
+    return _interval(a, b, frame, tolerances, lower, point_a, point_b, normal, segments, hull_move)
+
+
+def _first(a, b) -> bool:
+    """Whether (a, b) is the canonical order of the pair: by triangle and vertex counts, then checksums of the world
+    vertices and the triangles (deterministic from run to run; a pair of identical meshes is its own swap)."""
+    def key(mesh):
+        local = mesh._local
+        return (local.triangles.shape[0], local.vertices.shape[0],
+                zlib.crc32(np.ascontiguousarray(mesh.world_vertices()).tobytes()),
+                zlib.crc32(np.ascontiguousarray(local.triangles).tobytes()))
+    return key(a) <= key(b)
+
+
+class _SwappedFrame:
+    """A pair frame with its two sides exchanged (the same origin, scale and band)."""
+
+    def __init__(self, frame):
+        self.origin, self.scale, self.band, self.boxes_meet = frame.origin, frame.scale, frame.band, frame.boxes_meet
+        self.sa, self.sb = frame.sb, frame.sa
+
+
+def _interval(a, b, frame, tolerances, lower, point_a, point_b, normal, segments, hull_move):
     sa, sb, scale, band = frame.sa, frame.sb, frame.scale, frame.band
     best = Interval(lower, point_a, point_b, normal, np.asarray(hull_move, float))
     hull_length = float(np.linalg.norm(hull_move))
@@ -345,7 +384,7 @@ def depth_interval(a, b, frame, tolerances, lower, point_a, point_b, normal, seg
         search(np.asarray(hull_move, float) / hull_length)
     # the shortest move the crossing test passed, re-checked by the full query (the next one if it fails)
     for _, move in sorted(verified, key=lambda item: item[0]):
-        if recheck(_moved(b, move)):
+        if _recheck(a, _moved(b, move), tolerances):
             best.move = move
             break
     return best
@@ -429,6 +468,12 @@ def _overlaps(frame, b, move) -> bool:
                                                 np.take(wb.leaf_corners, ib[mask], axis=0), segments, pair.band)):
             return True
     return containment(pair) is not None
+
+
+def _recheck(a, moved_b, tolerances) -> bool:
+    """The full query's verdict on the moved pair: not INTERSECTING."""
+    from .query import collide_meshes  # (query.py imports this module)
+    return collide_meshes(a, moved_b, tolerances, depth_interval=False).status is not Status.INTERSECTING
 
 
 def _moved(mesh, move):

@@ -168,9 +168,7 @@ def _nearly_convex(a: TriangleMesh, b: TriangleMesh, tolerances: Tolerances, hul
         frame = Frame(a, b, tolerances)
         origin = frame.origin
         refined = narrow_interval(a, b, frame, tolerances, depth, point_a - origin, point_b - origin, normal,
-                                  segments - origin, separation,
-                                  lambda moved: collide_meshes(a, moved, tolerances, depth_interval=False).status
-                                  is not Status.INTERSECTING)
+                                  segments - origin, separation)
         if refined.lower > depth:
             depth, normal = refined.lower, refined.normal
             point_a, point_b = refined.point_a + origin, refined.point_b + origin
@@ -280,9 +278,7 @@ def _mesh_collide(a: TriangleMesh, b: TriangleMesh, tolerances: Tolerances, max_
             depth, wa, wb = near[0], near[1] - origin, near[2] - origin
         if narrow:
             refined = narrow_interval(a, b, frame, tolerances, depth, wa, wb,
-                                      None if wa is None else unit_or(wa - wb, fallback_normal), segments, separation,
-                                      lambda moved: collide_meshes(a, moved, tolerances, depth_interval=False).status
-                                      is not Status.INTERSECTING)
+                                      None if wa is None else unit_or(wa - wb, fallback_normal), segments, separation)
             if refined.lower > depth:
                 depth, wa, wb = refined.lower, refined.point_a, refined.point_b
             separation = refined.move

@@ -107,14 +107,14 @@ def test_separation_is_verified(case):
 
 
 def test_swapped_pair_reads_the_same_interval(case):
+    """collide(b, a).swapped() is collide(a, b): the same interval, the same move of B (minus A's)."""
     name, a, b, low, high, answer = case
-    other = core.collide(b, a)
-    assert other.status is Status.INTERSECTING
-    # the same certified facts, from the other side: each lower bound below the other's upper end
-    assert other.depth <= answer.depth + answer.gap + 1e-9 * answer.scale
-    assert answer.depth <= other.depth + other.gap + 1e-9 * answer.scale
-    moved = core.collide(b, _moved(a, other.separation))
-    assert moved.status is not Status.INTERSECTING
+    back = core.collide(b, a).swapped()
+    tolerance = 1e-9 * answer.scale
+    assert back.status is Status.INTERSECTING
+    assert abs(back.distance - answer.distance) <= tolerance, (name, back.depth, answer.depth)
+    assert abs(back.gap - answer.gap) <= tolerance, (name, back.gap, answer.gap)
+    assert np.allclose(back.separation, answer.separation, rtol=0.0, atol=tolerance)
 
 
 @pytest.mark.parametrize("name", ["bar through an L", "ball in a cup wall", "rod across a torus tube"])
