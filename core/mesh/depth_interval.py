@@ -25,8 +25,9 @@ Boxes: cubes of a few multiples of the ball bound, boxes long along its directio
 Upper bound: directional moves, each verified.  Along the ball bound's direction first; when that leaves the
 interval wider than 0.6 %, the polytopes are built and their normal tried; then, while it is wider than 0.4 %
 (GOOD), the answer's normal and the hulls' move.  Along a direction: L itself (the interval is then exact), L
-grown by 0.2 %, 0.4 %, 1 %, 5 %, then a bisection below the best move so far, until the move is within 0.4 % of L
-or known to 0.1 % of L (or to a tenth of the gap left, when L is well below).  "Free" is the pipeline's
+grown by 0.4 %, 1.6 %, 6.4 %, 26 %, 100 % (each below the best move so far), then a bisection between the last that
+intersects and the first free one, until the move is within 0.4 % of L or known to 0.1 % of L (or to a tenth of
+the gap left, when L is well below).  "Free" is the pipeline's
 crossing test on B's hierarchy shifted (no crossing beyond the touching band, no containment; no depth work), at
 most MAX_CHECKS of them; the shortest
 free move is re-checked by the full query (`collide_meshes(..., depth_interval=False)`), the next one if that
@@ -62,10 +63,10 @@ SEEDS = 128
 ASCENT_STEPS = 10
 """Local ascent steps of the ball bound."""
 
-MAX_CHECKS = 12
+MAX_CHECKS = 14
 """Crossing tests spent on the upper bound (each a descent of both hierarchies)."""
 
-PER_DIRECTION = 6
+PER_DIRECTION = 7
 """At most this many of them along one direction (the others get their turn)."""
 
 MAX_PLANES = 3000
@@ -337,7 +338,7 @@ def _interval(a, b, frame, tolerances, lower, point_a, point_b, normal, segments
         stop = min(MAX_CHECKS, state["checks"] + PER_DIRECTION)
         L = best.lower
         lo_t, hi = L, state["upper"]
-        for factor in (1.0, 1.0 + 0.5 * GOOD, 1.0 + GOOD, 1.01, 1.05):
+        for factor in (1.0, 1.0 + GOOD, 1.0 + 4.0 * GOOD, 1.0 + 16.0 * GOOD, 1.0 + 64.0 * GOOD, 1.0 + 256.0 * GOOD):
             t = L * factor
             if t >= hi or state["checks"] >= stop:
                 break

@@ -31,16 +31,19 @@ def _soup(mesh):
 
 
 def _apart_by_oracle(a, b) -> bool:
-    """No triangle pair crosses (beyond a hair of the scale) and neither holds a vertex of the other."""
+    """No triangle pair crosses (beyond a hair of the scale) and neither holds the other (judged at its vertex
+    farthest from the other's surface)."""
     sa, sb = _soup(a), _soup(b)
     scale = oracle.pair_scale(sa, sb)
     if oracle.crossings(sa, sb, 1e-9 * scale).shape[0]:
         return False
-    va = a.vertices @ a.transform[:3, :3].T + a.transform[:3, 3]
-    vb = b.vertices @ b.transform[:3, :3].T + b.transform[:3, 3]
-    inside_b = np.abs(oracle.winding_number(sb, va[:1])) > 0.5
-    inside_a = np.abs(oracle.winding_number(sa, vb[:1])) > 0.5
-    return not (bool(inside_b[0]) or bool(inside_a[0]))
+    # containment: the vertex of each farthest from the other's surface (a vertex on it has no clear side)
+    for x, y in ((sa, sb), (sb, sa)):
+        used = x.used
+        far = used[[int(np.argmax(oracle.point_distance(y, used)))]]
+        if oracle.point_distance(y, far)[0] > 1e-9 * scale and abs(oracle.winding_number(y, far)[0]) > 0.5:
+            return False
+    return True
 
 
 def _directions(count):
