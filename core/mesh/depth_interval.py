@@ -65,7 +65,8 @@ ASCENT_STEPS = 10
 """Local ascent steps of the ball bound."""
 
 MAX_CHECKS = 14
-"""Crossing tests spent on the upper bound (each a descent of both hierarchies)."""
+"""Crossing tests spent on the candidate directions (each a descent of both hierarchies), for pairs up to 80,000
+triangles; fewer above, down to 6."""
 
 PER_DIRECTION = 7
 """At most this many of them along one direction (the others get their turn)."""
@@ -88,7 +89,7 @@ SAMPLE_ABOVE = 1e-2
 
 SAMPLES = 24
 """Spread directions sampled (and the most crossing tests spent on them, for pairs up to 4,000 triangles; fewer
-above, down to 4)."""
+above, none from 100,000)."""
 
 RELATIVE = 1e-3
 """Bisection stops when the free and the intersecting lengths are within this fraction of L."""
@@ -165,10 +166,16 @@ def ball_bound(sa, sb, seeds: np.ndarray, scale: float, steps: int = ASCENT_STEP
     return float(value[j]), p[j], qa[j], qb[j], direction / norm
 
 
-def _triangle_planes(side):
-    """Per triangle of a placed mesh (pair frame): its box (lo, hi), unit normal, a corner, whether it has a plane
-    at all (three distinct corners spanning an area), and how far its corners lie off that plane."""
-    corners = side.vertices[side.local.triangles]
+def _triangle_planes(side, lo=None, hi=None):
+    """Per triangle of a placed mesh (pair frame) whose box meets the box [lo, hi] (all by default): its box (lo,
+    hi), unit normal, a corner, whether it has a plane at all (three distinct corners spanning an area), and how far
+    its corners lie off that plane."""
+    world = side.world
+    corners = world.leaf_corners
+    if lo is not None:
+        count = corners.shape[0]  # the first `count` node boxes are the leaves'
+        meets = np.all(world.lo[:count] <= hi, axis=1) & np.all(world.hi[:count] >= lo, axis=1)
+        corners = corners[np.flatnonzero(meets)]
     a = corners[:, 0]
     n = np.cross(corners[:, 1] - a, corners[:, 2] - a)
     size = np.sqrt(row_dot(n, n))
@@ -325,6 +332,9 @@ def _interval(a, b, frame, tolerances, lower, point_a, point_b, normal, segments
     sa, sb, scale, band = frame.sa, frame.sb, frame.scale, frame.band
     best = Interval(lower, point_a, point_b, normal, np.asarray(hull_move, float))
     hull_length = float(np.linalg.norm(hull_move))
+    triangles = a._local.triangles.shape[0] + b._local.triangles.shape[0]
+    # each crossing test is a descent of both hierarchies: fewer of them for large pairs
+    most = int(max(6, min(MAX_CHECKS, MAX_CHECKS * 80_000 // max(1, triangles))))
     state = {"checks": 0, "upper": hull_length, "tried": []}
     verified = []
 
@@ -343,7 +353,7 @@ def _interval(a, b, frame, tolerances, lower, point_a, point_b, normal, segments
         if best.lower <= band or tight() or any(float(np.dot(d, u)) > 0.99995 for u in state["tried"]):
             return
         state["tried"].append(d)
-        stop = min(MAX_CHECKS, state["checks"] + PER_DIRECTION)
+        stop = min(most, state["checks"] + PER_DIRECTION)
         L = best.lower
         lo_t, hi = L, state["upper"]
         for factor in (1.0, 1.0 + GOOD, 1.0 + 4.0 * GOOD, 1.0 + 16.0 * GOOD, 1.0 + 64.0 * GOOD, 1.0 + 256.0 * GOOD):
@@ -406,9 +416,10 @@ def _interval(a, b, frame, tolerances, lower, point_a, point_b, normal, segments
 def _sample_directions(a, b, lower, state, verified, free):
     """Still wider than SAMPLE_ABOVE: spread directions, nearest to the best move first, each asked once per round
     whether the length 85 % of the way from L to the best move frees the pair; a free one narrows the gap and
-    starts the next round, and the best one found is then searched along like the candidates.  The budget shrinks with the meshes' size (each test is a descent of both hierarchies)."""
+    starts the next round, and the best one found is then searched along like the candidates.  The budget shrinks
+    with the meshes' size (each test is a descent of both hierarchies)."""
     triangles = a._local.triangles.shape[0] + b._local.triangles.shape[0]
-    budget = int(min(SAMPLES, max(4, SAMPLES * 4_000 // max(1, triangles))))
+    budget = int(min(SAMPLES, SAMPLES * 4_000 // max(1, triangles)))
     directions = _spread(SAMPLES)
     spent = 0
     while spent < budget and state["upper"] > lower * (1.0 + SAMPLE_ABOVE):
@@ -445,9 +456,16 @@ def _polytope_bound(sa, sb, p, reach, direction, frame, tolerances):
     """The best lower bound from local inner polytopes of A and B around p (a point inside both): the convex
     engine's depth of the two, minus its gap (any move separating A and B separates them), over a few box sizes
     (multiples of `reach`, up to the whole pair).  Returns (lower, point_a, point_b, normal) or None."""
-    pa_planes = _triangle_planes(sa)
-    pb_planes = _triangle_planes(sb)
     whole = float(frame.scale)
+    # the triangles near p, out to the largest local box (all of them only when the whole box can be tried)
+    near = 4.2 * reach  # the oriented (3.0, 0.6, 0.6) box's own axis-aligned box at worst
+    planes = []
+    for side in (sa, sb):
+        if side.local.triangles.shape[0] <= MAX_PLANES:
+            planes.append(_triangle_planes(side))
+        else:
+            planes.append(_triangle_planes(side, p - near, p + near))
+    pa_planes, pb_planes = planes
     boxes = [(None, f * reach) for f in (0.75, 1.5)]
     if direction is not None:
         # boxes long along the bound's direction and short across it: a curved surface's facets beside the
@@ -456,7 +474,8 @@ def _polytope_bound(sa, sb, p, reach, direction, frame, tolerances):
         u /= np.linalg.norm(u)
         axes = np.array([direction, u, np.cross(direction, u)])
         boxes += [(axes, reach * np.array(f)) for f in ((1.5, 0.8, 0.8), (3.0, 0.6, 0.6))]
-    boxes.append((None, whole))
+    if sa.local.triangles.shape[0] <= MAX_PLANES and sb.local.triangles.shape[0] <= MAX_PLANES:
+        boxes.append((None, whole))  # (else the planes above are only those near p: no box beyond them)
     best = None
     for axes, half in boxes:
         va = inner_polytope(sa, pa_planes, p, half, frame.scale, axes)
