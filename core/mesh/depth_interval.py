@@ -87,7 +87,7 @@ L): on smooth surfaces they rarely beat the ball bound, and they cost about as m
 SAMPLE_ABOVE = 1e-2
 """Above this width (relative to L) after the candidate directions, spread directions are sampled."""
 
-SAMPLES = 24
+SAMPLES = 32
 """Spread directions sampled (and the most crossing tests spent on them, for pairs up to 4,000 triangles; fewer
 above, none from 100,000)."""
 
@@ -414,33 +414,43 @@ def _interval(a, b, frame, tolerances, lower, point_a, point_b, normal, segments
 
 
 def _sample_directions(a, b, lower, state, verified, free):
-    """Still wider than SAMPLE_ABOVE: spread directions, nearest to the best move first, each asked once per round
-    whether the length 85 % of the way from L to the best move frees the pair; a free one narrows the gap and
-    starts the next round, and the best one found is then searched along like the candidates.  The budget shrinks
-    with the meshes' size (each test is a descent of both hierarchies)."""
+    """Still wider than SAMPLE_ABOVE: the best move's direction tilted four ways, then spread directions nearest to
+    it first, each asked once per round whether the length 85 % of the way from L to the best move frees the pair;
+    a free one narrows the gap and starts the next round, and the best one found is then searched along like the
+    candidates.  The budget shrinks with the meshes' size (each test is a descent of both hierarchies)."""
     triangles = a._local.triangles.shape[0] + b._local.triangles.shape[0]
     budget = int(min(SAMPLES, SAMPLES * 4_000 // max(1, triangles)))
-    directions = _spread(SAMPLES)
+    directions = _spread(24)
     spent = 0
     while spent < budget and state["upper"] > lower * (1.0 + SAMPLE_ABOVE):
         best_move = min(verified, key=lambda item: item[0])[1] if verified else None
-        order = np.arange(directions.shape[0])
+        candidates = directions
         if best_move is not None:
-            order = np.argsort(-(directions @ (best_move / np.linalg.norm(best_move))))
+            # the best move's direction tilted a little four ways first, then the spread ones nearest to it
+            unit = best_move / np.linalg.norm(best_move)
+            candidates = np.concatenate([_tilted(unit, 0.2), directions[np.argsort(-(directions @ unit))]])
         target = lower + 0.85 * (state["upper"] - lower)
         found = False
-        for k in order:
+        for d in candidates:
             if spent >= budget:
                 break
             spent += 1
-            if free(target, directions[k]):
+            if free(target, d):
                 state["upper"] = target
-                verified.append((target, target * directions[k]))
+                verified.append((target, target * d))
                 found = True
                 break
         if not found:
             break
     return min(verified, key=lambda item: item[0])[1] if verified else None
+
+
+def _tilted(unit, angle):
+    """`unit` turned by `angle` (radians) four ways about it."""
+    u = np.cross(unit, [1.0, 0.0, 0.0] if abs(unit[0]) < 0.9 else [0.0, 1.0, 0.0])
+    u /= np.linalg.norm(u)
+    v = np.cross(unit, u)
+    return np.array([np.cos(angle) * unit + np.sin(angle) * w for w in (u, -u, v, -v)])
 
 
 def _spread(count):
