@@ -110,8 +110,9 @@ def _unit_rows(v):
 
 def ball_bound(sa, sb, seeds: np.ndarray, scale: float, steps: int = ASCENT_STEPS):
     """The best ball bound rA(p) + rB(p) over points p inside both closed meshes, from `seeds` (pair frame), by
-    local ascent.  Returns (value, p, direction) or None when no seed lies inside both; `direction` is the unit
-    move of B the bound points at (from B's nearest surface point towards A's)."""
+    local ascent.  Returns (value, p, qa, qb, direction) or None when no seed lies inside both: qa, qb the nearest
+    surface points of A and B, `direction` the unit move of B the bound points at (from B's nearest surface point
+    towards A's; towards the common one when they coincide)."""
     if seeds.shape[0] == 0:
         return None
     inside = winding_numbers(seeds, sa.world, scale) != 0
@@ -159,11 +160,11 @@ def ball_bound(sa, sb, seeds: np.ndarray, scale: float, steps: int = ASCENT_STEP
         if np.all(step < 1e-7 * scale) or (k >= 6 and history[-1] <= history[-4] * (1.0 + 1e-5)):
             break
     j = int(np.argmax(value))
-    direction = qa[j] - qb[j]
-    norm = float(np.linalg.norm(direction))
-    if not norm > 0.0:
-        return float(value[j]), p[j], qa[j], qb[j], None
-    return float(value[j]), p[j], qa[j], qb[j], direction / norm
+    # both nearest points the same (a mesh and its copy in place): towards that point, or any direction
+    for direction in (qa[j] - qb[j], qa[j] - p[j], np.array([0.0, 0.0, 1.0])):
+        norm = float(np.linalg.norm(direction))
+        if norm > 0.0:
+            return float(value[j]), p[j], qa[j], qb[j], direction / norm
 
 
 def _triangle_planes(side, lo=None, hi=None):
@@ -380,7 +381,7 @@ def _interval(a, b, frame, tolerances, lower, point_a, point_b, normal, segments
         seeds = _seeds(frame, segments, (point_a, point_b, None if point_a is None else 0.5 * (point_a + point_b)),
                        scale, np.random.default_rng(19))
         found = ball_bound(sa, sb, seeds, scale)
-        if found is not None and found[4] is not None:
+        if found is not None:
             value, p, qa, qb, direction = found
             if value > best.lower:
                 # point_a: A's side of the ball pair, point_b: B's, point_a - point_b = value * direction
