@@ -53,6 +53,8 @@ SUITES = [
      "live mode: the re-check per update while an object is dragged, Hull and Exact"),
     ("overlap", "overlap.py", ["--quick"],
      "core.overlap: the volume of A and B's intersection, 2 x 20k and 2 x 100k triangles, vs manifold3d"),
+    ("depth", "depth.py", ["--quick", "--runs", "1"],
+     "the depth interval of intersecting meshes (issue 19), narrowed and loose, 2 x 20k and 2 x 100k triangles"),
     ("one-object", "one_object.py", [],
      "Check Object's core: clearance between 50 loose parts (200,000 triangles), self-intersections"),
     ("deform", "deform.py", ["--frames", "25"],

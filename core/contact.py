@@ -117,7 +117,10 @@ class Contact:
     separation: np.ndarray = field(default_factory=_no_move)
     """(3,) world translation of B, of length `depth + gap`, after which B no longer intersects A (a re-check
     answers TOUCHING or SEPARATED): the move that the interval's upper end stands for.  Convex shapes: `depth + gap`
-    along `normal`.  Meshes: not necessarily along `normal`.  The zero vector for SEPARATED and TOUCHING answers."""
+    along `normal`.  Meshes: the shortest move found and re-checked along a few directions, not necessarily along
+    `normal`, or the convex hulls' move; for a mesh inside another it moves the inner one out; for an open sheet
+    crossing a solid (nothing is inside a sheet) it is the hulls' move, which parts them.  The zero vector for
+    SEPARATED and TOUCHING answers."""
     epa_outcome: "EPAOutcome | None" = None
     """Why EPA stopped (`core.EPAOutcome`: CONVERGED, SETTLE_STUCK, FLAT, CAP_HIT, INCONSISTENT_HORIZON), or
     None when EPA did not run (separated pairs, and GJK answers that EPA did not overturn).  `converged`,

@@ -15,7 +15,7 @@ __all__ = ["collide", "intersects", "distance"]
 
 
 def collide(a, b, tolerances: Tolerances = DEFAULT_TOLERANCES, *, max_distance=None, direction=None,
-            history=None) -> Contact:
+            history=None, depth_interval: bool = True) -> Contact:
     """Full answer for two shapes: status, signed distance, normal (A towards B) and points, in world space.
 
     a, b: `core.Shape` instances or (n, 3) vertex arrays (each standing for its convex hull).
@@ -34,11 +34,15 @@ def collide(a, b, tolerances: Tolerances = DEFAULT_TOLERANCES, *, max_distance=N
     history: None, or a `core.PairHistory` kept by the caller for this pair of TriangleMeshes (live re-checks,
       sweeps: core/mesh/coherence.py): the query starts from what the last one of the pair learnt; the answer is
       the same as without it.  Meshes only (convex shapes ignore it).
+    depth_interval: meshes only.  True (the default): an intersecting answer's interval [depth, depth + gap] is
+      narrowed and `separation` is the shortest verified move (core/mesh/depth_interval.py).  False: the same
+      status, crossing curve and containment with the loose interval (the deepest sample and the hulls' move), for
+      callers that only need the verdict (repeated re-checks).  Convex answers are exact either way.
     Raises ValueError on invalid input (empty, wrong shape, NaN/inf, non-numeric, negative max_distance)."""
     limit = as_max_distance(max_distance)
     guess = as_direction(direction)
     if isinstance(a, TriangleMesh) or isinstance(b, TriangleMesh):
-        return collide_meshes(a, b, tolerances, limit, history=history)
+        return collide_meshes(a, b, tolerances, limit, history=history, depth_interval=depth_interval)
     return collide_convex(a, b, tolerances, max_distance=limit, direction=guess)
 
 
@@ -48,7 +52,7 @@ def intersects(a, b, tolerances: Tolerances = DEFAULT_TOLERANCES) -> bool:
     The boolean GJK: it stops as soon as a separating plane farther than the band is found.
     TriangleMeshes go through the mesh query (core/mesh/query.py)."""
     if isinstance(a, TriangleMesh) or isinstance(b, TriangleMesh):
-        return collide_meshes(a, b, tolerances).status is not Status.SEPARATED
+        return collide_meshes(a, b, tolerances, depth_interval=False).status is not Status.SEPARATED
     return intersects_convex(a, b, tolerances)
 
 

@@ -46,6 +46,11 @@ class CheckSettings:
     history: PairHistory | None = None
     """Exact mode re-checks of one pair (live mode, the sweep): the pair's `core.PairHistory`, kept by the caller,
     from which each query starts (`core.collide`'s `history`); the answer is the same, found with less work."""
+    narrow_depth: bool = True
+    """Exact mode: narrow an intersecting pair's depth interval and find its shortest verified move
+    (`core.collide`'s `depth_interval`).  Off where only the verdict is wanted (the sweep's samples): the interval
+    is then the loose one, as certified.  Live mode keeps it: a pair whose check outgrows the drag's budget is
+    previewed as hulls until the drag settles (operators/live.py)."""
 
 
 def hull(geometry) -> PointCloud:
@@ -180,11 +185,12 @@ def shapes_for(geometry, mode: Mode):
     return _hull_shape(geometry)
 
 
-def _collide(shape_a, shape_b, max_distance, warm_start=None, history=None):
+def _collide(shape_a, shape_b, max_distance, warm_start=None, history=None, narrow_depth=True):
     """The pair's answer: the worst pair of parts in Loose Parts mode, else one query."""
     if isinstance(shape_a, PartHulls):
         return collide_worst(shape_a, shape_b)[0]
-    return collide(shape_a, shape_b, max_distance=max_distance, direction=warm_start, history=history)
+    return collide(shape_a, shape_b, max_distance=max_distance, direction=warm_start, history=history,
+                   depth_interval=narrow_depth)
 
 
 def _geometry_and_shape(obj, depsgraph, mode: Mode, cache):
@@ -220,7 +226,8 @@ def check_geometry(geometry_a, geometry_b, settings: CheckSettings = CheckSettin
             and isinstance(shape_b, TriangleMesh)):
         contact = mesh_check(shape_a, shape_b)
     else:
-        contact = _collide(shape_a, shape_b, max_distance, settings.warm_start, settings.history)
+        contact = _collide(shape_a, shape_b, max_distance, settings.warm_start, settings.history,
+                           settings.narrow_depth)
     measured = {}
     if settings.overlap_volume and isinstance(shape_a, TriangleMesh) and isinstance(shape_b, TriangleMesh):
         measured = _overlap_volumes(shape_a, shape_b, contact)

@@ -168,7 +168,9 @@ class Sweeper:
         self.scene = scene
         self.obj_a, self.obj_b = obj_a, obj_b
         # Exact mode: every (sub-)frame's query starts from the last one's (core.PairHistory; same answers)
-        self.settings = replace(settings, history=PairHistory()) if settings.mode is Mode.EXACT else settings
+        # the samples need the verdict and the signed distance, not the narrowed interval
+        self.settings = replace(settings, narrow_depth=False,
+                                history=PairHistory() if settings.mode is Mode.EXACT else None)
         self.cache = cache if cache is not None else reading.GEOMETRY_CACHE
         self.frames = list(range(frame_start, frame_end + 1, frame_step))
         if self.frames[-1] != frame_end:

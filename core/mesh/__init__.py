@@ -42,9 +42,19 @@ largest of:
    inner body (its hull shrunk about a centre, shown to lie inside the mesh) falls short of its hull: the depth of
    the two inner bodies is at least that.  When this is beyond the touching band, the pair is answered from it
    alone (no point samples), with the crossing curve and containment of `crossing_and_containment`.
-`gap` = the convex hulls' depth minus this depth: the shortest separating translation lies in
-[depth, depth + gap] (moving B by the hulls' depth separates the hulls, hence the meshes).
-`point_a` and `point_b` are the witness of that bound: for (1) with a point p of A inside B, point_a = p (on
+For closed meshes this is then narrowed (core/mesh/depth_interval.py, unless `depth_interval=False`): the ball
+bound d(p, ∂A) + d(p, ∂B) maximised over points p inside both, and the convex depth of local inner polytopes
+of A and B around such a point, whichever is larger.
+`gap`: the shortest separating translation lies in [depth, depth + gap], and `separation` is a world translation
+of B of length depth + gap that a re-check of the moved pair proves separating (TOUCHING or SEPARATED): the
+shortest verified move along a few directions (the bounds' own, the hulls'), or the convex hulls' move (it
+separates the hulls, hence the meshes) when none is found or the work budget runs out.  Open meshes (a sheet
+crossing a solid) have no inside: the depth stays the samples' bound (0 for two open sheets) and the move is the
+hulls'.  Containment (one closed mesh inside the other): the depth is that of the inner solid's escape, the same
+bounds apply, and a move that leaves it inside is not separating.
+`point_a` and `point_b` are the witness of that bound (for the ball bound: p pushed to A's side and to B's along
+the normal, which points from B's nearest surface point towards A's; for the polytopes: the convex engine's
+witness): for (1) with a point p of A inside B, point_a = p (on
 A's surface or, for the points behind a contact, inside A) and point_b = the closest point of B's surface (point_a - point_b = depth * normal); the mirror for a point of B
 inside A; for (2) the convex engine's witness points; for (3) the hulls' witness points, each pulled in along the
 normal by its mesh's shortfall.  The depth is 0 only when no point strictly inside is

@@ -25,7 +25,9 @@ Steps:
    of every loose part, a sample of vertices and points next to the contact are tested against the other mesh.
 6. Status, depth (see `core/mesh/__init__.py` for what depth means: the deepest sample, the deepest pair of convex
    parts, or step 1b's bound for nearly convex meshes whose hulls overlap only a little); for an intersecting
-   pair `gap` = the convex hulls' depth minus the depth.
+   pair the interval is then narrowed (core/mesh/depth_interval.py: the ball bound, local inner polytopes, and
+   verified directional moves; `depth_interval=False` skips it) and `gap` = the length of `separation` minus the
+   depth (the hulls' move when nothing shorter is verified).
 
 Work caps: if a near-tie keeps more than `MAX_PAIRS` node pairs alive at a level, the farthest ones (by lower
 bound) are dropped and their smallest lower bound is kept; past `MAX_EXACT` leaf candidates the best-first stage
@@ -47,6 +49,7 @@ from ..shapes import PointCloud
 from ..tolerances import DEFAULT_TOLERANCES, Tolerances
 from . import copies, inner
 from .coherence import PairHistory
+from .depth_interval import depth_interval as narrow_interval
 from .descent import PRUNE, best_distance, descend, touch_normal
 from .inside import deepest_inside
 from .meeting import containment, meet
@@ -57,14 +60,21 @@ from .trimesh import TriangleMesh
 
 __all__ = ["collide_meshes", "sample_meshes", "crossing_and_containment"]
 
+NARROW_ABOVE = 1e-3
+"""Nearly convex pairs (step 1b) are narrowed only when their interval is wider than this fraction of its upper
+end (float32 folds leave it far narrower; a bevel's n-gons may not)."""
 
-def collide_meshes(a, b, tolerances: Tolerances = DEFAULT_TOLERANCES, max_distance=None, history=None) -> Contact:
+
+def collide_meshes(a, b, tolerances: Tolerances = DEFAULT_TOLERANCES, max_distance=None, history=None, *,
+                   depth_interval: bool = True) -> Contact:
     """`core.collide` for two TriangleMeshes (see core/mesh/__init__.py for the meaning of every field).
 
     max_distance: when given, the query may stop as soon as the meshes are proven farther apart than that
     (`beyond_max_distance`, `distance` then a certified lower bound).  history: None, or the pair's
     `core.PairHistory` (core/mesh/coherence.py: the next query of the pair starts from what this one learnt; the
-    answer is the same).  ValueError on bad arguments."""
+    answer is the same).  depth_interval: True (the default) narrows an intersecting answer's interval
+    (core/mesh/depth_interval.py); False keeps the loose one (the deepest sample and the hulls' move: as certified,
+    cheaper), for callers that only need the verdict.  ValueError on bad arguments."""
     if history is not None and not isinstance(history, PairHistory):
         raise ValueError(f"history must be a core.PairHistory, got {type(history).__name__}")
     if history is not None:
@@ -91,10 +101,10 @@ def collide_meshes(a, b, tolerances: Tolerances = DEFAULT_TOLERANCES, max_distan
     if _both_nearly_convex(a, b):
         # both nearly convex (a fast no for most other meshes: see core/mesh/inner.py)
         hull = _hulls(a, b, tolerances)
-        nearly = _nearly_convex(a, b, tolerances, hull)
+        nearly = _nearly_convex(a, b, tolerances, hull, depth_interval)
         if nearly is not None:
             return nearly
-    return _mesh_collide(a, b, tolerances, max_distance, hull, history=history)
+    return _mesh_collide(a, b, tolerances, max_distance, hull, history=history, narrow=depth_interval)
 
 
 def sample_meshes(a: TriangleMesh, b: TriangleMesh, tolerances: Tolerances = DEFAULT_TOLERANCES) -> Contact:
@@ -118,16 +128,21 @@ def sample_meshes(a: TriangleMesh, b: TriangleMesh, tolerances: Tolerances = DEF
             raise ValueError(f"{name} is a {type(value).__name__}, not a TriangleMesh")
     _share_local_data(a, b)
     if is_convex(a) and is_convex(b):
-        return collide_meshes(a, b, tolerances)
-    contact = _mesh_collide(a, b, tolerances, None, certify=False)
+        return collide_meshes(a, b, tolerances, depth_interval=False)
+    contact = _mesh_collide(a, b, tolerances, None, certify=False, narrow=False)
     if contact.status is Status.INTERSECTING and _both_nearly_convex(a, b):
-        return collide_meshes(a, b, tolerances)  # step 1b may answer: the whole route, as it runs there
+        return collide_meshes(a, b, tolerances, depth_interval=False)  # step 1b may answer: its whole route
     return contact
 
 
 def _both_nearly_convex(a: TriangleMesh, b: TriangleMesh) -> bool:
     """Both meshes have a proved inner body (step 1b applies; b's is not sought without a's)."""
     return inner.inner_body(a._local) is not None and inner.inner_body(b._local) is not None
+
+
+def _apart(a: TriangleMesh, b: TriangleMesh, tolerances: Tolerances) -> bool:
+    """The full query's verdict that two meshes do not intersect (the depth interval's check of a move)."""
+    return collide_meshes(a, b, tolerances, depth_interval=False).status is not Status.INTERSECTING
 
 
 def _share_local_data(a: TriangleMesh, b: TriangleMesh) -> None:
@@ -178,7 +193,8 @@ def _hulls(a: TriangleMesh, b: TriangleMesh, tolerances: Tolerances) -> Contact:
     return collide_convex(_hull_shape(a), _hull_shape(b), tolerances)
 
 
-def _nearly_convex(a: TriangleMesh, b: TriangleMesh, tolerances: Tolerances, hull: Contact) -> Contact | None:
+def _nearly_convex(a: TriangleMesh, b: TriangleMesh, tolerances: Tolerances, hull: Contact,
+                   narrow: bool = True) -> Contact | None:
     """The answer for two closed, nearly convex meshes deep in each other (Blender's float32 UV Sphere and its
     duplicate in place), from their hulls' answer `hull`, or None to leave the pair to the general pipeline: the
     depth from the hulls (`_nearly_convex_depth`), the crossing curve and containment from
@@ -189,12 +205,25 @@ def _nearly_convex(a: TriangleMesh, b: TriangleMesh, tolerances: Tolerances, hul
         return None
     depth, point_a, point_b = near
     segments, contained = crossing_and_containment(a, b, tolerances)
-    return Contact(status=Status.INTERSECTING, distance=-depth + 0.0, normal=np.asarray(hull.normal),
+    normal, separation = np.asarray(hull.normal), np.asarray(hull.separation)
+    upper = float(np.linalg.norm(separation))
+    if narrow and upper - depth > NARROW_ABOVE * upper:
+        # the hairs are not thin (folds of a bevel): the interval is narrowed as for any other pair
+        frame = Frame(a, b, tolerances)
+        origin = frame.origin
+        refined = narrow_interval(a, b, frame, tolerances, depth, point_a - origin, point_b - origin, normal,
+                                  segments - origin, separation,
+                                  lambda mesh_a, moved_b: _apart(mesh_a, moved_b, tolerances))
+        if refined.lower > depth:
+            depth, normal = refined.lower, refined.normal
+            point_a, point_b = refined.point_a + origin, refined.point_b + origin
+        separation = refined.move
+        upper = float(np.linalg.norm(separation))
+    return Contact(status=Status.INTERSECTING, distance=-depth + 0.0, normal=normal,
                    point_a=point_a, point_b=point_b, scale=hull.scale, touching_tolerance=hull.touching_tolerance,
                    containment=contained, intersection=segments, converged=hull.converged,
                    iteration_cap_hit=hull.iteration_cap_hit, gjk_iterations=hull.gjk_iterations,
-                   epa_iterations=hull.epa_iterations, gap=max(0.0, hull.depth - depth) + hull.gap,
-                   separation=hull.separation)
+                   epa_iterations=hull.epa_iterations, gap=max(0.0, upper - depth), separation=separation)
 
 
 def _nearly_convex_depth(a: TriangleMesh, b: TriangleMesh, hull: Contact):
@@ -234,10 +263,11 @@ def crossing_and_containment(a: TriangleMesh, b: TriangleMesh, tolerances: Toler
 
 
 def _mesh_collide(a: TriangleMesh, b: TriangleMesh, tolerances: Tolerances, max_distance,
-                  hull: Contact | None = None, certify: bool = True, history=None) -> Contact:
+                  hull: Contact | None = None, certify: bool = True, history=None, narrow: bool = True) -> Contact:
     """The general pipeline (steps 2-6 of the module docstring); `hull`: the hulls' answer, if already known;
-    `history`: the pair's `PairHistory`, or None.  certify False (`sample_meshes`): an intersecting pair gets no
-    upper end (`gap` infinite) unless the hulls are needed anyway."""
+    `history`: the pair's `PairHistory`, or None; `narrow`: narrow an intersecting answer's interval
+    (core/mesh/depth_interval.py).  certify False (`sample_meshes`): an intersecting pair gets no upper end (`gap`
+    infinite) unless the hulls are needed anyway."""
     frame = Frame(a, b, tolerances)
     sa, sb, band, scale, origin = frame.sa, frame.sb, frame.band, frame.scale, frame.origin
     fallback_normal = frame.fallback_normal
@@ -312,6 +342,14 @@ def _mesh_collide(a: TriangleMesh, b: TriangleMesh, tolerances: Tolerances, max_
         near = _nearly_convex_depth(a, b, hull) if hull is not None else None
         if near is not None and near[0] > depth:
             depth, wa, wb = near[0], near[1] - origin, near[2] - origin
+        if narrow and hull is not None:
+            refined = narrow_interval(a, b, frame, tolerances, depth, wa, wb,
+                                      None if wa is None else unit_or(wa - wb, fallback_normal), segments, separation,
+                                      lambda mesh_a, moved_b: _apart(mesh_a, moved_b, tolerances))
+            if refined.lower > depth:
+                depth, wa, wb = refined.lower, refined.point_a, refined.point_b
+            separation = refined.move
+            upper = float(np.linalg.norm(separation))
         if wa is None:
             wa = wb = pa
             normal = fallback_normal

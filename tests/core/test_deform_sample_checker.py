@@ -81,7 +81,7 @@ def test_samples_answer_as_a_fresh_check(kind, place):
     for a, b, pose in frames:
         place_a = translated(offset, scale)
         place_b = translated(offset + scale * pose[:3, 3], scale)
-        fresh = core.collide(core.TriangleMesh(a, t, place_a), core.TriangleMesh(b, t, place_b))
+        fresh = core.collide(core.TriangleMesh(a, t, place_a), core.TriangleMesh(b, t, place_b), depth_interval=False)
         sampled = checker.check(core.TriangleMesh(a, t, place_a), core.TriangleMesh(b, t, place_b))
         _agree(fresh, sampled, fresh.scale)
         statuses.add(fresh.status)
@@ -106,7 +106,7 @@ def test_the_keyed_cases_answer_as_a_fresh_check():
         checker = SampleChecker()
         statuses = set()
         for time in np.linspace(0.0, 2.0, 41):
-            fresh = core.collide(a.mesh(time), b.mesh(time))
+            fresh = core.collide(a.mesh(time), b.mesh(time), depth_interval=False)
             _agree(fresh, checker.check(a.mesh(time), b.mesh(time)), fresh.scale)
             statuses.add(fresh.status)
         assert core.Status.SEPARATED in statuses and core.Status.INTERSECTING in statuses
@@ -176,7 +176,7 @@ def test_other_triangles_are_not_refitted():
     b = core.TriangleMesh(d, t, translated((0.0, 0.0, 2.5)))
     checker.check(core.TriangleMesh(_dented(d), t), b)
     flipped = core.TriangleMesh(_dented(d), t[:, [0, 2, 1]])
-    fresh = core.collide(flipped, b)
+    fresh = core.collide(flipped, b, depth_interval=False)
     _agree(fresh, checker.check(flipped, core.TriangleMesh(d, t, translated((0.0, 0.0, 2.5)))), fresh.scale)
     assert checker.refits == 1  # B only
 
@@ -185,7 +185,7 @@ def test_an_intersecting_sample_of_non_convex_meshes_skips_only_the_upper_end():
     t, frames = _sequence("bulge 0.3", np.random.default_rng(5), count=16)
     seen = 0
     for a, b, pose in frames:
-        fresh = core.collide(core.TriangleMesh(a, t), core.TriangleMesh(b, t, pose))
+        fresh = core.collide(core.TriangleMesh(a, t), core.TriangleMesh(b, t, pose), depth_interval=False)
         sampled = sample_meshes(core.TriangleMesh(a, t), core.TriangleMesh(b, t, pose))
         _agree(fresh, sampled, fresh.scale)
         if fresh.status is core.Status.INTERSECTING:

@@ -44,11 +44,12 @@ def test_lower_bound_is_below_every_separating_move_found(name):
     assert lower_bound_ok(r.contact, r.search), (r.contact.depth, r.search.best, ROUNDING, r.contact.touching_tolerance)
 
 
-_LOOSE = pytest.mark.xfail(strict=False, reason="issue 19: today's interval is valid but loose here (the hulls' move "
-                                                "above, sampled points below)")
+_LOOSE = pytest.mark.xfail(strict=True, reason="issue 19: hooked L prisms overlapping thinly, the interval is 15 % wide: "
+                                               "neither the ball bound nor one pair of local polytopes reaches the "
+                                               "true depth (the covering argument over several pieces is not built)")
 
 
-@pytest.mark.parametrize("name", [pytest.param(n, marks=_LOOSE) if n in ("crate/0", "lshape/1") else n for n in PAIRS])
+@pytest.mark.parametrize("name", [pytest.param(n, marks=_LOOSE) if n == "lshape/1" else n for n in PAIRS])
 def test_gap_is_within_1_percent(name):
     r = _examined(name)
     assert r.width <= 0.01, (r.contact.depth, r.upper)

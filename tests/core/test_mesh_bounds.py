@@ -59,8 +59,12 @@ def test_max_distance_beyond():
 
 
 def test_intersecting_gap_brackets_the_depth_with_the_hulls_depth():
+    """The interval's upper end is a verified move no longer than the hulls' depth (which always separates)."""
     a, b = l_shape(), translate(l_shape(), [0.5, 0.5, 0.0])
     c = core.collide(mesh(a), mesh(b))
     hull = core.collide(a[0], b[0])
     assert c.status is Status.INTERSECTING
-    assert abs((c.depth + c.gap) - hull.depth) <= 1e-12 * c.scale
+    assert c.depth + c.gap <= hull.depth + 1e-12 * c.scale
+    moved = np.eye(4)
+    moved[:3, 3] = c.separation
+    assert core.collide(mesh(a), mesh(b, moved)).status is not Status.INTERSECTING
