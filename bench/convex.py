@@ -94,6 +94,33 @@ def in_bench_venv() -> bool:
 
 # ============================================================================================ machine info
 
+def fcl_mesh_objects(fcl, *meshes) -> list:
+    """fcl.CollisionObjects of (vertices, triangles) meshes, each an fcl.BVHModel (fcl's tree build), at identity."""
+    import numpy as np
+    objects = []
+    for vertices, triangles in meshes:
+        model = fcl.BVHModel()
+        model.beginModel(len(vertices), len(triangles))
+        model.addSubModel(np.ascontiguousarray(vertices, float), np.ascontiguousarray(triangles, np.int32))
+        model.endModel()
+        objects.append(fcl.CollisionObject(model, fcl.Transform()))
+    return objects
+
+
+def run_header(info: dict) -> list:
+    """The lines that open a mesh table: the machine, the load before and after the run, python-fcl's version."""
+    after = " ".join(f"{x:.2f}" for x in os.getloadavg())
+    head = [f"- machine: {info['cpu']}, {info['cores']} cores; python {info['python']}, numpy {info['numpy']}; "
+            f"load average before: {info['load_before']}, after: {after}; {info['date']}"]
+    try:
+        import fcl  # noqa: F401
+        from importlib.metadata import version
+        head.append(f"- peer: python-fcl {version('python-fcl')}")
+    except Exception as exc:  # noqa: BLE001
+        head.append(f"- peer fcl missing: {exc}")
+    return head
+
+
 def machine_info() -> dict:
     import numpy as np
     cpu = platform.processor() or "?"

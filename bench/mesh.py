@@ -13,8 +13,9 @@ Rows (about 100,000 triangles per mesh; seeded; built before any clock starts):
   panel on a wall                    two open parallel grids 1e-3 apart, one shifted by half a cell
 
 One-shot = arrays in, full answer out, every preparation included:
-  ours  core.TriangleMesh(vertices, triangles) for both meshes + core.collide(a, b) (status, signed distance,
-        points, containment, crossing curve);
+  ours  core.TriangleMesh(vertices, triangles) for both meshes + core.collide(a, b, depth_interval=False)
+        (status, signed distance, points, containment, crossing curve, the loose depth interval; the narrowed
+        interval's cost is bench/depth.py's);
   fcl   fcl.BVHModel for both (beginModel / addSubModel / endModel: its tree build) + CollisionObjects, then
         fcl.collide (one contact) and fcl.distance (nearest points): FCL answers "do they meet" and "how far"
         in two queries and has no depth for meshes; its total is build + collide + distance.
@@ -178,7 +179,7 @@ def measure_row(name: str, quick: bool) -> dict:
 
     def ours():
         a, b = core.TriangleMesh(va, ta), core.TriangleMesh(vb, tb)
-        return core.collide(a, b)
+        return core.collide(a, b, depth_interval=False)
 
     row["ours_s"], c = _median_time(ours)
     row.update(status=c.status.name, distance=float(c.distance), scale=float(c.scale),
@@ -191,14 +192,7 @@ def measure_row(name: str, quick: bool) -> dict:
         return row
 
     def build():
-        objs = []
-        for v, t in ((va, ta), (vb, tb)):
-            m = fcl.BVHModel()
-            m.beginModel(len(v), len(t))
-            m.addSubModel(np.ascontiguousarray(v, float), np.ascontiguousarray(t, np.int32))
-            m.endModel()
-            objs.append(fcl.CollisionObject(m, fcl.Transform()))
-        return objs
+        return convex.fcl_mesh_objects(fcl, (va, ta), (vb, tb))
 
     def collide(objs):
         res = fcl.CollisionResult()

@@ -52,13 +52,7 @@ def measure(va, ta, vb, tb, repeat: int) -> dict:
         return one_shot(core, va, ta, vb, tb)
 
     def theirs():
-        objs = []
-        for v, t in ((va, ta), (vb, tb)):
-            m = fcl.BVHModel()
-            m.beginModel(len(v), len(t))
-            m.addSubModel(np.ascontiguousarray(v, float), np.ascontiguousarray(t, np.int32))
-            m.endModel()
-            objs.append(fcl.CollisionObject(m, fcl.Transform()))
+        objs = convex.fcl_mesh_objects(fcl, (va, ta), (vb, tb))
         res = fcl.CollisionResult()
         fcl.collide(objs[0], objs[1], fcl.CollisionRequest(num_max_contacts=1_000_000, enable_contact=True), res)
         dres = fcl.DistanceResult()
@@ -114,14 +108,7 @@ def main() -> None:
         out.append(f"| {name} | {len(ta):,} + {len(tb):,} | {verdict} | {_ms(r['ours_s'])} | {_ms(r['fcl_s'])} | "
                    f"{r['ours_s'] / r['fcl_s']:.2f} | {says} |")
         print(out[-1], flush=True)
-    load_after = " ".join(f"{x:.2f}" for x in os.getloadavg())
-    head = [f"- machine: {info['cpu']}, {info['cores']} cores; python {info['python']}, numpy {info['numpy']}; "
-            f"load average before: {info['load_before']}, after: {load_after}; {info['date']}"]
-    try:
-        from importlib.metadata import version
-        head.append(f"- peer: python-fcl {version('python-fcl')}")
-    except Exception as exc:  # noqa: BLE001
-        head.append(f"- peer fcl missing: {exc}")
+    head = convex.run_header(info)
     text = head + [""] + out
     print("\n".join(head))
     if not args.quick and not wanted:

@@ -46,27 +46,12 @@ sys.path.insert(0, str(BENCH))
 sys.path.insert(0, str(ROOT))
 
 import convex  # noqa: E402  (bench/convex.py: the bench venv and machine info)
+from midsize_cases import load_obj  # noqa: E402  (one .obj reader for the bench)
 
 ROWS = ("fcl env/rob: fcl poses", "fcl env/rob: small drag", "spheres 20k: crossing", "spheres 20k: apart")
 
 
 # ============================================================================================ geometry (numpy)
-
-def load_obj(path: Path):
-    """Vertices and triangles of an OBJ file (v and f lines; a polygon is fanned from its first corner)."""
-    import numpy as np
-    vertices, triangles = [], []
-    for line in path.read_text().splitlines():
-        parts = line.split()
-        if not parts:
-            continue
-        if parts[0] == "v":
-            vertices.append([float(x) for x in parts[1:4]])
-        elif parts[0] == "f":
-            corners = [int(p.split("/")[0]) - 1 for p in parts[1:]]
-            triangles += [[corners[0], corners[i], corners[i + 1]] for i in range(1, len(corners) - 1)]
-    return np.array(vertices, float), np.array(triangles, np.int64)
-
 
 def euler_matrix(a: float, b: float, c: float):
     """FCL's test utility's Euler angles to a rotation matrix (test/test_fcl_utility.h, `eulerToMatrix`)."""
@@ -174,13 +159,7 @@ def measure_row(name: str, quick: bool, poses: int) -> dict:
         fcl = None
         row["fcl_missing"] = str(exc)
     if fcl is not None:
-        objs = []
-        for v, t in ((va, ta), (vb, tb)):
-            m = fcl.BVHModel()
-            m.beginModel(len(v), len(t))
-            m.addSubModel(np.ascontiguousarray(v, float), np.ascontiguousarray(t, np.int32))
-            m.endModel()
-            objs.append(fcl.CollisionObject(m, fcl.Transform()))
+        objs = convex.fcl_mesh_objects(fcl, (va, ta), (vb, tb))
         request = fcl.CollisionRequest(num_max_contacts=1_000_000, enable_contact=True)
         distance_request = fcl.DistanceRequest(enable_nearest_points=True)
     history = core.PairHistory()
@@ -253,15 +232,7 @@ def main() -> int:
         rows.append(measure_row(name, args.quick, poses))
         print("  " + table(rows[-1:])[-1], flush=True)
         print("ROW " + json.dumps(rows[-1]), flush=True)
-    after = " ".join(f"{x:.2f}" for x in os.getloadavg())
-    head = [f"- machine: {info['cpu']}, {info['cores']} cores; python {info['python']}, numpy {info['numpy']}; "
-            f"load average before: {info['load_before']}, after: {after}; {info['date']}"]
-    try:
-        import fcl  # noqa: F401
-        from importlib.metadata import version
-        head.append(f"- peer: python-fcl {version('python-fcl')}")
-    except Exception as exc:  # noqa: BLE001
-        head.append(f"- peer fcl missing: {exc}")
+    head = convex.run_header(info)
     print("\n".join(head + [""] + table(rows)))
     return 0
 
