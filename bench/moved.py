@@ -173,7 +173,7 @@ def measure_row(name: str, quick: bool, poses: int) -> dict:
         t2 = time.perf_counter()
         t_hist.append(t1 - t0)
         t_fresh.append(t2 - t1)
-        routes[history.route] = routes.get(history.route, 0) + 1
+        routes[history.route.value] = routes.get(history.route.value, 0) + 1
         statuses[f.status.name] = statuses.get(f.status.name, 0) + 1
         same += same_answer(h, f)
         if fcl is not None:

@@ -30,7 +30,7 @@ closest pair.  The next query places the seeds in the new pose first (a few tria
   caps (a large move: the seed is a poor bound), the fresh query answers.
 - the leaf pairs that descent kept (`_Frontier`) serve the next queries without any descent while a bound of how
   far each mesh moved since (`displacement`) proves every node pair it dropped still farther than the closest
-  seed plus the margin: the "frontier" route, the same tests on the answer.
+  seed plus the margin: the `Route.FRONTIER` route, the same tests on the answer.
 
 Anything else (no seed yet, another pair of meshes, a seed within the band: touching, `max_distance` with no
 crossing) goes to the fresh query, which then teaches the history its crossing or closest pairs.  `route` says
@@ -39,6 +39,8 @@ which way the last query went.  One difference is left: a fresh query that hits 
 (`converged` False), where the closest route, had it been taken, reports the converged answer.
 """
 from __future__ import annotations
+
+import enum
 
 import math
 
@@ -98,6 +100,19 @@ class Staged:
         self.d_min, self.pa, self.pb, self.touching, self.lower = d_min, pa, pb, touching, lower
 
 
+class Route(enum.Enum):
+    """How a query with a `PairHistory` was answered."""
+
+    FRESH = "fresh"
+    """The full query (no history yet, a jump, touching, a near tie, or a work cap reached)."""
+    CROSSING = "crossing"
+    """From the crossing seeds: the band pairs stand in for the descent."""
+    CLOSEST = "closest"
+    """A descent bounded from the start by the closest seed."""
+    FRONTIER = "frontier"
+    """The last descent's leaf pairs, no descent."""
+
+
 class PairHistory:
     """What the last query of one pair of `TriangleMesh`es learnt (see the module docstring).  Keep one per pair
     and pass it to each query of that pair, in the same argument order; another pair or other tolerances start it
@@ -116,9 +131,8 @@ class PairHistory:
         self._band = None
         self._band_moved = 0.0
         self._crossed = False
-        self.route = None
-        """How the last query was answered: "fresh", "crossing" (from the crossing seeds), "closest" (a descent
-        from the closest seed), "frontier" (the last descent's leaf pairs, no descent) or None (no query yet)."""
+        self.route: Route | None = None
+        """How the last query was answered (`Route`), or None before the first."""
 
     # ------------------------------------------------------------------ the query's side
     def stage(self, frame, tolerances, max_distance) -> Staged | None:
@@ -127,7 +141,7 @@ class PairHistory:
         if self._key is None or not (key[0] is self._key[0] and key[1] is self._key[1] and key[2] == self._key[2]):
             self.reset()
             self._key = key
-        self.route = "fresh"
+        self.route = Route.FRESH
         if self._seeds is None:
             return None
         X, Y = _corners(frame.sa, self._seeds[0]), _corners(frame.sb, self._seeds[1])
@@ -142,7 +156,7 @@ class PairHistory:
             # somewhere near): the band route, which finds out; nothing crossing after all is left to the fresh query
             staged = self._crossing(frame)
             if staged is not None:
-                self.route = "crossing"
+                self.route = Route.CROSSING
             return staged
         if max_distance is not None:
             return None
@@ -161,14 +175,14 @@ class PairHistory:
             if holds:  # the answer is among its leaf pairs: a None is a near tie, for the fresh query
                 staged = _answer(frame, self._frontier.ia, self._frontier.ib, ub)
                 if staged is not None:
-                    self.route = "frontier"
+                    self.route = Route.FRONTIER
                 return staged
         # a new frontier, with room for a few more moves like the last one
         slack = _slack(self._step or 0.0, frame.scale, 0.5 * ub)
         staged, frontier = _closest(frame, ub, slack)
         self._frontier, self._moved = frontier, 0.0
         if staged is not None:
-            self.route = "closest"
+            self.route = Route.CLOSEST
         return staged
 
     def _crossing(self, frame) -> Staged | None:

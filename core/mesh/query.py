@@ -48,7 +48,7 @@ from ..polytope import ConvexPolytope
 from ..shapes import PointCloud
 from ..tolerances import DEFAULT_TOLERANCES, Tolerances
 from . import copies, inner
-from .coherence import PairHistory
+from .coherence import PairHistory, Route
 from .depth_interval import depth_interval as narrow_interval
 from .descent import PRUNE, best_distance, descend, touch_normal
 from .inside import deepest_inside
@@ -78,7 +78,7 @@ def collide_meshes(a, b, tolerances: Tolerances = DEFAULT_TOLERANCES, max_distan
     if history is not None and not isinstance(history, PairHistory):
         raise ValueError(f"history must be a core.PairHistory, got {type(history).__name__}")
     if history is not None:
-        history.route = "fresh"
+        history.route = Route.FRESH
     if not isinstance(tolerances, Tolerances):
         raise ValueError(f"tolerances must be a core.Tolerances, got {type(tolerances).__name__}")
     for value, name in ((a, "a"), (b, "b")):

@@ -7,7 +7,7 @@ sequences over non-convex meshes: small steps (a drag) from apart through touchi
 random jumps, turns, one mesh inside the other, an open mesh, a skewed transform, boxes resting face on face
 (touching, where many triangle pairs tie), and the history passed on to another pair.  The oracle is the fresh
 query itself (`core.collide` without a history), whose own answers the corpus tests check against exact ones; each
-sequence of small moves must also take the history's shortcuts ("crossing", "closest", "frontier" routes)
+sequence of small moves must also take the history's shortcuts (the crossing, closest and frontier routes)
 somewhere, else nothing was tested.
 """
 from __future__ import annotations
@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 
 import core
+from core.mesh.coherence import Route
 from tests.core import mesh_corpus as mc
 from tests.core import meshes
 
@@ -75,7 +76,7 @@ def test_drag_through_and_out(seed):
     direction = rng.normal(size=3)
     direction /= np.linalg.norm(direction)
     routes = _run(a, b, _drag(rng, 3.0 * direction, -3.0 * direction, 40, turn=0.6))
-    assert {"crossing", "closest", "frontier"} <= set(routes), routes
+    assert {Route.CROSSING, Route.CLOSEST, Route.FRONTIER} <= set(routes), routes
 
 
 @pytest.mark.parametrize("seed", range(3))
@@ -101,7 +102,7 @@ def test_small_steps_and_jumps_mixed():
         poses += _drag(rng, start, start + rng.uniform(-1.0, 1.0, 3), 12, turn=0.3)
     history = core.PairHistory()
     routes = _run(a, b, poses, moving="a", history=history)
-    assert "crossing" in routes and "closest" in routes, routes
+    assert Route.CROSSING in routes and Route.CLOSEST in routes, routes
     _run(b, a, poses[:12], moving="b", history=history)  # another argument order: the history starts afresh
 
 
@@ -113,13 +114,13 @@ def test_inside_and_open_and_skewed():
     vb, tb, _, _ = mc.star(rng, 0.3, 0.2, 16, 8)
     small = core.TriangleMesh(vb, tb)
     routes = _run(crate, small, _drag(rng, (-1.0, 0.2, 0.1), (1.9, 0.3, -0.2), 25, turn=0.5))
-    assert "crossing" in routes, routes
+    assert Route.CROSSING in routes, routes
     grid = core.TriangleMesh(*mc.grid(1.5, 12, 0.0))
     star = core.TriangleMesh(*mc.star(rng, 0.8, 0.2, 16, 8)[:2])
     skew = np.array([[1.0, 0.3, 0.0], [0.0, 0.8, 0.2], [0.1, 0.0, 1.2]])
     poses = [_pose(skew, (0.1, -0.2, z)) for z in np.linspace(1.6, -1.6, 25)]
     routes = _run(star, grid, poses, moving="b")
-    assert "crossing" in routes and "closest" in routes, routes
+    assert Route.CROSSING in routes and Route.CLOSEST in routes, routes
 
 
 def test_touching_faces_and_max_distance():
