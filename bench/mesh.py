@@ -289,14 +289,7 @@ def main() -> None:
         except subprocess.TimeoutExpired:
             rows.append({"row": name, "error": f"over the {args.budget:.0f} s budget"})
         print("  " + table(rows[-1:])[-1], flush=True)
-    head = [f"- machine: {info['cpu']}, {info['cores']} cores; python {info['python']}, numpy {info['numpy']}; "
-            f"load average before: {info['load_before']}; {info['date']}"]
-    try:
-        import fcl  # noqa: F401
-        from importlib.metadata import version
-        head.append(f"- peer: python-fcl {version('python-fcl')}")
-    except Exception as exc:  # noqa: BLE001
-        head.append(f"- peer fcl missing: {exc}")
+    head = convex.run_header(info)
     text = head + [""] + table(rows)
     print("\n".join(text))
     if not args.quick:

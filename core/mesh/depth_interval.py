@@ -46,7 +46,7 @@ import zlib
 import numpy as np
 
 from ..contact import Status
-from ..rows import row_dot
+from ..rows import fibonacci_directions, row_dot
 from .descent import PRUNE, descend
 from .meeting import _robust, containment
 from .bvh import WorldBVH
@@ -422,7 +422,7 @@ def _sample_directions(a, b, lower, state, verified, free):
     candidates.  The budget shrinks with the meshes' size (each test is a descent of both hierarchies)."""
     triangles = a._local.triangles.shape[0] + b._local.triangles.shape[0]
     budget = int(min(SAMPLES, SAMPLES * 4_000 // max(1, triangles)))
-    directions = _spread(24)
+    directions = fibonacci_directions(24)
     spent = 0
     while spent < budget and state["upper"] > lower * (1.0 + SAMPLE_ABOVE):
         best_move = min(verified, key=lambda item: item[0])[1] if verified else None
@@ -453,15 +453,6 @@ def _tilted(unit, angle):
     u /= np.linalg.norm(u)
     v = np.cross(unit, u)
     return np.array([np.cos(angle) * unit + np.sin(angle) * w for w in (u, -u, v, -v)])
-
-
-def _spread(count):
-    """`count` unit directions spread over the sphere (a Fibonacci lattice)."""
-    k = np.arange(count) + 0.5
-    z = 1.0 - 2.0 * k / count
-    r = np.sqrt(1.0 - z * z)
-    phi = np.pi * (3.0 - np.sqrt(5.0)) * k
-    return np.stack([r * np.cos(phi), r * np.sin(phi), z], axis=1)
 
 
 def _polytope_bound(sa, sb, p, reach, direction, frame, tolerances):
