@@ -297,8 +297,9 @@ def _snapped(points, scale):
 def depth_interval(a, b, frame, tolerances, lower, point_a, point_b, normal, segments, hull_move, apart):
     """Refine an intersecting answer's interval.  `lower`, `point_a`, `point_b`, `normal`: today's certified bound
     and witness (pair frame; the points may be None); `segments`: the crossing curve (pair frame); `hull_move`: the
-    hulls' separating move of B (world), always valid; `apart(a, moved_b)`: the full query's verdict that two
-    meshes do not intersect (core/mesh/query.py hands it in: it imports this module).  Returns an `Interval`.
+    hulls' separating move of B (world), always valid; `apart(a, moved_b, tolerances)`: the full query's verdict
+    that two meshes do not intersect (core/mesh/query.py hands it in: it imports this module).  Returns an
+    `Interval`.
 
     The work runs on the pair in a canonical order (`_first`), so collide(b, a) is collide(a, b).swapped(): moving
     B by v separates exactly when moving A by -v does."""
@@ -409,7 +410,7 @@ def _interval(a, b, frame, tolerances, lower, point_a, point_b, normal, segments
             search(move / np.linalg.norm(move))
     # the shortest move the crossing test passed, re-checked by the full query (the next one if it fails)
     for _, move in sorted(verified, key=lambda item: item[0]):
-        if apart(a, _moved(b, move)):
+        if apart(a, _moved(b, move), tolerances):
             best.move = move
             break
     return best

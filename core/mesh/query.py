@@ -79,12 +79,7 @@ def collide_meshes(a, b, tolerances: Tolerances = DEFAULT_TOLERANCES, max_distan
         raise ValueError(f"history must be a core.PairHistory, got {type(history).__name__}")
     if history is not None:
         history.route = Route.FRESH
-    if not isinstance(tolerances, Tolerances):
-        raise ValueError(f"tolerances must be a core.Tolerances, got {type(tolerances).__name__}")
-    for value, name in ((a, "a"), (b, "b")):
-        if not isinstance(value, TriangleMesh):
-            raise ValueError(f"{name} is a {type(value).__name__}: a TriangleMesh can only be collided with another "
-                             f"TriangleMesh (give the convex shape as a TriangleMesh of its surface)")
+    _check_arguments(a, b, tolerances)
     max_distance = as_max_distance(max_distance)  # the same rules as for convex shapes (None, or >= 0)
     _share_local_data(a, b)
 
@@ -121,11 +116,7 @@ def sample_meshes(a: TriangleMesh, b: TriangleMesh, tolerances: Tolerances = DEF
       and `converged` False; the depth is the same certified lower bound.
     Everything else is as `collide_meshes` gives it, for the hierarchies the meshes hold (a refitted hierarchy,
     core/deform.py's `SampleChecker`, may pick another of several equally close pairs: the same distance)."""
-    if not isinstance(tolerances, Tolerances):
-        raise ValueError(f"tolerances must be a core.Tolerances, got {type(tolerances).__name__}")
-    for value, name in ((a, "a"), (b, "b")):
-        if not isinstance(value, TriangleMesh):
-            raise ValueError(f"{name} is a {type(value).__name__}, not a TriangleMesh")
+    _check_arguments(a, b, tolerances)
     _share_local_data(a, b)
     if is_convex(a) and is_convex(b):
         return collide_meshes(a, b, tolerances, depth_interval=False)
@@ -133,6 +124,16 @@ def sample_meshes(a: TriangleMesh, b: TriangleMesh, tolerances: Tolerances = DEF
     if contact.status is Status.INTERSECTING and _both_nearly_convex(a, b):
         return collide_meshes(a, b, tolerances, depth_interval=False)  # step 1b may answer: its whole route
     return contact
+
+
+def _check_arguments(a, b, tolerances) -> None:
+    """ValueError unless `a` and `b` are TriangleMeshes and `tolerances` a Tolerances."""
+    if not isinstance(tolerances, Tolerances):
+        raise ValueError(f"tolerances must be a core.Tolerances, got {type(tolerances).__name__}")
+    for value, name in ((a, "a"), (b, "b")):
+        if not isinstance(value, TriangleMesh):
+            raise ValueError(f"{name} is a {type(value).__name__}: a TriangleMesh can only be collided with another "
+                             f"TriangleMesh (give the convex shape as a TriangleMesh of its surface)")
 
 
 def _both_nearly_convex(a: TriangleMesh, b: TriangleMesh) -> bool:
@@ -212,8 +213,7 @@ def _nearly_convex(a: TriangleMesh, b: TriangleMesh, tolerances: Tolerances, hul
         frame = Frame(a, b, tolerances)
         origin = frame.origin
         refined = narrow_interval(a, b, frame, tolerances, depth, point_a - origin, point_b - origin, normal,
-                                  segments - origin, separation,
-                                  lambda mesh_a, moved_b: _apart(mesh_a, moved_b, tolerances))
+                                  segments - origin, separation, _apart)
         if refined.lower > depth:
             depth, normal = refined.lower, refined.normal
             point_a, point_b = refined.point_a + origin, refined.point_b + origin
@@ -345,7 +345,7 @@ def _mesh_collide(a: TriangleMesh, b: TriangleMesh, tolerances: Tolerances, max_
         if narrow and hull is not None:
             refined = narrow_interval(a, b, frame, tolerances, depth, wa, wb,
                                       None if wa is None else unit_or(wa - wb, fallback_normal), segments, separation,
-                                      lambda mesh_a, moved_b: _apart(mesh_a, moved_b, tolerances))
+                                      _apart)
             if refined.lower > depth:
                 depth, wa, wb = refined.lower, refined.point_a, refined.point_b
             separation = refined.move
