@@ -6,7 +6,8 @@ mode asks for, asks the core, and returns the exact record (with timings).  Ever
 pair check, the sweep, the live re-check, Push Apart and its confirmations) calls it.  The scene check reads each
 object once itself (`reading.read_object`: an instanced object's instances share the read) and answers each pair
 through `check_geometry`, the second half of `check_pair`.  None of them calls `core.collide` on its own.
-`check_object(obj, depsgraph, clearance)` is the same for one object on its own (Check Object).
+`check_object(obj, depsgraph, clearance)` is the same for one object on its own (Check Object); its modal run
+takes it stage by stage (`check_object_steps`).
 `check_pair` raises `reading.GeometryError` (the message names the object) for objects it cannot check,
 `ValueError` for numbers the core refuses; it never touches the scene.
 
@@ -270,20 +271,49 @@ def check_pair(obj_a, obj_b, depsgraph, settings: CheckSettings = CheckSettings(
                           mesh_check=mesh_check)
 
 
+OBJECT_STAGES = ("reading the object", "finding self-intersections", "measuring the clearance between parts",
+                 "counting loose parts")
+"""Check Object's stages in order, as `check_object_steps` names the one that comes next."""
+_OBJECT_DONE = (0.05, 0.75, 0.95)
+"""The share of a run done after each stage (the self-intersections take most of it on large meshes)."""
+
+
+def check_object_steps(obj, depsgraph, clearance: float, cache=None):
+    """Check Object stage by stage (`OBJECT_STAGES`), for a run that shows progress and may be stopped between
+    stages: a generator that yields (share done, the next stage) after each stage but the last and returns
+    (`results.object_check.ObjectCheck`, its results-list rows) as its StopIteration value.  It keeps nothing
+    outside itself, so a run dropped part way leaves nothing behind.  Raises as `check_object` does."""
+    started = time.perf_counter()
+    geometry, mesh = _geometry_and_shape(obj, depsgraph, Mode.EXACT, cache)
+    identity = object_identity(obj)  # the object is not touched after this stage
+    read_ms = (time.perf_counter() - started) * 1e3
+    yield _OBJECT_DONE[0], OBJECT_STAGES[1]
+    started = time.perf_counter()
+    segments = self_intersections(mesh)
+    spent = time.perf_counter() - started
+    yield _OBJECT_DONE[1], OBJECT_STAGES[2]
+    started = time.perf_counter()
+    gaps = part_clearance(mesh, clearance)
+    spent += time.perf_counter() - started
+    yield _OBJECT_DONE[2], OBJECT_STAGES[3]
+    started = time.perf_counter()
+    parts = len(loose_parts(mesh))
+    lo, hi = mesh.bounds()
+    scale = float(np.linalg.norm(hi - lo))
+    check = ObjectCheck(object_name=geometry.name, identity=identity, segments=segments,
+                        parts=parts, pairs=len(gaps), clearance=float(clearance), scale=scale,
+                        time_ms=(spent + time.perf_counter() - started) * 1e3)
+    return check, object_records(check, gaps, band=DEFAULT_TOLERANCES.touching * scale, read_ms=read_ms)
+
+
 def check_object(obj, depsgraph, clearance: float, cache=None):
     """Check Object: one object on its own, as the viewport shows it (its evaluated mesh in world space): where
     its surface crosses itself, and the pairs of its loose parts that cross, touch or are no farther apart than
     `clearance` (Blender units).  Returns (`results.object_check.ObjectCheck`, its results-list rows).  Raises as
-    `check_pair` does."""
-    started = time.perf_counter()
-    geometry, mesh = _geometry_and_shape(obj, depsgraph, Mode.EXACT, cache)
-    read_ms = (time.perf_counter() - started) * 1e3
-    started = time.perf_counter()
-    segments = self_intersections(mesh)
-    gaps = part_clearance(mesh, clearance)
-    lo, hi = mesh.bounds()
-    scale = float(np.linalg.norm(hi - lo))
-    check = ObjectCheck(object_name=geometry.name, identity=object_identity(obj), segments=segments,
-                        parts=len(loose_parts(mesh)), pairs=len(gaps), clearance=float(clearance), scale=scale,
-                        time_ms=(time.perf_counter() - started) * 1e3)
-    return check, object_records(check, gaps, band=DEFAULT_TOLERANCES.touching * scale, read_ms=read_ms)
+    `check_pair` does.  All of `check_object_steps` in one go."""
+    steps = check_object_steps(obj, depsgraph, clearance, cache)
+    while True:
+        try:
+            next(steps)
+        except StopIteration as finished:
+            return finished.value

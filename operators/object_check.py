@@ -4,11 +4,15 @@
 Thin, like the pair check: the one pipeline (`checking.check_object`: the evaluated mesh in world space, its
 self-intersections and the pairs of its loose parts closer than the scene's Clearance) hands its rows to the one
 writer (`store.set_records`, with the `ObjectCheck` they come from) and reports one line.  Nothing in the scene
-changes (no undo step).  Choosing a row of the list frames its two closest points (`frame_record`), or the whole
-crossing curve for the self-intersection row.
+changes (no undo step).  With a window it runs as the scene check and the sweep do: stage by stage
+(`checking.check_object_steps`) on a window timer, with a progress bar and the stage in the status bar; Esc stops
+it between stages and the results list stays as it was (nothing is written before the last stage).  Without a
+window (scripts, `execute`) it runs straight through.  Choosing a row of the list frames its two closest points
+(`frame_record`), or the whole crossing curve for the self-intersection row.
 """
 from __future__ import annotations
 
+import time
 import traceback
 
 import bpy
@@ -16,7 +20,7 @@ import numpy as np
 
 from ..results.object_check import summary_line
 from . import access, store
-from .checking import check_object
+from .checking import OBJECT_STAGES, check_object, check_object_steps
 from .reading import GEOMETRY_CACHE, GEOMETRY_TYPES, GeometryError
 
 
@@ -34,6 +38,26 @@ def object_problem(context) -> str | None:
     return None
 
 
+STEP_S = 0.05
+"""Time given to the stages per timer tick of the modal run (a stage, once started, runs to its end)."""
+PROGRESS_STEPS = 1000
+NAVIGATION = {"MIDDLEMOUSE", "WHEELUPMOUSE", "WHEELDOWNMOUSE", "TRACKPADPAN", "TRACKPADZOOM"}
+"""Events the modal run lets through: the view can be moved while it runs; the scene cannot be edited."""
+
+
+def failure_message(name: str, exc: Exception) -> str:
+    """What Check Object reports when the check of object `name` raised `exc` (a bug's trace goes to the
+    console)."""
+    if isinstance(exc, GeometryError):
+        return str(exc)
+    if isinstance(exc, ValueError):
+        return f"Cannot check '{name}': {exc}"
+    if isinstance(exc, ReferenceError):  # removed by a script while the modal run waited between stages
+        return f"'{name}' was removed while it was being checked: nothing changed"
+    traceback.print_exc()  # a bug in the engine: report it, keep Blender running, keep the trace
+    return f"Check Object failed on '{name}': {type(exc).__name__}: {exc} (details in the console)"
+
+
 class COLLISION_OT_check_object(bpy.types.Operator):
     """Check the active object on its own (3D printing): where its surface crosses itself, and which of its \
 loose parts come closer than the scene's Clearance"""
@@ -41,6 +65,10 @@ loose parts come closer than the scene's Clearance"""
     bl_idname = "collision.check_object"
     bl_label = "Check Object"
     bl_options = {"REGISTER"}  # read-only: no undo step
+
+    _steps = None
+    _name = ""
+    _timer = None
 
     @classmethod
     def poll(cls, context):
@@ -50,34 +78,104 @@ loose parts come closer than the scene's Clearance"""
             return False
         return True
 
-    def execute(self, context):
+    def _target(self, context):
+        """(object, depsgraph, clearance) to check, or None (and an ERROR report) when Check Object cannot run."""
         problem = object_problem(context)
         if problem:
             self.report({"ERROR"}, problem)
-            return {"CANCELLED"}
+            return None
         obj = context.view_layer.objects.active
         settings = access.settings(context.scene)
         clearance = float(settings.clearance) if settings is not None else 0.0
+        self._name = obj.name
+        return obj, context.evaluated_depsgraph_get(), clearance
+
+    def _publish(self, context, check, rows):
+        store.set_records(context.window_manager, rows, 0, object_check=check)
+        self.report({"INFO"}, summary_line(check, context.scene.unit_settings))
+        return {"FINISHED"}
+
+    def execute(self, context):
+        target = self._target(context)
+        if target is None:
+            return {"CANCELLED"}
         wm = context.window_manager
         wm.progress_begin(0, 1)
         try:
-            check, rows = check_object(obj, context.evaluated_depsgraph_get(), clearance, cache=GEOMETRY_CACHE)
-        except GeometryError as exc:
-            self.report({"ERROR"}, str(exc))
-            return {"CANCELLED"}
-        except ValueError as exc:
-            self.report({"ERROR"}, f"Cannot check '{obj.name}': {exc}")
-            return {"CANCELLED"}
-        except Exception as exc:  # a bug in the engine: report it, keep Blender running, keep the trace
-            traceback.print_exc()
-            self.report({"ERROR"}, f"Check Object failed on '{obj.name}': {type(exc).__name__}: {exc} "
-                                   f"(details in the console)")
+            check, rows = check_object(*target, cache=GEOMETRY_CACHE)
+        except Exception as exc:
+            self.report({"ERROR"}, failure_message(self._name, exc))
             return {"CANCELLED"}
         finally:
             wm.progress_end()
-        store.set_records(wm, rows, 0, object_check=check)
-        self.report({"INFO"}, summary_line(check, context.scene.unit_settings))
-        return {"FINISHED"}
+        return self._publish(context, check, rows)
+
+    def _begin(self, context) -> bool:
+        """Start the modal run's stages (`_steps`, not run yet); False (and an ERROR report) when it cannot run."""
+        target = self._target(context)
+        if target is None:
+            return False
+        self._steps = check_object_steps(*target, cache=GEOMETRY_CACHE)
+        return True
+
+    def invoke(self, context, _event):
+        if context.window is None:
+            return self.execute(context)
+        if not self._begin(context):
+            return {"CANCELLED"}
+        wm = context.window_manager
+        wm.progress_begin(0, PROGRESS_STEPS)
+        self._timer = wm.event_timer_add(0.01, window=context.window)
+        wm.modal_handler_add(self)
+        self._status(context, 0.0, OBJECT_STAGES[0])
+        return {"RUNNING_MODAL"}
+
+    def _status(self, context, done: float, stage: str):
+        """The progress bar and, in the status bar, the stage that runs next."""
+        context.window_manager.progress_update(int(done * PROGRESS_STEPS))
+        workspace = getattr(context, "workspace", None)
+        if workspace is not None:
+            workspace.status_text_set(f"Check Object '{self._name}': {stage} (Esc to cancel)")
+
+    def _end(self, context):
+        """Stop the modal run: no timer, no progress bar, no status text, the run dropped."""
+        wm = context.window_manager
+        if self._timer is not None:
+            wm.event_timer_remove(self._timer)
+            self._timer = None
+        wm.progress_end()
+        workspace = getattr(context, "workspace", None)
+        if workspace is not None:
+            workspace.status_text_set(None)
+        self._steps = None
+
+    def cancel(self, context):
+        """Blender ends the run (the window closes, another file loads): nothing is written."""
+        self._end(context)
+
+    def modal(self, context, event):
+        if event.type == "ESC":
+            self._end(context)
+            self.report({"INFO"}, f"Check Object cancelled on '{self._name}': nothing changed")
+            return {"CANCELLED"}
+        if event.type == "TIMER":
+            deadline = time.perf_counter() + STEP_S
+            try:
+                while True:
+                    done, stage = next(self._steps)
+                    self._status(context, done, stage)
+                    if time.perf_counter() >= deadline:
+                        return {"RUNNING_MODAL"}  # Esc gets its turn before the next stage
+            except StopIteration as finished:
+                self._end(context)
+                return self._publish(context, *finished.value)
+            except Exception as exc:
+                self._end(context)
+                self.report({"ERROR"}, failure_message(self._name, exc))
+                return {"CANCELLED"}
+        if event.type in NAVIGATION:
+            return {"PASS_THROUGH"}
+        return {"RUNNING_MODAL"}
 
 
 # --------------------------------------------------------------------------------------------- row choice
