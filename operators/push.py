@@ -11,7 +11,9 @@ depth is the shortest translation that separates two convex shapes.  Every move 
 through the one pipeline; when the re-check finds B farther than `gap` (a mesh's separating move can be longer
 than the shortest one), B closes the rest along the new normal, as Move to Contact does: a translation no longer
 than the distance cannot make the two overlap.  Up to `MAX_STEPS` re-checks, until |distance - gap| is within the
-touching band.
+touching band.  In Exact mode every check of the pair in one run (the first, the re-checks, the nudges) shares one
+`core.PairHistory`, as live mode and the sweep do: each re-check starts from what the last one learnt, with the
+same answer as a fresh check.
 
 Blender keeps locations in float32, so the band (1e-9 x the pair's size) is not always reachable: each move's
 float32 location is rounded towards the safe side (away from A), B is left on that side (distance >= gap, never
@@ -22,13 +24,16 @@ driven or moved by a constraint.  Each operator is one undo step.
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 import bpy
 from bpy.props import FloatProperty
 
-from ..core import Status
+from ..core import PairHistory, Status
 from ..results import text
+from ..results.record import Mode
 from . import reading, store
 from .check import check_settings, poll_ready
 from .checking import check_pair
@@ -116,18 +121,30 @@ def _nudge(obj, direction, sign: float) -> None:
     obj.location = tuple(float(v) for v in location)
 
 
-def place(context, obj_a, obj_b, gap: float, settings, cache=None, separate: bool = False):
+def pair_settings(settings):
+    """The settings for every check of one pair in one run: in Exact mode with a `core.PairHistory` of its own
+    (unless the caller gave one), so each re-check starts from the last; the answers are a fresh check's."""
+    if settings.mode is Mode.EXACT and settings.history is None:
+        return replace(settings, history=PairHistory())
+    return settings
+
+
+def place(context, obj_a, obj_b, gap: float, settings, cache=None, separate: bool = False, record=None):
     """Move B until |distance - gap| is within the band, re-checking after every move; never left closer than
     `gap` by float32 rounding.  `separate` (Push Apart): while the pair intersects and has not been apart yet, B
-    moves by the answer's separating move (`separating_move`) instead of along the normal.  The final record and
-    the number of checks made."""
+    moves by the answer's separating move (`separating_move`) instead of along the normal.  `settings`: as
+    `pair_settings` gives them (one history for all the checks).  `record`: the pair's check where it stands
+    now, made with these settings, when the caller has it (else it is made here).  The final record and the
+    number of checks made here."""
     cache = reading.GEOMETRY_CACHE if cache is None else cache
 
     def measure():
         return check_pair(obj_a, obj_b, context.evaluated_depsgraph_get(), settings, cache=cache)
 
-    record = measure()
-    checks = 1
+    checks = 0
+    if record is None:
+        record = measure()
+        checks = 1
     rounded_out = separate  # Push Apart rounds each move's float32 location away from A; Move to Contact does not
     for _ in range(MAX_STEPS):
         contact = record.contact
@@ -184,7 +201,7 @@ class _MoveB:
         if problem:
             self.report({"ERROR"}, f"Cannot move B: {problem}")
             return {"CANCELLED"}
-        settings = check_settings(context)
+        settings = pair_settings(check_settings(context))
         try:
             record = check_pair(obj_a, obj_b, context.evaluated_depsgraph_get(), settings,
                                 cache=reading.GEOMETRY_CACHE)
@@ -194,7 +211,8 @@ class _MoveB:
                 store.store(context.window_manager, record)
                 return {"CANCELLED"}
             before = tuple(obj_b.location)
-            record, _checks = place(context, obj_a, obj_b, self.gap, settings, separate=self.separate)
+            record, _checks = place(context, obj_a, obj_b, self.gap, settings, separate=self.separate,
+                                    record=record)
         except GeometryError as exc:
             self.report({"ERROR"}, str(exc))
             return {"CANCELLED"}
