@@ -1,0 +1,151 @@
+"""Check Object's modal run in a real Blender window (Debian's 3.4 under Xvfb): a manual check, not run by pytest
+(the headless tier, tests/blender/test_check_object_modal.py, calls modal() by hand; this one lets Blender's own
+event loop drive the timer and deliver a real Esc).
+
+    T=$(mktemp -d); mkdir -p $T/tmp
+    BLENDER_USER_RESOURCES=$T/user XDG_CACHE_HOME=$T/cache TMPDIR=$T/tmp \
+      timeout 300 xvfb-run -a -s "-screen 0 1280x800x24" blender --factory-startup -noaudio \
+      --enable-event-simulate --python tests/gui/object_check_window_check.py
+
+Steps (from `bpy.app.timers` callbacks, so the window is up): enable the repository as a legacy add-on; Check
+Object on a small two-part object straight through (the list to keep); then `collision.check_object` invoked in
+the 3D view on a large self-crossing object (two overlapping UV spheres of 64 x 32 segments, subdivided once)
+must return RUNNING_MODAL, and an Esc pressed while it runs must end it with the list, its Check Object result and
+the object as they were; invoked again and left alone, it must finish with the large object's result.
+Prints OBJECTGUI lines and exits 0 on success, 1 on any failure.
+"""
+import importlib
+import os
+import sys
+import time
+import traceback
+
+import addon_utils
+import bpy
+
+ADDON = "collision_inspector"
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+state = {"step": 0}
+
+
+def log(*args):
+    print("OBJECTGUI", *args, flush=True)
+
+
+def fail(message):
+    log("FAIL", message)
+    os._exit(1)
+
+
+def enable():
+    if not os.environ.get("BLENDER_USER_RESOURCES"):
+        fail("BLENDER_USER_RESOURCES is not set: refusing to install into the real user profile")
+    addons_dir = bpy.utils.user_resource("SCRIPTS", path="addons", create=True)
+    link = os.path.join(addons_dir, ADDON)
+    if os.path.lexists(link):
+        os.remove(link)
+    os.symlink(ROOT, link, target_is_directory=True)
+    if addons_dir not in sys.path:
+        sys.path.append(addons_dir)
+    addon_utils.modules_refresh()
+    addon_utils.enable(ADDON, default_set=True)
+
+
+def view3d():
+    window = bpy.context.window_manager.windows[0]
+    for area in window.screen.areas:
+        if area.type == "VIEW_3D":
+            return window, area, next(r for r in area.regions if r.type == "WINDOW")
+    fail("no 3D view")
+
+
+def make_active(obj):
+    for other in list(bpy.context.selected_objects):
+        other.select_set(False)
+    obj.select_set(True)
+    bpy.context.view_layer.objects.active = obj
+
+
+def fingerprint(obj):
+    mesh = obj.data
+    return (tuple(obj.location), len(mesh.vertices), len(mesh.polygons), [m.name for m in obj.modifiers],
+            len(bpy.data.objects), len(bpy.data.meshes))
+
+
+def invoke_on(window, area, region, obj):
+    make_active(obj)
+    with bpy.context.temp_override(window=window, area=area, region=region):
+        started = bpy.ops.collision.check_object("INVOKE_DEFAULT")
+    if started != {"RUNNING_MODAL"}:
+        fail(f"check_object did not run modally: {started}")
+
+
+def step():
+    try:
+        return run()
+    except Exception:
+        traceback.print_exc()
+        os._exit(1)
+
+
+def run():
+    if state["step"] == 0:
+        enable()
+    store = importlib.import_module(f"{ADDON}.operators.store")
+    window, area, region = view3d()
+    s = state["step"]
+    if s == 0:
+        for obj in list(bpy.data.objects):
+            bpy.data.objects.remove(obj)
+        bpy.ops.mesh.primitive_cube_add(size=1.0, location=(-6.0, 0.0, 0.0))
+        small = bpy.context.active_object
+        small.name = "Small"
+        small.modifiers.new("Array", "ARRAY").relative_offset_displace = (1.1, 0.0, 0.0)  # two parts, 0.1 apart
+        bpy.context.scene.collision_inspector.clearance = 0.2
+        make_active(small)
+        if bpy.ops.collision.check_object() != {"FINISHED"} or store.object_check().pairs != 1:
+            fail(f"the straight run on the small object: {store.object_check()}")
+        state["kept"] = (store.records(), store.object_check())
+        bpy.ops.mesh.primitive_uv_sphere_add(segments=64, ring_count=32, radius=1.0)
+        big = bpy.context.active_object
+        big.name = "Big"
+        big.modifiers.new("Subdivision", "SUBSURF").levels = 1
+        array = big.modifiers.new("Array", "ARRAY")
+        array.relative_offset_displace = (0.5, 0.0, 0.0)  # the copy crosses the sphere
+        array.use_merge_vertices = False
+        bpy.context.view_layer.update()
+        state["before"] = fingerprint(big)
+        invoke_on(window, area, region, big)
+        state["step"], state["since"] = 1, time.time()
+        return 0.05
+    if s == 1:
+        window.event_simulate("ESC", "PRESS")
+        window.event_simulate("ESC", "RELEASE")
+        state["step"] = 2
+        return 1.0
+    if s == 2:
+        records, check = state["kept"]
+        if store.object_check() is not check or store.records() != records:
+            fail(f"Esc: the list changed to {store.object_check()}")
+        if fingerprint(bpy.data.objects["Big"]) != state["before"]:
+            fail("Esc: the object changed")
+        log(f"Esc: the list kept 'Small' ({len(records)} rows) {time.time() - state['since']:.2f} s after invoke")
+        invoke_on(window, area, region, bpy.data.objects["Big"])
+        state["step"], state["since"] = 3, time.time()
+        return 0.5
+    if s == 3:
+        check = store.object_check()
+        if (check is None or check.object_name != "Big") and time.time() - state["since"] < 200:
+            return 0.5
+        if check is None or check.object_name != "Big" or check.self_intersections == 0 or check.parts != 2:
+            fail(f"the modal run to the end: {check}")
+        triangles = sum(len(p.vertices) - 2 for p in bpy.data.objects["Big"].evaluated_get(
+            bpy.context.evaluated_depsgraph_get()).data.polygons)
+        log(f"modal run: {triangles} triangles, {check.self_intersections} self-intersections, {check.parts} parts, "
+            f"finished {time.time() - state['since']:.2f} s after invoke")
+        log("OK")
+        os._exit(0)
+    return None
+
+
+bpy.app.timers.register(step, first_interval=1.0)
