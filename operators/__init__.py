@@ -6,6 +6,7 @@ From the bottom up (each imports only modules above it in this list; tests/tooli
 - `changes`: the lists of listeners to changed objects (filled by `live` and `scene_ops`, called by `handlers`);
 - `reading`: evaluated objects -> numpy arrays, the geometry cache, `object_identity`;
 - `store`: the one writer of results (Python records + mirror) and its listeners;
+- `modal_run`: the timer, progress bar and status line of the long operators' modal runs;
 - `checking`: `check_pair`, the one pipeline every operator calls; `scene_check`: the scene check's stages;
 - `check`: the pair operators (check, clear, select A/B, copy) and the shared poll and settings;
 - `live`: live re-checking; `handlers`: Blender's app handlers (stale marking, file loads, undo);

@@ -4,7 +4,7 @@
 Thin, like the pair check: the one pipeline (`checking.check_object`: the evaluated mesh in world space, its
 self-intersections and the pairs of its loose parts closer than the scene's Clearance) hands its rows to the one
 writer (`store.set_records`, with the `ObjectCheck` they come from) and reports one line.  Nothing in the scene
-changes (no undo step).  With a window it runs as the scene check and the sweep do: stage by stage
+changes (no undo step).  With a window it runs as the scene check and the sweep do (`modal_run`): stage by stage
 (`checking.check_object_steps`) on a window timer, with a progress bar and the stage in the status bar; Esc stops
 it between stages and the results list stays as it was (nothing is written before the last stage).  Without a
 window (scripts, `execute`) it runs straight through.  Choosing a row of the list frames its two closest points
@@ -19,7 +19,7 @@ import bpy
 import numpy as np
 
 from ..results.object_check import summary_line
-from . import access, store
+from . import access, modal_run, store
 from .checking import OBJECT_STAGES, check_object, check_object_steps
 from .reading import GEOMETRY_CACHE, GEOMETRY_TYPES, GeometryError
 
@@ -123,30 +123,17 @@ loose parts come closer than the scene's Clearance"""
             return self.execute(context)
         if not self._begin(context):
             return {"CANCELLED"}
-        wm = context.window_manager
-        wm.progress_begin(0, PROGRESS_STEPS)
-        self._timer = wm.event_timer_add(0.01, window=context.window)
-        wm.modal_handler_add(self)
+        modal_run.start(self, context, PROGRESS_STEPS, 0.01)
         self._status(context, 0.0, OBJECT_STAGES[0])
         return {"RUNNING_MODAL"}
 
     def _status(self, context, done: float, stage: str):
         """The progress bar and, in the status bar, the stage that runs next."""
-        context.window_manager.progress_update(int(done * PROGRESS_STEPS))
-        workspace = getattr(context, "workspace", None)
-        if workspace is not None:
-            workspace.status_text_set(f"Check Object '{self._name}': {stage} (Esc to cancel)")
+        modal_run.show(context, done, PROGRESS_STEPS, f"Check Object '{self._name}': {stage} (Esc to cancel)")
 
     def _end(self, context):
         """Stop the modal run: no timer, no progress bar, no status text, the run dropped."""
-        wm = context.window_manager
-        if self._timer is not None:
-            wm.event_timer_remove(self._timer)
-            self._timer = None
-        wm.progress_end()
-        workspace = getattr(context, "workspace", None)
-        if workspace is not None:
-            workspace.status_text_set(None)
+        modal_run.stop(self, context)
         self._steps = None
 
     def cancel(self, context):

@@ -15,7 +15,7 @@ import bpy
 from bpy.props import EnumProperty, StringProperty
 
 from ..results import report as report_data
-from . import access, changes, object_check, scene_check, store
+from . import access, changes, modal_run, object_check, scene_check, store
 from .check import poll_ready
 
 SCOPE_ITEMS = scene_check.SCOPE_ITEMS
@@ -144,10 +144,7 @@ clearance, worst first"""
         if gathering is None:
             return {"CANCELLED"}
         self._gathering, self._run = gathering, None
-        wm = context.window_manager
-        wm.progress_begin(0, PROGRESS_STEPS)
-        self._timer = wm.event_timer_add(0.01, window=context.window)
-        wm.modal_handler_add(self)
+        modal_run.start(self, context, PROGRESS_STEPS, 0.01)
         self._status(context)
         return {"RUNNING_MODAL"}
 
@@ -161,20 +158,10 @@ clearance, worst first"""
             text = (f"Collision check: {run.position} / {run.total} pairs, {len(run.found)} found "
                     f"(Esc to cancel)")
             done = READ_SHARE + (1.0 - READ_SHARE) * run.position / max(1, run.total)
-        context.window_manager.progress_update(int(done * PROGRESS_STEPS))
-        workspace = getattr(context, "workspace", None)
-        if workspace is not None:
-            workspace.status_text_set(text)
+        modal_run.show(context, done, PROGRESS_STEPS, text)
 
     def _end(self, context, publish: bool = True):
-        wm = context.window_manager
-        if self._timer is not None:
-            wm.event_timer_remove(self._timer)
-            self._timer = None
-        wm.progress_end()
-        workspace = getattr(context, "workspace", None)
-        if workspace is not None:
-            workspace.status_text_set(None)
+        modal_run.stop(self, context)
         if publish:
             _publish(self, context, self._run, self.scope)
         self._run = self._gathering = None

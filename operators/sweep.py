@@ -36,7 +36,7 @@ from ..core.deform import DeformingSplit, MeshPose, SampleChecker
 from ..core.motion import TIME_TOLERANCE, MotionSearch, Pose, Sample, box_corners, place
 from ..results.motion import combined, summary_line
 from ..results.record import Mode, SweepRecord, SweepSample
-from . import access, reading, store
+from . import access, modal_run, reading, store
 from .check import check_settings
 from .checking import CheckSettings, check_pair
 from .reading import GeometryError, SelectionError, object_identity, pick_pair
@@ -384,18 +384,11 @@ frame, the deepest and the closest frame"""
             return self.execute(context)
         if not self._prepare(context):
             return {"CANCELLED"}
-        wm = context.window_manager
-        wm.progress_begin(0, 100)
-        self._timer = wm.event_timer_add(0.001, window=context.window)
-        wm.modal_handler_add(self)
+        modal_run.start(self, context, 100, 0.001)
         return {"RUNNING_MODAL"}
 
     def _end_modal(self, context):
-        wm = context.window_manager
-        if self._timer is not None:
-            wm.event_timer_remove(self._timer)
-            self._timer = None
-        wm.progress_end()
+        modal_run.stop(self, context)
 
     def modal(self, context, event):
         if event.type == "ESC":
@@ -407,7 +400,7 @@ frame, the deepest and the closest frame"""
         try:
             while time.perf_counter() < deadline:
                 done = next(self._steps)
-                context.window_manager.progress_update(int(100 * done))
+                modal_run.show(context, done, 100)
         except StopIteration:
             self._end_modal(context)
             return self._finish(context)
