@@ -119,8 +119,10 @@ def run():
         return 0.5
     if s == 4:
         record = store.active_record()
-        if (record.is_stale or live.pending()) and time.time() - state["since"] < 30:
-            return 0.5  # the event loop of a software-GL window on a busy machine can take seconds per pass
+        if (record.is_stale or record.preview or live.pending()) and time.time() - state["since"] < 30:
+            # the event loop of a software-GL window on a busy machine can take seconds per pass; an Exact check
+            # slower than live mode's budget there is previewed as hulls until the drag has settled
+            return 0.5
         b = bpy.data.objects["B"]
         distances = {round(d, 6) for _, d in state["seen"]}
         log("during the drag (B.x, shown distance):", [(round(x, 4), round(d, 4)) for x, d in state["seen"]])
