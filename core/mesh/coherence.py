@@ -73,11 +73,13 @@ MAX_CANDIDATES = 16384
 """Leaf pairs a closest-route descent may keep, and triangle pairs that may pass its separating-axis screen,
 before the pair is left to the fresh query."""
 
-SLACK = 2.0
+SLACK = 6.0
 FLOOR = 1e-3
+REACH = 0.02
 """A closest-route descent keeps node pairs up to max(SLACK x the last move, FLOOR x scale) beyond the margin, so
-its leaf pairs serve the next moves without a descent (`_Frontier`); none when that is beyond half the distance
-(a move that fast is not worth a flood of pairs: `_slack`)."""
+its leaf pairs serve the next few moves without a descent (`_Frontier`), but no farther than the larger of half
+the distance and REACH x scale, and none when not even two moves fit there (a move that fast is not worth a
+flood of pairs: `_slack`)."""
 
 BAND_REACH = 0.02
 """The crossing route's frontier keeps the leaf pairs within the band plus the same slack as the closest route's,
@@ -95,9 +97,12 @@ class Staged:
     the leaf pairs' corners `A`, `B`, the best distance `d_min` with its points and the touching pairs, and the
     certified lower bound `lower`."""
 
-    def __init__(self, found, meeting, A, B, d_min, pa, pb, touching, lower):
+    def __init__(self, found, meeting, A, B, d_min, pa, pb, touching, lower, outside=False):
         self.found, self.meeting, self.A, self.B = found, meeting, A, B
         self.d_min, self.pa, self.pb, self.touching, self.lower = d_min, pa, pb, touching, lower
+        self.outside = outside
+        """Proven apart by the last answer and the move since (`PairHistory.answered`): nothing of either mesh
+        is inside the other, so the query skips its inside probes (they would all be outside)."""
 
 
 class Route(enum.Enum):
@@ -125,12 +130,12 @@ class PairHistory:
         self._key = None
         self._seeds = None
         self._frontier = None
-        self._step = None
-        self._moved = 0.0
         self._last = None
         self._band = None
         self._band_moved = 0.0
         self._crossed = False
+        self._travel = 0.0
+        self._clear = None
         self.route: Route | None = None
         """How the last query was answered (`Route`), or None before the first."""
 
@@ -142,22 +147,36 @@ class PairHistory:
             self.reset()
             self._key = key
         self.route = Route.FRESH
+        clear, self._clear = self._clear, None
+        # the move since the last query (a bound of how far any point of either surface went); `_travel` sums them,
+        # so that it bounds how far the distance of any pair of triangles changed since any earlier query
+        last, here = self._last, (_placement(frame.sa.mesh), _placement(frame.sb.mesh))
+        step = math.inf if last is None else (displacement(frame.sa.mesh, last[0])
+                                              + displacement(frame.sb.mesh, last[1]))
+        self._last = here + (0.0,)
+        if not math.isfinite(step):
+            self._frontier = None
+            return None
+        self._travel += step
         if self._seeds is None:
             return None
+        # a jump: a move beyond JUMP x scale plus the last seed distance
+        jump = step > JUMP * frame.scale + last[2]
+        # apart for certain: the last answer was SEPARATED at distance `clear`, and no point moved far enough since
+        # to come within the band; along the straight blend of the two poses no surface met the other, so nothing
+        # crosses and no point changed sides (no probe of the fresh query is inside the other mesh)
+        outside = clear is not None and clear - step > frame.band
         X, Y = _corners(frame.sa, self._seeds[0]), _corners(frame.sb, self._seeds[1])
-        mask, _ = crossing(X, Y, frame.band)
-        # a jump: a move since the last query beyond JUMP x scale plus the last seed distance
-        last, here = self._last, (_placement(frame.sa.mesh), _placement(frame.sb.mesh))
-        jump = last is not None and (displacement(frame.sa.mesh, last[0]) + displacement(frame.sb.mesh, last[1])
-                                     > JUMP * frame.scale + last[2])
-        self._last = here + (0.0,)
-        if np.any(mask) or (self._crossed and not jump):
-            # still crossing there, or crossing last time and only a small move since (then most likely crossing
-            # somewhere near): the band route, which finds out; nothing crossing after all is left to the fresh query
-            staged = self._crossing(frame)
-            if staged is not None:
-                self.route = Route.CROSSING
-            return staged
+        if not outside:
+            mask, _ = crossing(X, Y, frame.band)
+            if np.any(mask) or (self._crossed and not jump):
+                # still crossing there, or crossing last time and only a small move since (then most likely
+                # crossing somewhere near): the band route, which finds out; nothing crossing after all is left to
+                # the fresh query
+                staged = self._crossing(frame)
+                if staged is not None:
+                    self.route = Route.CROSSING
+                return staged
         if max_distance is not None:
             return None
         d, _, _ = triangle_triangle(X, Y)
@@ -168,22 +187,23 @@ class PairHistory:
         self._last = here + (ub,)
         if jump:
             return None  # the seed says little: the fresh descent finds its own bounds faster
-        if self._frontier is not None:
-            holds, delta = self._frontier.still_holds(frame, ub, margin)
-            self._step = delta if self._step is None else max(delta - self._moved, 0.0)
-            self._moved = delta
-            if holds:  # the answer is among its leaf pairs: a None is a near tie, for the fresh query
-                staged = _answer(frame, self._frontier.ia, self._frontier.ib, ub)
-                if staged is not None:
-                    self.route = Route.FRONTIER
-                return staged
+        front = self._frontier
+        if front is not None and front.holds(frame, self._travel, ub, margin):
+            # the answer is among its leaf pairs: a None is a near tie, for the fresh query
+            staged = front.answer(frame, self._travel, ub, outside)
+            if staged is not None:
+                self.route = Route.FRONTIER
+            return staged
         # a new frontier, with room for a few more moves like the last one
-        slack = _slack(self._step or 0.0, frame.scale, 0.5 * ub)
-        staged, frontier = _closest(frame, ub, slack)
-        self._frontier, self._moved = frontier, 0.0
+        slack = _slack(step, frame.scale, max(0.5 * ub, REACH * frame.scale))
+        staged, self._frontier = _closest(frame, ub, slack, self._travel, outside)
         if staged is not None:
             self.route = Route.CLOSEST
         return staged
+
+    def answered(self, separated: bool, distance: float) -> None:
+        """The status of this query's answer (core/mesh/query.py): SEPARATED at `distance`, or not."""
+        self._clear = distance if separated else None
 
     def _crossing(self, frame) -> Staged | None:
         """The crossing route: the leaf pairs within the band (from the last band frontier while the move since it
@@ -249,10 +269,12 @@ def _corners(side, leaves) -> np.ndarray:
 
 
 def _slack(step: float, scale: float, most: float) -> float:
-    """How far a new frontier reaches beyond what is needed: SLACK x the last move (at least FLOOR x scale), or 0
-    when that is beyond `most` (moves that large would outrun it at once: the wider descent does not pay)."""
-    slack = max(SLACK * step, FLOOR * scale)
-    return slack if slack <= most else 0.0
+    """How far a new frontier reaches beyond what is needed: SLACK x the last move (at least FLOOR x scale) but at
+    most `most`, or 0 when not even two such moves fit (they would outrun it at once: the wider descent does not
+    pay)."""
+    if max(2.0 * step, FLOOR * scale) > most:
+        return 0.0
+    return min(max(SLACK * step, FLOOR * scale), most)
 
 
 def _reach_descent(frame, reach: float) -> "_Frontier":
@@ -285,11 +307,11 @@ class _Found:
     """The leaf pairs of a route as core/mesh/query.py reads a descent's result."""
 
 
-def _closest(frame, ub: float, slack: float):
+def _closest(frame, ub: float, slack: float, travel: float, outside: bool):
     """The closest route's descent from the roots (see the module docstring): `ub` is the distance of a seed pair,
     farther than the band; node pairs are kept up to `slack` beyond the margin, so that the leaf pairs left
-    (`_Frontier`) still hold the answer after a move of up to about slack / 2.  Returns (Staged or None,
-    _Frontier or None)."""
+    (`_Frontier`) still hold the answer after a move of up to about slack / 2.  `travel`: the history's sum of
+    moves at this pose; `outside`: as for `_answer`.  Returns (Staged or None, _Frontier or None)."""
     sa, sb, scale = frame.sa, frame.sb, frame.scale
     margin = MARGIN * scale
     wa, wb = sa.world, sb.world
@@ -328,7 +350,8 @@ def _closest(frame, ub: float, slack: float):
         ia, ib, la, lb = _split(wa, wb, ia, ib, la, lb)  # the fresh descent's own step down
     if ia.size > MAX_CANDIDATES:
         return None, None
-    return _answer(frame, ia, ib, ub), _Frontier(frame, ia, ib, pruned)
+    staged = _answer(frame, ia, ib, ub, outside, bound)  # (tightens the bounds it measures)
+    return staged, _Frontier(frame, ia, ib, pruned, bound, travel)
 
 
 def _smallest_dropped(bound, keep, pruned):
@@ -337,19 +360,41 @@ def _smallest_dropped(bound, keep, pruned):
 
 
 class _Frontier:
-    """The leaf pairs a `_closest` descent left at one pose, the smallest lower bound of all it dropped, and the
-    poses.  After a move by at most `delta` (`displacement` of each mesh), every dropped pair is still at least
-    `pruned - delta` apart: while that exceeds a seed's distance plus the margin, the answer and every pair within
-    the margin of it are among these leaf pairs, and no descent is needed."""
+    """The leaf pairs a descent left at one pose, the smallest lower bound of all it dropped, and the poses.  After
+    a move by at most `delta` (`displacement` of each mesh), every dropped pair is still at least `pruned - delta`
+    apart: while that exceeds a seed's distance plus the margin, the answer and every pair within the margin of it
+    are among these leaf pairs, and no descent is needed.
 
-    def __init__(self, frame, ia, ib, pruned):
+    A closest-route frontier also keeps a lower bound of each leaf pair's distance, stored as the bound plus the
+    history's travel when it was found (`key`): after more moves, the bound minus the travel since still holds,
+    so a pose's answer needs exact distances only for the pairs whose bound comes within the margin of the seed's
+    distance (a few around the closest pair), and each pair it measures gets its tighter bound back."""
+
+    def __init__(self, frame, ia, ib, pruned, lower=None, travel=0.0):
         self.ia, self.ib, self.pruned = ia, ib, pruned
         self.poses = (_placement(frame.sa.mesh), _placement(frame.sb.mesh))
+        self.travel = travel
+        self.key = None if lower is None else lower + travel
 
     def still_holds(self, frame, ub: float, margin: float):
         """(whether the answer is among the leaf pairs, the move since this frontier)."""
         delta = displacement(frame.sa.mesh, self.poses[0]) + displacement(frame.sb.mesh, self.poses[1])
         return self.pruned - delta > ub + margin, delta
+
+    def holds(self, frame, travel: float, ub: float, margin: float) -> bool:
+        """Whether the answer is among the leaf pairs (the move since bounded by the travel since, or directly)."""
+        if self.pruned - (travel - self.travel) > ub + margin:
+            return True
+        return self.still_holds(frame, ub, margin)[0]
+
+    def answer(self, frame, travel: float, ub: float, outside: bool):
+        """`_answer` on the leaf pairs whose bound may still be within the margin of `ub`; their bounds tightened."""
+        lower = self.key - travel
+        pick = np.flatnonzero(lower <= ub + MARGIN * frame.scale)
+        bounds = lower[pick]
+        staged = _answer(frame, self.ia[pick], self.ib[pick], ub, outside, bounds)
+        self.key[pick] = bounds + travel
+        return staged
 
 
 def _placement(mesh):
@@ -375,17 +420,24 @@ def displacement(mesh, placement) -> float:
     return move * (1.0 + 1e-12)
 
 
-def _answer(frame, ia, ib, ub: float):
+def _answer(frame, ia, ib, ub: float, outside: bool = False, bounds=None):
     """The closest pair among leaf pairs (ia, ib), which hold every pair within the margin of `ub` (a real
     distance): the separating-axis bound screens, then exact distances; None unless the answer is certainly the
-    fresh query's (see the module docstring)."""
+    fresh query's (see the module docstring).  `outside`: the pair is proven apart (`Staged.outside`), so the
+    containment is None without a test.  `bounds`: None, or lower bounds of the pairs' distances, raised in place
+    to what was measured (the screen's bound, or the exact distance)."""
     sa, sb, band, scale = frame.sa, frame.sb, frame.band, frame.scale
     margin = MARGIN * scale
     X, Y = _corners(sa, ia), _corners(sb, ib)
-    near = np.flatnonzero(separation_bound(X, Y) <= ub + margin)
+    screen = separation_bound(X, Y)
+    near = np.flatnonzero(screen <= ub + margin)
+    if bounds is not None:
+        np.maximum(bounds, screen, out=bounds)
     if near.size == 0 or near.size > MAX_CANDIDATES:
         return None
     dist, xa, xb = triangle_triangle(X[near], Y[near])
+    if bounds is not None:
+        bounds[near] = np.maximum(bounds[near], dist)
     j = int(np.argmin(dist))
     d_min = float(dist[j])
     if not (math.isfinite(d_min) and d_min > band):
@@ -395,9 +447,16 @@ def _answer(frame, ia, ib, ub: float):
     tied = np.flatnonzero(dist <= d_min + margin)
     if not (np.all(dist[tied] == d_min) and np.all(xa[tied] == xa[j]) and np.all(xb[tied] == xb[j])):
         return None
-    r = X[near[tied], 0] - Y[near[tied], 0]
-    if not float(np.sqrt(row_dot(r, r)).min()) > d_min + margin:
-        return None  # the fresh descent may hold two such corners as its best (a corner-to-corner distance)
+    # The fresh descent also holds the first corners of its node pairs (`descent._upper_bound`: the first corners
+    # of a leaf pair, whose distance is at least the pair's) as a best: any within the margin must be the same
+    # answer too, the same distance bit for bit (the same formula) at the same points, or it may report them.
+    ca, cb = X[near[tied], 0], Y[near[tied], 0]
+    r = ca - cb
+    corner = np.sqrt(row_dot(r, r))
+    close = corner <= d_min + margin
+    if np.any(close) and not (np.all(corner[close] == d_min) and np.all(ca[close] == xa[j])
+                              and np.all(cb[close] == xb[j])):
+        return None
     found = _Found()
     found.ia, found.ib, found.lb = ia[:0], ib[:0], np.zeros(0)
     found.closest = (ia[near[j]:near[j] + 1], ib[near[j]:near[j] + 1])
@@ -406,6 +465,6 @@ def _answer(frame, ia, ib, ub: float):
     empty = np.zeros(0, np.int64)
     meeting.crossing_pairs = empty
     meeting.crossing_segments = meeting.segments = np.zeros((0, 2, 3))
-    meeting.contained = containment(frame)
+    meeting.contained = None if outside else containment(frame)
     no_corners = np.zeros((0, 3, 3))
-    return Staged(found, meeting, no_corners, no_corners, d_min, xa[j], xb[j], empty, d_min)
+    return Staged(found, meeting, no_corners, no_corners, d_min, xa[j], xb[j], empty, d_min, outside)
