@@ -179,15 +179,25 @@ class PairHistory:
                 return staged
         if max_distance is not None:
             return None
+        margin = MARGIN * frame.scale
+        front = self._frontier
+        if outside and front is not None and front.key is not None:
+            # no seed needed: the closest pair the frontier measured last, moved by the travel since, bounds the
+            # distance from above
+            ub = front.upper + self._travel
+            self._last = here + (ub,)
+            if front.holds(frame, self._travel, ub, margin):
+                staged = front.answer(frame, self._travel, ub, outside)
+                if staged is not None:
+                    self.route = Route.FRONTIER
+                return staged
         d, _, _ = triangle_triangle(X, Y)
         ub = float(d.min())
         if not ub > frame.band:
             return None
-        margin = MARGIN * frame.scale
         self._last = here + (ub,)
         if jump:
             return None  # the seed says little: the fresh descent finds its own bounds faster
-        front = self._frontier
         if front is not None and front.holds(frame, self._travel, ub, margin):
             # the answer is among its leaf pairs: a None is a near tie, for the fresh query
             staged = front.answer(frame, self._travel, ub, outside)
@@ -350,8 +360,11 @@ def _closest(frame, ub: float, slack: float, travel: float, outside: bool):
         ia, ib, la, lb = _split(wa, wb, ia, ib, la, lb)  # the fresh descent's own step down
     if ia.size > MAX_CANDIDATES:
         return None, None
-    staged = _answer(frame, ia, ib, ub, outside, bound)  # (tightens the bounds it measures)
-    return staged, _Frontier(frame, ia, ib, pruned, bound, travel)
+    measured = []
+    staged = _answer(frame, ia, ib, ub, outside, bound, measured)  # (tightens the bounds it measures)
+    frontier = _Frontier(frame, ia, ib, pruned, bound, travel)
+    frontier.upper = min(measured + [ub]) - travel
+    return staged, frontier
 
 
 def _smallest_dropped(bound, keep, pruned):
@@ -375,6 +388,8 @@ class _Frontier:
         self.poses = (_placement(frame.sa.mesh), _placement(frame.sb.mesh))
         self.travel = travel
         self.key = None if lower is None else lower + travel
+        self.upper = math.inf
+        """The smallest distance measured, minus the travel then: plus the travel now, an upper bound."""
 
     def still_holds(self, frame, ub: float, margin: float):
         """(whether the answer is among the leaf pairs, the move since this frontier)."""
@@ -392,8 +407,11 @@ class _Frontier:
         lower = self.key - travel
         pick = np.flatnonzero(lower <= ub + MARGIN * frame.scale)
         bounds = lower[pick]
-        staged = _answer(frame, self.ia[pick], self.ib[pick], ub, outside, bounds)
+        measured = []
+        staged = _answer(frame, self.ia[pick], self.ib[pick], ub, outside, bounds, measured)
         self.key[pick] = bounds + travel
+        if measured:
+            self.upper = min(self.upper, measured[0] - travel)
         return staged
 
 
@@ -420,12 +438,13 @@ def displacement(mesh, placement) -> float:
     return move * (1.0 + 1e-12)
 
 
-def _answer(frame, ia, ib, ub: float, outside: bool = False, bounds=None):
+def _answer(frame, ia, ib, ub: float, outside: bool = False, bounds=None, measured=None):
     """The closest pair among leaf pairs (ia, ib), which hold every pair within the margin of `ub` (a real
     distance): the separating-axis bound screens, then exact distances; None unless the answer is certainly the
     fresh query's (see the module docstring).  `outside`: the pair is proven apart (`Staged.outside`), so the
     containment is None without a test.  `bounds`: None, or lower bounds of the pairs' distances, raised in place
-    to what was measured (the screen's bound, or the exact distance)."""
+    to what was measured (the screen's bound, or the exact distance); `measured`: None, or a list that gets the
+    smallest exact distance measured."""
     sa, sb, band, scale = frame.sa, frame.sb, frame.band, frame.scale
     margin = MARGIN * scale
     X, Y = _corners(sa, ia), _corners(sb, ib)
@@ -440,6 +459,8 @@ def _answer(frame, ia, ib, ub: float, outside: bool = False, bounds=None):
         bounds[near] = np.maximum(bounds[near], dist)
     j = int(np.argmin(dist))
     d_min = float(dist[j])
+    if measured is not None:
+        measured.append(d_min)
     if not (math.isfinite(d_min) and d_min > band):
         return None
     # Every pair within the margin of the best (neighbours of a closest corner or edge share it) must give the
