@@ -66,8 +66,17 @@ MAX_LIVE = 20_000
 
 REFINE = 16
 FLOOD = 256
+MAX_REFINES = 2
 """Past FLOOD node pairs alive at a level of `_closest` (a poor seed: a jump), the first triangles of the REFINE
-most promising get their exact distance (a tighter best)."""
+most promising get their exact distance (a tighter best), on at most MAX_REFINES levels (further down the best
+rarely drops by much, and each costs a round of the exact kernel)."""
+
+START = 512
+"""Node pairs `_closest` starts from (all pairs of two levels below the roots: `_start`)."""
+
+CHUNK = 64
+"""Leaf pairs in the first chunk of `_answer`'s best-first pass (the second takes all the rest still within reach
+of the best found)."""
 
 MAX_CANDIDATES = 16384
 """Leaf pairs a closest-route descent may keep, and triangle pairs that may pass its separating-axis screen,
@@ -181,23 +190,13 @@ class PairHistory:
             return None
         margin = MARGIN * frame.scale
         front = self._frontier
-        if outside and front is not None and front.key is not None:
-            # no seed needed: the closest pair the frontier measured last, moved by the travel since, bounds the
-            # distance from above
-            ub = front.upper + self._travel
-            self._last = here + (ub,)
-            if front.holds(frame, self._travel, ub, margin):
-                staged = front.answer(frame, self._travel, ub, outside)
-                if staged is not None:
-                    self.route = Route.FRONTIER
-                return staged
         d, _, _ = triangle_triangle(X, Y)
         ub = float(d.min())
         if not ub > frame.band:
             return None
         self._last = here + (ub,)
         if jump:
-            return None  # the seed says little: the fresh descent finds its own bounds faster
+            pass  # EXPERIMENT
         if front is not None and front.holds(frame, self._travel, ub, margin):
             # the answer is among its leaf pairs: a None is a near tie, for the fresh query
             staged = front.answer(frame, self._travel, ub, outside)
@@ -325,15 +324,16 @@ def _closest(frame, ub: float, slack: float, travel: float, outside: bool):
     sa, sb, scale = frame.sa, frame.sb, frame.scale
     margin = MARGIN * scale
     wa, wb = sa.world, sb.world
-    la, lb = wa.local.levels - 1, wb.local.levels - 1
-    ia = np.zeros(1, np.int64)
-    ib = np.zeros(1, np.int64)
+    ia, ib, la, lb = _start(wa, wb)
     pruned = math.inf  # the smallest lower bound of every node pair dropped
+    refines = 0
     while True:
         na, nb = wa.node(la, ia), wb.node(lb, ib)
         # surface points of the nodes lower the best distance known (their distance is a real one)
         r = wa.rep[na] - wb.rep[nb]
         ub = min(ub, math.sqrt(float(np.min(row_dot(r, r)))))
+        if not ub > frame.band:
+            return None, None  # touching or crossing: not for this route
         bound = box_lower_bound(wa, na, wb, nb)
         keep = bound <= ub + margin + slack
         pruned = _smallest_dropped(bound, keep, pruned)
@@ -344,14 +344,17 @@ def _closest(frame, ub: float, slack: float, travel: float, outside: bool):
         ia, ib, bound = ia[keep], ib[keep], bound[keep]
         if ia.size > MAX_LIVE or ia.size == 0:
             return None, None  # too many (a poor seed), or none left (rounding beyond the margin): fresh
-        if ia.size > FLOOD:
+        if ia.size > FLOOD and refines < MAX_REFINES:
             # a poor seed (a jump): the first triangles of the most promising pairs lower the best known
+            refines += 1
             top = np.argpartition(bound, REFINE - 1)[:REFINE]
             leaves_a, leaves_b = wa.local.first_leaf[wa.node(la, ia[top])], wb.local.first_leaf[wb.node(lb, ib[top])]
             d, _, _ = triangle_triangle(np.take(wa.leaf_corners, leaves_a, axis=0),
                                         np.take(wb.leaf_corners, leaves_b, axis=0))
             if float(d.min()) < ub:
                 ub = float(d.min())
+                if not ub > frame.band:
+                    return None, None
                 keep = bound <= ub + margin + slack
                 pruned = _smallest_dropped(bound, keep, pruned)
                 ia, ib, bound = ia[keep], ib[keep], bound[keep]
@@ -360,11 +363,25 @@ def _closest(frame, ub: float, slack: float, travel: float, outside: bool):
         ia, ib, la, lb = _split(wa, wb, ia, ib, la, lb)  # the fresh descent's own step down
     if ia.size > MAX_CANDIDATES:
         return None, None
-    measured = []
-    staged = _answer(frame, ia, ib, ub, outside, bound, measured)  # (tightens the bounds it measures)
-    frontier = _Frontier(frame, ia, ib, pruned, bound, travel)
-    frontier.upper = min(measured + [ub]) - travel
-    return staged, frontier
+    staged = _answer(frame, ia, ib, ub, bound, outside)  # (tightens the bounds it measures)
+    return staged, _Frontier(frame, ia, ib, pruned, bound, travel)
+
+
+def _start(wa, wb):
+    """Where `_closest` starts: every node pair of the deepest levels (going down as `descent._split` does) with at
+    most START pairs, and those levels.  Above them a level-by-level descent would prune little and pay a round
+    of numpy calls per level; the closest route's answer does not depend on the order of its pairs."""
+    sizes_a, sizes_b = wa.local.sizes, wb.local.sizes
+    la, lb = len(sizes_a) - 1, len(sizes_b) - 1
+    while True:
+        na = la - 1 if la > 0 and la >= lb else la
+        nb = lb - 1 if lb > 0 and lb >= la else lb
+        if (na, nb) == (la, lb) or sizes_a[na] * sizes_b[nb] > START:
+            break
+        la, lb = na, nb
+    ia = np.repeat(np.arange(sizes_a[la], dtype=np.int64), sizes_b[lb])
+    ib = np.tile(np.arange(sizes_b[lb], dtype=np.int64), sizes_a[la])
+    return ia, ib, la, lb
 
 
 def _smallest_dropped(bound, keep, pruned):
@@ -388,8 +405,6 @@ class _Frontier:
         self.poses = (_placement(frame.sa.mesh), _placement(frame.sb.mesh))
         self.travel = travel
         self.key = None if lower is None else lower + travel
-        self.upper = math.inf
-        """The smallest distance measured, minus the travel then: plus the travel now, an upper bound."""
 
     def still_holds(self, frame, ub: float, margin: float):
         """(whether the answer is among the leaf pairs, the move since this frontier)."""
@@ -407,11 +422,9 @@ class _Frontier:
         lower = self.key - travel
         pick = np.flatnonzero(lower <= ub + MARGIN * frame.scale)
         bounds = lower[pick]
-        measured = []
-        staged = _answer(frame, self.ia[pick], self.ib[pick], ub, outside, bounds, measured)
+        # (the seed's distance is tight here: one round over every pair within reach of it)
+        staged = _answer(frame, self.ia[pick], self.ib[pick], ub, bounds, outside, pick.size)
         self.key[pick] = bounds + travel
-        if measured:
-            self.upper = min(self.upper, measured[0] - travel)
         return staged
 
 
@@ -438,40 +451,55 @@ def displacement(mesh, placement) -> float:
     return move * (1.0 + 1e-12)
 
 
-def _answer(frame, ia, ib, ub: float, outside: bool = False, bounds=None, measured=None):
+def _answer(frame, ia, ib, ub: float, bounds, outside: bool = False, first: int = CHUNK):
     """The closest pair among leaf pairs (ia, ib), which hold every pair within the margin of `ub` (a real
-    distance): the separating-axis bound screens, then exact distances; None unless the answer is certainly the
+    distance), best first by `bounds` (lower bounds of their distances, raised in place to what is measured):
+    the `first` pairs of smallest bound, then every other pair whose bound is within the margin of the best distance
+    found, each screened by the separating-axis bound, then exact distances.  None unless the answer is certainly the
     fresh query's (see the module docstring).  `outside`: the pair is proven apart (`Staged.outside`), so the
-    containment is None without a test.  `bounds`: None, or lower bounds of the pairs' distances, raised in place
-    to what was measured (the screen's bound, or the exact distance); `measured`: None, or a list that gets the
-    smallest exact distance measured."""
+    containment is None without a test."""
     sa, sb, band, scale = frame.sa, frame.sb, frame.band, frame.scale
     margin = MARGIN * scale
-    X, Y = _corners(sa, ia), _corners(sb, ib)
-    screen = separation_bound(X, Y)
-    near = np.flatnonzero(screen <= ub + margin)
-    if bounds is not None:
-        np.maximum(bounds, screen, out=bounds)
-    if near.size == 0 or near.size > MAX_CANDIDATES:
+    order = np.argsort(bounds, kind="stable")
+    lows = bounds[order]
+    best, start, chunk, count = ub, 0, first, 0
+    got = []
+    while start < order.size and lows[start] <= best + margin:
+        pick = order[start:start + chunk]
+        pick = pick[bounds[pick] <= best + margin]
+        start += chunk
+        chunk = order.size  # then all the rest left within the margin of the best
+        X, Y = _corners(sa, ia[pick]), _corners(sb, ib[pick])
+        screen = separation_bound(X, Y)
+        bounds[pick] = np.maximum(bounds[pick], screen)
+        keep = screen <= best + margin
+        if not np.any(keep):
+            continue
+        pick, X, Y = pick[keep], X[keep], Y[keep]
+        count += pick.size
+        if count > MAX_CANDIDATES:
+            return None
+        dist, xa, xb = triangle_triangle(X, Y)
+        bounds[pick] = np.maximum(bounds[pick], dist)
+        best = min(best, float(dist.min()))
+        got.append((pick, dist, xa, xb, X[:, 0], Y[:, 0]))
+    if not got:
         return None
-    dist, xa, xb = triangle_triangle(X[near], Y[near])
-    if bounds is not None:
-        bounds[near] = np.maximum(bounds[near], dist)
+    near, dist, xa, xb, first_a, first_b = (np.concatenate(x) for x in zip(*got))
     j = int(np.argmin(dist))
     d_min = float(dist[j])
-    if measured is not None:
-        measured.append(d_min)
     if not (math.isfinite(d_min) and d_min > band):
         return None
     # Every pair within the margin of the best (neighbours of a closest corner or edge share it) must give the
-    # same bits, or which of them the fresh query reports depends on its path: a near tie, left to it.
+    # same bits, or which of them the fresh query reports depends on its path: a near tie, left to it.  (A pair
+    # left unmeasured is farther than the best plus the margin.)
     tied = np.flatnonzero(dist <= d_min + margin)
     if not (np.all(dist[tied] == d_min) and np.all(xa[tied] == xa[j]) and np.all(xb[tied] == xb[j])):
         return None
     # The fresh descent also holds the first corners of its node pairs (`descent._upper_bound`: the first corners
     # of a leaf pair, whose distance is at least the pair's) as a best: any within the margin must be the same
     # answer too, the same distance bit for bit (the same formula) at the same points, or it may report them.
-    ca, cb = X[near[tied], 0], Y[near[tied], 0]
+    ca, cb = first_a[tied], first_b[tied]
     r = ca - cb
     corner = np.sqrt(row_dot(r, r))
     close = corner <= d_min + margin
