@@ -18,19 +18,30 @@ closest pair.  The next query places the seeds in the new pose first (a few tria
   new descent.  If rounding leaves no crossing after all, the fresh query answers.
 - no seed crosses and the closest seed is farther apart than the band: its distance bounds the answer from above
   from the start, so a descent of its own (`_closest`: the fresh descent's node bounds without its exact
-  distances on the way) keeps only the node pairs whose lower bound is within `MARGIN` x scale of the best
-  distance known (the seed's, lowered by the surface points of the nodes on the way), plus some slack, and every
-  triangle pair that survives the separating-axis screen gets its exact distance.  The answer is taken only when
-  it is the fresh query's for certain: the closest pair is farther than the band, every triangle pair within the
-  margin of it gives the same distance and points bit for bit (the pairs around a closest corner or edge share
-  it; core/mesh/tritri.py takes every edge from its lower end so that they do), and the surface points the fresh
-  descent may hold as its best are farther by more than the margin.  The fresh query prunes at `PRUNE` x scale,
-  far below the margin, so it reports one of those pairs: the same numbers, from the same arithmetic on the same
-  corners.  Otherwise (a near tie: a corner closest to an edge gives points a few ulps apart), and past the work
-  caps (a large move: the seed is a poor bound), the fresh query answers.
+  distances on the way; it starts from every node pair a few levels down, `_start`, where a level-by-level
+  descent would prune little) keeps only the node pairs whose lower bound is within `MARGIN` x scale of the best
+  distance known (the seed's, lowered by the surface points of the nodes on the way and, when many pairs are
+  alive, by the first triangles of the most promising), plus some slack.  Its leaf pairs then go best first by
+  their bounds: the separating-axis screen, then exact distances, until the next bound is beyond the best plus
+  the margin.  The answer is taken only when it is the fresh query's for certain: the closest pair is farther
+  than the band, every triangle pair within the margin of it gives the same distance and points bit for bit
+  (the pairs around a closest corner or edge share it; core/mesh/tritri.py takes every edge from its lower end so
+  that they do), and every pair of first corners the fresh descent may hold as its best within the margin is
+  that same answer.  The fresh query prunes at `PRUNE` x scale, far below the margin, so it reports one of those
+  pairs: the same numbers, from the same arithmetic on the same corners.  Otherwise (a near tie: a corner closest
+  to an edge gives points a few ulps apart), and past the work caps, the fresh query answers.  A jump takes this
+  route too (the seed is a poor bound, the surface points soon a better one); when the descent meets a pair
+  within the band, the crossing route finds out instead.
 - the leaf pairs that descent kept (`_Frontier`) serve the next queries without any descent while a bound of how
   far each mesh moved since (`displacement`) proves every node pair it dropped still farther than the closest
-  seed plus the margin: the `Route.FRONTIER` route, the same tests on the answer.
+  seed plus the margin: the `Route.FRONTIER` route, the same tests on the answer.  It keeps a lower bound of each
+  leaf pair's distance with the history's travel then (the sum of the moves since the history began); the bound
+  minus the travel since still holds, so only the pairs that may come within the margin of the seed are measured
+  again, and what they measure becomes their new bound.
+- apart for certain (`Staged.outside`): when the last answer was SEPARATED at distance d and the move since is
+  less than d minus the band, no surface met the other on the straight blend of the two poses, so nothing
+  crosses and no point changed sides: the answer is SEPARATED again, no containment test nor inside probe runs
+  (they would all find nothing), and the seeds' crossing test is skipped.
 
 Anything else (no seed yet, another pair of meshes, a seed within the band: touching, `max_distance` with no
 crossing) goes to the fresh query, which then teaches the history its crossing or closest pairs.  `route` says
@@ -195,8 +206,6 @@ class PairHistory:
         if not ub > frame.band:
             return None
         self._last = here + (ub,)
-        if jump:
-            pass  # EXPERIMENT
         if front is not None and front.holds(frame, self._travel, ub, margin):
             # the answer is among its leaf pairs: a None is a near tie, for the fresh query
             staged = front.answer(frame, self._travel, ub, outside)
@@ -208,6 +217,12 @@ class PairHistory:
         staged, self._frontier = _closest(frame, ub, slack, self._travel, outside)
         if staged is not None:
             self.route = Route.CLOSEST
+        elif self._frontier is _NEAR:
+            # within the band somewhere (a jump into the other mesh): the band route finds out
+            self._frontier = None
+            staged = self._crossing(frame)
+            if staged is not None:
+                self.route = Route.CROSSING
         return staged
 
     def answered(self, separated: bool, distance: float) -> None:
@@ -333,7 +348,7 @@ def _closest(frame, ub: float, slack: float, travel: float, outside: bool):
         r = wa.rep[na] - wb.rep[nb]
         ub = min(ub, math.sqrt(float(np.min(row_dot(r, r)))))
         if not ub > frame.band:
-            return None, None  # touching or crossing: not for this route
+            return None, _NEAR  # touching or crossing: not for this route
         bound = box_lower_bound(wa, na, wb, nb)
         keep = bound <= ub + margin + slack
         pruned = _smallest_dropped(bound, keep, pruned)
@@ -354,7 +369,7 @@ def _closest(frame, ub: float, slack: float, travel: float, outside: bool):
             if float(d.min()) < ub:
                 ub = float(d.min())
                 if not ub > frame.band:
-                    return None, None
+                    return None, _NEAR
                 keep = bound <= ub + margin + slack
                 pruned = _smallest_dropped(bound, keep, pruned)
                 ia, ib, bound = ia[keep], ib[keep], bound[keep]
@@ -365,6 +380,10 @@ def _closest(frame, ub: float, slack: float, travel: float, outside: bool):
         return None, None
     staged = _answer(frame, ia, ib, ub, bound, outside)  # (tightens the bounds it measures)
     return staged, _Frontier(frame, ia, ib, pruned, bound, travel)
+
+
+_NEAR = "within the band"
+"""`_closest`'s frontier when it found a pair within the band (no answer of its own)."""
 
 
 def _start(wa, wb):
