@@ -77,17 +77,17 @@ MAX_LIVE = 20_000
 
 REFINE = 16
 FLOOD = 256
-MAX_REFINES = 2
+MAX_REFINES = 1
 """Past FLOOD node pairs alive at a level of `_closest` (a poor seed: a jump), the first triangles of the REFINE
-most promising get their exact distance (a tighter best), on at most MAX_REFINES levels (further down the best
+most promising get their exact distance (a tighter best), on at most MAX_REFINES level (further down the best
 rarely drops by much, and each costs a round of the exact kernel)."""
 
-START = 512
+START = 2048
 """Node pairs `_closest` starts from (all pairs of two levels below the roots: `_start`)."""
 
-CHUNK = 64
-"""Leaf pairs in the first chunk of `_answer`'s best-first pass (the second takes all the rest still within reach
-of the best found)."""
+CHUNK = 32
+"""Leaf pairs measured first by `_answer` (the second round takes all the rest still within reach of the best
+found)."""
 
 MAX_CANDIDATES = 16384
 """Leaf pairs a closest-route descent may keep, and triangle pairs that may pass its separating-axis screen,
@@ -472,36 +472,32 @@ def displacement(mesh, placement) -> float:
 
 def _answer(frame, ia, ib, ub: float, bounds, outside: bool = False, first: int = CHUNK):
     """The closest pair among leaf pairs (ia, ib), which hold every pair within the margin of `ub` (a real
-    distance), best first by `bounds` (lower bounds of their distances, raised in place to what is measured):
-    the `first` pairs of smallest bound, then every other pair whose bound is within the margin of the best distance
-    found, each screened by the separating-axis bound, then exact distances.  None unless the answer is certainly the
+    distance): the separating-axis bound of each, then exact distances best first by it, the `first` pairs of
+    smallest bound, then every other pair within the margin of the best distance found.  `bounds`: lower bounds of
+    the pairs' distances, raised in place to what was measured.  None unless the answer is certainly the
     fresh query's (see the module docstring).  `outside`: the pair is proven apart (`Staged.outside`), so the
     containment is None without a test."""
     sa, sb, band, scale = frame.sa, frame.sb, frame.band, frame.scale
     margin = MARGIN * scale
-    order = np.argsort(bounds, kind="stable")
-    lows = bounds[order]
+    X, Y = _corners(sa, ia), _corners(sb, ib)
+    screen = separation_bound(X, Y)
+    np.maximum(bounds, screen, out=bounds)
+    order = np.argsort(screen, kind="stable")
+    lows = screen[order]
     best, start, chunk, count = ub, 0, first, 0
     got = []
     while start < order.size and lows[start] <= best + margin:
         pick = order[start:start + chunk]
-        pick = pick[bounds[pick] <= best + margin]
+        pick = pick[screen[pick] <= best + margin]
         start += chunk
-        chunk = order.size  # then all the rest left within the margin of the best
-        X, Y = _corners(sa, ia[pick]), _corners(sb, ib[pick])
-        screen = separation_bound(X, Y)
-        bounds[pick] = np.maximum(bounds[pick], screen)
-        keep = screen <= best + margin
-        if not np.any(keep):
-            continue
-        pick, X, Y = pick[keep], X[keep], Y[keep]
+        chunk = order.size  # then every other pair within the margin of the best
         count += pick.size
         if count > MAX_CANDIDATES:
             return None
-        dist, xa, xb = triangle_triangle(X, Y)
+        dist, xa, xb = triangle_triangle(X[pick], Y[pick])
         bounds[pick] = np.maximum(bounds[pick], dist)
         best = min(best, float(dist.min()))
-        got.append((pick, dist, xa, xb, X[:, 0], Y[:, 0]))
+        got.append((pick, dist, xa, xb, X[pick, 0], Y[pick, 0]))
     if not got:
         return None
     near, dist, xa, xb, first_a, first_b = (np.concatenate(x) for x in zip(*got))
