@@ -201,6 +201,16 @@ class PairHistory:
             return None
         margin = MARGIN * frame.scale
         front = self._frontier
+        if outside and front is not None and front.key is not None:
+            # no seed needed: the closest pair the frontier measured, moved by the travel since, bounds the distance
+            # from above (a little looser than the seed's own distance; the nearest pairs are measured first)
+            ub = front.upper + self._travel
+            self._last = here + (ub,)
+            if front.holds(frame, self._travel, ub, margin):
+                staged = front.answer(frame, self._travel, ub, outside)
+                if staged is not None:
+                    self.route = Route.FRONTIER
+                return staged
         d, _, _ = triangle_triangle(X, Y)
         ub = float(d.min())
         if not ub > frame.band:
@@ -379,7 +389,9 @@ def _closest(frame, ub: float, slack: float, travel: float, outside: bool):
     if ia.size > MAX_CANDIDATES:
         return None, None
     staged = _answer(frame, ia, ib, ub, bound, outside)  # (tightens the bounds it measures)
-    return staged, _Frontier(frame, ia, ib, pruned, bound, travel)
+    frontier = _Frontier(frame, ia, ib, pruned, bound, travel)
+    frontier.upper = (ub if staged is None else staged.d_min) - travel
+    return staged, frontier
 
 
 _NEAR = "within the band"
@@ -424,6 +436,8 @@ class _Frontier:
         self.poses = (_placement(frame.sa.mesh), _placement(frame.sb.mesh))
         self.travel = travel
         self.key = None if lower is None else lower + travel
+        self.upper = math.inf
+        """A distance measured at some pose minus the travel then: plus the travel now, an upper bound."""
 
     def still_holds(self, frame, ub: float, margin: float):
         """(whether the answer is among the leaf pairs, the move since this frontier)."""
@@ -441,9 +455,10 @@ class _Frontier:
         lower = self.key - travel
         pick = np.flatnonzero(lower <= ub + MARGIN * frame.scale)
         bounds = lower[pick]
-        # (the seed's distance is tight here: one round over every pair within reach of it)
-        staged = _answer(frame, self.ia[pick], self.ib[pick], ub, bounds, outside, pick.size)
+        staged = _answer(frame, self.ia[pick], self.ib[pick], ub, bounds, outside)
         self.key[pick] = bounds + travel
+        if staged is not None:
+            self.upper = min(self.upper, staged.d_min - travel)
         return staged
 
 
