@@ -106,7 +106,8 @@ BAND_REACH = 0.02
 none when that is beyond BAND_REACH x scale."""
 
 JUMP = 0.05
-"""A move since the last query farther than JUMP x scale plus the last seed's distance is a jump: no closest route."""
+"""A move since the last query farther than JUMP x scale plus the last seed's distance is a jump: a crossing last time
+no longer sends the query to the crossing route (only a seed that still crosses does)."""
 
 LEARN = 256
 """Candidates of a fresh answer searched for its closest triangle pair (the smallest lower bounds)."""
@@ -129,7 +130,7 @@ class Route(enum.Enum):
     """How a query with a `PairHistory` was answered."""
 
     FRESH = "fresh"
-    """The full query (no history yet, a jump, touching, a near tie, or a work cap reached)."""
+    """The full query (no history yet, touching, a near tie, or a work cap reached)."""
     CROSSING = "crossing"
     """From the crossing seeds: the band pairs stand in for the descent."""
     CLOSEST = "closest"
