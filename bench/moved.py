@@ -2,7 +2,7 @@
 """Moved meshes (issue 21): each mesh built once, then moved pose by pose, as live mode and the sweep re-check;
 ours with a `core.PairHistory` (the query starts from the last one), ours fresh, and python-fcl, per pose.
 
-    .venv/bin/python bench/moved.py [--quick] [--poses N] [--rows NAME,...]
+    .venv/bin/python bench/moved.py [--quick] [--poses N] [--rows NAME,...] [--narrow]
 
 Like bench/mesh.py it re-executes itself in bench/.venv (numpy 2, python-fcl), made by bench/convex.py.
 
@@ -19,14 +19,19 @@ Rows (meshes built and every pose made before any clock starts):
   spheres 20k: apart        the same, B dragged 0.004 per step around A at a gap of 0.02 to 0.06
 
 Per pose (the three measured back to back, so they see the same load):
-  ours history  core.collide(a, b.moved(pose), history=h), one h for the whole row;
-  ours fresh    core.collide(a, b.moved(pose));
+  ours history  core.collide(a, b.moved(pose), history=h, depth_interval=False), one h for the whole row;
+  ours fresh    core.collide(a, b.moved(pose), depth_interval=False);
   fcl           the CollisionObject's transform set, then fcl.collide listing every crossing triangle pair
                 (num_max_contacts = 1,000,000, enable_contact) and fcl.distance with the nearest points: the two
                 queries closest to our one answer (fcl has no depth for meshes).
+Both of ours keep the loose depth interval of an intersecting pose (`depth_interval=False`: verdict, distance,
+points, crossing curve, containment and the certified interval), as the one-shot rows against fcl do (bench/mesh.py,
+bench/midsize.py): fcl reports no depth for meshes.  `--narrow` measures the narrowed interval instead (the
+default of `core.collide`, and of live mode).
 Medians in ms per pose; the ratio ours / fcl.  `same` counts the poses whose history answer is bit for bit the
 fresh one (status, distance, points, normal, gap, containment, crossing curve); `routes` how the history answered
-(crossing: from the last crossing pairs; closest: from the last closest pair; fresh: the full query).
+(crossing: from the last crossing pairs; closest: a descent bounded by the last closest pair; frontier: the last
+such descent's leaf pairs, no descent; fresh: the full query).
 """
 from __future__ import annotations
 
@@ -145,14 +150,15 @@ def same_answer(c, d) -> bool:
                     for f in ("distance", "point_a", "point_b", "normal", "gap", "intersection")))
 
 
-def measure_row(name: str, quick: bool, poses: int) -> dict:
+def measure_row(name: str, quick: bool, poses: int, narrow: bool = False) -> dict:
     import numpy as np
 
     import core
     (va, ta), (vb, tb), placements, moving = make_row(name, quick, poses)
     a, b = core.TriangleMesh(va, ta), core.TriangleMesh(vb, tb)
     core.collide(a, b)  # every lazily built local structure (hierarchies, parts) before the clocks
-    row = {"row": name, "tris_a": int(len(ta)), "tris_b": int(len(tb)), "poses": len(placements)}
+    row = {"row": name, "tris_a": int(len(ta)), "tris_b": int(len(tb)), "poses": len(placements),
+           "depth_interval": "narrowed" if narrow else "loose"}
     try:
         import fcl
     except ImportError as exc:
@@ -167,9 +173,9 @@ def measure_row(name: str, quick: bool, poses: int) -> dict:
     for pose in placements:
         pa, pb = (a.moved(pose), b) if moving == "a" else (a, b.moved(pose))
         t0 = time.perf_counter()
-        h = core.collide(pa, pb, history=history)
+        h = core.collide(pa, pb, history=history, depth_interval=narrow)
         t1 = time.perf_counter()
-        f = core.collide(pa, pb)
+        f = core.collide(pa, pb, depth_interval=narrow)
         t2 = time.perf_counter()
         t_hist.append(t1 - t0)
         t_fresh.append(t2 - t1)
@@ -219,6 +225,8 @@ def main() -> int:
     parser.add_argument("--poses", type=int, default=0, help="poses per row (default 100; 20 with --quick)")
     parser.add_argument("--rows", default="", help="comma-separated parts of row names (default: all)")
     parser.add_argument("--here", action="store_true", help="run in this Python (no bench venv, no peer)")
+    parser.add_argument("--narrow", action="store_true",
+                        help="ours narrow an intersecting pose's depth interval (default: the loose one)")
     args = parser.parse_args()
     if not args.here and not convex.in_bench_venv():
         convex.ensure_venv()
@@ -229,10 +237,12 @@ def main() -> int:
     rows = []
     for name in names:
         print(f"[moved bench] {name} ...", flush=True)
-        rows.append(measure_row(name, args.quick, poses))
+        rows.append(measure_row(name, args.quick, poses, args.narrow))
         print("  " + table(rows[-1:])[-1], flush=True)
         print("ROW " + json.dumps(rows[-1]), flush=True)
+    kind = "narrowed" if args.narrow else "loose"
     head = convex.run_header(info)
+    head.append(f"- ours: depth_interval={args.narrow} (the {kind} interval of an intersecting pose)")
     print("\n".join(head + [""] + table(rows)))
     return 0
 

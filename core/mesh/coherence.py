@@ -18,19 +18,30 @@ closest pair.  The next query places the seeds in the new pose first (a few tria
   new descent.  If rounding leaves no crossing after all, the fresh query answers.
 - no seed crosses and the closest seed is farther apart than the band: its distance bounds the answer from above
   from the start, so a descent of its own (`_closest`: the fresh descent's node bounds without its exact
-  distances on the way) keeps only the node pairs whose lower bound is within `MARGIN` x scale of the best
-  distance known (the seed's, lowered by the surface points of the nodes on the way), plus some slack, and every
-  triangle pair that survives the separating-axis screen gets its exact distance.  The answer is taken only when
-  it is the fresh query's for certain: the closest pair is farther than the band, every triangle pair within the
-  margin of it gives the same distance and points bit for bit (the pairs around a closest corner or edge share
-  it; core/mesh/tritri.py takes every edge from its lower end so that they do), and the surface points the fresh
-  descent may hold as its best are farther by more than the margin.  The fresh query prunes at `PRUNE` x scale,
-  far below the margin, so it reports one of those pairs: the same numbers, from the same arithmetic on the same
-  corners.  Otherwise (a near tie: a corner closest to an edge gives points a few ulps apart), and past the work
-  caps (a large move: the seed is a poor bound), the fresh query answers.
+  distances on the way; it starts from every node pair a few levels down, `_start`, where a level-by-level
+  descent would prune little) keeps only the node pairs whose lower bound is within `MARGIN` x scale of the best
+  distance known (the seed's, lowered by the surface points of the nodes on the way and, when many pairs are
+  alive, by the first triangles of the most promising), plus some slack.  Its leaf pairs then go best first by
+  their bounds: the separating-axis screen, then exact distances, until the next bound is beyond the best plus
+  the margin.  The answer is taken only when it is the fresh query's for certain: the closest pair is farther
+  than the band, every triangle pair within the margin of it gives the same distance and points bit for bit
+  (the pairs around a closest corner or edge share it; core/mesh/tritri.py takes every edge from its lower end so
+  that they do), and every pair of first corners the fresh descent may hold as its best within the margin is
+  that same answer.  The fresh query prunes at `PRUNE` x scale, far below the margin, so it reports one of those
+  pairs: the same numbers, from the same arithmetic on the same corners.  Otherwise (a near tie: a corner closest
+  to an edge gives points a few ulps apart), and past the work caps, the fresh query answers.  A jump takes this
+  route too (the seed is a poor bound, the surface points soon a better one); when the descent meets a pair
+  within the band, the crossing route finds out instead.
 - the leaf pairs that descent kept (`_Frontier`) serve the next queries without any descent while a bound of how
   far each mesh moved since (`displacement`) proves every node pair it dropped still farther than the closest
-  seed plus the margin: the `Route.FRONTIER` route, the same tests on the answer.
+  seed plus the margin: the `Route.FRONTIER` route, the same tests on the answer.  It keeps a lower bound of each
+  leaf pair's distance with the history's travel then (the sum of the moves since the history began); the bound
+  minus the travel since still holds, so only the pairs that may come within the margin of the seed are measured
+  again, and what they measure becomes their new bound.
+- apart for certain (`Staged.outside`): when the last answer was SEPARATED at distance d and the move since is
+  less than d minus the band, no surface met the other on the straight blend of the two poses, so nothing
+  crosses and no point changed sides: the answer is SEPARATED again, no containment test nor inside probe runs
+  (they would all find nothing), and the seeds' crossing test is skipped.
 
 Anything else (no seed yet, another pair of meshes, a seed within the band: touching, `max_distance` with no
 crossing) goes to the fresh query, which then teaches the history its crossing or closest pairs.  `route` says
@@ -66,25 +77,37 @@ MAX_LIVE = 20_000
 
 REFINE = 16
 FLOOD = 256
+MAX_REFINES = 1
 """Past FLOOD node pairs alive at a level of `_closest` (a poor seed: a jump), the first triangles of the REFINE
-most promising get their exact distance (a tighter best)."""
+most promising get their exact distance (a tighter best), on at most MAX_REFINES level (further down the best
+rarely drops by much, and each costs a round of the exact kernel)."""
+
+START = 2048
+"""Node pairs `_closest` starts from (all pairs of two levels below the roots: `_start`)."""
+
+CHUNK = 32
+"""Leaf pairs measured first by `_answer` (the second round takes all the rest still within reach of the best
+found)."""
 
 MAX_CANDIDATES = 16384
 """Leaf pairs a closest-route descent may keep, and triangle pairs that may pass its separating-axis screen,
 before the pair is left to the fresh query."""
 
-SLACK = 2.0
+SLACK = 6.0
 FLOOR = 1e-3
+REACH = 0.02
 """A closest-route descent keeps node pairs up to max(SLACK x the last move, FLOOR x scale) beyond the margin, so
-its leaf pairs serve the next moves without a descent (`_Frontier`); none when that is beyond half the distance
-(a move that fast is not worth a flood of pairs: `_slack`)."""
+its leaf pairs serve the next few moves without a descent (`_Frontier`), but no farther than the larger of half
+the distance and REACH x scale, and none when not even two moves fit there (a move that fast is not worth a
+flood of pairs: `_slack`)."""
 
 BAND_REACH = 0.02
 """The crossing route's frontier keeps the leaf pairs within the band plus the same slack as the closest route's,
 none when that is beyond BAND_REACH x scale."""
 
 JUMP = 0.05
-"""A move since the last query farther than JUMP x scale plus the last seed's distance is a jump: no closest route."""
+"""A move since the last query farther than JUMP x scale plus the last seed's distance is a jump: a crossing last time
+no longer sends the query to the crossing route (only a seed that still crosses does)."""
 
 LEARN = 256
 """Candidates of a fresh answer searched for its closest triangle pair (the smallest lower bounds)."""
@@ -95,16 +118,19 @@ class Staged:
     the leaf pairs' corners `A`, `B`, the best distance `d_min` with its points and the touching pairs, and the
     certified lower bound `lower`."""
 
-    def __init__(self, found, meeting, A, B, d_min, pa, pb, touching, lower):
+    def __init__(self, found, meeting, A, B, d_min, pa, pb, touching, lower, outside=False):
         self.found, self.meeting, self.A, self.B = found, meeting, A, B
         self.d_min, self.pa, self.pb, self.touching, self.lower = d_min, pa, pb, touching, lower
+        self.outside = outside
+        """Proven apart by the last answer and the move since (`PairHistory.answered`): nothing of either mesh
+        is inside the other, so the query skips its inside probes (they would all be outside)."""
 
 
 class Route(enum.Enum):
     """How a query with a `PairHistory` was answered."""
 
     FRESH = "fresh"
-    """The full query (no history yet, a jump, touching, a near tie, or a work cap reached)."""
+    """The full query (no history yet, touching, a near tie, or a work cap reached)."""
     CROSSING = "crossing"
     """From the crossing seeds: the band pairs stand in for the descent."""
     CLOSEST = "closest"
@@ -125,12 +151,12 @@ class PairHistory:
         self._key = None
         self._seeds = None
         self._frontier = None
-        self._step = None
-        self._moved = 0.0
         self._last = None
         self._band = None
         self._band_moved = 0.0
         self._crossed = False
+        self._travel = 0.0
+        self._clear = None
         self.route: Route | None = None
         """How the last query was answered (`Route`), or None before the first."""
 
@@ -142,48 +168,77 @@ class PairHistory:
             self.reset()
             self._key = key
         self.route = Route.FRESH
+        clear, self._clear = self._clear, None
+        # the move since the last query (a bound of how far any point of either surface went); `_travel` sums them,
+        # so that it bounds how far the distance of any pair of triangles changed since any earlier query
+        last, here = self._last, (_placement(frame.sa.mesh), _placement(frame.sb.mesh))
+        step = math.inf if last is None else (displacement(frame.sa.mesh, last[0])
+                                              + displacement(frame.sb.mesh, last[1]))
+        self._last = here + (0.0,)
+        if not math.isfinite(step):
+            self._frontier = None
+            return None
+        self._travel += step
         if self._seeds is None:
             return None
+        # a jump: a move beyond JUMP x scale plus the last seed distance
+        jump = step > JUMP * frame.scale + last[2]
+        # apart for certain: the last answer was SEPARATED at distance `clear`, and no point moved far enough since
+        # to come within the band; along the straight blend of the two poses no surface met the other, so nothing
+        # crosses and no point changed sides (no probe of the fresh query is inside the other mesh)
+        outside = clear is not None and clear - step > frame.band
         X, Y = _corners(frame.sa, self._seeds[0]), _corners(frame.sb, self._seeds[1])
-        mask, _ = crossing(X, Y, frame.band)
-        # a jump: a move since the last query beyond JUMP x scale plus the last seed distance
-        last, here = self._last, (_placement(frame.sa.mesh), _placement(frame.sb.mesh))
-        jump = last is not None and (displacement(frame.sa.mesh, last[0]) + displacement(frame.sb.mesh, last[1])
-                                     > JUMP * frame.scale + last[2])
-        self._last = here + (0.0,)
-        if np.any(mask) or (self._crossed and not jump):
-            # still crossing there, or crossing last time and only a small move since (then most likely crossing
-            # somewhere near): the band route, which finds out; nothing crossing after all is left to the fresh query
-            staged = self._crossing(frame)
-            if staged is not None:
-                self.route = Route.CROSSING
-            return staged
+        if not outside:
+            mask, _ = crossing(X, Y, frame.band)
+            if np.any(mask) or (self._crossed and not jump):
+                # still crossing there, or crossing last time and only a small move since (then most likely
+                # crossing somewhere near): the band route, which finds out; nothing crossing after all is left to
+                # the fresh query
+                staged = self._crossing(frame)
+                if staged is not None:
+                    self.route = Route.CROSSING
+                return staged
         if max_distance is not None:
             return None
+        margin = MARGIN * frame.scale
+        front = self._frontier
+        if outside and front is not None and front.key is not None:
+            # no seed needed: the closest pair the frontier measured, moved by the travel since, bounds the distance
+            # from above (a little looser than the seed's own distance; the nearest pairs are measured first)
+            ub = front.upper + self._travel
+            self._last = here + (ub,)
+            if front.holds(frame, self._travel, ub, margin):
+                staged = front.answer(frame, self._travel, ub, outside)
+                if staged is not None:
+                    self.route = Route.FRONTIER
+                return staged
         d, _, _ = triangle_triangle(X, Y)
         ub = float(d.min())
         if not ub > frame.band:
             return None
-        margin = MARGIN * frame.scale
         self._last = here + (ub,)
-        if jump:
-            return None  # the seed says little: the fresh descent finds its own bounds faster
-        if self._frontier is not None:
-            holds, delta = self._frontier.still_holds(frame, ub, margin)
-            self._step = delta if self._step is None else max(delta - self._moved, 0.0)
-            self._moved = delta
-            if holds:  # the answer is among its leaf pairs: a None is a near tie, for the fresh query
-                staged = _answer(frame, self._frontier.ia, self._frontier.ib, ub)
-                if staged is not None:
-                    self.route = Route.FRONTIER
-                return staged
+        if front is not None and front.holds(frame, self._travel, ub, margin):
+            # the answer is among its leaf pairs: a None is a near tie, for the fresh query
+            staged = front.answer(frame, self._travel, ub, outside)
+            if staged is not None:
+                self.route = Route.FRONTIER
+            return staged
         # a new frontier, with room for a few more moves like the last one
-        slack = _slack(self._step or 0.0, frame.scale, 0.5 * ub)
-        staged, frontier = _closest(frame, ub, slack)
-        self._frontier, self._moved = frontier, 0.0
+        slack = _slack(step, frame.scale, max(0.5 * ub, REACH * frame.scale))
+        staged, self._frontier = _closest(frame, ub, slack, self._travel, outside)
         if staged is not None:
             self.route = Route.CLOSEST
+        elif self._frontier is _NEAR:
+            # within the band somewhere (a jump into the other mesh): the band route finds out
+            self._frontier = None
+            staged = self._crossing(frame)
+            if staged is not None:
+                self.route = Route.CROSSING
         return staged
+
+    def answered(self, separated: bool, distance: float) -> None:
+        """The status of this query's answer (core/mesh/query.py): SEPARATED at `distance`, or not."""
+        self._clear = distance if separated else None
 
     def _crossing(self, frame) -> Staged | None:
         """The crossing route: the leaf pairs within the band (from the last band frontier while the move since it
@@ -249,10 +304,12 @@ def _corners(side, leaves) -> np.ndarray:
 
 
 def _slack(step: float, scale: float, most: float) -> float:
-    """How far a new frontier reaches beyond what is needed: SLACK x the last move (at least FLOOR x scale), or 0
-    when that is beyond `most` (moves that large would outrun it at once: the wider descent does not pay)."""
-    slack = max(SLACK * step, FLOOR * scale)
-    return slack if slack <= most else 0.0
+    """How far a new frontier reaches beyond what is needed: SLACK x the last move (at least FLOOR x scale) but at
+    most `most`, or 0 when not even two such moves fit (they would outrun it at once: the wider descent does not
+    pay)."""
+    if max(2.0 * step, FLOOR * scale) > most:
+        return 0.0
+    return min(max(SLACK * step, FLOOR * scale), most)
 
 
 def _reach_descent(frame, reach: float) -> "_Frontier":
@@ -285,23 +342,24 @@ class _Found:
     """The leaf pairs of a route as core/mesh/query.py reads a descent's result."""
 
 
-def _closest(frame, ub: float, slack: float):
+def _closest(frame, ub: float, slack: float, travel: float, outside: bool):
     """The closest route's descent from the roots (see the module docstring): `ub` is the distance of a seed pair,
     farther than the band; node pairs are kept up to `slack` beyond the margin, so that the leaf pairs left
-    (`_Frontier`) still hold the answer after a move of up to about slack / 2.  Returns (Staged or None,
-    _Frontier or None)."""
+    (`_Frontier`) still hold the answer after a move of up to about slack / 2.  `travel`: the history's sum of
+    moves at this pose; `outside`: as for `_answer`.  Returns (Staged or None, _Frontier or None)."""
     sa, sb, scale = frame.sa, frame.sb, frame.scale
     margin = MARGIN * scale
     wa, wb = sa.world, sb.world
-    la, lb = wa.local.levels - 1, wb.local.levels - 1
-    ia = np.zeros(1, np.int64)
-    ib = np.zeros(1, np.int64)
+    ia, ib, la, lb = _start(wa, wb)
     pruned = math.inf  # the smallest lower bound of every node pair dropped
+    refines = 0
     while True:
         na, nb = wa.node(la, ia), wb.node(lb, ib)
         # surface points of the nodes lower the best distance known (their distance is a real one)
         r = wa.rep[na] - wb.rep[nb]
         ub = min(ub, math.sqrt(float(np.min(row_dot(r, r)))))
+        if not ub > frame.band:
+            return None, _NEAR  # touching or crossing: not for this route
         bound = box_lower_bound(wa, na, wb, nb)
         keep = bound <= ub + margin + slack
         pruned = _smallest_dropped(bound, keep, pruned)
@@ -312,14 +370,17 @@ def _closest(frame, ub: float, slack: float):
         ia, ib, bound = ia[keep], ib[keep], bound[keep]
         if ia.size > MAX_LIVE or ia.size == 0:
             return None, None  # too many (a poor seed), or none left (rounding beyond the margin): fresh
-        if ia.size > FLOOD:
+        if ia.size > FLOOD and refines < MAX_REFINES:
             # a poor seed (a jump): the first triangles of the most promising pairs lower the best known
+            refines += 1
             top = np.argpartition(bound, REFINE - 1)[:REFINE]
             leaves_a, leaves_b = wa.local.first_leaf[wa.node(la, ia[top])], wb.local.first_leaf[wb.node(lb, ib[top])]
             d, _, _ = triangle_triangle(np.take(wa.leaf_corners, leaves_a, axis=0),
                                         np.take(wb.leaf_corners, leaves_b, axis=0))
             if float(d.min()) < ub:
                 ub = float(d.min())
+                if not ub > frame.band:
+                    return None, _NEAR
                 keep = bound <= ub + margin + slack
                 pruned = _smallest_dropped(bound, keep, pruned)
                 ia, ib, bound = ia[keep], ib[keep], bound[keep]
@@ -328,7 +389,31 @@ def _closest(frame, ub: float, slack: float):
         ia, ib, la, lb = _split(wa, wb, ia, ib, la, lb)  # the fresh descent's own step down
     if ia.size > MAX_CANDIDATES:
         return None, None
-    return _answer(frame, ia, ib, ub), _Frontier(frame, ia, ib, pruned)
+    staged = _answer(frame, ia, ib, ub, bound, outside)  # (tightens the bounds it measures)
+    frontier = _Frontier(frame, ia, ib, pruned, bound, travel)
+    frontier.upper = (ub if staged is None else staged.d_min) - travel
+    return staged, frontier
+
+
+_NEAR = "within the band"
+"""`_closest`'s frontier when it found a pair within the band (no answer of its own)."""
+
+
+def _start(wa, wb):
+    """Where `_closest` starts: every node pair of the deepest levels (going down as `descent._split` does) with at
+    most START pairs, and those levels.  Above them a level-by-level descent would prune little and pay a round
+    of numpy calls per level; the closest route's answer does not depend on the order of its pairs."""
+    sizes_a, sizes_b = wa.local.sizes, wb.local.sizes
+    la, lb = len(sizes_a) - 1, len(sizes_b) - 1
+    while True:
+        na = la - 1 if la > 0 and la >= lb else la
+        nb = lb - 1 if lb > 0 and lb >= la else lb
+        if (na, nb) == (la, lb) or sizes_a[na] * sizes_b[nb] > START:
+            break
+        la, lb = na, nb
+    ia = np.repeat(np.arange(sizes_a[la], dtype=np.int64), sizes_b[lb])
+    ib = np.tile(np.arange(sizes_b[lb], dtype=np.int64), sizes_a[la])
+    return ia, ib, la, lb
 
 
 def _smallest_dropped(bound, keep, pruned):
@@ -337,19 +422,45 @@ def _smallest_dropped(bound, keep, pruned):
 
 
 class _Frontier:
-    """The leaf pairs a `_closest` descent left at one pose, the smallest lower bound of all it dropped, and the
-    poses.  After a move by at most `delta` (`displacement` of each mesh), every dropped pair is still at least
-    `pruned - delta` apart: while that exceeds a seed's distance plus the margin, the answer and every pair within
-    the margin of it are among these leaf pairs, and no descent is needed."""
+    """The leaf pairs a descent left at one pose, the smallest lower bound of all it dropped, and the poses.  After
+    a move by at most `delta` (`displacement` of each mesh), every dropped pair is still at least `pruned - delta`
+    apart: while that exceeds a seed's distance plus the margin, the answer and every pair within the margin of it
+    are among these leaf pairs, and no descent is needed.
 
-    def __init__(self, frame, ia, ib, pruned):
+    A closest-route frontier also keeps a lower bound of each leaf pair's distance, stored as the bound plus the
+    history's travel when it was found (`key`): after more moves, the bound minus the travel since still holds,
+    so a pose's answer needs exact distances only for the pairs whose bound comes within the margin of the seed's
+    distance (a few around the closest pair), and each pair it measures gets its tighter bound back."""
+
+    def __init__(self, frame, ia, ib, pruned, lower=None, travel=0.0):
         self.ia, self.ib, self.pruned = ia, ib, pruned
         self.poses = (_placement(frame.sa.mesh), _placement(frame.sb.mesh))
+        self.travel = travel
+        self.key = None if lower is None else lower + travel
+        self.upper = math.inf
+        """A distance measured at some pose minus the travel then: plus the travel now, an upper bound."""
 
     def still_holds(self, frame, ub: float, margin: float):
         """(whether the answer is among the leaf pairs, the move since this frontier)."""
         delta = displacement(frame.sa.mesh, self.poses[0]) + displacement(frame.sb.mesh, self.poses[1])
         return self.pruned - delta > ub + margin, delta
+
+    def holds(self, frame, travel: float, ub: float, margin: float) -> bool:
+        """Whether the answer is among the leaf pairs (the move since bounded by the travel since, or directly)."""
+        if self.pruned - (travel - self.travel) > ub + margin:
+            return True
+        return self.still_holds(frame, ub, margin)[0]
+
+    def answer(self, frame, travel: float, ub: float, outside: bool):
+        """`_answer` on the leaf pairs whose bound may still be within the margin of `ub`; their bounds tightened."""
+        lower = self.key - travel
+        pick = np.flatnonzero(lower <= ub + MARGIN * frame.scale)
+        bounds = lower[pick]
+        staged = _answer(frame, self.ia[pick], self.ib[pick], ub, bounds, outside)
+        self.key[pick] = bounds + travel
+        if staged is not None:
+            self.upper = min(self.upper, staged.d_min - travel)
+        return staged
 
 
 def _placement(mesh):
@@ -375,29 +486,57 @@ def displacement(mesh, placement) -> float:
     return move * (1.0 + 1e-12)
 
 
-def _answer(frame, ia, ib, ub: float):
+def _answer(frame, ia, ib, ub: float, bounds, outside: bool = False, first: int = CHUNK):
     """The closest pair among leaf pairs (ia, ib), which hold every pair within the margin of `ub` (a real
-    distance): the separating-axis bound screens, then exact distances; None unless the answer is certainly the
-    fresh query's (see the module docstring)."""
+    distance): the separating-axis bound of each, then exact distances best first by it, the `first` pairs of
+    smallest bound, then every other pair within the margin of the best distance found.  `bounds`: lower bounds of
+    the pairs' distances, raised in place to what was measured.  None unless the answer is certainly the
+    fresh query's (see the module docstring).  `outside`: the pair is proven apart (`Staged.outside`), so the
+    containment is None without a test."""
     sa, sb, band, scale = frame.sa, frame.sb, frame.band, frame.scale
     margin = MARGIN * scale
     X, Y = _corners(sa, ia), _corners(sb, ib)
-    near = np.flatnonzero(separation_bound(X, Y) <= ub + margin)
-    if near.size == 0 or near.size > MAX_CANDIDATES:
+    screen = separation_bound(X, Y)
+    np.maximum(bounds, screen, out=bounds)
+    order = np.argsort(screen, kind="stable")
+    lows = screen[order]
+    best, start, chunk, count = ub, 0, first, 0
+    got = []
+    while start < order.size and lows[start] <= best + margin:
+        pick = order[start:start + chunk]
+        pick = pick[screen[pick] <= best + margin]
+        start += chunk
+        chunk = order.size  # then every other pair within the margin of the best
+        count += pick.size
+        if count > MAX_CANDIDATES:
+            return None
+        dist, xa, xb = triangle_triangle(X[pick], Y[pick])
+        bounds[pick] = np.maximum(bounds[pick], dist)
+        best = min(best, float(dist.min()))
+        got.append((pick, dist, xa, xb, X[pick, 0], Y[pick, 0]))
+    if not got:
         return None
-    dist, xa, xb = triangle_triangle(X[near], Y[near])
+    near, dist, xa, xb, first_a, first_b = (np.concatenate(x) for x in zip(*got))
     j = int(np.argmin(dist))
     d_min = float(dist[j])
     if not (math.isfinite(d_min) and d_min > band):
         return None
     # Every pair within the margin of the best (neighbours of a closest corner or edge share it) must give the
-    # same bits, or which of them the fresh query reports depends on its path: a near tie, left to it.
+    # same bits, or which of them the fresh query reports depends on its path: a near tie, left to it.  (A pair
+    # left unmeasured is farther than the best plus the margin.)
     tied = np.flatnonzero(dist <= d_min + margin)
     if not (np.all(dist[tied] == d_min) and np.all(xa[tied] == xa[j]) and np.all(xb[tied] == xb[j])):
         return None
-    r = X[near[tied], 0] - Y[near[tied], 0]
-    if not float(np.sqrt(row_dot(r, r)).min()) > d_min + margin:
-        return None  # the fresh descent may hold two such corners as its best (a corner-to-corner distance)
+    # The fresh descent also holds the first corners of its node pairs (`descent._upper_bound`: the first corners
+    # of a leaf pair, whose distance is at least the pair's) as a best: any within the margin must be the same
+    # answer too, the same distance bit for bit (the same formula) at the same points, or it may report them.
+    ca, cb = first_a[tied], first_b[tied]
+    r = ca - cb
+    corner = np.sqrt(row_dot(r, r))
+    close = corner <= d_min + margin
+    if np.any(close) and not (np.all(corner[close] == d_min) and np.all(ca[close] == xa[j])
+                              and np.all(cb[close] == xb[j])):
+        return None
     found = _Found()
     found.ia, found.ib, found.lb = ia[:0], ib[:0], np.zeros(0)
     found.closest = (ia[near[j]:near[j] + 1], ib[near[j]:near[j] + 1])
@@ -406,6 +545,6 @@ def _answer(frame, ia, ib, ub: float):
     empty = np.zeros(0, np.int64)
     meeting.crossing_pairs = empty
     meeting.crossing_segments = meeting.segments = np.zeros((0, 2, 3))
-    meeting.contained = containment(frame)
+    meeting.contained = None if outside else containment(frame)
     no_corners = np.zeros((0, 3, 3))
-    return Staged(found, meeting, no_corners, no_corners, d_min, xa[j], xb[j], empty, d_min)
+    return Staged(found, meeting, no_corners, no_corners, d_min, xa[j], xb[j], empty, d_min, outside)

@@ -282,7 +282,9 @@ def _mesh_collide(a: TriangleMesh, b: TriangleMesh, tolerances: Tolerances, max_
         d_min, pa, pb, touching_pairs, lower = staged.d_min, staged.pa, staged.pb, staged.touching, staged.lower
         crossing_pairs = meeting.crossing_pairs
         crossed = meeting.crossing_segments.shape[0] > 0
+        outside = staged.outside  # proven apart since the last answer: no probe can be inside
     else:
+        outside = False
         found = descend(sa.world, sb.world, band, PRUNE * scale, limit)
         if found.beyond:
             pa, pb = found.ub_points
@@ -307,9 +309,9 @@ def _mesh_collide(a: TriangleMesh, b: TriangleMesh, tolerances: Tolerances, max_
     # points inside the other mesh, for the depth: only closed meshes have an inside, only where the boxes meet
     # (a crossing pair is never contained: the parts' corners are then left out)
     inside_ab = deepest_inside(sa, sb, found, crossing_pairs, touching_pairs, A, B, band, scale,
-                               with_parts=not crossed) if sb.closed and frame.boxes_meet else None
+                               with_parts=not crossed) if sb.closed and frame.boxes_meet and not outside else None
     inside_ba = deepest_inside(sb, sa, found, crossing_pairs, touching_pairs, B, A, band, scale, swap=True,
-                               with_parts=not crossed) if sa.closed and frame.boxes_meet else None
+                               with_parts=not crossed) if sa.closed and frame.boxes_meet and not outside else None
 
     segments = meeting.segments
     crossed = segments.shape[0] > 0
@@ -355,6 +357,8 @@ def _mesh_collide(a: TriangleMesh, b: TriangleMesh, tolerances: Tolerances, max_
             normal = fallback_normal
         else:
             normal = unit_or(wa - wb, fallback_normal)
+        if history is not None:
+            history.answered(False, d_min)
         return Contact(status=Status.INTERSECTING, distance=-depth + 0.0, normal=normal, point_a=wa + origin,
                        point_b=wb + origin, containment=contained, intersection=segments + origin,
                        converged=hull is not None, gap=max(0.0, upper - depth),
@@ -367,6 +371,8 @@ def _mesh_collide(a: TriangleMesh, b: TriangleMesh, tolerances: Tolerances, max_
     else:
         normal = (pb - pa) / d_min
         status = Status.SEPARATED
+    if history is not None:
+        history.answered(status is Status.SEPARATED, d_min)
     return Contact(status=status, distance=d_min, normal=normal, point_a=pa + origin, point_b=pb + origin,
                    converged=lower >= d_min - PRUNE * scale, iteration_cap_hit=lower < d_min - PRUNE * scale,
                    gap=gap, **common)

@@ -138,3 +138,38 @@ def test_touching_faces_and_max_distance():
     _run(a, b, poses)
     _run(a, b, poses, max_distance=0.05)
 
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_drag_around_at_a_small_gap(seed):
+    """A noisy star dragged around another at a small, varying gap in small steps (live mode's drag past a part):
+    the answers come from the frontier's leaf pairs (their bounds kept from pose to pose, the pair proven apart
+    since the last answer, so no inside probe runs); then a jump in and out of the other, and the same drag with
+    the moving star opened (a few triangles taken out: no inside)."""
+    rng = np.random.default_rng([25, seed])
+    va, ta, _, _ = mc.star(rng, 1.0, 0.05, 32, 16)
+    vb, tb, _, _ = mc.star(rng, 0.6, 0.05, 24, 12)
+    a, b = core.TriangleMesh(va, ta), core.TriangleMesh(vb, tb)
+    t = np.linspace(0.0, 0.6, 40)
+    radius = 1.78 + 0.03 * np.sin(12.0 * t)
+    path = np.stack([radius * np.cos(t), radius * np.sin(t), 0.1 * t], axis=1)
+    poses = [_pose(mc.random_rotation(rng) if i == 20 else None, p) for i, p in enumerate(path)]
+    poses[21] = _pose(None, (0.2, 0.1, 0.0))  # a jump into A, and out again
+    routes = _run(a, b, poses)
+    assert routes.count(Route.FRONTIER) >= 10, routes
+    opened = core.TriangleMesh(vb, tb[5:])
+    assert not opened.is_closed
+    routes = _run(a, opened, poses)
+    assert routes.count(Route.FRONTIER) >= 10, routes
+
+
+def test_jumps_take_their_own_routes():
+    """Random poses of a torus and a star, each a jump: a jump apart takes the closest route (a descent bounded by
+    its own best), a jump into the other the crossing route."""
+    rng = np.random.default_rng(26)
+    va, ta = mc.torus(1.0, 0.3, 24, 12)
+    vb, tb, _, _ = mc.star(rng, 0.5, 0.2, 16, 8)
+    a, b = core.TriangleMesh(va, ta), core.TriangleMesh(vb, tb)
+    poses = [_pose(mc.random_rotation(rng), rng.uniform(-2.5, 2.5, 3)) for _ in range(30)]
+    routes = _run(a, b, poses)
+    assert Route.CLOSEST in routes and Route.CROSSING in routes, routes
