@@ -9,7 +9,8 @@ cross; the crossing test then runs on all of them.
 
 How: each mesh's triangles are grouped by plane (`flat_groups`: unit normal and offset rounded, in local
 coordinates; groups of at least `GROUP_MIN` triangles).  The pairs that involve a triangle outside every group
-come from the descent on hierarchies of those triangles alone (against the whole other mesh).  A group F of A
+come from the descent on hierarchies of those triangles alone: B's against the whole of A, A's against B's
+groups.  A group F of A
 against a group G of B: in the pair frame every vertex of F lies within t_F of a plane P_F (measured), every
 vertex of G within t_G of P_G.  Two triangles a of F and b of G at most r apart have points x of a and y of b
 with |x - y| <= r, so x lies within t_G + r of P_G, y within t_F + r of P_F, and their projections on any unit
@@ -82,11 +83,16 @@ def flat_groups(local):
     return local.cached("flat groups", build)
 
 
-def _rest_bvh(local, rest):
-    """The hierarchy of the triangles outside every group (None when there are none), kept on the local data."""
-    if rest.size == 0:
+def _part(side, rows, key):
+    """(the hierarchy of the triangles `rows` of a side's mesh placed in the pair frame, each of its leaves' leaf
+    in the whole mesh's hierarchy); None when `rows` is empty.  The local hierarchy is kept on the local data
+    under `key` (one key per set of rows)."""
+    if rows.size == 0:
         return None
-    return local.cached("flat rest bvh", lambda: LocalBVH(local.vertices, local.triangles[rest]))
+    local = side.local
+    sub = local.cached(key, lambda: LocalBVH(local.vertices, local.triangles[rows]))
+    world = WorldBVH(sub, side.vertices, side.mesh._linear, side.offset)
+    return world, _leaf_of_triangle(local)[rows[sub.order]]
 
 
 def _leaf_of_triangle(local):
@@ -170,9 +176,10 @@ def _expand(rows, first, last, order):
 
 
 def near_pairs(frame):
-    """The descent's leaf pairs within the band (a `Found` with ia, ib, lb, as `descend(..., near_only=True)` gives
-    them, by leaf index) for two meshes that each have a group (`flat_groups`); None otherwise, or when the band
-    is too thin against rounding for the slab argument (the caller then descends)."""
+    """The leaf pairs within the band that can cross (a `Found` with ia, ib, lb, as `descend(..., near_only=True)`
+    gives them; by leaf index) for two meshes that each have a group (`flat_groups`) meeting one of the other's;
+    None otherwise (no group on one side, no two groups near each other: the descent parts those well), or when
+    the band is too thin against rounding for the slab argument.  The caller then descends."""
     sa, sb, band, scale = frame.sa, frame.sb, frame.band, frame.scale
     groups_a, rest_a = flat_groups(sa.local)
     groups_b, rest_b = flat_groups(sb.local)
@@ -182,26 +189,6 @@ def near_pairs(frame):
     leaf_a, leaf_b = _leaf_of_triangle(sa.local), _leaf_of_triangle(sb.local)
     tri_a, tri_b = sa.local.triangles, sb.local.triangles
     found_a, found_b = [], []
-
-    # pairs with a triangle outside every group: each mesh's other triangles against the whole other mesh
-    for rest, side, whole, swap in ((rest_b, sb, wa, False), (rest_a, sa, wb, True)):
-        local_rest = _rest_bvh(side.local, rest)
-        if local_rest is None:
-            continue
-        part = WorldBVH(local_rest, side.vertices, side.mesh._linear, side.offset)
-        own = _leaf_of_triangle(side.local)[rest[local_rest.order]]  # sub-hierarchy leaf -> whole-mesh leaf
-        if swap:
-            got = descend(part, whole, 2.0 * band, PRUNE * scale, None, near_only=True)
-            i, j = own[got.ia], got.ib
-            # pairs whose B triangle is outside every group came from the first pass
-            j_tri = sb.local.bvh.order[j]
-            keep = ~np.isin(j_tri, rest_b)
-            found_a.append(i[keep])
-            found_b.append(j[keep])
-        else:
-            got = descend(whole, part, 2.0 * band, PRUNE * scale, None, near_only=True)
-            found_a.append(got.ia)
-            found_b.append(own[got.ib])
 
     # group against group: intervals along the line where their planes meet
     reach = REACH * band
@@ -228,6 +215,24 @@ def near_pairs(frame):
             i, j = _overlapping(lo_f - slack, hi_f + slack, lo_g, hi_g)
             found_a.append(leaf_a[fa[i]])
             found_b.append(leaf_b[gb[j]])
+    if not any(x.size for x in found_a):
+        # no two groups meet (parallel caps apart, a shifted copy): the descent parts such faces well
+        return None
+
+    # pairs with a triangle outside every group: B's other triangles against the whole of A, then A's other
+    # triangles against B's groups (each pair once)
+    part_b = _part(sb, rest_b, "flat rest bvh")
+    if part_b is not None:
+        got = descend(wa, part_b[0], 2.0 * band, PRUNE * scale, None, near_only=True)
+        found_a.append(got.ia)
+        found_b.append(part_b[1][got.ib])
+    part_a = _part(sa, rest_a, "flat rest bvh")
+    if part_a is not None:
+        in_groups_b = np.concatenate(groups_b)
+        part_g = _part(sb, in_groups_b, "flat groups bvh")
+        got = descend(part_a[0], part_g[0], 2.0 * band, PRUNE * scale, None, near_only=True)
+        found_a.append(part_a[1][got.ia])
+        found_b.append(part_g[1][got.ib])
 
     ia = np.concatenate(found_a).astype(np.int64)
     ib = np.concatenate(found_b).astype(np.int64)

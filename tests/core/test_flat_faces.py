@@ -4,9 +4,9 @@ found the crossing curve with the band-only descent, which cannot part the caps'
 ~400,000 sliver pairs reached the crossing test for ~2,000 that cross, and the containment's probes then searched
 the fanned caps for their closest points.  It took 1.3 s and 0.65 s; the answer was right and must stay so.
 
-core/mesh/flat_faces.py now pairs the triangles of two large flat faces by intervals along the line where their
-planes meet, and a probe is put beyond the band by a face plane of the convex mesh (core/mesh/copies.py
-`beyond_convex`) before any closest-point search.  Checked here:
+core/mesh/flat_faces.py now pairs the triangles of two large flat faces that cross each other by intervals along
+the line where their planes meet, and a probe is put beyond the band by a face plane of the convex mesh
+(core/mesh/copies.py `beyond_convex`) before any closest-point search.  Checked here:
 - the crossing curve (segments sorted) and the containment equal those of the band-only descent with
   `meet`'s closest-point search (the route replaced), on these cylinders and on other shapes with large flat faces
   (fanned and Blender-cut caps, a fanned cone base, a subdivided cube) against turned, shifted and scaled copies,
@@ -107,7 +107,10 @@ def test_fanned_cylinder_copies(relation):
     sides = 1024
     a_points = cylinder(sides)
     a, b = _copy(a_points, fan_caps(sides), relation, 1, placed=False)
-    assert flat_faces.near_pairs(Frame(a, b, core.DEFAULT_TOLERANCES)) is not None  # the new route is taken
+    # the caps of the turned copy cross each other's: their pairs come from core/mesh/flat_faces.py; the shifted
+    # copy's caps are parallel and apart, and the descent parts them
+    taken = flat_faces.near_pairs(Frame(a, b, core.DEFAULT_TOLERANCES)) is not None
+    assert taken == (relation == "turned 1e-4")
     contact = core.collide(a, b)
     segments, contained = descent_route(a, b)
     assert contact.status is core.Status.INTERSECTING
@@ -150,7 +153,9 @@ def test_flat_faces_give_the_descents_curve(shape, relation, placed):
     seed = list(SHAPES).index(shape) * 10 + len(relation)
     a, b = _copy(vertices, tris, relation, seed, placed)
     frame = Frame(a, b, core.DEFAULT_TOLERANCES)
-    assert flat_faces.near_pairs(frame) is not None
+    # turned, the flat faces cross their copies' (core/mesh/flat_faces.py pairs them)
+    if relation.startswith("turned"):
+        assert flat_faces.near_pairs(frame) is not None
     segments, contained = mesh_query.crossing_and_containment(a, b)
     expected, expected_contained = descent_route(a, b)
     assert contained == expected_contained
