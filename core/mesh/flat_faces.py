@@ -70,12 +70,18 @@ def flat_groups(local):
         if not (size > 0.0 and math.isfinite(size)):
             return [], np.arange(tris.shape[0])
         offset = row_dot(n, a - used.min(axis=0))
-        key = np.column_stack([np.round(n / _NORMAL_CELL), np.round(offset / (_NORMAL_CELL * size))])
         rows = np.flatnonzero(ok)
-        _, label, count = np.unique(key[rows], axis=0, return_inverse=True, return_counts=True)
-        label = label.reshape(-1)
-        big = np.flatnonzero(count >= GROUP_MIN)
-        groups = [rows[label == g] for g in big]
+        key = [np.round(n[rows, x] / _NORMAL_CELL) for x in range(3)]
+        key.append(np.round(offset[rows] / (_NORMAL_CELL * size)))
+        order = np.lexsort(key[::-1])  # rows of equal keys next to each other, in index order
+        change = np.zeros(rows.size, bool)
+        change[0:1] = True
+        for k in key:
+            sorted_k = k[order]
+            change[1:] |= sorted_k[1:] != sorted_k[:-1]
+        starts = np.flatnonzero(change)
+        ends = np.append(starts[1:], rows.size)
+        groups = [rows[order[s:e]] for s, e in zip(starts, ends) if e - s >= GROUP_MIN]
         in_group = np.zeros(tris.shape[0], bool)
         for g in groups:
             in_group[g] = True
