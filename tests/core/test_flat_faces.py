@@ -29,37 +29,10 @@ from core.mesh.copies import beyond_convex
 from core.mesh.descent import PRUNE, descend
 from core.mesh.pair_frame import Frame
 from tests.core import mesh_oracle as oracle
-from tests.core.duplicates import cone, cylinder, placement, subdivided_cube
+from tests.core.duplicates import cone, cylinder, fan_caps, halving_caps, placement, subdivided_cube
 from tests.core.test_duplicate_cylinders import oracle_depth
 
 EXACT = 1e-12
-
-
-def fan_caps(sides: int) -> np.ndarray:
-    """Triangles of `cylinder(sides)` with each cap fanned from its first rim vertex, outward."""
-    k = np.arange(1, sides - 1)
-    bottom = np.column_stack([np.zeros_like(k), k + 1, k])
-    top = np.column_stack([np.full_like(k, sides), sides + k, sides + k + 1])
-    return np.vstack([bottom, top, _side(sides)])
-
-
-def halving_caps(sides: int) -> np.ndarray:
-    """Each cap cut in rounds of ears, every other rim vertex per round (as Blender cuts an n-gon), outward."""
-    def cap(ring):
-        tris = []
-        while len(ring) > 3:
-            tris += [(ring[i], ring[i + 1], ring[(i + 2) % len(ring)]) for i in range(0, len(ring) - 1, 2)]
-            ring = ring[0::2]
-        return tris + ([tuple(ring)] if len(ring) == 3 else [])
-    bottom = np.array(cap(list(range(sides))))[:, ::-1]
-    top = np.array(cap(list(range(sides, 2 * sides))))
-    return np.vstack([bottom, top, _side(sides)])
-
-
-def _side(sides: int) -> np.ndarray:
-    i = np.arange(sides)
-    j = (i + 1) % sides
-    return np.vstack([np.column_stack([i, j, sides + j]), np.column_stack([i, sides + j, sides + i])])
 
 
 def fanned_cone(sides: int) -> tuple[np.ndarray, np.ndarray]:
