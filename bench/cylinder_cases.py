@@ -22,33 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import numpy as np  # noqa: E402
 
-from tests.core.duplicates import cylinder, near_copy, placement  # noqa: E402
-
-
-def fan_caps(sides: int) -> np.ndarray:
-    k = np.arange(1, sides - 1)
-    bottom = np.column_stack([np.zeros_like(k), k + 1, k])
-    top = np.column_stack([np.full_like(k, sides), sides + k, sides + k + 1])
-    return np.vstack([bottom, top, _side(sides)])
-
-
-def halving_caps(sides: int) -> np.ndarray:
-    """Each cap cut in rounds: (r0, r1, r2), (r2, r3, r4), ... of the ring left, the middle corners dropped."""
-    def cap(ring):
-        tris = []
-        while len(ring) > 3:
-            tris += [(ring[i], ring[i + 1], ring[(i + 2) % len(ring)]) for i in range(0, len(ring) - 1, 2)]
-            ring = ring[0::2]
-        return tris + ([tuple(ring)] if len(ring) == 3 else [])
-    bottom = np.array(cap(list(range(sides))))[:, ::-1]  # facing -z
-    top = np.array(cap(list(range(sides, 2 * sides))))
-    return np.vstack([bottom, top, _side(sides)])
-
-
-def _side(sides: int) -> np.ndarray:
-    i = np.arange(sides)
-    j = (i + 1) % sides
-    return np.vstack([np.column_stack([i, j, sides + j]), np.column_stack([i, sides + j, sides + i])])
+from tests.core.duplicates import cylinder, fan_caps, halving_caps, near_copy, placement  # noqa: E402
 
 
 RELATIONS = {"identical": {}, "shuffled": {"shuffle": True}, "scaled 1.001": {"scale": 1.001},

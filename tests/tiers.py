@@ -23,6 +23,7 @@ TIERS: dict[str, tuple[str, ...]] = {
         # large pairs: copies of meshes of thousands of vertices through the hull and facet paths
         "core/test_hull_depth.py",
         "core/test_near_copy_switch.py",
+        "core/test_flat_faces.py::test_fanned_cylinder_copies",
         "core/test_polytope_large.py",
         "core/test_polytope_memory.py",
         "core/test_hull_shared_edges.py",

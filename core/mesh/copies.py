@@ -21,6 +21,9 @@ few ulps of the tetrahedron, far inside the band.  Y's convexity tolerance (core
 plus the rounding of its coordinates, in world units through the transform's largest stretch) must stay under
 band / 4; past that (a very skewed transform) no certificate is given.
 
+`beyond_convex(points, sy, band)`: whether some point is certainly farther than the band from closed convex Y (its
+height over one of Y's face planes says so), for `meeting._leaves`, without a closest-point search.
+
 `convex_measure(points, sy, scale)`: the distances of a few points to convex Y's surface and their inside flags,
 by brute force over Y's triangles (pruned by box distance against an upper bound, the distance to the nearest
 vertex), for the containment verdict of `inside.parts_inside`: the distances are the same closed forms as
@@ -35,7 +38,7 @@ from ..copies import paired_order
 from ..rows import row_cross, row_dot
 from .tritri import point_triangle
 
-__all__ = ["cannot_cross", "convex_measure"]
+__all__ = ["cannot_cross", "convex_measure", "beyond_convex"]
 
 FAN_SLACK = 1e-12
 """Relative slack of the tetrahedron test on its planes through the centroid: a copy scaled about the centroid
@@ -157,3 +160,27 @@ def convex_measure(points: np.ndarray, sy, scale: float):
     outward = 1.0 if float(row_dot(a, row_cross(b, c)).sum()) >= 0.0 else -1.0
     height = (points @ n.T - row_dot(a, n)[None, :]) * outward
     return dist, height.max(axis=1) <= 0.0
+
+
+def beyond_convex(points: np.ndarray, sy, band: float) -> bool:
+    """True when some point lies more than `band` from closed convex Y: its height over some face plane of Y
+    exceeds the band plus Y's convexity tolerance (Y lies behind each of its face planes up to that tolerance, so
+    such a height is a lower bound of the distance to Y) plus rounding.  The rounding allowance per face covers
+    its normal's error (about eps x longest edge^2 / twice the area, turning the plane about its first corner)
+    over the distance to the point.  False says nothing (the caller measures)."""
+    if points.shape[0] == 0:
+        return False
+    planes = sy.world.planes
+    ok = planes.length > 0.0
+    if not np.any(ok):
+        return False
+    normal = np.column_stack(planes.normal)[ok]
+    first = np.column_stack(planes.corner[0])[ok]
+    corners = sy.world.leaf_corners[ok]
+    outward = 1.0 if float(row_dot(corners[:, 0], row_cross(corners[:, 1], corners[:, 2])).sum()) >= 0.0 else -1.0
+    height = outward * (points @ normal.T - row_dot(normal, first)[None, :])  # (k, m)
+    eps = np.finfo(float).eps
+    reach = float(np.abs(points).max()) + float(np.abs(first).max())
+    turn = 16.0 * eps * planes.edge[ok] ** 2 / planes.length[ok]  # the normal's error, radians
+    rounding = turn * (2.0 * reach) + 16.0 * eps * reach
+    return bool(np.any(height - rounding[None, :] > band + _convexity_slack(sy.mesh)))

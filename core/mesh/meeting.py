@@ -11,8 +11,10 @@ import numpy as np
 
 from ..contact import Containment
 from ..rows import row_cross
+from .copies import beyond_convex
 from .inside import crossing_sample, in_leaf_order, parts_inside, steps_off_the_curve
 from .pair_frame import Frame, Side
+from .parts import is_convex
 from .points import closest_points, winding_numbers
 from .tritri import crossing_indexed
 
@@ -107,6 +109,8 @@ def _leaves(sx: Side, sy: Side, found, crossing_pairs, band, scale, swap=False) 
     x_leaf, y_leaf = (found.ib, found.ia) if swap else (found.ia, found.ib)
     stepped = steps_off_the_curve(sx.world.leaf_corners[x_leaf[pick]], sy.world.leaf_corners[y_leaf[pick]], band)
     out = stepped[winding_numbers(stepped, sy.world, scale) == 0]
+    if out.shape[0] and is_convex(sy.mesh) and beyond_convex(out, sy, band):
+        return True  # a face plane of convex Y already puts a point beyond the band: no closest-point search
     return bool(out.shape[0]) and bool(np.any(closest_points(out, sy.world)[0] > band))
 
 

@@ -47,7 +47,7 @@ from ..convex import as_max_distance, collide_convex
 from ..polytope import ConvexPolytope
 from ..shapes import PointCloud
 from ..tolerances import DEFAULT_TOLERANCES, Tolerances
-from . import copies, inner
+from . import copies, flat_faces, inner
 from .coherence import PairHistory, Route
 from .depth_interval import depth_interval as narrow_interval
 from .descent import PRUNE, best_distance, descend, touch_normal
@@ -257,7 +257,10 @@ def crossing_and_containment(a: TriangleMesh, b: TriangleMesh, tolerances: Toler
         # a copy of one convex mesh lying in or on the other: nothing crosses by more than the band (see
         # core/mesh/copies.py), so `meet` would find no crossing; only the containment is left to decide
         return np.zeros((0, 2, 3)), containment(frame, copies.convex_measure)
-    found = descend(frame.sa.world, frame.sb.world, frame.band, PRUNE * frame.scale, None, near_only=True)
+    # large flat faces cut into many triangles (fanned caps): the same pairs without the descent's cost there
+    found = flat_faces.near_pairs(frame)
+    if found is None:
+        found = descend(frame.sa.world, frame.sb.world, frame.band, PRUNE * frame.scale, None, near_only=True)
     meeting = meet(frame, found)
     return meeting.segments + frame.origin, meeting.contained
 

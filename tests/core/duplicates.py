@@ -10,6 +10,10 @@ Shapes (vertex arrays, size ~2, centred near the origin; built here in numpy, no
 - `blender_uv_sphere(segments, rings)`: the same made as Blender's operator makes it, float32 and not exactly
   convex, with its triangles (a duplicate in Hull mode: tests/core/test_polytope_depth.py);
 - `cylinder(sides)`, `cone(sides)`: regular polygons at z = -1 and z = +1 (cone: one apex at z = +1);
+- `fan_caps(sides)`, `halving_caps(sides)`: outward triangles of `cylinder(sides)`, each cap fanned from its first
+  rim vertex (degree sides - 1, as qhull and some exporters cut a flat n-gon) or cut as Blender cuts an n-gon
+  (ears clipped in rounds, every other rim vertex per round: degree ~2 log2(sides)), each side quad split along a
+  diagonal;
 - `rounded_box(grid, bevel)`: a subdivided cube (grid x grid per face) with its edges and corners bevelled
   (every point is pulled to the surface of a box of half extents 1 - bevel swept by a ball of radius bevel);
 - `uv_sphere_triangles(segments, rings)`: Blender's triangles for that layout (pole fans, every quad split along
@@ -44,7 +48,8 @@ from scipy.spatial import ConvexHull, cKDTree
 from tests.core.oracle import ShapeSpec, _facet_offsets, distance_to_shape
 
 __all__ = ["icosphere", "uv_sphere", "uv_sphere_triangles", "blender_uv_sphere", "subdivided_cube",
-           "hull_triangles", "float32", "cylinder", "cone", "rounded_box", "blob", "rotation", "COPIES", "near_copy",
+           "hull_triangles", "float32", "cylinder", "cone", "fan_caps",
+           "halving_caps", "rounded_box", "blob", "rotation", "COPIES", "near_copy",
            "placement", "exact_depth", "symmetric_width", "point_offset", "HullInfo"]
 
 
@@ -159,6 +164,35 @@ def _polygon(sides: int) -> np.ndarray:
 def cylinder(sides: int) -> np.ndarray:
     p = _polygon(sides)
     return np.vstack([np.column_stack([p, -np.ones(sides)]), np.column_stack([p, np.ones(sides)])])
+
+
+def fan_caps(sides: int) -> np.ndarray:
+    """Triangles of `cylinder(sides)` (rim k at z = -1 is vertex k, at z = +1 vertex sides + k), each cap fanned
+    from its first rim vertex, outward."""
+    k = np.arange(1, sides - 1)
+    bottom = np.column_stack([np.zeros_like(k), k + 1, k])
+    top = np.column_stack([np.full_like(k, sides), sides + k, sides + k + 1])
+    return np.vstack([bottom, top, _cylinder_side(sides)])
+
+
+def halving_caps(sides: int) -> np.ndarray:
+    """Triangles of `cylinder(sides)`, each cap cut in rounds: (r0, r1, r2), (r2, r3, r4), ... of the ring left,
+    the middle corners dropped; outward."""
+    def cap(ring):
+        tris = []
+        while len(ring) > 3:
+            tris += [(ring[i], ring[i + 1], ring[(i + 2) % len(ring)]) for i in range(0, len(ring) - 1, 2)]
+            ring = ring[0::2]
+        return tris + ([tuple(ring)] if len(ring) == 3 else [])
+    bottom = np.array(cap(list(range(sides))))[:, ::-1]  # facing -z
+    top = np.array(cap(list(range(sides, 2 * sides))))
+    return np.vstack([bottom, top, _cylinder_side(sides)])
+
+
+def _cylinder_side(sides: int) -> np.ndarray:
+    i = np.arange(sides)
+    j = (i + 1) % sides
+    return np.vstack([np.column_stack([i, j, sides + j]), np.column_stack([i, sides + j, sides + i])])
 
 
 def cone(sides: int) -> np.ndarray:

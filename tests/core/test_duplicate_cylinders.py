@@ -22,21 +22,9 @@ import core
 from core.large_pairs import LARGE_PAIRS
 from core.mesh import copies as mesh_copies
 from core.mesh.pair_frame import Frame
-from tests.core.duplicates import cylinder, near_copy
+from tests.core.duplicates import cylinder, fan_caps, near_copy
 
 EXACT = 1e-12
-
-
-def fan_caps(sides: int) -> np.ndarray:
-    """Triangles of `cylinder(sides)` (rim k at z = -1 is vertex k, at z = +1 vertex sides + k) with each cap
-    fanned from its first rim vertex (a vertex of degree sides - 1) and each side quad split along a diagonal."""
-    k = np.arange(1, sides - 1)
-    bottom = np.column_stack([np.zeros_like(k), k + 1, k])
-    top = np.column_stack([np.full_like(k, sides), sides + k, sides + k + 1])
-    i = np.arange(sides)
-    j = (i + 1) % sides
-    side = np.vstack([np.column_stack([i, j, sides + j]), np.column_stack([i, sides + j, sides + i])])
-    return np.vstack([bottom, top, side])
 
 
 def oracle_depth(a: np.ndarray, b: np.ndarray, sides: int) -> float:
