@@ -31,12 +31,12 @@ the gap left, when L is well below).  "Free" is the pipeline's
 crossing test on B's hierarchy shifted (no crossing beyond the touching band, no containment; no depth work), at
 most MAX_CHECKS of them; the shortest
 free move is re-checked by the full query (`collide_meshes(..., depth_interval=False)`), the next one if that
-fails, and the hulls' move (which separates the hulls, hence the meshes) is the fallback.  Still wider than 0.4 %
+fails, and the hulls' move (which separates the hulls, hence the meshes) is the fallback.  Still wider than 1 %
 after the candidate directions, for pairs up to SWEEP_TRIANGLES: the exact directional depths of a sweep
 (core/mesh/depth_sweep.py: every triangle pair within reach, its open interval of t along d from the separating
 axes) over the directions tried, spread directions and a pattern search around the best ones; its shortest
 candidates are judged by the crossing test and join the verified moves (`_sweep_search`).  Larger pairs, or
-a sweep with too many pairs, still wider than 1 %: spread directions are sampled (`_sample_directions`).  When the
+a sweep with too many pairs: spread directions are sampled (`_sample_directions`).  When the
 budget runs out the answer is the honest, wider interval.
 
 Open meshes (a sheet crossing a solid) have no inside: nothing here runs, the interval is the samples' bound and
@@ -97,8 +97,12 @@ SAMPLES = 32
 above, none from 100,000)."""
 
 SWEEP_TRIANGLES = 20_000
-"""Pairs up to this many triangles in all that are still wider than GOOD after the candidate directions get the
-sweep's exact directional depths (core/mesh/depth_sweep.py) instead of the spread samples."""
+"""Pairs up to this many triangles in all that are still wider than SWEEP_ABOVE after the candidate directions get
+the sweep's exact directional depths (core/mesh/depth_sweep.py) instead of the spread samples."""
+
+SWEEP_ABOVE = 1e-2
+"""Above this width (relative to L) after the candidate directions, the sweep runs (below it the gain is at most
+that much, and the sweep costs about as much as the rest of the interval's work)."""
 
 SWEEP_SPREAD = 96
 """Spread directions the sweep evaluates (fewer when it holds many triangle pairs: core/mesh/depth_sweep.py's
@@ -421,8 +425,8 @@ def _interval(a, b, frame, tolerances, lower, point_a, point_b, normal, segments
     if hull_length > 0.0:
         search(np.asarray(hull_move, float) / hull_length)
     swept = False
-    if best.lower > band and not tight() and triangles <= SWEEP_TRIANGLES:
-        swept = _sweep_search(frame, best.lower, state, verified, free)
+    if best.lower > band and state["upper"] > best.lower * (1.0 + SWEEP_ABOVE) and triangles <= SWEEP_TRIANGLES:
+        swept = _sweep_search(frame, best.lower, segments.shape[0] == 0, state, verified, free)
     if not swept and best.lower > band and state["upper"] > best.lower * (1.0 + SAMPLE_ABOVE):
         move = _sample_directions(a, b, best.lower, state, verified, free)
         if move is not None:
@@ -435,12 +439,12 @@ def _interval(a, b, frame, tolerances, lower, point_a, point_b, normal, segments
     return best
 
 
-def _sweep_search(frame, lower, state, verified, free) -> bool:
-    """Still wider than GOOD: the exact directional depths of a sweep (core/mesh/depth_sweep.py) over the
+def _sweep_search(frame, lower, held, state, verified, free) -> bool:
+    """Still wider than SWEEP_ABOVE: the exact directional depths of a sweep (core/mesh/depth_sweep.py) over the
     directions tried, spread ones and a pattern search around the best; its shortest candidates are judged by the
     crossing test (at most SWEEP_CHECKS), a free one joining the verified moves.  False when the sweep is not built
-    (too many triangle pairs within reach)."""
-    sw = sweep(frame, lower, state["upper"])
+    (too many triangle pairs within reach).  `held`: the answer found no crossing (one mesh holds the other)."""
+    sw = sweep(frame, lower, state["upper"], held)
     if sw is None:
         return False
     starts = list(state["tried"]) + [move for _, move in verified]

@@ -39,11 +39,13 @@ WORK = 1_500_000
 
 class Sweep:
     """The separating-axis data of every triangle pair of A and B within `reach` of each other (pair frame):
-    `axes` (K, 11, 3) and the open range (lo, hi) of n.(t d) per axis over which the two shadows overlap."""
+    `axes` (11, K, 3) and the open range (lo, hi) of n.(t d) per axis (11, K) over which the two shadows overlap.  `held`: the meshes do not cross as placed (one holds the
+    other)."""
 
-    def __init__(self, ca, cb, scale):
+    def __init__(self, ca, cb, scale, held=False):
         self.pairs = ca.shape[0]
         self.scale = scale
+        self.held = held
         self.ca, self.cb = ca, cb
         ea = [ca[:, 1] - ca[:, 0], ca[:, 2] - ca[:, 1], ca[:, 0] - ca[:, 2]]
         eb = [cb[:, 1] - cb[:, 0], cb[:, 2] - cb[:, 1], cb[:, 0] - cb[:, 2]]
@@ -52,9 +54,9 @@ class Sweep:
         tiny = 1e-9 * size * size
         axes = [row_cross(ea[0], ea[1]), row_cross(eb[0], eb[1])]
         axes += [row_cross(x, y) for x in ea for y in eb]
-        self.axes = np.empty((self.pairs, 11, 3))
-        self.lo = np.empty((self.pairs, 11))
-        self.hi = np.empty((self.pairs, 11))
+        self.axes = np.empty((11, self.pairs, 3))
+        self.lo = np.empty((11, self.pairs))
+        self.hi = np.empty((11, self.pairs))
         for i, n in enumerate(axes):
             length = np.sqrt(row_dot(n, n))
             usable = length > tiny
@@ -62,11 +64,11 @@ class Sweep:
             pa = [row_dot(n, ca[:, v]) for v in range(3)]
             pb = [row_dot(n, cb[:, v]) for v in range(3)]
             # an axis without length constrains nothing: every t (lo/0 = -inf, hi/0 = inf)
-            self.lo[:, i] = np.where(usable, np.minimum(np.minimum(pa[0], pa[1]), pa[2])
+            self.lo[i] = np.where(usable, np.minimum(np.minimum(pa[0], pa[1]), pa[2])
                                      - np.maximum(np.maximum(pb[0], pb[1]), pb[2]), -np.inf)
-            self.hi[:, i] = np.where(usable, np.maximum(np.maximum(pa[0], pa[1]), pa[2])
+            self.hi[i] = np.where(usable, np.maximum(np.maximum(pa[0], pa[1]), pa[2])
                                      - np.minimum(np.minimum(pb[0], pb[1]), pb[2]), np.inf)
-            self.axes[:, i] = n
+            self.axes[i] = n
 
     def cone(self, axis, angle, lower, upper):
         """The sweep of the pairs that can meet for a move t d with d within `angle` (radians, below a quarter turn)
@@ -85,9 +87,9 @@ class Sweep:
         keep = ((hi[:, 0] >= lower * np.cos(angle)) & (lo[:, 0] <= upper)
                 & (hi[:, 1] >= -side) & (lo[:, 1] <= side) & (hi[:, 2] >= -side) & (lo[:, 2] <= side))
         out = object.__new__(Sweep)
-        out.pairs, out.scale = int(np.count_nonzero(keep)), self.scale
-        out.ca, out.cb, out.axes, out.lo, out.hi = self.ca[keep], self.cb[keep], self.axes[keep], self.lo[keep], \
-            self.hi[keep]
+        out.pairs, out.scale, out.held = int(np.count_nonzero(keep)), self.scale, self.held
+        out.ca, out.cb = self.ca[keep], self.cb[keep]
+        out.axes, out.lo, out.hi = self.axes[:, keep], self.lo[:, keep], self.hi[:, keep]
         return out
 
     def intervals(self, directions):
@@ -101,9 +103,9 @@ class Sweep:
         with np.errstate(divide="ignore", invalid="ignore"):
             for i in range(11):
                 # along axis n: n.(t d) strictly between lo and hi (dn = 0: every t or none, by lo/0 and hi/0)
-                dn = self.axes[rows, i] @ directions.T
-                a = self.lo[rows, i][:, None] / dn
-                b = self.hi[rows, i][:, None] / dn
+                dn = self.axes[i][rows] @ directions.T
+                a = self.lo[i][rows][:, None] / dn
+                b = self.hi[i][rows][:, None] / dn
                 np.maximum(start, np.minimum(a, b), out=start)
                 np.minimum(end, np.maximum(a, b), out=end)
                 alive = np.any(start < end, axis=1)
@@ -121,15 +123,23 @@ class Sweep:
             part = directions[first:first + block]
             start, end, _ = self.intervals(part)
             for j in range(part.shape[0]):
-                out[first + j] = _gaps(start[:, j], end[:, j], lower, upper, count, 1e-12 * self.scale)
+                out[first + j] = _gaps(start[:, j], end[:, j], lower, upper, count, 1e-12 * self.scale, self.held)
         return out
 
 
-def _gaps(start, end, lower, upper, count, eps):
+def _gaps(start, end, lower, upper, count, eps, held=False):
     """The first `count` points t >= lower not inside any open interval (start, end), below `upper`: `lower` itself
-    when it is outside them all, else ends of the union's pieces (gaps narrower than eps are closed)."""
+    when it is outside them all, else ends of the union's pieces (gaps narrower than eps are closed).  `held`: at
+    t = 0 nothing crosses (one mesh holds the other), so the stretch up to the first crossing is held too, and no
+    candidate; with no crossing at all there is none."""
     out = np.full(count, np.inf)
-    keep = (end > lower) & (start < upper) & (start < end)
+    real = start < end
+    if held:
+        ahead = real & (end > 0.0)
+        if not np.any(ahead):
+            return out
+        lower = max(lower, float(start[ahead].min()))
+    keep = real & (end > lower) & (start < upper)
     if not np.any(keep):
         out[0] = lower
         return out
@@ -145,11 +155,11 @@ def _gaps(start, end, lower, upper, count, eps):
     return out
 
 
-def sweep(frame, lower, reach):
+def sweep(frame, lower, reach, held=False):
     """The `Sweep` of a pair frame's meshes for moves from `lower` up to `reach`, or None when more than MAX_PAIRS
     triangle pairs lie within it: the pairs the descent finds within `reach` of each other, less those that meet
     only for moves shorter than `lower` (every corner of a - b nearer than `lower`: the difference, their hull,
-    lies inside that ball, and so does every t d at which they meet)."""
+    lies inside that ball, and so does every t d at which they meet).  `held`: nothing crosses as placed."""
     wa, wb = frame.sa.world, frame.sb.world
     found = descend(wa, wb, reach + frame.band, PRUNE * frame.scale, None, near_only=True)
     ia, ib = found.ia, found.ib
@@ -162,7 +172,7 @@ def sweep(frame, lower, reach):
     keep = far >= lower * lower
     if np.count_nonzero(keep) > MAX_PAIRS:
         return None
-    return Sweep(ca[keep], cb[keep], frame.scale)
+    return Sweep(ca[keep], cb[keep], frame.scale, held)
 
 
 def _around(d, angle, k=8):
