@@ -28,8 +28,7 @@ def _disjoint(lo1, hi1, lo2, hi2, slack) -> bool:
     return any(hi1[k] <= lo2[k] + slack or hi2[k] <= lo1[k] + slack for k in range(3))
 
 
-@pytest.mark.parametrize("offset", [(0.0, 0.0, 0.0), (1e4, -2e4, 3e4)])
-@pytest.mark.parametrize("swap", [False, True])
+@pytest.mark.parametrize("offset, swap", [((0.0, 0.0, 0.0), False), ((1e4, -2e4, 3e4), True)])
 def test_box_in_the_l_corner_leaves_along_the_diagonal(offset, swap):
     offset = np.asarray(offset, float)
     a = mesh(translate(l_shape(), offset))
