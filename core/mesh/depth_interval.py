@@ -35,8 +35,8 @@ fails, and the hulls' move (which separates the hulls, hence the meshes) is the 
 after the candidate directions, for pairs up to SWEEP_TRIANGLES: the exact directional depths of a sweep
 (core/mesh/depth_sweep.py: every triangle pair within reach, its open interval of t along d from the separating
 axes) over the directions tried, spread directions and a pattern search around the best ones; its shortest
-candidates are judged by the crossing test and join the verified moves (`_sweep_search`).  Larger pairs, or
-a sweep with too many pairs: spread directions are sampled (`_sample_directions`).  When the
+candidates are judged by the crossing test and join the verified moves (`_sweep_search`).  Larger pairs, a
+sweep with too many pairs, or one whose candidates all fail: spread directions are sampled (`_sample_directions`).  When the
 budget runs out the answer is the honest, wider interval.
 
 Open meshes (a sheet crossing a solid) have no inside: nothing here runs, the interval is the samples' bound and
@@ -442,8 +442,9 @@ def _interval(a, b, frame, tolerances, lower, point_a, point_b, normal, segments
 def _sweep_search(frame, lower, held, state, verified, free) -> bool:
     """Still wider than SWEEP_ABOVE: the exact directional depths of a sweep (core/mesh/depth_sweep.py) over the
     directions tried, spread ones and a pattern search around the best; its shortest candidates are judged by the
-    crossing test (at most SWEEP_CHECKS), a free one joining the verified moves.  False when the sweep is not built
-    (too many triangle pairs within reach).  `held`: the answer found no crossing (one mesh holds the other)."""
+    crossing test (at most SWEEP_CHECKS), a free one joining the verified moves.  Whether one did (if not, or the
+    sweep is not built for too many triangle pairs within reach, the spread samples run as for larger pairs).
+    `held`: the answer found no crossing (one mesh holds the other)."""
     sw = sweep(frame, lower, state["upper"], held)
     if sw is None:
         return False
@@ -461,8 +462,8 @@ def _sweep_search(frame, lower, held, state, verified, free) -> bool:
             if free(length, d):
                 state["upper"] = length
                 verified.append((length, length * d))
-                break
-    return True
+                return True
+    return False
 
 
 def _sample_directions(a, b, lower, state, verified, free):
