@@ -32,8 +32,12 @@ crossing test on B's hierarchy shifted (no crossing beyond the touching band, no
 most MAX_CHECKS of them; the shortest
 free move is re-checked by the full query (`collide_meshes(..., depth_interval=False)`), the next one if that
 fails, and the hulls' move (which separates the hulls, hence the meshes) is the fallback.  Still wider than 1 %
-after the candidate directions: spread directions are sampled (`_sample_directions`).  When the budget runs
-out the answer is the honest, wider interval.
+after the candidate directions, for pairs up to SWEEP_TRIANGLES: the exact directional depths of a sweep
+(core/mesh/depth_sweep.py: every triangle pair within reach, its open interval of t along d from the separating
+axes) over the directions tried, spread directions and a pattern search around the best ones; its shortest
+candidates are judged by the crossing test and join the verified moves (`_sweep_search`).  Larger pairs, a
+sweep with too many pairs, or one whose candidates all fail: spread directions are sampled (`_sample_directions`).  When the
+budget runs out the answer is the honest, wider interval.
 
 Open meshes (a sheet crossing a solid) have no inside: nothing here runs, the interval is the samples' bound and
 the hulls' move.  Containment: the same bounds on points inside both (the inner solid); a move that leaves one
@@ -47,6 +51,7 @@ import numpy as np
 
 from ..contact import Status
 from ..rows import fibonacci_directions, row_dot
+from .depth_sweep import shortest, sweep
 from .descent import PRUNE, descend
 from .meeting import _robust, containment
 from .bvh import WorldBVH
@@ -90,6 +95,21 @@ SAMPLE_ABOVE = 1e-2
 SAMPLES = 32
 """Spread directions sampled (and the most crossing tests spent on them, for pairs up to 4,000 triangles; fewer
 above, none from 100,000)."""
+
+SWEEP_TRIANGLES = 20_000
+"""Pairs up to this many triangles in all that are still wider than SWEEP_ABOVE after the candidate directions get
+the sweep's exact directional depths (core/mesh/depth_sweep.py) instead of the spread samples."""
+
+SWEEP_ABOVE = 1e-2
+"""Above this width (relative to L) after the candidate directions, the sweep runs (below it the gain is at most
+that much, and the sweep costs about as much as the rest of the interval's work)."""
+
+SWEEP_SPREAD = 96
+"""Spread directions the sweep evaluates (fewer when it holds many triangle pairs: core/mesh/depth_sweep.py's
+WORK)."""
+
+SWEEP_CHECKS = 6
+"""Crossing tests spent judging the sweep's candidates."""
 
 RELATIVE = 1e-3
 """Bisection stops when the free and the intersecting lengths are within this fraction of L."""
@@ -404,7 +424,10 @@ def _interval(a, b, frame, tolerances, lower, point_a, point_b, normal, segments
         search(normal)
     if hull_length > 0.0:
         search(np.asarray(hull_move, float) / hull_length)
-    if best.lower > band and state["upper"] > best.lower * (1.0 + SAMPLE_ABOVE):
+    swept = False
+    if best.lower > band and state["upper"] > best.lower * (1.0 + SWEEP_ABOVE) and triangles <= SWEEP_TRIANGLES:
+        swept = _sweep_search(frame, best.lower, segments.shape[0] == 0, state, verified, free)
+    if not swept and best.lower > band and state["upper"] > best.lower * (1.0 + SAMPLE_ABOVE):
         move = _sample_directions(a, b, best.lower, state, verified, free)
         if move is not None:
             search(move / np.linalg.norm(move))
@@ -414,6 +437,33 @@ def _interval(a, b, frame, tolerances, lower, point_a, point_b, normal, segments
             best.move = move
             break
     return best
+
+
+def _sweep_search(frame, lower, held, state, verified, free) -> bool:
+    """Still wider than SWEEP_ABOVE: the exact directional depths of a sweep (core/mesh/depth_sweep.py) over the
+    directions tried, spread ones and a pattern search around the best; its shortest candidates are judged by the
+    crossing test (at most SWEEP_CHECKS), a free one joining the verified moves.  Whether one did (if not, or the
+    sweep is not built for too many triangle pairs within reach, the spread samples run as for larger pairs).
+    `held`: the answer found no crossing (one mesh holds the other)."""
+    sw = sweep(frame, lower, state["upper"], held)
+    if sw is None:
+        return False
+    starts = list(state["tried"]) + [move for _, move in verified]
+    found = shortest(sw, starts, lower, state["upper"], spread=SWEEP_SPREAD)
+    checks = 0
+    for t, d in found:
+        if checks >= SWEEP_CHECKS or t >= state["upper"]:
+            break
+        # the end of a piece of the union: the pairs there only touch; a hair beyond, in case of rounding
+        for length in (t, t * (1.0 + 1e-7)):
+            if length >= state["upper"] or checks >= SWEEP_CHECKS:
+                break
+            checks += 1
+            if free(length, d):
+                state["upper"] = length
+                verified.append((length, length * d))
+                return True
+    return False
 
 
 def _sample_directions(a, b, lower, state, verified, free):

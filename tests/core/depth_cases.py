@@ -1,9 +1,12 @@
 """Named pairs of closed meshes that certainly overlap, with their translational penetration depth worked out by
 hand (tests/core/test_mesh_depth_interval.py): each case is (A, B, low, high) with the depth in [low, high]
-(equal when it is known exactly, a bracket where faceting makes it awkward)."""
+(equal when it is known exactly, a bracket where faceting makes it awkward); and, for core/mesh/depth_sweep.py's
+tests, the free length of two boxes by hand and the sweep of their triangles."""
 from __future__ import annotations
 
 import numpy as np
+
+from core.mesh.depth_sweep import Sweep
 
 from .meshes import ball, box, crate, cup, join, l_shape, mesh, revolve, torus, translate
 
@@ -129,3 +132,26 @@ NAMED = {
     "ball in a cup wall": ball_in_cup_wall,
     "torus and its copy in place": torus_copy_in_place,
 }
+
+
+def box_free_length(lo_a, hi_a, lo_b, hi_b, d) -> float:
+    """Worked by hand: two axis-aligned boxes have disjoint interiors exactly when their ranges along some axis k
+    meet in at most a point, so box B moved by t d (unit d) is first free at min over k of t_k, with
+    t_k = (hi_a[k] - lo_b[k]) / d[k] for d[k] > 0 and (lo_a[k] - hi_b[k]) / d[k] for d[k] < 0 (an axis with
+    d[k] = 0 never frees it)."""
+    t = []
+    for k in range(3):
+        if d[k] > 0.0:
+            t.append((hi_a[k] - lo_b[k]) / d[k])
+        elif d[k] < 0.0:
+            t.append((lo_a[k] - hi_b[k]) / d[k])
+    return min(t)
+
+
+def box_pair_sweep(lo_a, hi_a, lo_b, hi_b, held=False):
+    """core/mesh/depth_sweep.py's `Sweep` of two boxes' triangles, every pair handed to it."""
+    va, ta = box(lo_a, hi_a)
+    vb, tb = box(lo_b, hi_b)
+    ia, ib = np.meshgrid(np.arange(len(ta)), np.arange(len(tb)), indexing="ij")
+    scale = float(np.linalg.norm(np.maximum(hi_a, hi_b) - np.minimum(lo_a, lo_b)))
+    return Sweep(va[ta[ia.ravel()]], vb[tb[ib.ravel()]], scale, held=held)

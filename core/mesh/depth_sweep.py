@@ -1,0 +1,232 @@
+"""Directional depths of two placed meshes by sweeping B along straight lines (the upper end of the depth interval,
+core/mesh/depth_interval.py), and a search over directions for the shortest of them.
+
+A triangle a of A and a triangle b of B moved by t d meet with interiors overlapping exactly for t in an open
+interval: the line t d crosses the convex Minkowski difference a - b there.  The interval comes from the separating
+axes of two triangles (their two normals and the nine cross products of their edges): along an axis n the shadows
+of a and of b + t d overlap while n.(t d) lies strictly between min(n.a) - max(n.b) and max(n.a) - min(n.b); the
+pair meets for the t where every axis overlaps.  An axis without length (a degenerate triangle, parallel edges) is
+skipped, and coplanar triangles lack their in-plane axes: both only widen an interval.  So the union of the pairs'
+intervals holds every t at which the surfaces cross, and a t outside it (beyond L, which no separating move is
+shorter than) is a candidate for the directional depth: the end of one of the union's pieces.  A candidate is not a
+certificate: at it one mesh may hold the other, and the intervals are computed in floating point, so the caller
+judges it with the pipeline's crossing test and the full query, as every other move.
+
+The triangle pairs are those the hierarchies' descent finds within `reach` of each other as placed (every pair
+that can meet for a move no longer than `reach`), so one `Sweep` serves every direction: per direction only the
+axes' dot products with d and a sort of the intervals remain.  That makes a search over many directions cheap
+(`shortest`): spread directions, then a pattern search (eight directions around the best at an angle that halves
+when none is shorter) from the best few, each direction's depth exact up to the rounding above.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..rows import fibonacci_directions, row_cross, row_dot
+from .descent import PRUNE, descend
+
+__all__ = ["Sweep", "sweep", "shortest"]
+
+MAX_PAIRS = 60_000
+"""Above this many triangle pairs within reach the sweep is not built (the caller's bisections remain)."""
+
+CHUNK = 400_000
+"""Pair-direction entries per block of the batched evaluation (memory: 8 bytes each, a few arrays)."""
+
+WORK = 1_500_000
+"""Pair-direction evaluations one search spends (spread directions and pattern rounds shrink to fit it)."""
+
+
+class Sweep:
+    """The separating-axis data of every triangle pair of A and B within `reach` of each other (pair frame):
+    `axes` (11, K, 3) and the open range (lo, hi) of n.(t d) per axis (11, K) over which the two shadows overlap.  `held`: the meshes do not cross as placed (one holds the
+    other)."""
+
+    def __init__(self, ca, cb, scale, held=False):
+        self.pairs = ca.shape[0]
+        self.scale = scale
+        self.held = held
+        self.ca, self.cb = ca, cb
+        ea = [ca[:, 1] - ca[:, 0], ca[:, 2] - ca[:, 1], ca[:, 0] - ca[:, 2]]
+        eb = [cb[:, 1] - cb[:, 0], cb[:, 2] - cb[:, 1], cb[:, 0] - cb[:, 2]]
+        size = np.maximum(np.max([np.abs(e).max(axis=1) for e in ea], axis=0),
+                          np.max([np.abs(e).max(axis=1) for e in eb], axis=0))
+        tiny = 1e-9 * size * size
+        axes = [row_cross(ea[0], ea[1]), row_cross(eb[0], eb[1])]
+        axes += [row_cross(x, y) for x in ea for y in eb]
+        self.axes = np.empty((11, self.pairs, 3))
+        self.lo = np.empty((11, self.pairs))
+        self.hi = np.empty((11, self.pairs))
+        for i, n in enumerate(axes):
+            length = np.sqrt(row_dot(n, n))
+            usable = length > tiny
+            n = np.where(usable[:, None], n / np.where(usable, length, 1.0)[:, None], 0.0)
+            pa = [row_dot(n, ca[:, v]) for v in range(3)]
+            pb = [row_dot(n, cb[:, v]) for v in range(3)]
+            # an axis without length constrains nothing: every t (lo/0 = -inf, hi/0 = inf)
+            self.lo[i] = np.where(usable, np.minimum(np.minimum(pa[0], pa[1]), pa[2])
+                                     - np.maximum(np.maximum(pb[0], pb[1]), pb[2]), -np.inf)
+            self.hi[i] = np.where(usable, np.maximum(np.maximum(pa[0], pa[1]), pa[2])
+                                     - np.minimum(np.minimum(pb[0], pb[1]), pb[2]), np.inf)
+            self.axes[i] = n
+
+    def cone(self, axis, angle, lower, upper):
+        """The sweep of the pairs that can meet for a move t d with d within `angle` (radians, below a quarter turn)
+        of the unit `axis` and lower <= t <= upper: a - b (the hull of its nine corner differences) must reach
+        the half-space x.axis >= lower cos(angle) and come within upper sin(angle) of the axis's line in both
+        directions across it."""
+        u = np.cross(axis, np.eye(3)[int(np.argmin(np.abs(axis)))])
+        u /= np.linalg.norm(u)
+        w = np.cross(axis, u)
+        frame = np.array([axis, u, w])
+        pa = (self.ca.reshape(-1, 3) @ frame.T).reshape(-1, 3, 3)   # (K, corner, axis)
+        pb = (self.cb.reshape(-1, 3) @ frame.T).reshape(-1, 3, 3)
+        hi = np.maximum(np.maximum(pa[:, 0], pa[:, 1]), pa[:, 2]) - np.minimum(np.minimum(pb[:, 0], pb[:, 1]), pb[:, 2])
+        lo = np.minimum(np.minimum(pa[:, 0], pa[:, 1]), pa[:, 2]) - np.maximum(np.maximum(pb[:, 0], pb[:, 1]), pb[:, 2])
+        side = upper * np.sin(angle)
+        keep = ((hi[:, 0] >= lower * np.cos(angle)) & (lo[:, 0] <= upper)
+                & (hi[:, 1] >= -side) & (lo[:, 1] <= side) & (hi[:, 2] >= -side) & (lo[:, 2] <= side))
+        out = object.__new__(Sweep)
+        out.pairs, out.scale, out.held = int(np.count_nonzero(keep)), self.scale, self.held
+        out.ca, out.cb = self.ca[keep], self.cb[keep]
+        out.axes, out.lo, out.hi = self.axes[:, keep], self.lo[:, keep], self.hi[:, keep]
+        return out
+
+    def intervals(self, directions):
+        """Per direction (rows of `directions`) the pairs' open intervals of t, (start, end), each (k, m), and the
+        indices of the k pairs kept (those that meet along some of the directions; start >= end where they do
+        not)."""
+        m = directions.shape[0]
+        rows = np.arange(self.pairs)
+        start = np.full((self.pairs, m), -np.inf)
+        end = np.full((self.pairs, m), np.inf)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            for i in range(11):
+                # along axis n: n.(t d) strictly between lo and hi (dn = 0: every t or none, by lo/0 and hi/0)
+                dn = self.axes[i][rows] @ directions.T
+                a = self.lo[i][rows][:, None] / dn
+                b = self.hi[i][rows][:, None] / dn
+                np.maximum(start, np.minimum(a, b), out=start)
+                np.minimum(end, np.maximum(a, b), out=end)
+                alive = np.any(start < end, axis=1)
+                if np.count_nonzero(alive) < 0.6 * alive.size:
+                    rows, start, end = rows[alive], start[alive], end[alive]
+        return start, end, rows
+
+    def depths(self, directions, lower, upper, count=1):
+        """Per direction the first `count` candidate lengths in [lower, upper) (the ends of the union's pieces,
+        shortest first; inf where there are fewer), as an (m, count) array."""
+        directions = np.atleast_2d(np.asarray(directions, float))
+        out = np.full((directions.shape[0], count), np.inf)
+        block = max(1, CHUNK // max(1, self.pairs))
+        for first in range(0, directions.shape[0], block):
+            part = directions[first:first + block]
+            start, end, _ = self.intervals(part)
+            for j in range(part.shape[0]):
+                out[first + j] = _gaps(start[:, j], end[:, j], lower, upper, count, 1e-12 * self.scale, self.held)
+        return out
+
+
+def _gaps(start, end, lower, upper, count, eps, held=False):
+    """The first `count` points t >= lower not inside any open interval (start, end), below `upper`: `lower` itself
+    when it is outside them all, else ends of the union's pieces (gaps narrower than eps are closed).  `held`: at
+    t = 0 nothing crosses (one mesh holds the other), so the stretch up to the first crossing is held too, and no
+    candidate; with no crossing at all there is none."""
+    out = np.full(count, np.inf)
+    real = start < end
+    if held:
+        ahead = real & (end > 0.0)
+        if not np.any(ahead):
+            return out
+        lower = max(lower, float(start[ahead].min()))
+    keep = real & (end > lower) & (start < upper)
+    if not np.any(keep):
+        out[0] = lower
+        return out
+    start, end = start[keep], end[keep]
+    order = np.argsort(start, kind="stable")
+    start, end = start[order], end[order]
+    reach = np.maximum(np.maximum.accumulate(end), lower)
+    before = np.concatenate([[lower], reach[:-1]])
+    # a free point at `before` when the next interval starts beyond it (its end is open: the pairs only touch there)
+    points = np.concatenate([before[start > before + eps], reach[-1:]])
+    points = points[points < upper][:count]
+    out[: points.size] = points
+    return out
+
+
+def sweep(frame, lower, reach, held=False):
+    """The `Sweep` of a pair frame's meshes for moves from `lower` up to `reach`, or None when more than MAX_PAIRS
+    triangle pairs lie within it: the pairs the descent finds within `reach` of each other, less those that meet
+    only for moves shorter than `lower` (every corner of a - b nearer than `lower`: the difference, their hull,
+    lies inside that ball, and so does every t d at which they meet).  `held`: nothing crosses as placed."""
+    wa, wb = frame.sa.world, frame.sb.world
+    found = descend(wa, wb, reach + frame.band, PRUNE * frame.scale, None, near_only=True)
+    ia, ib = found.ia, found.ib
+    ca, cb = np.take(wa.leaf_corners, ia, axis=0), np.take(wb.leaf_corners, ib, axis=0)
+    far = np.zeros(ia.size)
+    for i in range(3):
+        for j in range(3):
+            diff = ca[:, i] - cb[:, j]
+            far = np.maximum(far, row_dot(diff, diff))
+    keep = far >= lower * lower
+    if np.count_nonzero(keep) > MAX_PAIRS:
+        return None
+    return Sweep(ca[keep], cb[keep], frame.scale, held)
+
+
+def _around(d, angle, k=8):
+    """k directions `angle` (radians) from the unit vector d, evenly turned about it."""
+    u = np.cross(d, np.eye(3)[int(np.argmin(np.abs(d)))])
+    u /= np.linalg.norm(u)
+    w = np.cross(d, u)
+    phi = 2.0 * np.pi * np.arange(k) / k
+    ring = np.cos(phi)[:, None] * u + np.sin(phi)[:, None] * w
+    out = np.cos(angle) * d + np.sin(angle) * ring
+    return out / np.sqrt(row_dot(out, out))[:, None]
+
+
+def shortest(sw: Sweep, starts, lower, upper, spread=96, keep=3, ring=8, angle=0.25, finest=2e-3, work=None):
+    """The shortest candidate moves the sweep finds: the directions `starts` and up to `spread` spread ones, then a
+    pattern search from the best `keep` of them (`ring` directions `angle` radians around the best; a shorter one
+    is moved to, else the angle halves, down to `finest`), within `work` pair-direction evaluations (WORK by
+    default: a sweep with many pairs tries fewer directions).  Returns (t, d) pairs below `upper`, shortest first
+    (each d a unit vector, t the first candidate along it)."""
+    budget = max(4 * ring, (WORK if work is None else work) // max(1, sw.pairs))
+    directions = [np.asarray(s, float) / np.linalg.norm(s) for s in starts if np.linalg.norm(s) > 0.0]
+    spread = int(min(spread, max(0, budget // 3 - len(directions))))
+    if spread:
+        directions.extend(fibonacci_directions(spread))
+    directions = np.array(directions).reshape(-1, 3)
+    if directions.shape[0] == 0:
+        return []
+    t = sw.depths(directions, lower, upper)[:, 0]
+    budget -= directions.shape[0]
+    order = np.argsort(t, kind="stable")
+    found = [(float(t[i]), directions[i]) for i in order if np.isfinite(t[i])]
+    out = list(found)
+    for t0, d0 in found[:keep]:
+        best_t, best_d, step = t0, d0, angle
+        local, axis, width = None, d0, 0.0
+        while step >= finest and best_t > lower and budget >= ring:
+            if local is None or _angle(best_d, axis) + step > width:
+                # the pairs that can meet within a cone about the best direction (rebuilt as it wanders or shrinks)
+                axis, width = best_d, min(1.2, 3.0 * step)
+                local = sw.cone(axis, width, lower, best_t)
+            around = _around(best_d, step, ring)
+            tr = local.depths(around, lower, best_t)[:, 0]
+            budget -= max(1, ring * local.pairs // max(1, sw.pairs))
+            j = int(np.argmin(tr))
+            if tr[j] < best_t:
+                best_t, best_d = float(tr[j]), around[j]
+                out.append((best_t, best_d))
+            else:
+                step *= 0.5
+                if local.pairs > 64 and 3.0 * step < 0.5 * width:
+                    local = None
+    out.sort(key=lambda item: item[0])
+    return [(t, d) for t, d in out if t < upper]
+
+
+def _angle(u, v):
+    return float(np.arccos(np.clip(np.dot(u, v), -1.0, 1.0)))
