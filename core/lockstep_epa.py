@@ -39,6 +39,8 @@ _TIE = 4e-15
 """Two vertices whose products with the direction are closer than this x |vertex| x sum|d_i| may be ordered
 differently by the batched and the scalar product (each product errs by at most ~3.3e-16 of that, so two
 computations can disagree only within 4 x 3.3e-16): such supports are taken with the scalar product."""
+_SEEN, _NOT_SEEN = np.int8(1), np.int8(2)
+"""`_add_point`'s marks of a tested face: the new point sees it, or not."""
 
 
 def _plane(a, b, c):
@@ -141,12 +143,14 @@ class _Sides:
             # product too (which then picks the same vertex).
             near[sel] = ~(first - p.max(axis=1) > tie[sel] * self.radii[b][r])
             out[sel] = block[ar, top]
-        worlds = self.world
-        for k, row in zip(np.flatnonzero(near).tolist(), rows[near].tolist()):
-            # The scalar product `PointCloud.support_max` / `support_min` makes, on the same vertex array.
-            world = worlds[row]
-            products = world.dot(tuple(d[k].tolist()))
-            out[k] = world[products.argmax() if self.largest else products.argmin()]
+        tied = np.flatnonzero(near)
+        if len(tied):
+            # The scalar product `PointCloud.support_max` / `support_min` makes, on the same vertex array (a
+            # contiguous float64 row of d holds the same three numbers as the tuple the scalar query converts).
+            worlds = self.world
+            pick = np.ndarray.argmax if self.largest else np.ndarray.argmin
+            out[tied] = [world[pick(world.dot(dk))] for world, dk in
+                         zip([worlds[row] for row in rows[tied].tolist()], d[tied])]
         return out + self.offset[rows]
 
 
@@ -362,7 +366,7 @@ def _add_point(rows, face, w, a, b, W, A, B, nv, faces, normals, offsets, alive,
             nn = normals[f_rows, f_nb]
             h = ((nn[:, 0] * wx[f_sel] + nn[:, 1] * wy[f_sel]) + nn[:, 2] * wz[f_sel]) - offsets[f_rows, f_nb]
             up = h > slack[f_sel]
-            mark = np.where(up, 1, 2).astype(np.int8)
+            mark = np.where(up, _SEEN, _NOT_SEEN)
             seen[fr, fe] = mark
             tested[f_sel, f_nb] = mark
             if up.any():
