@@ -43,6 +43,13 @@ _SEEN, _NOT_SEEN = np.int8(1), np.int8(2)
 """`_add_point`'s marks of a tested face: the new point sees it, or not."""
 
 
+def _at(array, rows, index):
+    """array[rows, index] for an (m, k, ...) C-contiguous array (rows and index broadcast): one take along the
+    flattened first two axes, several times faster than numpy's two-array index on rows of vectors."""
+    flat = array.reshape((-1,) + array.shape[2:])
+    return flat.take(rows * array.shape[1] + index, axis=0)
+
+
 def _plane(a, b, c):
     """`epa._plane` over rows: (normals (m, 3), offsets (m,)); zero-area rows get normal 0 and offset inf."""
     edges = np.stack([b - a, c - b, a - c], axis=1)  # ab, bc, ca
@@ -116,6 +123,9 @@ class _Sides:
 
     product = staticmethod(np.matmul)
     """The batched product (a test swaps in one that rounds differently, within the error bound)."""
+    scalar_rows = 64
+    """Calls with at most this many rows take every support with the scalar product (the blocks' set-up costs
+    more; a test sets it to -1 to check the batched products alone)."""
 
     def __init__(self, blocks, radii, bucket, local, offset, world, largest):
         self.blocks, self.radii = blocks, radii
@@ -125,7 +135,24 @@ class _Sides:
         """Support vertex (plus offset) of each pair in `rows` along the rows of d (m, 3)."""
         m = len(rows)
         out = np.empty((m, 3))
-        near = np.zeros(m, bool)
+        if m <= self.scalar_rows:
+            near = np.ones(m, bool)  # few rows: the scalar product of each costs less than the blocks' set-up
+        else:
+            near = np.zeros(m, bool)
+            self._batched(rows, d, out, near)
+        tied = np.flatnonzero(near)
+        if len(tied):
+            # The scalar product `PointCloud.support_max` / `support_min` makes, on the same vertex array (a
+            # contiguous float64 row of d holds the same three numbers as the tuple the scalar query converts).
+            worlds = self.world
+            pick = np.ndarray.argmax if self.largest else np.ndarray.argmin
+            out[tied] = [world[pick(world.dot(dk))] for world, dk in
+                         zip([worlds[row] for row in rows[tied].tolist()], d[tied])]
+        return out + self.offset[rows]
+
+    def _batched(self, rows, d, out, near):
+        """The batched products: each row's winning vertex into out, near marks the rows whose winner may differ
+        from the scalar product's."""
         which = self.bucket[rows]
         # B's smallest product is the largest along -d: negating d negates every product exactly.
         along = (d if self.largest else -d)[:, :, None]
@@ -143,15 +170,6 @@ class _Sides:
             # product too (which then picks the same vertex).
             near[sel] = ~(first - p.max(axis=1) > tie[sel] * self.radii[b][r])
             out[sel] = block[ar, top]
-        tied = np.flatnonzero(near)
-        if len(tied):
-            # The scalar product `PointCloud.support_max` / `support_min` makes, on the same vertex array (a
-            # contiguous float64 row of d holds the same three numbers as the tuple the scalar query converts).
-            worlds = self.world
-            pick = np.ndarray.argmax if self.largest else np.ndarray.argmin
-            out[tied] = [world[pick(world.dot(dk))] for world, dk in
-                         zip([worlds[row] for row in rows[tied].tolist()], d[tied])]
-        return out + self.offset[rows]
 
 
 def lockstep_epa(start_w, start_a, start_b, side_a, side_b, gap, flat, budget):
@@ -226,10 +244,10 @@ def _run(start_w, start_a, start_b, side_a, side_b, gap, flat, budget):
         """The pairs r end on `face` with the triangle weights lam: `epa`'s EPAResult fields."""
         done[r] = True
         depth[r] = offsets[r, face]
-        normal_out[r] = normals[r, face]
-        corners = faces[r, face]
-        ca = A[r[:, None], corners]
-        cb = B[r[:, None], corners]
+        normal_out[r] = _at(normals, r, face)
+        corners = _at(faces, r, face)
+        ca = _at(A, r[:, None], corners)
+        cb = _at(B, r[:, None], corners)
         # `weighted_points`: each sum starts at 0.0 and adds the three weighted corners in order.
         point_a[r] = ((0.0 + lam[:, 0:1] * ca[:, 0]) + lam[:, 1:2] * ca[:, 1]) + lam[:, 2:3] * ca[:, 2]
         point_b[r] = ((0.0 + lam[:, 0:1] * cb[:, 0]) + lam[:, 1:2] * cb[:, 1]) + lam[:, 2:3] * cb[:, 2]
@@ -250,13 +268,13 @@ def _run(start_w, start_a, start_b, side_a, side_b, gap, flat, budget):
         if not len(rows):
             break
         iterations[rows] += 1
-        n = normals[rows, face]
+        n = _at(normals, rows, face)
         a = side_a(rows, n)
         b = side_b(rows, n)
         w = a - b
         cg = ((n[:, 0] * w[:, 0] + n[:, 1] * w[:, 1]) + n[:, 2] * w[:, 2]) - offset
-        corners = faces[rows, face]  # (r, 3)
-        cw = W[rows[:, None], corners]  # (r, 3, 3)
+        corners = _at(faces, rows, face)  # (r, 3)
+        cw = _at(W, rows[:, None], corners)  # (r, 3, 3)
         repeat = (cw == w[:, None, :]).all(axis=2).any(axis=1)
         settle = (cg <= gap[rows]) | repeat
         if settle.any():
@@ -295,10 +313,10 @@ def _settle_ties(rows, face, offset, miss, gap, flat, faces, normals, offsets, a
     candidate = alive[rows, :width] & (offsets[rows, :width] <= limit[:, None])
     candidate[local, face] = False
     cr, cf = np.nonzero(candidate)
-    tri = faces[rows[cr], cf]
-    wr = rows[cr][:, None]
-    q, lam, sliver = _closest(W[wr, tri[:, 0:1]][:, 0], W[wr, tri[:, 1:2]][:, 0], W[wr, tri[:, 2:3]][:, 0])
-    m = _miss(q, normals[rows[cr], cf], offsets[rows[cr], cf])
+    tri = _at(faces, rows[cr], cf)
+    wr = rows[cr]
+    q, lam, sliver = _closest(_at(W, wr, tri[:, 0]), _at(W, wr, tri[:, 1]), _at(W, wr, tri[:, 2]))
+    m = _miss(q, _at(normals, rows[cr], cf), offsets[rows[cr], cf])
     table = np.full((len(rows), width), np.inf)
     table[cr, cf] = m
     broken = np.zeros(len(rows), bool)
@@ -313,7 +331,7 @@ def _settle_ties(rows, face, offset, miss, gap, flat, faces, normals, offsets, a
     slot = np.full((len(local), width), -1)
     slot[cr, cf] = np.arange(len(cr))
     weights[:] = lam[slot[np.flatnonzero(chosen), best]]
-    n = normals[rows, best]
+    n = _at(normals, rows, best)
     a = side_a(rows, n)
     b = side_b(rows, n)
     w = a - b
@@ -351,9 +369,9 @@ def _add_point(rows, face, w, a, b, W, A, B, nv, faces, normals, offsets, alive,
         # engine's case.
         sp[active] -= 1
         r_act = rows[active]
-        ii = faces[r_act, stack[active, sp[active]]]
+        ii = _at(faces, r_act, stack[active, sp[active]])
         jj = ii[:, [1, 2, 0]]
-        nb = edge[r_act[:, None], jj, ii]
+        nb = edge.reshape(-1).take((r_act[:, None] * nv_cap + jj) * nv_cap + ii)  # edge[r_act[:, None], jj, ii]
         bad = (nb < 0).any(axis=1) | (nb[:, 0] == nb[:, 1]) | (nb[:, 1] == nb[:, 2]) | (nb[:, 0] == nb[:, 2])
         if bad.any():
             ok[active[bad]] = False
@@ -363,7 +381,7 @@ def _add_point(rows, face, w, a, b, W, A, B, nv, faces, normals, offsets, alive,
         if len(fr):
             f_sel, f_nb = active[fr], nb[fr, fe]
             f_rows = rows[f_sel]
-            nn = normals[f_rows, f_nb]
+            nn = _at(normals, f_rows, f_nb)
             h = ((nn[:, 0] * wx[f_sel] + nn[:, 1] * wy[f_sel]) + nn[:, 2] * wz[f_sel]) - offsets[f_rows, f_nb]
             up = h > slack[f_sel]
             mark = np.where(up, _SEEN, _NOT_SEEN)
@@ -421,7 +439,7 @@ def _add_point(rows, face, w, a, b, W, A, B, nv, faces, normals, offsets, alive,
     dead_rows, dead = rows[v_row[keep]], v_face[keep]
     alive[dead_rows, dead] = False
     offsets[dead_rows, dead] = np.inf
-    tri = faces[dead_rows, dead]
+    tri = _at(faces, dead_rows, dead)
     for e in range(3):
         i, j = tri[:, e], tri[:, (e + 1) % 3]
         mine = edge[dead_rows, i, j] == dead
@@ -435,7 +453,7 @@ def _add_point(rows, face, w, a, b, W, A, B, nv, faces, normals, offsets, alive,
     f_rows = rows[h_row[keep]]
     ha, hb, hn = h_i[keep], h_j[keep], nv[f_rows] - 1
     index = nf[f_rows] + position[keep]
-    new_normals, new_offsets = _plane(W[f_rows, ha], W[f_rows, hb], W[f_rows, hn])
+    new_normals, new_offsets = _plane(_at(W, f_rows, ha), _at(W, f_rows, hb), _at(W, f_rows, hn))
     normals[f_rows, index], offsets[f_rows, index] = new_normals, new_offsets
     faces[f_rows, index, 0], faces[f_rows, index, 1], faces[f_rows, index, 2] = ha, hb, hn
     alive[f_rows, index] = True
