@@ -133,43 +133,53 @@ class _Sides:
 
     def __call__(self, rows, d):
         """Support vertex (plus offset) of each pair in `rows` along the rows of d (m, 3)."""
-        m = len(rows)
-        out = np.empty((m, 3))
-        if m <= self.scalar_rows:
-            near = np.ones(m, bool)  # few rows: the scalar product of each costs less than the blocks' set-up
-        else:
-            near = np.zeros(m, bool)
-            self._batched(rows, d, out, near)
-        tied = np.flatnonzero(near)
-        if len(tied):
-            # The scalar product `PointCloud.support_max` / `support_min` makes, on the same vertex array (a
-            # contiguous float64 row of d holds the same three numbers as the tuple the scalar query converts).
-            worlds = self.world
-            pick = np.ndarray.argmax if self.largest else np.ndarray.argmin
-            out[tied] = [world[pick(world.dot(dk))] for world, dk in
-                         zip([worlds[row] for row in rows[tied].tolist()], d[tied])]
-        return out + self.offset[rows]
+        return _supports((self,), rows, d)[0]
 
-    def _batched(self, rows, d, out, near):
-        """The batched products: each row's winning vertex into out, near marks the rows whose winner may differ
-        from the scalar product's."""
-        which = self.bucket[rows]
+
+def _supports(sides, rows, d):
+    """Each of `sides`' (`_Sides` over the same blocks) support vertices (plus offset) for the pairs in `rows`
+    along the rows of d: one list of (m, 3) arrays, the sides' batched products taken together (one product per
+    block for both of a pair's shapes)."""
+    m = len(rows)
+    count = len(sides)
+    out = np.empty((count * m, 3))
+    first = sides[0]
+    if m <= first.scalar_rows:
+        near = np.ones(count * m, bool)  # few rows: the scalar product of each costs less than the blocks' set-up
+    else:
+        near = np.zeros(count * m, bool)
+        which = np.concatenate([side.bucket[rows] for side in sides])
+        local = np.concatenate([side.local[rows] for side in sides])
         # B's smallest product is the largest along -d: negating d negates every product exactly.
-        along = (d if self.largest else -d)[:, :, None]
-        tie = _TIE * np.abs(d).sum(axis=1)
+        along = np.concatenate([d if side.largest else -d for side in sides])[:, :, None]
+        tie = np.tile(_TIE * np.abs(d).sum(axis=1), count)
+        blocks, radii, product = first.blocks, first.radii, first.product
         for b in np.unique(which).tolist():
             sel = np.flatnonzero(which == b)
-            r = self.local[rows[sel]]
-            block = self.blocks[b][r]
-            p = self.product(block, along[sel])[:, :, 0]
+            r = local[sel]
+            block = blocks[b].take(r, axis=0)
+            p = product(block, along[sel])[:, :, 0]
             ar = np.arange(len(sel))
             top = p.argmax(axis=1)
-            first = p[ar, top]
+            best = p[ar, top]
             p[ar, top] = -np.inf
             # A padding vertex repeats a row's last one: when that one wins, the tie sends it to the scalar
             # product too (which then picks the same vertex).
-            near[sel] = ~(first - p.max(axis=1) > tie[sel] * self.radii[b][r])
-            out[sel] = block[ar, top]
+            near[sel] = ~(best - p.max(axis=1) > tie[sel] * radii[b][r])
+            out[sel] = _at(block, ar, top)
+    result = []
+    for k, side in enumerate(sides):
+        part = out[k * m:(k + 1) * m]
+        tied = np.flatnonzero(near[k * m:(k + 1) * m])
+        if len(tied):
+            # The scalar product `PointCloud.support_max` / `support_min` makes, on the same vertex array (a
+            # contiguous float64 row of d holds the same three numbers as the tuple the scalar query converts).
+            worlds = side.world
+            pick = np.ndarray.argmax if side.largest else np.ndarray.argmin
+            part[tied] = [world[pick(world.dot(dk))] for world, dk in
+                          zip([worlds[row] for row in rows[tied].tolist()], d[tied])]
+        result.append(part + side.offset[rows])
+    return result
 
 
 def lockstep_epa(start_w, start_a, start_b, side_a, side_b, gap, flat, budget):
@@ -269,8 +279,7 @@ def _run(start_w, start_a, start_b, side_a, side_b, gap, flat, budget):
             break
         iterations[rows] += 1
         n = _at(normals, rows, face)
-        a = side_a(rows, n)
-        b = side_b(rows, n)
+        a, b = _supports((side_a, side_b), rows, n)
         w = a - b
         cg = ((n[:, 0] * w[:, 0] + n[:, 1] * w[:, 1]) + n[:, 2] * w[:, 2]) - offset
         corners = _at(faces, rows, face)  # (r, 3)
@@ -332,8 +341,7 @@ def _settle_ties(rows, face, offset, miss, gap, flat, faces, normals, offsets, a
     slot[cr, cf] = np.arange(len(cr))
     weights[:] = lam[slot[np.flatnonzero(chosen), best]]
     n = _at(normals, rows, best)
-    a = side_a(rows, n)
-    b = side_b(rows, n)
+    a, b = _supports((side_a, side_b), rows, n)
     w = a - b
     g = ((n[:, 0] * w[:, 0] + n[:, 1] * w[:, 1]) + n[:, 2] * w[:, 2]) - offsets[rows, best]
     certify = g <= gap[rows]
@@ -353,6 +361,7 @@ def _add_point(rows, face, w, a, b, W, A, B, nv, faces, normals, offsets, alive,
     ok = np.ones(count, bool)
     width = int(nf[rows].max())
     tested = np.zeros((count, width), np.int8)  # 0 untested, 1 seen, 2 not seen
+    tested_flat, offsets_flat, edge_flat = tested.reshape(-1), offsets.reshape(-1), edge.reshape(-1)
     stack = np.empty((count, width), np.int64)
     local = np.arange(count)
     stack[:, 0] = face
@@ -371,22 +380,23 @@ def _add_point(rows, face, w, a, b, W, A, B, nv, faces, normals, offsets, alive,
         r_act = rows[active]
         ii = _at(faces, r_act, stack[active, sp[active]])
         jj = ii[:, [1, 2, 0]]
-        nb = edge.reshape(-1).take((r_act[:, None] * nv_cap + jj) * nv_cap + ii)  # edge[r_act[:, None], jj, ii]
+        nb = edge_flat.take((r_act[:, None] * nv_cap + jj) * nv_cap + ii)  # edge[r_act[:, None], jj, ii]
         bad = (nb < 0).any(axis=1) | (nb[:, 0] == nb[:, 1]) | (nb[:, 1] == nb[:, 2]) | (nb[:, 0] == nb[:, 2])
         if bad.any():
             ok[active[bad]] = False
             nb = np.maximum(nb, 0)
-        seen = tested[active[:, None], nb]
+        seen = tested_flat.take(active[:, None] * width + nb)  # tested[active[:, None], nb]
         fr, fe = np.nonzero(seen == 0)
         if len(fr):
             f_sel, f_nb = active[fr], nb[fr, fe]
             f_rows = rows[f_sel]
             nn = _at(normals, f_rows, f_nb)
-            h = ((nn[:, 0] * wx[f_sel] + nn[:, 1] * wy[f_sel]) + nn[:, 2] * wz[f_sel]) - offsets[f_rows, f_nb]
+            h = (((nn[:, 0] * wx[f_sel] + nn[:, 1] * wy[f_sel]) + nn[:, 2] * wz[f_sel])
+                 - offsets_flat.take(f_rows * nf_cap + f_nb))
             up = h > slack[f_sel]
             mark = np.where(up, _SEEN, _NOT_SEEN)
             seen[fr, fe] = mark
-            tested[f_sel, f_nb] = mark
+            tested_flat[f_sel * width + f_nb] = mark
             if up.any():
                 push_local, pushed = fr[up], f_nb[up]
                 counts = np.bincount(push_local, minlength=len(active))
@@ -437,13 +447,13 @@ def _add_point(rows, face, w, a, b, W, A, B, nv, faces, normals, offsets, alive,
     v_face = np.concatenate([v[1] for v in visible])
     keep = ok[v_row]
     dead_rows, dead = rows[v_row[keep]], v_face[keep]
-    alive[dead_rows, dead] = False
-    offsets[dead_rows, dead] = np.inf
+    slot = dead_rows * nf_cap + dead
+    alive.reshape(-1)[slot] = False
+    offsets_flat[slot] = np.inf
     tri = _at(faces, dead_rows, dead)
     for e in range(3):
-        i, j = tri[:, e], tri[:, (e + 1) % 3]
-        mine = edge[dead_rows, i, j] == dead
-        edge[dead_rows[mine], i[mine], j[mine]] = -1
+        at = (dead_rows * nv_cap + tri[:, e]) * nv_cap + tri[:, (e + 1) % 3]  # edge[dead_rows, i, j]
+        edge_flat[at[edge_flat.take(at) == dead]] = -1
     go = np.flatnonzero(ok)
     g_rows = rows[go]
     new = nv[g_rows]
@@ -454,12 +464,15 @@ def _add_point(rows, face, w, a, b, W, A, B, nv, faces, normals, offsets, alive,
     ha, hb, hn = h_i[keep], h_j[keep], nv[f_rows] - 1
     index = nf[f_rows] + position[keep]
     new_normals, new_offsets = _plane(_at(W, f_rows, ha), _at(W, f_rows, hb), _at(W, f_rows, hn))
-    normals[f_rows, index], offsets[f_rows, index] = new_normals, new_offsets
-    faces[f_rows, index, 0], faces[f_rows, index, 1], faces[f_rows, index, 2] = ha, hb, hn
-    alive[f_rows, index] = True
-    edge[f_rows, ha, hb] = index
-    edge[f_rows, hb, hn] = index
-    edge[f_rows, hn, ha] = index
+    slot = f_rows * nf_cap + index
+    normals.reshape(-1, 3)[slot] = new_normals
+    offsets_flat[slot] = new_offsets
+    faces.reshape(-1, 3)[slot] = np.stack([ha, hb, hn], axis=1)
+    alive.reshape(-1)[slot] = True
+    base = f_rows * nv_cap
+    edge_flat[(base + ha) * nv_cap + hb] = index
+    edge_flat[(base + hb) * nv_cap + hn] = index
+    edge_flat[(base + hn) * nv_cap + ha] = index
     nf[g_rows] += n_horizon[go]
     ok[h_row[keep][np.isnan(new_offsets)]] = False  # the scalar heap cannot order a NaN: the scalar engine decides
     return ok
