@@ -2,7 +2,8 @@
 
 `collide_many` (core/batch.py) runs it on the pairs its prefilter keeps, before any per-pair work.  Every pair
 follows the steps of `gjk.gjk` in its regular cases, vectorised across the pairs that are still running (one
-padded product per shape side and iteration gives every pair's support point), and ends in one of four states:
+padded product per block of similar clouds and iteration gives every pair's support points on both shapes), and
+ends in one of four states:
 
 - ORIGIN: the origin lies inside a solid tetrahedron of support points (all four barycentric weights >= 0, the
   volume well above rounding): the pair's cores overlap, and the tetrahedron is the GJK simplex EPA starts from;

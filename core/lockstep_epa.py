@@ -7,7 +7,9 @@ works on all the pairs still expanding:
 
 - the closest alive face is the first face of smallest offset (`_Polytope.closest_face`'s heap orders by
   (offset, face index): the same face);
-- its support point comes from one padded product per block of clouds of similar size (as the lock-step GJK's);
+- its support points on A and B come from one padded product per block of clouds of similar size for both
+  shapes (as the lock-step GJK's); a step with at most `_Sides.scalar_rows` pairs left takes the scalar product
+  of each instead (cheaper than setting up the blocks, and the scalar query's own answer);
 - the visible faces and the horizon are found by the same depth-first walk as `_Polytope._visible_spreading`
   (the same stack order, so the same horizon order and the same new face indices), one face per pair and step;
 - the horizon must be one simple loop (`_Polytope._replace`), then the fan is added in horizon order;
