@@ -48,14 +48,14 @@ import math
 import numpy as np
 
 from .broadphase import as_clearance, candidate_pairs
-from .contact import Status
+from .contact import Contact, Status
 from .gjk import GJKOutcome, GJKResult
 from . import large_pairs
 from .epa import EPAOutcome
 from .lockstep import BEYOND, ORIGIN, SEPARATED, lockstep_gjk
 from .lockstep_epa import _Sides, lockstep_epa
 from .minkowski import SupportPoint
-from .convex import Pair, _contact, _vector, diagonal, solve
+from .convex import _CONTACT_DEFAULTS, Pair, diagonal, solve
 from .shapes import PointCloud, Shape, as_shape
 from .tolerances import DEFAULT_TOLERANCES, Tolerances
 
@@ -395,26 +395,27 @@ def collide_many(shapes, pairs, clearance: float = 0.0, tolerances: Tolerances =
     scales = np.maximum(batch._scales[first], batch._scales[second]).tolist()
     shapes, centres = batch.shapes, batch.centre
     dropped = object()  # `solve`'s answer for a pair proven farther than the clearance
+    if not all(map(math.isfinite, scales)):
+        raise ValueError("the shapes are too large to measure in float64 (their extent overflows)")
     state, starts, penetration = batch._lockstep_all(first, second, scales, clearance, tolerances)
     finished = _finished(batch, first, second, scales, tolerances, penetration)
-    for k, (i, j, between, scale) in enumerate(zip(first.tolist(), second.tolist(), betweens, scales)):
-        if not math.isfinite(scale):
-            raise ValueError("the shapes are too large to measure in float64 (their extent overflows)")
-        decided = state[k]
-        if decided == BEYOND:
-            continue  # a support plane proved the pair farther than the clearance
-        contact = finished.get(k)
-        if contact is not None:
-            if contact.status is not Status.SEPARATED or contact.distance - contact.gap <= clearance:
-                found.append((i, j, contact))
-            continue
-        pair = Pair.prepared(shapes[i], shapes[j], centres[i], tuple(between), scale, tolerances)
+    listed = {}  # k -> (i, j, Contact), merged in the order of the pairs at the end
+    firsts, seconds = first.tolist(), second.tolist()
+    for k, contact in finished.items():
+        if contact.status is not Status.SEPARATED or contact.distance - contact.gap <= clearance:
+            listed[k] = (firsts[k], seconds[k], contact)
+    for k, decided in enumerate(state.tolist()):
+        if decided == BEYOND or k in finished:
+            continue  # BEYOND: a support plane proved the pair farther than the clearance
+        i, j = firsts[k], seconds[k]
+        pair = Pair.prepared(shapes[i], shapes[j], centres[i], tuple(betweens[k]), scales[k], tolerances)
         contact = solve(pair, clearance, early=dropped,
-                         start=starts(k) if decided == ORIGIN or decided == SEPARATED else None)
+                        start=starts(k) if decided == ORIGIN or decided == SEPARATED else None)
         if contact is dropped:
             continue
         if contact.status is not Status.SEPARATED or contact.distance - contact.gap <= clearance:
-            found.append((i, j, contact))
+            listed[k] = (i, j, contact)
+    found += [listed[k] for k in sorted(listed)]
     return found
 
 
@@ -435,22 +436,30 @@ def _finished(batch, first, second, scales, tolerances, penetration) -> dict:
     scale = np.asarray(scales)[ks]
     touching = tolerances.touching * scale
     status = np.where(signed > touching, 0, np.where(signed < -touching, 1, 2))
-    names = (Status.SEPARATED, Status.INTERSECTING, Status.TOUCHING)
-    out = {}
-    for vectors in (n, world_a, world_b):  # each Contact gets read-only rows of these, as `_contact` makes them
+    # The separating move of the intersecting ones, as `solve` makes it: (certified gap - signed) x each component.
+    move = (certified[r] - signed)[:, None] * n
+    for vectors in (n, world_a, world_b, move):  # each Contact gets read-only rows of these, as `_contact` makes them
         vectors.setflags(write=False)
-    for k, s, d, nn, a, b, sc, tt, gi, ei, g in zip(
-            ks.tolist(), status.tolist(), signed.tolist(), n, world_a, world_b,
-            scale.tolist(), touching.tolist(), gjk_iterations[ks].tolist(), iterations[r].tolist(),
-            certified[r].tolist()):
-        extra = {}
-        if s == 1:  # intersecting: the separating move, as `solve` makes it
-            reach = g - d
-            nx, ny, nz = nn.tolist()
-            extra["separation"] = _vector((reach * nx, reach * ny, reach * nz))
-        out[k] = _contact(names[s], d, nn, a, b, scale=sc, touching_tolerance=tt, gjk_iterations=gi,
-                          epa_iterations=ei, converged=True, iteration_cap_hit=False, fallback_used=False, gap=g,
-                          epa_outcome=EPAOutcome.CONVERGED, **extra)
+    # `_contact`'s fields, filled here without its per-call checks (every vector is already a read-only float64
+    # row): the defaults, then the fields common to all of these answers, then each pair's own.
+    common = dict(_CONTACT_DEFAULTS)
+    common.update(converged=True, iteration_cap_hit=False, fallback_used=False, epa_outcome=EPAOutcome.CONVERGED)
+    names = (Status.SEPARATED, Status.INTERSECTING, Status.TOUCHING)
+    own = ("scale", "touching_tolerance", "gjk_iterations", "epa_iterations", "gap", "distance", "normal", "point_a",
+           "point_b")
+    new, out = object.__new__, {}
+    for k, s, values, m in zip(ks.tolist(), status.tolist(),
+                               zip(scale.tolist(), touching.tolist(), gjk_iterations[ks].tolist(),
+                                   iterations[r].tolist(), certified[r].tolist(), signed.tolist(), n, world_a,
+                                   world_b), move):
+        contact = new(Contact)
+        state = contact.__dict__
+        state.update(common)
+        state.update(zip(own, values))
+        state["status"] = names[s]
+        if s == 1:
+            state["separation"] = m
+        out[k] = contact
     return out
 
 

@@ -2,7 +2,8 @@
 
 `collide_many` (core/batch.py) runs it on the pairs its prefilter keeps, before any per-pair work.  Every pair
 follows the steps of `gjk.gjk` in its regular cases, vectorised across the pairs that are still running (one
-padded product per shape side and iteration gives every pair's support point), and ends in one of four states:
+padded product per block of similar clouds and iteration gives every pair's support points on both shapes), and
+ends in one of four states:
 
 - ORIGIN: the origin lies inside a solid tetrahedron of support points (all four barycentric weights >= 0, the
   volume well above rounding): the pair's cores overlap, and the tetrahedron is the GJK simplex EPA starts from;
@@ -54,18 +55,21 @@ def _segment(p0, p1):
 def _edges(p0, p1, p2):
     """`simplex._closest_on_edges` over rows: (q, weights (m, 3)); the first of equal distances wins."""
     m = len(p0)
-    best_q = None
-    best = np.full(m, np.inf)
+    # The three segments (p0 p1, p1 p2, p0 p2) of every row in one call, then compared in that order.
+    q, w_start, w_end = _segment(np.concatenate([p0, p1, p0]), np.concatenate([p1, p2, p2]))
+    dist2 = row_dot(q, q)
+    best_q = q[:m]
+    best = dist2[:m]
     weights = np.zeros((m, 3))
-    for i, j, (a, b) in ((0, 1, (p0, p1)), (1, 2, (p1, p2)), (0, 2, (p0, p2))):
-        q, wi, wj = _segment(a, b)
-        dist2 = row_dot(q, q)
-        better = dist2 < best
-        best = np.where(better, dist2, best)
-        best_q = q if best_q is None else np.where(better[:, None], q, best_q)
+    weights[:, 0], weights[:, 1] = w_start[:m], w_end[:m]
+    for k, (i, j) in ((1, (1, 2)), (2, (0, 2))):
+        part = slice(k * m, (k + 1) * m)
+        better = dist2[part] < best
+        best = np.where(better, dist2[part], best)
+        best_q = np.where(better[:, None], q[part], best_q)
         weights[better] = 0.0
-        weights[better, i] = wi[better]
-        weights[better, j] = wj[better]
+        weights[better, i] = w_start[part][better]
+        weights[better, j] = w_end[part][better]
     return best_q, weights
 
 
@@ -91,10 +95,11 @@ def _triangle(p0, p1, p2):
     sliver = inside & ~(nn > TRIANGLE_SIN2_MIN * longest2 * longest2)
     # The interior point as `simplex._combine` forms it (a zero weight adds nothing: the sign of a zero may differ).
     q_in = (u[:, None] * p0 + v[:, None] * p1) + w[:, None] * p2
-    q_e, w_e = _edges(p0, p1, p2)
-    q = np.where(inside[:, None], q_in, q_e)
-    weights = np.where(inside[:, None], np.stack([u, v, w], axis=1), w_e)
-    return q, weights, sliver
+    weights = np.stack([u, v, w], axis=1)
+    out = np.flatnonzero(~inside)  # the rest: the closest point of the three edges
+    if len(out):
+        q_in[out], weights[out] = _edges(p0[out], p1[out], p2[out])
+    return q_in, weights, sliver
 
 
 def _tetrahedron(p0, p1, p2, p3):
@@ -116,22 +121,30 @@ def _tetrahedron(p0, p1, p2, p3):
     q = np.zeros((m, 3))
     weights = np.zeros((m, 4))
     bad = flat.copy()
-    for (i, j, k), opposite in _FACES:
-        candidate = ~flat & ~inside & (bary[:, opposite] < 0.0)
-        rows = np.flatnonzero(candidate)
-        if not len(rows):
-            continue
-        fq, fw, sliver = _triangle(pts[i][rows], pts[j][rows], pts[k][rows])
-        bad[rows[sliver]] = True
+    # Every row's candidate faces (those whose opposite weight is negative) in one `_triangle` call, then each
+    # face's results taken in face order (the first of equal distances wins, as in the scalar loop).
+    outside = ~flat & ~inside
+    groups = [np.flatnonzero(outside & (bary[:, opposite] < 0.0)) for _, opposite in _FACES]
+    if sum(len(g) for g in groups):
+        corners = [np.concatenate([pts[face[c]][g] for (face, _), g in zip(_FACES, groups)]) for c in range(3)]
+        fq, fw, sliver = _triangle(*corners)
         dist2 = row_dot(fq, fq)
-        better = dist2 < best[rows]
-        take = rows[better]
-        best[take] = dist2[better]
-        q[take] = fq[better]
-        weights[take] = 0.0
-        weights[take, i] = fw[better, 0]
-        weights[take, j] = fw[better, 1]
-        weights[take, k] = fw[better, 2]
+        start = 0
+        for ((i, j, k), _), rows in zip(_FACES, groups):
+            part = slice(start, start + len(rows))
+            start += len(rows)
+            if not len(rows):
+                continue
+            bad[rows[sliver[part]]] = True
+            better = dist2[part] < best[rows]
+            take = rows[better]
+            best[take] = dist2[part][better]
+            q[take] = fq[part][better]
+            weights[take] = 0.0
+            fwp = fw[part][better]
+            weights[take, i] = fwp[:, 0]
+            weights[take, j] = fwp[:, 1]
+            weights[take, k] = fwp[:, 2]
     weights[inside] = bary[inside]
     return q, weights, inside, bad
 
@@ -174,17 +187,22 @@ def _conditioned(q, qq, points, count):
     return v, vv
 
 
-def _side(blocks, bucket, local, rows, along, pick):
-    """Each row's support point (vertex, no offset) on one side: one product per bucket of vertex counts."""
-    out = np.empty((len(rows), 3))
-    which = bucket[rows]
+def _both(blocks, index_a, index_b, rows, along):
+    """Each row's support vertices (no offset) on A (largest product along `along`) and B (smallest): one
+    product per bucket of vertex counts for both shapes of the pairs."""
+    m = len(rows)
+    which = np.concatenate([index_a[0][rows], index_b[0][rows]])
+    local = np.concatenate([index_a[1][rows], index_b[1][rows]])
+    # B's smallest product is the largest along -along (negating a direction negates every product exactly).
+    direction = np.concatenate([along, -along])[:, :, None]
+    out = np.empty((2 * m, 3))
     for b in np.unique(which).tolist():
         sel = np.flatnonzero(which == b)
-        r = local[rows[sel]]
-        block = blocks[b][r]
-        index = pick(np.matmul(block, along[sel, :, None])[:, :, 0], axis=1)
-        out[sel] = block[np.arange(len(sel)), index]
-    return out
+        block = blocks[b].take(local[sel], axis=0)
+        index = np.matmul(block, direction[sel])[:, :, 0].argmax(axis=1)
+        flat = block.reshape(-1, 3)
+        out[sel] = flat.take(np.arange(len(sel)) * block.shape[1] + index, axis=0)
+    return out[:m], out[m:]
 
 
 def lockstep_gjk(blocks, index_a, index_b, offset_a, offset_b, direction, stop_above, gap, zero, max_iterations):
@@ -221,8 +239,9 @@ def _lockstep(blocks, index_a, index_b, offset_a, offset_b, direction, stop_abov
     d[~d.any(axis=1)] = (1.0, 0.0, 0.0)
 
     def support(rows, along):
-        a = _side(blocks, index_a[0], index_a[1], rows, along, np.argmax) + offset_a[rows]
-        b = _side(blocks, index_b[0], index_b[1], rows, along, np.argmin) + offset_b[rows]
+        a, b = _both(blocks, index_a, index_b, rows, along)
+        a += offset_a[rows]
+        b += offset_b[rows]
         return a - b, a, b
 
     every = np.arange(m)

@@ -7,7 +7,9 @@ works on all the pairs still expanding:
 
 - the closest alive face is the first face of smallest offset (`_Polytope.closest_face`'s heap orders by
   (offset, face index): the same face);
-- its support point comes from one padded product per block of clouds of similar size (as the lock-step GJK's);
+- its support points on A and B come from one padded product per block of clouds of similar size for both
+  shapes (as the lock-step GJK's); a step with at most `_Sides.scalar_rows` pairs left takes the scalar product
+  of each instead (cheaper than setting up the blocks, and the scalar query's own answer);
 - the visible faces and the horizon are found by the same depth-first walk as `_Polytope._visible_spreading`
   (the same stack order, so the same horizon order and the same new face indices), one face per pair and step;
 - the horizon must be one simple loop (`_Polytope._replace`), then the fan is added in horizon order;
@@ -39,6 +41,15 @@ _TIE = 4e-15
 """Two vertices whose products with the direction are closer than this x |vertex| x sum|d_i| may be ordered
 differently by the batched and the scalar product (each product errs by at most ~3.3e-16 of that, so two
 computations can disagree only within 4 x 3.3e-16): such supports are taken with the scalar product."""
+_SEEN, _NOT_SEEN = np.int8(1), np.int8(2)
+"""`_add_point`'s marks of a tested face: the new point sees it, or not."""
+
+
+def _at(array, rows, index):
+    """array[rows, index] for an (m, k, ...) C-contiguous array (rows and index broadcast): one take along the
+    flattened first two axes, several times faster than numpy's two-array index on rows of vectors."""
+    flat = array.reshape((-1,) + array.shape[2:])
+    return flat.take(rows * array.shape[1] + index, axis=0)
 
 
 def _plane(a, b, c):
@@ -114,6 +125,9 @@ class _Sides:
 
     product = staticmethod(np.matmul)
     """The batched product (a test swaps in one that rounds differently, within the error bound)."""
+    scalar_rows = 64
+    """Calls with at most this many rows take every support with the scalar product (the blocks' set-up costs
+    more; a test sets it to -1 to check the batched products alone)."""
 
     def __init__(self, blocks, radii, bucket, local, offset, world, largest):
         self.blocks, self.radii = blocks, radii
@@ -121,33 +135,53 @@ class _Sides:
 
     def __call__(self, rows, d):
         """Support vertex (plus offset) of each pair in `rows` along the rows of d (m, 3)."""
-        m = len(rows)
-        out = np.empty((m, 3))
-        near = np.zeros(m, bool)
-        which = self.bucket[rows]
+        return _supports((self,), rows, d)[0]
+
+
+def _supports(sides, rows, d):
+    """Each of `sides`' (`_Sides` over the same blocks) support vertices (plus offset) for the pairs in `rows`
+    along the rows of d: one list of (m, 3) arrays, the sides' batched products taken together (one product per
+    block for both of a pair's shapes)."""
+    m = len(rows)
+    count = len(sides)
+    out = np.empty((count * m, 3))
+    first = sides[0]
+    if m <= first.scalar_rows:
+        near = np.ones(count * m, bool)  # few rows: the scalar product of each costs less than the blocks' set-up
+    else:
+        near = np.zeros(count * m, bool)
+        which = np.concatenate([side.bucket[rows] for side in sides])
+        local = np.concatenate([side.local[rows] for side in sides])
         # B's smallest product is the largest along -d: negating d negates every product exactly.
-        along = (d if self.largest else -d)[:, :, None]
-        tie = _TIE * np.abs(d).sum(axis=1)
+        along = np.concatenate([d if side.largest else -d for side in sides])[:, :, None]
+        tie = np.tile(_TIE * np.abs(d).sum(axis=1), count)
+        blocks, radii, product = first.blocks, first.radii, first.product
         for b in np.unique(which).tolist():
             sel = np.flatnonzero(which == b)
-            r = self.local[rows[sel]]
-            block = self.blocks[b][r]
-            p = self.product(block, along[sel])[:, :, 0]
+            r = local[sel]
+            block = blocks[b].take(r, axis=0)
+            p = product(block, along[sel])[:, :, 0]
             ar = np.arange(len(sel))
             top = p.argmax(axis=1)
-            first = p[ar, top]
+            best = p[ar, top]
             p[ar, top] = -np.inf
             # A padding vertex repeats a row's last one: when that one wins, the tie sends it to the scalar
             # product too (which then picks the same vertex).
-            near[sel] = ~(first - p.max(axis=1) > tie[sel] * self.radii[b][r])
-            out[sel] = block[ar, top]
-        worlds = self.world
-        for k, row in zip(np.flatnonzero(near).tolist(), rows[near].tolist()):
-            # The scalar product `PointCloud.support_max` / `support_min` makes, on the same vertex array.
-            world = worlds[row]
-            products = world.dot(tuple(d[k].tolist()))
-            out[k] = world[products.argmax() if self.largest else products.argmin()]
-        return out + self.offset[rows]
+            near[sel] = ~(best - p.max(axis=1) > tie[sel] * radii[b][r])
+            out[sel] = _at(block, ar, top)
+    result = []
+    for k, side in enumerate(sides):
+        part = out[k * m:(k + 1) * m]
+        tied = np.flatnonzero(near[k * m:(k + 1) * m])
+        if len(tied):
+            # The scalar product `PointCloud.support_max` / `support_min` makes, on the same vertex array (a
+            # contiguous float64 row of d holds the same three numbers as the tuple the scalar query converts).
+            worlds = side.world
+            pick = np.ndarray.argmax if side.largest else np.ndarray.argmin
+            part[tied] = [world[pick(world.dot(dk))] for world, dk in
+                          zip([worlds[row] for row in rows[tied].tolist()], d[tied])]
+        result.append(part + side.offset[rows])
+    return result
 
 
 def lockstep_epa(start_w, start_a, start_b, side_a, side_b, gap, flat, budget):
@@ -222,10 +256,10 @@ def _run(start_w, start_a, start_b, side_a, side_b, gap, flat, budget):
         """The pairs r end on `face` with the triangle weights lam: `epa`'s EPAResult fields."""
         done[r] = True
         depth[r] = offsets[r, face]
-        normal_out[r] = normals[r, face]
-        corners = faces[r, face]
-        ca = A[r[:, None], corners]
-        cb = B[r[:, None], corners]
+        normal_out[r] = _at(normals, r, face)
+        corners = _at(faces, r, face)
+        ca = _at(A, r[:, None], corners)
+        cb = _at(B, r[:, None], corners)
         # `weighted_points`: each sum starts at 0.0 and adds the three weighted corners in order.
         point_a[r] = ((0.0 + lam[:, 0:1] * ca[:, 0]) + lam[:, 1:2] * ca[:, 1]) + lam[:, 2:3] * ca[:, 2]
         point_b[r] = ((0.0 + lam[:, 0:1] * cb[:, 0]) + lam[:, 1:2] * cb[:, 1]) + lam[:, 2:3] * cb[:, 2]
@@ -246,13 +280,12 @@ def _run(start_w, start_a, start_b, side_a, side_b, gap, flat, budget):
         if not len(rows):
             break
         iterations[rows] += 1
-        n = normals[rows, face]
-        a = side_a(rows, n)
-        b = side_b(rows, n)
+        n = _at(normals, rows, face)
+        a, b = _supports((side_a, side_b), rows, n)
         w = a - b
         cg = ((n[:, 0] * w[:, 0] + n[:, 1] * w[:, 1]) + n[:, 2] * w[:, 2]) - offset
-        corners = faces[rows, face]  # (r, 3)
-        cw = W[rows[:, None], corners]  # (r, 3, 3)
+        corners = _at(faces, rows, face)  # (r, 3)
+        cw = _at(W, rows[:, None], corners)  # (r, 3, 3)
         repeat = (cw == w[:, None, :]).all(axis=2).any(axis=1)
         settle = (cg <= gap[rows]) | repeat
         if settle.any():
@@ -291,10 +324,10 @@ def _settle_ties(rows, face, offset, miss, gap, flat, faces, normals, offsets, a
     candidate = alive[rows, :width] & (offsets[rows, :width] <= limit[:, None])
     candidate[local, face] = False
     cr, cf = np.nonzero(candidate)
-    tri = faces[rows[cr], cf]
-    wr = rows[cr][:, None]
-    q, lam, sliver = _closest(W[wr, tri[:, 0:1]][:, 0], W[wr, tri[:, 1:2]][:, 0], W[wr, tri[:, 2:3]][:, 0])
-    m = _miss(q, normals[rows[cr], cf], offsets[rows[cr], cf])
+    tri = _at(faces, rows[cr], cf)
+    wr = rows[cr]
+    q, lam, sliver = _closest(_at(W, wr, tri[:, 0]), _at(W, wr, tri[:, 1]), _at(W, wr, tri[:, 2]))
+    m = _miss(q, _at(normals, rows[cr], cf), offsets[rows[cr], cf])
     table = np.full((len(rows), width), np.inf)
     table[cr, cf] = m
     broken = np.zeros(len(rows), bool)
@@ -309,9 +342,8 @@ def _settle_ties(rows, face, offset, miss, gap, flat, faces, normals, offsets, a
     slot = np.full((len(local), width), -1)
     slot[cr, cf] = np.arange(len(cr))
     weights[:] = lam[slot[np.flatnonzero(chosen), best]]
-    n = normals[rows, best]
-    a = side_a(rows, n)
-    b = side_b(rows, n)
+    n = _at(normals, rows, best)
+    a, b = _supports((side_a, side_b), rows, n)
     w = a - b
     g = ((n[:, 0] * w[:, 0] + n[:, 1] * w[:, 1]) + n[:, 2] * w[:, 2]) - offsets[rows, best]
     certify = g <= gap[rows]
@@ -331,6 +363,7 @@ def _add_point(rows, face, w, a, b, W, A, B, nv, faces, normals, offsets, alive,
     ok = np.ones(count, bool)
     width = int(nf[rows].max())
     tested = np.zeros((count, width), np.int8)  # 0 untested, 1 seen, 2 not seen
+    tested_flat, offsets_flat, edge_flat = tested.reshape(-1), offsets.reshape(-1), edge.reshape(-1)
     stack = np.empty((count, width), np.int64)
     local = np.arange(count)
     stack[:, 0] = face
@@ -347,24 +380,25 @@ def _add_point(rows, face, w, a, b, W, A, B, nv, faces, normals, offsets, alive,
         # engine's case.
         sp[active] -= 1
         r_act = rows[active]
-        ii = faces[r_act, stack[active, sp[active]]]
+        ii = _at(faces, r_act, stack[active, sp[active]])
         jj = ii[:, [1, 2, 0]]
-        nb = edge[r_act[:, None], jj, ii]
+        nb = edge_flat.take((r_act[:, None] * nv_cap + jj) * nv_cap + ii)  # edge[r_act[:, None], jj, ii]
         bad = (nb < 0).any(axis=1) | (nb[:, 0] == nb[:, 1]) | (nb[:, 1] == nb[:, 2]) | (nb[:, 0] == nb[:, 2])
         if bad.any():
             ok[active[bad]] = False
             nb = np.maximum(nb, 0)
-        seen = tested[active[:, None], nb]
+        seen = tested_flat.take(active[:, None] * width + nb)  # tested[active[:, None], nb]
         fr, fe = np.nonzero(seen == 0)
         if len(fr):
             f_sel, f_nb = active[fr], nb[fr, fe]
             f_rows = rows[f_sel]
-            nn = normals[f_rows, f_nb]
-            h = ((nn[:, 0] * wx[f_sel] + nn[:, 1] * wy[f_sel]) + nn[:, 2] * wz[f_sel]) - offsets[f_rows, f_nb]
+            nn = _at(normals, f_rows, f_nb)
+            h = (((nn[:, 0] * wx[f_sel] + nn[:, 1] * wy[f_sel]) + nn[:, 2] * wz[f_sel])
+                 - offsets_flat.take(f_rows * nf_cap + f_nb))
             up = h > slack[f_sel]
-            mark = np.where(up, 1, 2).astype(np.int8)
+            mark = np.where(up, _SEEN, _NOT_SEEN)
             seen[fr, fe] = mark
-            tested[f_sel, f_nb] = mark
+            tested_flat[f_sel * width + f_nb] = mark
             if up.any():
                 push_local, pushed = fr[up], f_nb[up]
                 counts = np.bincount(push_local, minlength=len(active))
@@ -415,13 +449,13 @@ def _add_point(rows, face, w, a, b, W, A, B, nv, faces, normals, offsets, alive,
     v_face = np.concatenate([v[1] for v in visible])
     keep = ok[v_row]
     dead_rows, dead = rows[v_row[keep]], v_face[keep]
-    alive[dead_rows, dead] = False
-    offsets[dead_rows, dead] = np.inf
-    tri = faces[dead_rows, dead]
+    slot = dead_rows * nf_cap + dead
+    alive.reshape(-1)[slot] = False
+    offsets_flat[slot] = np.inf
+    tri = _at(faces, dead_rows, dead)
     for e in range(3):
-        i, j = tri[:, e], tri[:, (e + 1) % 3]
-        mine = edge[dead_rows, i, j] == dead
-        edge[dead_rows[mine], i[mine], j[mine]] = -1
+        at = (dead_rows * nv_cap + tri[:, e]) * nv_cap + tri[:, (e + 1) % 3]  # edge[dead_rows, i, j]
+        edge_flat[at[edge_flat.take(at) == dead]] = -1
     go = np.flatnonzero(ok)
     g_rows = rows[go]
     new = nv[g_rows]
@@ -431,13 +465,16 @@ def _add_point(rows, face, w, a, b, W, A, B, nv, faces, normals, offsets, alive,
     f_rows = rows[h_row[keep]]
     ha, hb, hn = h_i[keep], h_j[keep], nv[f_rows] - 1
     index = nf[f_rows] + position[keep]
-    new_normals, new_offsets = _plane(W[f_rows, ha], W[f_rows, hb], W[f_rows, hn])
-    normals[f_rows, index], offsets[f_rows, index] = new_normals, new_offsets
-    faces[f_rows, index, 0], faces[f_rows, index, 1], faces[f_rows, index, 2] = ha, hb, hn
-    alive[f_rows, index] = True
-    edge[f_rows, ha, hb] = index
-    edge[f_rows, hb, hn] = index
-    edge[f_rows, hn, ha] = index
+    new_normals, new_offsets = _plane(_at(W, f_rows, ha), _at(W, f_rows, hb), _at(W, f_rows, hn))
+    slot = f_rows * nf_cap + index
+    normals.reshape(-1, 3)[slot] = new_normals
+    offsets_flat[slot] = new_offsets
+    faces.reshape(-1, 3)[slot] = np.stack([ha, hb, hn], axis=1)
+    alive.reshape(-1)[slot] = True
+    base = f_rows * nv_cap
+    edge_flat[(base + ha) * nv_cap + hb] = index
+    edge_flat[(base + hb) * nv_cap + hn] = index
+    edge_flat[(base + hn) * nv_cap + ha] = index
     nf[g_rows] += n_horizon[go]
     ok[h_row[keep][np.isnan(new_offsets)]] = False  # the scalar heap cannot order a NaN: the scalar engine decides
     return ok

@@ -66,6 +66,7 @@ def test_lockstep_supports_pick_the_scalar_vertex(seed, noisy, monkeypatch):
     radii = batch._lockstep_extent()
     if noisy:
         monkeypatch.setattr(_Sides, "product", staticmethod(_ulp_noise(seed)))
+    monkeypatch.setattr(_Sides, "scalar_rows", -1)  # the batched products on every call, however few rows
     which, directions = [], []
     for k, shape in enumerate(shapes):
         d = _directions(rng, shape)
