@@ -47,6 +47,7 @@ import numpy as np
 
 from ..contact import Status
 from ..rows import fibonacci_directions, row_dot
+from .depth_cover import cover_bound
 from .descent import PRUNE, descend
 from .meeting import _robust, containment
 from .bvh import WorldBVH
@@ -408,6 +409,12 @@ def _interval(a, b, frame, tolerances, lower, point_a, point_b, normal, segments
         move = _sample_directions(a, b, best.lower, state, verified, free)
         if move is not None:
             search(move / np.linalg.norm(move))
+    if sa.closed and sb.closed and state["upper"] > best.lower * (1.0 + GOOD):
+        # still wide: pieces around points spread over the overlap, whose differences cover a ball (depth_cover.py)
+        found = cover_bound(sa, sb, seeds, scale, best.lower, state["upper"])
+        if found is not None and found[0] > best.lower:
+            r, centre, u = found
+            best.lower, best.normal, best.point_a, best.point_b = r, u, centre + r * u, centre
     # the shortest move the crossing test passed, re-checked by the full query (the next one if it fails)
     for _, move in sorted(verified, key=lambda item: item[0]):
         if apart(a, _moved(b, move), tolerances):
