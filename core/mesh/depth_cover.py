@@ -228,23 +228,40 @@ SIZES = (0.6, 1.2)
 small)."""
 
 BALL_SAMPLES = 96
-"""Points sampled in each solid near the overlap for ball pieces (before the inside test)."""
+"""Points sampled in each solid near the overlap for ball pieces (before the inside test), for pairs up to
+SMALL_PAIR triangles; fewer above (each is a few closest-point queries), down to 8."""
 
 BALL_STEPS = 6
-"""Ascent steps moving a ball's centre away from the surface (towards the solid's medial axis)."""
+"""Ascent steps moving a ball's centre away from the surface (towards the solid's medial axis); 1 above
+SMALL_PAIR triangles."""
+
+SMALL_PAIR = 10_000
+"""Pairs up to this many triangles get the full work (more samples and steps, polytope pieces); larger ones are
+tried only while the interval is wider than WIDE (each closest-point query costs more there)."""
+
+WIDE = 0.1
+"""The width (relative to L) above which a pair of more than SMALL_PAIR triangles is tried."""
 
 
 def cover_bound(sa, sb, seeds: np.ndarray, scale: float, lower: float, upper: float, polytopes: bool = True):
     """A lower bound of PD above `lower`, or None: the covered radius of the differences of pieces of A and B
     (pair-frame sides `sa`, `sb`, both closed) near their overlap: balls about points inside each solid pushed
     towards its medial axis, and (`polytopes`) inner polytopes around up to MAX_CENTRES points of `seeds` inside
-    both, in boxes of SIZES x `upper`.  Returns (r, centre, direction): `direction` where the cover is thinnest,
+    both, in boxes of SIZES x `upper` and the whole pair (only when both meshes are small enough for
+`inner_polytope`'s whole box).  Returns (r, centre, direction): `direction` where the cover is thinnest,
     `centre` a point inside both."""
     from .depth_interval import MAX_PLANES, _triangle_planes, inner_polytope
     from .points import winding_numbers
 
     if seeds.shape[0] == 0 or not upper > 0.0:
         return None
+    triangles = sa.local.triangles.shape[0] + sb.local.triangles.shape[0]
+    if triangles > SMALL_PAIR and upper <= lower * (1.0 + WIDE):
+        return None
+    samples = int(max(8, min(BALL_SAMPLES, BALL_SAMPLES * SMALL_PAIR // max(1, triangles))))
+    steps = BALL_STEPS if triangles <= SMALL_PAIR else 1
+    if triangles > SMALL_PAIR:
+        seeds = seeds[:: max(1, seeds.shape[0] // 32)]
     seeds = seeds[winding_numbers(seeds, sa.world, scale) != 0]
     if seeds.shape[0]:
         seeds = seeds[winding_numbers(seeds, sb.world, scale) != 0]
@@ -259,22 +276,18 @@ def cover_bound(sa, sb, seeds: np.ndarray, scale: float, lower: float, upper: fl
     balls = []
     for side, (slo, shi) in ((sa, (lo_a, hi_a)), (sb, (lo_b, hi_b))):
         a, b = np.maximum(lo, slo), np.minimum(hi, shi)
-        points = np.concatenate([seeds, a + rng.random((BALL_SAMPLES, 3)) * np.maximum(b - a, 0.0)])
-        balls.append(_medial_balls(side, points, scale, allowance))
+        points = np.concatenate([seeds, a + rng.random((samples, 3)) * np.maximum(b - a, 0.0)])
+        balls.append(_medial_balls(side, points, scale, allowance, steps))
     (pa, ra), (pb, rb) = balls
     centres = (pa[:, None, :] - pb[None, :, :]).reshape(-1, 3)
     radii = (ra[:, None] + rb[None, :]).ravel()
     keep = np.sqrt(row_dot(centres, centres)) < radii - 2.0 * allowance
     differences = [Balls(centres[keep], radii[keep])] if np.any(keep) else []
-    if polytopes:
-        small = sa.local.triangles.shape[0] <= MAX_PLANES and sb.local.triangles.shape[0] <= MAX_PLANES
-        halves = [f * upper for f in SIZES] + ([float(scale)] if small else [])
-        reach = 1.05 * max(halves)
-        planes = [_triangle_planes(sa), _triangle_planes(sb)] if small else None
-        depth = np.minimum(*[_distances(side, seeds) for side in (sa, sb)])
-        for p in _spread(seeds, depth, 0.5 * upper):
-            if not small:
-                planes = [_triangle_planes(side, p - reach, p + reach) for side in (sa, sb)]
+    small = sa.local.triangles.shape[0] <= MAX_PLANES and sb.local.triangles.shape[0] <= MAX_PLANES
+    if polytopes and small:
+        halves = [f * upper for f in SIZES] + [float(scale)]
+        planes = [_triangle_planes(sa), _triangle_planes(sb)]
+        for p in _spread(seeds):
             for half in halves:
                 va = inner_polytope(sa, planes[0], p, half, scale)
                 vb = inner_polytope(sb, planes[1], p, half, scale) if va is not None else None
@@ -285,16 +298,10 @@ def cover_bound(sa, sb, seeds: np.ndarray, scale: float, lower: float, upper: fl
     if found is None:
         return None
     r, u = found
-    depth = np.minimum(*[_distances(side, seeds) for side in (sa, sb)])
-    return r, seeds[int(np.argmax(depth))], u
+    return r, seeds[0], u
 
 
-def _distances(side, points):
-    from .points import closest_points
-    return closest_points(points, side.world)[0]
-
-
-def _medial_balls(side, points, scale, allowance):
+def _medial_balls(side, points, scale, allowance, steps=BALL_STEPS):
     """Balls inside the closed mesh of `side`: about those of `points` inside it, each centre moved away from its
     nearest surface point while that grows the distance (each step shorter than the distance, so the centre
     stays inside); radius the distance less `allowance`.  Returns (centres, radii)."""
@@ -305,7 +312,7 @@ def _medial_balls(side, points, scale, allowance):
         return np.empty((0, 3)), np.empty(0)
     d, q = closest_points(p, side.world)
     step = 0.5 * d
-    for _ in range(BALL_STEPS):
+    for _ in range(steps):
         g = p - q
         norm = np.sqrt(row_dot(g, g))
         size = np.where(norm > 0.0, np.minimum(step, 0.9 * d), 0.0)
@@ -321,13 +328,15 @@ def _medial_balls(side, points, scale, allowance):
     return p[keep], radii[keep]
 
 
-def _spread(points: np.ndarray, depth: np.ndarray, spacing: float) -> np.ndarray:
-    """Up to MAX_CENTRES of `points`, deepest first, each at least `spacing` from those taken before."""
-    order = np.argsort(-depth, kind="stable")
-    taken = []
-    for i in order:
-        if all(float(np.linalg.norm(points[i] - points[j])) >= spacing for j in taken):
-            taken.append(i)
-            if len(taken) == MAX_CENTRES:
-                break
+def _spread(points: np.ndarray) -> np.ndarray:
+    """Up to MAX_CENTRES of `points` spread over them: the first, then each time the one farthest from those
+    taken (so every part of the overlap that the points reach gets a centre)."""
+    taken = [0]
+    gap = np.sqrt(row_dot(points - points[0], points - points[0]))
+    while len(taken) < min(MAX_CENTRES, points.shape[0]):
+        j = int(np.argmax(gap))
+        if not gap[j] > 0.0:
+            break
+        taken.append(j)
+        gap = np.minimum(gap, np.sqrt(row_dot(points - points[j], points - points[j])))
     return points[np.array(taken)]
