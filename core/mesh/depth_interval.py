@@ -22,6 +22,10 @@ triangle without area in the box (it has no plane) or p on a plane rules that bo
 pulled towards p until it satisfies every plane, so the hull of the vertices lies in C whatever the rounding.
 Boxes: cubes of a few multiples of the ball bound, boxes long along its direction, the whole pair.
 
+Lower bound 3, a covering (core/mesh/depth_cover.py), when the interval is still wider than GOOD after the
+moves below: the Minkowski differences of pieces of A and B (medial balls; local polytopes around points spread
+over the overlap) hold a ball about the origin, whose radius then bounds every separating move.
+
 Upper bound: directional moves, each verified.  Along the ball bound's direction first; when that leaves the
 interval wider than 0.6 %, the polytopes are built and their normal tried; then, while it is wider than 0.4 %
 (GOOD), the answer's normal and the hulls' move.  Along a direction: L itself (the interval is then exact), L
