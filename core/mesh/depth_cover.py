@@ -45,7 +45,7 @@ PIECE_VERTICES = 32
 START_LEVEL = 2
 """The icosahedron's faces are split this many times to start with (320 cells)."""
 
-MAX_CELLS = 6000
+MAX_CELLS = 3000
 """Cap on the cells (the refinement stops there; the bound is then the least cell's, still certified)."""
 
 MAX_ROUNDS = 6
@@ -220,10 +220,14 @@ def _best(sets, cells, chunk: int = 2_000_000):
     return per_cell, per_dir
 
 
-MAX_CENTRES = 3
+MAX_CENTRES = 2
 """Points inside both solids the polytope pieces are built around (spread over the overlap)."""
 
-SIZES = (0.6, 1.2)
+SIZES = (1.0,)
+
+POLYTOPE_TRIANGLES = 500
+"""Polytope pieces only for meshes up to this many triangles each (faceted shapes, where balls fit poorly; each
+piece and each difference is a hull)."""
 """Half-sizes of the polytope pieces' boxes, as multiples of the interval's upper end (plus the whole pair when
 small)."""
 
@@ -234,6 +238,9 @@ SMALL_PAIR triangles; fewer above (each is a few closest-point queries), down to
 BALL_STEPS = 6
 """Ascent steps moving a ball's centre away from the surface (towards the solid's medial axis); 1 above
 SMALL_PAIR triangles."""
+
+MAX_PAIRS = 1500
+"""Cap on the ball pairs whose differences join the cover."""
 
 SMALL_PAIR = 10_000
 """Pairs up to this many triangles get the full work (more samples and steps, polytope pieces); larger ones are
@@ -281,9 +288,13 @@ def cover_bound(sa, sb, seeds: np.ndarray, scale: float, lower: float, upper: fl
     (pa, ra), (pb, rb) = balls
     centres = (pa[:, None, :] - pb[None, :, :]).reshape(-1, 3)
     radii = (ra[:, None] + rb[None, :]).ravel()
-    keep = np.sqrt(row_dot(centres, centres)) < radii - 2.0 * allowance
-    differences = [Balls(centres[keep], radii[keep])] if np.any(keep) else []
-    small = sa.local.triangles.shape[0] <= MAX_PLANES and sb.local.triangles.shape[0] <= MAX_PLANES
+    keep = np.flatnonzero(np.sqrt(row_dot(centres, centres)) < radii - 2.0 * allowance)
+    if keep.size > MAX_PAIRS:
+        # the farthest-reaching ones (any subset is still a cover's members)
+        reach = np.sqrt(row_dot(centres[keep], centres[keep])) + radii[keep]
+        keep = keep[np.argsort(-reach, kind="stable")[:MAX_PAIRS]]
+    differences = [Balls(centres[keep], radii[keep])] if keep.size else []
+    small = max(sa.local.triangles.shape[0], sb.local.triangles.shape[0]) <= min(POLYTOPE_TRIANGLES, MAX_PLANES)
     if polytopes and small:
         halves = [f * upper for f in SIZES] + [float(scale)]
         planes = [_triangle_planes(sa), _triangle_planes(sb)]
@@ -325,7 +336,24 @@ def _medial_balls(side, points, scale, allowance, steps=BALL_STEPS):
         step = np.where(better, step * 1.5, step * 0.3)
     radii = d - allowance
     keep = radii > allowance
-    return p[keep], radii[keep]
+    return _outermost(p[keep], radii[keep])
+
+
+def _outermost(centres, radii):
+    """The balls that lie in no other kept ball (a difference with a ball inside another is inside that one's):
+    largest first, each kept unless a kept one holds it."""
+    order = np.argsort(-radii, kind="stable")
+    centres, radii = centres[order], radii[order]
+    kept = []
+    for i in range(radii.shape[0]):
+        if kept:
+            k = np.array(kept)
+            gap = np.sqrt(row_dot(centres[k] - centres[i], centres[k] - centres[i]))
+            if np.any(gap + radii[i] <= radii[k]):
+                continue
+        kept.append(i)
+    k = np.array(kept, dtype=int)
+    return centres[k], radii[k]
 
 
 def _spread(points: np.ndarray) -> np.ndarray:
