@@ -20,8 +20,11 @@ the cell is held up to h max_ij min_k rho_ij(u_k), and the ball up to the least 
 the best value the corners allow are split (their neighbours' cones and theirs share the same float corners, so
 the cones still tile space) until a cap on the cells.
 
-Certified.  The pieces are core/mesh/depth_interval.py's `inner_polytope`s (proved inside the solids, their
-vertices pulled in); a subset of a piece's vertices spans a convex set inside the piece, so each piece is cut down
+Certified.  The pieces are balls and core/mesh/depth_interval.py's `inner_polytope`s.  A ball's centre is proved
+inside its solid by winding numbers and its radius is the exact distance to the surface (the hierarchy's closest
+point) less an allowance; the difference of two balls is the ball about the difference of the centres with the
+sum of the radii, whose radial function is closed-form.  The polytopes are proved inside the solids, their
+vertices pulled in; a subset of a piece's vertices spans a convex set inside the piece, so each piece is cut down
 to its extreme vertices along a few spread directions.  M_ij's boundary is core/hull.py's closed, outward
 triangulation of the pairwise vertex differences (made of those points).  A point strictly on the inner side of
 every triangle's plane of a closed, outward triangle surface has a positive winding number (every ray from it
@@ -253,10 +256,11 @@ WIDE = 0.1
 def cover_bound(sa, sb, seeds: np.ndarray, scale: float, lower: float, upper: float, polytopes: bool = True):
     """A lower bound of PD above `lower`, or None: the covered radius of the differences of pieces of A and B
     (pair-frame sides `sa`, `sb`, both closed) near their overlap: balls about points inside each solid pushed
-    towards its medial axis, and (`polytopes`) inner polytopes around up to MAX_CENTRES points of `seeds` inside
-    both, in boxes of SIZES x `upper` and the whole pair (only when both meshes are small enough for
-`inner_polytope`'s whole box).  Returns (r, centre, direction): `direction` where the cover is thinnest,
-    `centre` a point inside both."""
+    towards its medial axis, and (`polytopes`, meshes of up to POLYTOPE_TRIANGLES) inner polytopes around up to
+    MAX_CENTRES points of `seeds` inside both, in boxes of SIZES x `upper` and of the whole pair.  Pairs of more
+    than SMALL_PAIR triangles get fewer samples and steps, and only while `upper` is above `lower` by more than
+    WIDE.  Returns (r, centre, direction): `direction` where the cover is thinnest, `centre` a point inside
+    both."""
     from .depth_interval import MAX_PLANES, _triangle_planes, inner_polytope
     from .points import winding_numbers
 
