@@ -230,7 +230,7 @@ SIZES = (1.0,)
 
 POLYTOPE_TRIANGLES = 500
 """Polytope pieces only for meshes up to this many triangles each (faceted shapes, where balls fit poorly; each
-piece and each difference is a hull)."""
+piece and each difference is a hull).  Below depth_interval.py's MAX_PLANES: the whole pair's box is tried."""
 """Half-sizes of the polytope pieces' boxes, as multiples of the interval's upper end (plus the whole pair when
 small)."""
 
@@ -253,15 +253,16 @@ WIDE = 0.1
 """The width (relative to L) above which a pair of more than SMALL_PAIR triangles is tried."""
 
 
-def cover_bound(sa, sb, seeds: np.ndarray, scale: float, lower: float, upper: float, polytopes: bool = True):
+def cover_bound(sa, sb, seeds: np.ndarray, scale: float, lower: float, upper: float, polytope=None, planes=None):
     """A lower bound of PD above `lower`, or None: the covered radius of the differences of pieces of A and B
     (pair-frame sides `sa`, `sb`, both closed) near their overlap: balls about points inside each solid pushed
-    towards its medial axis, and (`polytopes`, meshes of up to POLYTOPE_TRIANGLES) inner polytopes around up to
-    MAX_CENTRES points of `seeds` inside both, in boxes of SIZES x `upper` and of the whole pair.  Pairs of more
+    towards its medial axis, and (meshes of up to POLYTOPE_TRIANGLES) inner polytopes around up to MAX_CENTRES
+    points of `seeds` inside both, in boxes of SIZES x `upper` and of the whole pair: `polytope(side, planes,
+    p, half, scale)` and `planes(side)` are core/mesh/depth_interval.py's `inner_polytope` and `_triangle_planes`
+    (handed in: that module calls this one); without them, balls only.  Pairs of more
     than SMALL_PAIR triangles get fewer samples and steps, and only while `upper` is above `lower` by more than
     WIDE.  Returns (r, centre, direction): `direction` where the cover is thinnest, `centre` a point inside
     both."""
-    from .depth_interval import MAX_PLANES, _triangle_planes, inner_polytope
     from .points import winding_numbers
 
     if seeds.shape[0] == 0 or not upper > 0.0:
@@ -298,14 +299,14 @@ def cover_bound(sa, sb, seeds: np.ndarray, scale: float, lower: float, upper: fl
         reach = np.sqrt(row_dot(centres[keep], centres[keep])) + radii[keep]
         keep = keep[np.argsort(-reach, kind="stable")[:MAX_PAIRS]]
     differences = [Balls(centres[keep], radii[keep])] if keep.size else []
-    small = max(sa.local.triangles.shape[0], sb.local.triangles.shape[0]) <= min(POLYTOPE_TRIANGLES, MAX_PLANES)
-    if polytopes and small:
+    small = max(sa.local.triangles.shape[0], sb.local.triangles.shape[0]) <= POLYTOPE_TRIANGLES
+    if polytope is not None and planes is not None and small:
         halves = [f * upper for f in SIZES] + [float(scale)]
-        planes = [_triangle_planes(sa), _triangle_planes(sb)]
+        cuts = [planes(sa), planes(sb)]
         for p in _spread(seeds):
             for half in halves:
-                va = inner_polytope(sa, planes[0], p, half, scale)
-                vb = inner_polytope(sb, planes[1], p, half, scale) if va is not None else None
+                va = polytope(sa, cuts[0], p, half, scale)
+                vb = polytope(sb, cuts[1], p, half, scale) if va is not None else None
                 if va is None or vb is None or va.shape[0] < 4 or vb.shape[0] < 4:
                     continue
                 differences.append(minkowski_difference(extreme_vertices(va), extreme_vertices(vb)))

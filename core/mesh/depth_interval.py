@@ -415,7 +415,7 @@ def _interval(a, b, frame, tolerances, lower, point_a, point_b, normal, segments
             search(move / np.linalg.norm(move))
     if sa.closed and sb.closed and state["upper"] > best.lower * (1.0 + GOOD):
         # still wide: pieces around points spread over the overlap, whose differences cover a ball (depth_cover.py)
-        found = cover_bound(sa, sb, seeds, scale, best.lower, state["upper"])
+        found = cover_bound(sa, sb, seeds, scale, best.lower, state["upper"], inner_polytope, _triangle_planes)
         if found is not None and found[0] > best.lower:
             r, centre, u = found
             best.lower, best.normal, best.point_a, best.point_b = r, u, centre + r * u, centre

@@ -124,6 +124,7 @@ def test_medial_balls_lie_inside_their_mesh():
 @pytest.mark.parametrize("name", ["bar through an L", "ball in a cup wall", "rod across a torus tube"])
 def test_cover_bound_is_below_every_separating_move_found(name):
     """On a real pair the covering bound never exceeds a separating move a brute-force search finds."""
+    from core.mesh import depth_interval
     from core.mesh.pair_frame import Frame
 
     a, b, low, high = depth_cases.NAMED[name]()
@@ -132,7 +133,8 @@ def test_cover_bound_is_below_every_separating_move_found(name):
     lo = np.maximum(frame.sa.world.lo[-1], frame.sb.world.lo[-1])
     hi = np.minimum(frame.sa.world.hi[-1], frame.sb.world.hi[-1])
     seeds = lo + rng.random((128, 3)) * (hi - lo)
-    found = depth_cover.cover_bound(frame.sa, frame.sb, seeds, frame.scale, 0.0, 2.0 * high)
+    found = depth_cover.cover_bound(frame.sa, frame.sb, seeds, frame.scale, 0.0, 2.0 * high,
+                                    depth_interval.inner_polytope, depth_interval._triangle_planes)
     assert found is not None
     r, centre, u = found
     assert r <= high + 1e-9 * frame.scale, (r, high)
