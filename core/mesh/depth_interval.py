@@ -22,6 +22,10 @@ triangle without area in the box (it has no plane) or p on a plane rules that bo
 pulled towards p until it satisfies every plane, so the hull of the vertices lies in C whatever the rounding.
 Boxes: cubes of a few multiples of the ball bound, boxes long along its direction, the whole pair.
 
+Lower bound 3, a covering (core/mesh/depth_cover.py), when the interval is still wider than GOOD after the
+moves below: the Minkowski differences of pieces of A and B (medial balls; local polytopes around points spread
+over the overlap) hold a ball about the origin, whose radius then bounds every separating move.
+
 Upper bound: directional moves, each verified.  Along the ball bound's direction first; when that leaves the
 interval wider than 0.6 %, the polytopes are built and their normal tried; then, while it is wider than 0.4 %
 (GOOD), the answer's normal and the hulls' move.  Along a direction: L itself (the interval is then exact), L
@@ -51,6 +55,7 @@ import numpy as np
 
 from ..contact import Status
 from ..rows import fibonacci_directions, row_dot
+from .depth_cover import cover_bound
 from .depth_sweep import shortest, sweep
 from .descent import PRUNE, descend
 from .meeting import _robust, containment
@@ -431,6 +436,12 @@ def _interval(a, b, frame, tolerances, lower, point_a, point_b, normal, segments
         move = _sample_directions(a, b, best.lower, state, verified, free)
         if move is not None:
             search(move / np.linalg.norm(move))
+    if sa.closed and sb.closed and state["upper"] > best.lower * (1.0 + GOOD):
+        # still wide: pieces around points spread over the overlap, whose differences cover a ball (depth_cover.py)
+        found = cover_bound(sa, sb, seeds, scale, best.lower, state["upper"], inner_polytope, _triangle_planes)
+        if found is not None and found[0] > best.lower:
+            r, centre, u = found
+            best.lower, best.normal, best.point_a, best.point_b = r, u, centre + r * u, centre
     # the shortest move the crossing test passed, re-checked by the full query (the next one if it fails)
     for _, move in sorted(verified, key=lambda item: item[0]):
         if apart(a, _moved(b, move), tolerances):

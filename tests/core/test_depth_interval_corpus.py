@@ -23,9 +23,9 @@ from tests.core.depth_oracle import ROUNDING, examine, lower_bound_ok, tightness
 
 FRACTION = float(os.environ.get("MESH_CORPUS_FRACTION", "1"))
 
-LOOSE = pytest.mark.xfail(strict=False, reason="issue 19: the lower end (ball bound, one pair of local polytopes) "
-                                               "falls short on links crossing twice, blobs and thin L overlaps: the "
-                                               "covering argument over several pieces is not built")
+LOOSE = pytest.mark.xfail(strict=False, reason="issue 19: the lower end (ball bound, local polytopes, the covering "
+                                               "of core/mesh/depth_cover.py) falls short on blobs, thin L overlaps, "
+                                               "faceted tubes and shapes inside others")
 
 
 @pytest.fixture(scope="module")

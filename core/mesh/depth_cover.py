@@ -1,0 +1,375 @@
+"""A lower bound of the translational penetration depth by covering a ball with Minkowski differences (issue 19;
+called from core/mesh/depth_interval.py when its own lower bounds leave the interval wide).
+
+The argument.  Let A_i be convex pieces inside A and B_j convex pieces inside B, and M_ij = A_i - B_j = {a - b}.
+After a move t of B, A_i and B_j + t still share an interior point whenever t lies in the interior of M_ij, so A
+and B + t still overlap: every separating move lies outside the union of the M_ij's interiors.  If that union holds
+the closed ball of radius r about the origin, every separating move is longer than r, so PD >= r.  One pair of
+pieces gives the convex depth of the two (what depth_interval.py's local polytopes give); several pairs, built at
+points spread over the whole overlap, hold the directions one pair alone misses: two links crossing twice, a blob
+pressed in at several places, an L hooked into another.
+
+The test.  Only pairs whose difference holds the origin strictly inside count (their pieces overlap).  The union of
+such convex sets is star-shaped about the origin, so it holds the ball of radius r iff every direction u reaches r:
+max_ij rho_ij(u) >= r, rho_ij the radial function of M_ij.  The sphere of directions is covered by spherical
+triangles (an icosahedron's faces split in four, adaptively).  For a cell with unit corners u1, u2, u3 and any unit
+n with h = min_k n . u_k > 0, the part of the ball in the cell's cone lies in the tetrahedron O, (r / h) u_k (a
+point s u of the cone, u = w / |w| with w = sum c_k u_k, c_k >= 0, has |w| >= n . w >= h sum c_k); that
+tetrahedron lies in a convex M_ij holding O iff its three far corners do, i.e. r <= h rho_ij(u_k) for each k.  So
+the cell is held up to h max_ij min_k rho_ij(u_k), and the ball up to the least of that over the cells.  Cells below
+the best value the corners allow are split (their neighbours' cones and theirs share the same float corners, so
+the cones still tile space) until a cap on the cells.
+
+Certified.  The pieces are balls and core/mesh/depth_interval.py's `inner_polytope`s.  A ball's centre is proved
+inside its solid by winding numbers and its radius is the exact distance to the surface (the hierarchy's closest
+point) less an allowance; the difference of two balls is the ball about the difference of the centres with the
+sum of the radii, whose radial function is closed-form.  The polytopes are proved inside the solids, their
+vertices pulled in; a subset of a piece's vertices spans a convex set inside the piece, so each piece is cut down
+to its extreme vertices along a few spread directions.  M_ij's boundary is core/hull.py's closed, outward
+triangulation of the pairwise vertex differences (made of those points).  A point strictly on the inner side of
+every triangle's plane of a closed, outward triangle surface has a positive winding number (every ray from it
+crosses triangles only outward, and some ray crosses one), so it lies inside the hull of the points, whether or
+not the computed surface is exactly convex; each plane is pulled in by a rounding allowance (larger for slivers,
+whose normals round worse), and the returned radius is shrunk by a relative 1e-9.  A hull the construction
+declines drops that pair (the bound only gets weaker).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..hull import convex_hull
+from ..rows import fibonacci_directions, row_dot
+
+__all__ = ["Difference", "minkowski_difference", "covered_radius", "extreme_vertices"]
+
+PIECE_VERTICES = 32
+"""A piece is cut down to at most this many vertices (its extremes along spread directions) before differences."""
+
+START_LEVEL = 2
+"""The icosahedron's faces are split this many times to start with (320 cells)."""
+
+MAX_CELLS = 3000
+"""Cap on the cells (the refinement stops there; the bound is then the least cell's, still certified)."""
+
+MAX_ROUNDS = 6
+"""Refinement rounds (each splits the cells below the corners' best value in four)."""
+
+ROUNDING = 1e-9
+"""Relative allowance: planes pulled in by this times the difference's size, and the radius shrunk by it."""
+
+
+class Difference:
+    """The Minkowski difference of two convex pieces as inward-pulled planes: unit outward `normals` (k, 3) and
+    `offsets` (k,), every point x with normals . x <= offsets inside the difference; `tag` says where it came
+    from (the caller's)."""
+
+    def __init__(self, normals, offsets, tag=None):
+        self.normals, self.offsets, self.tag = normals, offsets, tag
+
+    def radial(self, directions: np.ndarray) -> np.ndarray:
+        """For each unit direction u, the largest s with s u on the inner side of every plane (0 if none)."""
+        g = directions @ self.normals.T
+        with np.errstate(divide="ignore", invalid="ignore"):
+            ratio = np.where(g > 0.0, self.offsets[None, :] / g, np.inf)
+        out = ratio.min(axis=1)
+        return np.where(np.isfinite(out), np.maximum(out, 0.0), 0.0)[None, :]
+
+    def farthest(self) -> np.ndarray:
+        """An upper bound of |x| over the difference, per member (one)."""
+        return np.array([np.inf])
+
+    def subset(self, keep):
+        return self
+
+
+class Balls:
+    """Differences of balls: B(p, rA) inside A and B(q, rB) inside B give the ball of centre p - q and radius
+    rA + rB; `centres` (k, 3), `radii` (k,) (pulled in already), each holding the origin strictly inside."""
+
+    def __init__(self, centres, radii):
+        self.centres, self.radii = centres, radii
+
+    def radial(self, directions: np.ndarray) -> np.ndarray:
+        """(k, n): for each ball and unit direction u, the largest s with |s u - c| <= R (R > |c|), in the form
+        without cancellation: s = (R^2 - |c|^2) / (sqrt(b^2 + R^2 - |c|^2) - b) for b = u . c."""
+        c, R = self.centres, self.radii
+        b = c @ directions.T
+        room = (R - np.sqrt(row_dot(c, c))) * (R + np.sqrt(row_dot(c, c)))
+        root = np.sqrt(b * b + room[:, None])
+        return np.where(b > 0.0, b + root, room[:, None] / np.maximum(root - b, 1e-300))
+
+    def farthest(self) -> np.ndarray:
+        return np.sqrt(row_dot(self.centres, self.centres)) + self.radii
+
+    def subset(self, keep):
+        return Balls(self.centres[keep], self.radii[keep])
+
+
+def extreme_vertices(points: np.ndarray, count: int = PIECE_VERTICES) -> np.ndarray:
+    """At most `count` of `points`: the extreme ones along spread directions (their hull lies inside the points')."""
+    if points.shape[0] <= count:
+        return points
+    which = np.unique(np.argmax(points @ fibonacci_directions(2 * count).T, axis=0))
+    if which.size > count:
+        which = which[np.linspace(0, which.size - 1, count).astype(int)]
+    return points[which]
+
+
+def minkowski_difference(va: np.ndarray, vb: np.ndarray, tag=None) -> Difference | None:
+    """The difference {a - b} of the hulls of vertex sets va, vb as a `Difference`, or None when it does not hold
+    the origin strictly inside (the pieces do not overlap) or the hull declines."""
+    d = (va[:, None, :] - vb[None, :, :]).reshape(-1, 3)
+    if d.shape[0] < 4:
+        return None
+    hull = convex_hull(d)
+    if hull is None:
+        return None
+    tri = d[hull[1]]
+    size = float(np.max(np.abs(d))) + float(np.max(np.abs(va))) + float(np.max(np.abs(vb)))
+    e1, e2 = tri[:, 1] - tri[:, 0], tri[:, 2] - tri[:, 0]
+    n = np.cross(e1, e2)
+    length = np.sqrt(row_dot(n, n))
+    edge2 = np.maximum(row_dot(e1, e1), row_dot(e2, e2))
+    if np.any(length <= 0.0):
+        return None
+    n = n / length[:, None]
+    # the allowance: the rounding of the differences and of the dot products (ROUNDING x size), and a sliver's
+    # normal turned by the rounding of its cross product (about 1e-16 x edge^2 / |cross| radians)
+    allowance = size * (ROUNDING + 1e-14 * edge2 / length)
+    offsets = row_dot(n, tri[:, 0]) - allowance
+    if not np.all(offsets > 0.0):
+        return None
+    return Difference(n, offsets, tag)
+
+
+def _cells(level: int) -> np.ndarray:
+    """(k, 3, 3) corner directions of the icosahedron's faces split in four `level` times (outward order)."""
+    from ..hull import _icosphere
+    v, tri = _icosphere(level)
+    return v[tri]
+
+
+def _split(cells: np.ndarray) -> np.ndarray:
+    """Each spherical triangle split in four at its edges' normalised midpoints (the same float midpoint for the
+    two cells on an edge: u + v is computed the same either way round)."""
+    a, b, c = cells[:, 0], cells[:, 1], cells[:, 2]
+
+    def mid(x, y):
+        m = x + y
+        return m / np.sqrt(row_dot(m, m))[:, None]
+
+    ab, bc, ca = mid(a, b), mid(b, c), mid(c, a)
+    return np.concatenate([np.stack(t, axis=1) for t in ((a, ab, ca), (b, bc, ab), (c, ca, bc), (ab, bc, ca))])
+
+
+def _heights(cells: np.ndarray) -> np.ndarray:
+    """h = min_k n . u_k for n the (shortened) unit normal of the flat triangle through the corners, towards them."""
+    n = np.cross(cells[:, 1] - cells[:, 0], cells[:, 2] - cells[:, 0])
+    n = n / np.sqrt(row_dot(n, n))[:, None] * (1.0 - 1e-15)
+    return np.einsum("kj,kij->ki", n, cells).min(axis=1)
+
+
+def covered_radius(differences, floor: float = 0.0, max_cells: int = MAX_CELLS, rounds: int = MAX_ROUNDS):
+    """The largest r this test proves the union of the differences (`Difference`s and `Balls`, each holding the
+    origin) to hold the ball of radius r about the origin, and the direction where it is thinnest; None when that
+    is not above `floor` (members that reach no farther than `floor` are dropped first).  Returns (r, direction)."""
+    sets = []
+    for m in differences:
+        if m is None:
+            continue
+        keep = m.farthest() > floor
+        if np.any(keep):
+            sets.append(m.subset(keep))
+    if not sets:
+        return None
+    cells = _cells(START_LEVEL)
+    held = np.empty(0)
+    done = np.empty((0, 3, 3))
+    reach = np.inf
+    for k in range(rounds + 1):
+        best_cell, best_dir = _best(sets, cells)
+        held = np.concatenate([held, _heights(cells) * best_cell])
+        done = np.concatenate([done, cells])
+        # the least over the corners of the best member there: no cell can be held beyond it
+        reach = min(reach, float(best_dir.min()))
+        if reach <= floor:
+            return None
+        low = held < reach * (1.0 - 1e-3)
+        if k == rounds or not np.any(low) or done.shape[0] + 3 * np.count_nonzero(low) > max_cells:
+            break
+        cells = _split(done[low])
+        held, done = held[~low], done[~low]
+    j = int(np.argmin(held))
+    r = float(held[j]) * (1.0 - ROUNDING)
+    if not r > floor:
+        return None
+    u = done[j].sum(axis=0)
+    return r, u / np.linalg.norm(u)
+
+
+def _best(sets, cells, chunk: int = 2_000_000):
+    """Per cell the best single member's min over the cell's corners, and per corner the best member's value."""
+    dirs = cells.reshape(-1, 3)
+    per_cell = np.zeros(cells.shape[0])
+    per_dir = np.zeros(dirs.shape[0])
+    for m in sets:
+        rows = max(1, chunk // max(1, dirs.shape[0]))
+        total = m.farthest().shape[0]
+        for start in range(0, total, rows):
+            part = m.subset(np.arange(start, min(total, start + rows))) if total > rows else m
+            rho = part.radial(dirs)
+            per_dir = np.maximum(per_dir, rho.max(axis=0))
+            per_cell = np.maximum(per_cell, rho.reshape(rho.shape[0], -1, 3).min(axis=2).max(axis=0))
+    return per_cell, per_dir
+
+
+MAX_CENTRES = 2
+"""Points inside both solids the polytope pieces are built around (spread over the overlap)."""
+
+SIZES = (1.0,)
+
+POLYTOPE_TRIANGLES = 500
+"""Polytope pieces only for meshes up to this many triangles each (faceted shapes, where balls fit poorly; each
+piece and each difference is a hull).  Below depth_interval.py's MAX_PLANES: the whole pair's box is tried."""
+"""Half-sizes of the polytope pieces' boxes, as multiples of the interval's upper end (plus the whole pair when
+small)."""
+
+BALL_SAMPLES = 96
+"""Points sampled in each solid near the overlap for ball pieces (before the inside test), for pairs up to
+SMALL_PAIR triangles; fewer above (each is a few closest-point queries), down to 8."""
+
+BALL_STEPS = 6
+"""Ascent steps moving a ball's centre away from the surface (towards the solid's medial axis); 1 above
+SMALL_PAIR triangles."""
+
+MAX_PAIRS = 1500
+"""Cap on the ball pairs whose differences join the cover."""
+
+SMALL_PAIR = 10_000
+"""Pairs up to this many triangles get the full work (more samples and steps, polytope pieces); larger ones are
+tried only while the interval is wider than WIDE (each closest-point query costs more there)."""
+
+WIDE = 0.1
+"""The width (relative to L) above which a pair of more than SMALL_PAIR triangles is tried."""
+
+
+def cover_bound(sa, sb, seeds: np.ndarray, scale: float, lower: float, upper: float, polytope=None, planes=None):
+    """A lower bound of PD above `lower`, or None: the covered radius of the differences of pieces of A and B
+    (pair-frame sides `sa`, `sb`, both closed) near their overlap: balls about points inside each solid pushed
+    towards its medial axis, and (meshes of up to POLYTOPE_TRIANGLES) inner polytopes around up to MAX_CENTRES
+    points of `seeds` inside both, in boxes of SIZES x `upper` and of the whole pair: `polytope(side, planes,
+    p, half, scale)` and `planes(side)` are core/mesh/depth_interval.py's `inner_polytope` and `_triangle_planes`
+    (handed in: that module calls this one); without them, balls only.  Pairs of more
+    than SMALL_PAIR triangles get fewer samples and steps, and only while `upper` is above `lower` by more than
+    WIDE.  Returns (r, centre, direction): `direction` where the cover is thinnest, `centre` a point inside
+    both."""
+    from .points import winding_numbers
+
+    if seeds.shape[0] == 0 or not upper > 0.0:
+        return None
+    triangles = sa.local.triangles.shape[0] + sb.local.triangles.shape[0]
+    if triangles > SMALL_PAIR and upper <= lower * (1.0 + WIDE):
+        return None
+    samples = int(max(8, min(BALL_SAMPLES, BALL_SAMPLES * SMALL_PAIR // max(1, triangles))))
+    steps = BALL_STEPS if triangles <= SMALL_PAIR else 1
+    if triangles > SMALL_PAIR:
+        seeds = seeds[:: max(1, seeds.shape[0] // 32)]
+    seeds = seeds[winding_numbers(seeds, sa.world, scale) != 0]
+    if seeds.shape[0]:
+        seeds = seeds[winding_numbers(seeds, sb.world, scale) != 0]
+    if seeds.shape[0] == 0:
+        return None
+    rng = np.random.default_rng(19)
+    allowance = ROUNDING * scale
+    # the region where pieces matter: the boxes' overlap grown by the upper end (clipped to each mesh's box)
+    lo_a, hi_a = sa.world.lo[-1], sa.world.hi[-1]
+    lo_b, hi_b = sb.world.lo[-1], sb.world.hi[-1]
+    lo, hi = np.maximum(lo_a, lo_b) - upper, np.minimum(hi_a, hi_b) + upper
+    balls = []
+    for side, (slo, shi) in ((sa, (lo_a, hi_a)), (sb, (lo_b, hi_b))):
+        a, b = np.maximum(lo, slo), np.minimum(hi, shi)
+        points = np.concatenate([seeds, a + rng.random((samples, 3)) * np.maximum(b - a, 0.0)])
+        balls.append(_medial_balls(side, points, scale, allowance, steps))
+    (pa, ra), (pb, rb) = balls
+    centres = (pa[:, None, :] - pb[None, :, :]).reshape(-1, 3)
+    radii = (ra[:, None] + rb[None, :]).ravel()
+    keep = np.flatnonzero(np.sqrt(row_dot(centres, centres)) < radii - 2.0 * allowance)
+    if keep.size > MAX_PAIRS:
+        # the farthest-reaching ones (any subset is still a cover's members)
+        reach = np.sqrt(row_dot(centres[keep], centres[keep])) + radii[keep]
+        keep = keep[np.argsort(-reach, kind="stable")[:MAX_PAIRS]]
+    differences = [Balls(centres[keep], radii[keep])] if keep.size else []
+    small = max(sa.local.triangles.shape[0], sb.local.triangles.shape[0]) <= POLYTOPE_TRIANGLES
+    if polytope is not None and planes is not None and small:
+        halves = [f * upper for f in SIZES] + [float(scale)]
+        cuts = [planes(sa), planes(sb)]
+        for p in _spread(seeds):
+            for half in halves:
+                va = polytope(sa, cuts[0], p, half, scale)
+                vb = polytope(sb, cuts[1], p, half, scale) if va is not None else None
+                if va is None or vb is None or va.shape[0] < 4 or vb.shape[0] < 4:
+                    continue
+                differences.append(minkowski_difference(extreme_vertices(va), extreme_vertices(vb)))
+    found = covered_radius(differences, floor=lower)
+    if found is None:
+        return None
+    r, u = found
+    return r, seeds[0], u
+
+
+def _medial_balls(side, points, scale, allowance, steps=BALL_STEPS):
+    """Balls inside the closed mesh of `side`: about those of `points` inside it, each centre moved away from its
+    nearest surface point while that grows the distance (each step shorter than the distance, so the centre
+    stays inside); radius the distance less `allowance`.  Returns (centres, radii)."""
+    from .points import closest_points, winding_numbers
+
+    p = points[winding_numbers(points, side.world, scale) != 0]
+    if p.shape[0] == 0:
+        return np.empty((0, 3)), np.empty(0)
+    d, q = closest_points(p, side.world)
+    step = 0.5 * d
+    for _ in range(steps):
+        g = p - q
+        norm = np.sqrt(row_dot(g, g))
+        size = np.where(norm > 0.0, np.minimum(step, 0.9 * d), 0.0)
+        trial = p + g / np.where(norm > 0.0, norm, 1.0)[:, None] * size[:, None]
+        td, tq = closest_points(trial, side.world)
+        better = td > d
+        p = np.where(better[:, None], trial, p)
+        q = np.where(better[:, None], tq, q)
+        d = np.where(better, td, d)
+        step = np.where(better, step * 1.5, step * 0.3)
+    radii = d - allowance
+    keep = radii > allowance
+    return _outermost(p[keep], radii[keep])
+
+
+def _outermost(centres, radii):
+    """The balls that lie in no other kept ball (a difference with a ball inside another is inside that one's):
+    largest first, each kept unless a kept one holds it."""
+    order = np.argsort(-radii, kind="stable")
+    centres, radii = centres[order], radii[order]
+    kept = []
+    for i in range(radii.shape[0]):
+        if kept:
+            k = np.array(kept)
+            gap = np.sqrt(row_dot(centres[k] - centres[i], centres[k] - centres[i]))
+            if np.any(gap + radii[i] <= radii[k]):
+                continue
+        kept.append(i)
+    k = np.array(kept, dtype=int)
+    return centres[k], radii[k]
+
+
+def _spread(points: np.ndarray) -> np.ndarray:
+    """Up to MAX_CENTRES of `points` spread over them: the first, then each time the one farthest from those
+    taken (so every part of the overlap that the points reach gets a centre)."""
+    taken = [0]
+    gap = np.sqrt(row_dot(points - points[0], points - points[0]))
+    while len(taken) < min(MAX_CENTRES, points.shape[0]):
+        j = int(np.argmax(gap))
+        if not gap[j] > 0.0:
+            break
+        taken.append(j)
+        gap = np.minimum(gap, np.sqrt(row_dot(points - points[j], points - points[j])))
+    return points[np.array(taken)]
