@@ -44,12 +44,7 @@ def test_lower_bound_is_below_every_separating_move_found(name):
     assert lower_bound_ok(r.contact, r.search), (r.contact.depth, r.search.best, ROUNDING, r.contact.touching_tolerance)
 
 
-_LOOSE = pytest.mark.xfail(strict=True, reason="issue 19: hooked L prisms overlapping thinly, the interval is 6 % wide: "
-                                               "neither the ball bound, one pair of local polytopes nor the covering "
-                                               "(core/mesh/depth_cover.py) reaches the true depth")
-
-
-@pytest.mark.parametrize("name", [pytest.param(n, marks=_LOOSE) if n == "lshape/1" else n for n in PAIRS])
+@pytest.mark.parametrize("name", PAIRS)
 def test_gap_is_within_1_percent(name):
     r = _examined(name)
     assert r.width <= 0.01, (r.contact.depth, r.upper)
