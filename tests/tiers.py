@@ -4,8 +4,9 @@
 - blender, gui: every test of tests/blender/ and tests/gui/;
 - corpora: the whole seeded corpora (sized by CORE_CORPUS_FRACTION and MESH_CORPUS_FRACTION);
 - slow: single tests of about a second or more of CPU each (measured with `pytest --durations=0 tests/core`):
-  large pairs, scenes of many clouds, exhaustive references.  Each stays in `make test`; the fast tier keeps a
-  smaller case of the same path wherever the file has one.
+  large pairs, scenes of many clouds, exhaustive references; and part of the longest parametrized sweeps (seeds,
+  placements, shapes), so that `make check` stays under two minutes on two cores.  Each stays in `make test`; the
+  fast tier keeps a smaller case of the same path wherever the file has one.
 
 An entry is a test id below tests/ (file, file::test, or file::test[parameters]); it covers the tests whose id
 starts with it, and `*` stands for any text.  tests/tooling/test_tiers.py checks that every entry still names a
@@ -83,6 +84,37 @@ TIERS: dict[str, tuple[str, ...]] = {
         "core/test_max_distance.py::test_lower_bound_is_certified_and_the_rest_unchanged",
         "core/test_mesh_corpus_regressions.py::test_witnesses_follow_the_issue_wording",
         "core/test_mesh_corpus_regressions.py::test_exchanging_two_crossing_stars_keeps_the_depth",
+        # the fast tier keeps part of each of these parametrized sweeps (same path, same property): history
+        # sequences (one drag seed, two jump seeds, the narrowing one among them), lock-step scenes (four of six,
+        # each at one clearance: both clearances, the chunked and a far one stay), the closed-form CCD and
+        # convex-overlap seeds (odd seeds, i.e. ids ending in an odd digit, move), the copies of 1024-sided
+        # cylinders (the 256-sided stay), the oracle searches of the depth interval (one shape stays for the lower
+        # bound, two for the inner polytopes), one more batch seed, the deforming samples (four of six kinds) and
+        # frames (every kind near the origin, the larger ones also far)
+        "core/test_pair_history.py::test_drag_through_and_out[1]",
+        "core/test_pair_history.py::test_drag_through_and_out[2]",
+        "core/test_pair_history.py::test_drag_through_and_out[3]",
+        "core/test_pair_history.py::test_jumps[2]",
+        "core/test_lockstep_epa.py::test_lockstep_epa_gives_the_scalar_answers[0-1.0-0.0-0.2]",
+        "core/test_lockstep_epa.py::test_lockstep_epa_gives_the_scalar_answers[1-1e-06-0.0-0.0]",
+        "core/test_lockstep_epa.py::test_lockstep_epa_gives_the_scalar_answers[2-10000.0-0.0-0.2]",
+        "core/test_lockstep_epa.py::test_lockstep_epa_gives_the_scalar_answers[3-",
+        "core/test_lockstep_epa.py::test_lockstep_epa_gives_the_scalar_answers[4-0.001--30000.0-0.0]",
+        "core/test_lockstep_epa.py::test_lockstep_epa_gives_the_scalar_answers[5-",
+        *(f"core/test_ccd_closed_form.py::*{digit}]" for digit in "13579"),
+        *(f"core/test_overlap_convex.py::*{digit}]" for digit in "13579"),
+        "core/test_mesh_depth_interval.py::test_lower_bound_below_every_separating_move_found[ball in a cup wall]",
+        "core/test_mesh_depth_interval.py::test_lower_bound_below_every_separating_move_found[rod across a torus",
+        "core/test_mesh_depth_interval.py::test_local_inner_polytopes_lie_inside_their_mesh[ball in a cup wall]",
+        "core/test_mesh_scale_invariance.py::test_scaled_and_moved_pairs_answer_alike[1.0-1000000.0-ball in cup wall",
+        "core/test_duplicate_cylinders.py::test_mesh_copies_answer_as_in_the_same_order[1024",
+        "core/test_duplicate_cylinders.py::test_cylinder_copies_are_exact[1024",
+        "core/test_batch.py::test_batch_equals_per_pair[*-2]",
+        "core/test_deform_sample_checker.py::test_samples_answer_as_a_fresh_check[jitter 1e-6-near the origin]",
+        "core/test_deform_sample_checker.py::test_samples_answer_as_a_fresh_check[bulge 0.3-near the origin]",
+        "core/test_mesh_deformed_frames.py::test_frames_answer_as_a_fresh_check[jitter 1e-9-True]",
+        "core/test_mesh_deformed_frames.py::test_frames_answer_as_a_fresh_check[jitter 1e-6-True]",
+        "core/test_mesh_deformed_frames.py::test_frames_answer_as_a_fresh_check[bulge 1e-6-True]",
         # Blender: eight and four launches of a Blender binary (about 50 s and 30 s); a million-vertex pair
         "blender/test_scene_check_cli.py::test_runner_in_a_blender_binary",
         "blender/test_scene_check_cli_scripts.py::test_runner_in_a_blender_binary_with_auto_run_forced_on",

@@ -25,7 +25,9 @@ def test_ball_resting_on_the_floor_touches():
 
 
 def test_ball_sunk_into_the_wall_intersects():
-    c = core.collide(mesh(translate(ball(), [0.75, 0.0, 0.9])), mesh(cup()))
+    # the verdict and the crossing curve: the loose interval will do (tests/core/test_mesh_depth_interval.py
+    # checks the narrowed one on a ball in the cup's wall)
+    c = core.collide(mesh(translate(ball(), [0.75, 0.0, 0.9])), mesh(cup()), depth_interval=False)
     assert c.status is Status.INTERSECTING and c.containment is None
     assert c.intersection.shape[0] > 0
     assert 0.0 < c.depth <= c.depth + c.gap

@@ -71,15 +71,19 @@ def test_frames_answer_as_a_fresh_check(kind, far, monkeypatch):
     rng = np.random.default_rng(100 * KINDS.index(kind) + 22 * far)
     t, frames = _frames(kind, rng)
     offset = np.array([3e4, -2e4, 1e4]) if far else np.zeros(3)
+    # the depth interval (core/mesh/depth_interval.py) runs after everything shared between frames; one kind
+    # narrows it (near and far), the others compare the loose interval and skip its cost
+    narrow = kind == "bulge 0.02"
     for a, b, pose in frames:
         a, b = a + offset, b + offset  # far from the origin in local coordinates, brought near by the transforms
         place_a = np.eye(4)
         place_a[:3, 3] = -offset
         place_b = pose.copy()
         place_b[:3, 3] -= offset
-        shared = core.collide(core.TriangleMesh(a, t, place_a), core.TriangleMesh(b, t, place_b))
+        shared = core.collide(core.TriangleMesh(a, t, place_a), core.TriangleMesh(b, t, place_b),
+                              depth_interval=narrow)
         alone = _alone(monkeypatch, lambda: core.collide(core.TriangleMesh(a, t, place_a),
-                                                         core.TriangleMesh(b, t, place_b)))
+                                                         core.TriangleMesh(b, t, place_b), depth_interval=narrow))
         _same(shared, alone)
 
 
