@@ -42,7 +42,8 @@ def test_put_off_distances_change_nothing(kind, seed, spread, monkeypatch):
     assert np.array_equal(lazy.ia, eager.ia) and np.array_equal(lazy.ib, eager.ib)
     assert _bits(lazy.lb) == _bits(eager.lb)
     assert _bits(lazy.ub) == _bits(eager.ub)
-    assert _bits(lazy.ub_points[0]) == _bits(eager.ub_points[0]) and _bits(lazy.ub_points[1]) == _bits(eager.ub_points[1])
+    assert _bits(lazy.ub_points[0]) == _bits(eager.ub_points[0])
+    assert _bits(lazy.ub_points[1]) == _bits(eager.ub_points[1])
 
 
 def test_copy_in_place_and_shifted_copies(monkeypatch):
