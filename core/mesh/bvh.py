@@ -101,8 +101,13 @@ def hilbert_keys(points: np.ndarray) -> np.ndarray:
     return keys
 
 
-def _pairs(array):
-    """(left, right) halves of a level's array for the next level up; an odd last node pairs with itself."""
+def _pairs(array, axis=0):
+    """(left, right) halves of a level's array (nodes along `axis`, 0 or 1) for the next level up; an odd last
+    node pairs with itself."""
+    if axis == 1:
+        if array.shape[1] % 2:
+            array = np.concatenate([array, array[:, -1:]], axis=1)
+        return array[:, 0::2], array[:, 1::2]
     if array.shape[0] % 2:
         array = np.concatenate([array, array[-1:]])
     return array[0::2], array[1::2]
@@ -156,40 +161,37 @@ class LocalBVH:
                   + (0.5 * (lo_n + hi_n))[:, None] * n)
         lengths = np.stack([0.5 * (hi_u - lo_u), 0.5 * (hi_v - lo_v), 0.5 * (hi_n - lo_n)], axis=1)
         centres = [centre]
-        length_levels = [lengths]
-        axes_levels = [(u, v, n)]
+        length_levels = [lengths.T]  # (3, nodes): the half-length along each axis
+        axes_levels = [np.stack([u, v, n])]  # (3, nodes, 3): the three unit axes of each box
         first = [np.arange(m)]
 
         for level in range(1, len(sizes)):
             cl, cr = _pairs(centres[-1])
-            ll, lr = _pairs(length_levels[-1])
+            ll, lr = _pairs(length_levels[-1], axis=1)
             fl, _ = _pairs(first[-1])
-            split = [_pairs(ax) for ax in axes_levels[-1]]
-            axes = [p[0] for p in split]  # the parent takes its left child's frame ...
-            right_axes = [p[1] for p in split]
+            axes, right_axes = _pairs(axes_levels[-1], axis=1)  # the parent takes its left child's frame ...
+            # ... in which the left box is [c.axis_i - l_i, c.axis_i + l_i]; the right box spans
+            # c.axis_i +- sum_j |axis_i . right_axis_j| l_j  (the three axes i at once: (3, nodes) arrays)
+            pl = row_dot(cl, axes)
+            pr = row_dot(cr, axes)
+            dots = np.abs(row_dot(axes[:, None], right_axes))  # [i, j, node]
+            sr = dots[:, 0] * lr[0] + dots[:, 1] * lr[1] + dots[:, 2] * lr[2]
+            lo = np.minimum(pl - ll, pr - sr)
+            hi = np.maximum(pl + ll, pr + sr)
+            mid = 0.5 * (lo + hi)
             centre = np.zeros_like(cl)
-            lengths = np.empty_like(ll)
-            for i, axis in enumerate(axes):
-                # ... in which the left box is [c.axis - l_i, c.axis + l_i]; the right box spans
-                # c.axis +- sum_j |axis . right_axis_j| l_j
-                pl, sl = row_dot(cl, axis), ll[:, i]
-                pr = row_dot(cr, axis)
-                sr = (np.abs(row_dot(axis, right_axes[0])) * lr[:, 0] + np.abs(row_dot(axis, right_axes[1])) * lr[:, 1]
-                      + np.abs(row_dot(axis, right_axes[2])) * lr[:, 2])
-                lo = np.minimum(pl - sl, pr - sr)
-                hi = np.maximum(pl + sl, pr + sr)
-                centre += (0.5 * (lo + hi))[:, None] * axis
-                lengths[:, i] = 0.5 * (hi - lo)
+            for i in range(3):
+                centre += mid[i][:, None] * axes[i]
             centres.append(centre)
-            length_levels.append(lengths)
+            length_levels.append(0.5 * (hi - lo))
             axes_levels.append(axes)
             first.append(fl)
         self.centre = np.concatenate(centres)
-        all_lengths = np.concatenate(length_levels)
+        all_lengths = np.concatenate(length_levels, axis=1)
+        all_axes = np.concatenate(axes_levels, axis=1)
         # three (nodes, 3) arrays: the half-axis vectors of every box
-        axes = [np.concatenate([ax[i] for ax in axes_levels]) for i in range(3)]
-        self.half = [all_lengths[:, i:i + 1] * axes[i] for i in range(3)]
-        self.normal = axes[2]  # unit normal axis of each box
+        self.half = [all_lengths[i][:, None] * all_axes[i] for i in range(3)]
+        self.normal = all_axes[2]  # unit normal axis of each box
         self.first_leaf = np.concatenate(first)
 
     @property

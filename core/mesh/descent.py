@@ -40,6 +40,11 @@ MAX_EXACT = 100_000
 TOP_K = 64
 """Most promising pairs per level whose first triangles get an exact distance (a tight upper bound early)."""
 
+UB_SLACK = 1e4
+"""`_Upper` skips a triangle pair whose boxes are farther apart than ub + UB_SLACK x prune (1e-8 x scale: far
+above the kernels' rounding, so a skipped pair could never have lowered ub), and takes UB_SLACK x prune off the
+smallest box distance of the pairs it put off as a bound of their exact distances."""
+
 
 class Found:
     pass
@@ -51,8 +56,8 @@ def descend(wa: WorldBVH, wb: WorldBVH, band, prune, max_distance, near_only=Fal
     la, lb = wa.local.levels - 1, wb.local.levels - 1
     ia = np.zeros(1, np.int64)
     ib = np.zeros(1, np.int64)
+    upper = _Upper(wa, wb, (wa.rep[wa.node(la, 0)], wb.rep[wb.node(lb, 0)]), UB_SLACK * prune)
     ub = -math.inf if near_only else math.inf
-    ub_points = (wa.rep[wa.node(la, 0)], wb.rep[wb.node(lb, 0)])
     dropped = math.inf
     found = Found()
     found.beyond = False
@@ -77,6 +82,8 @@ def descend(wa: WorldBVH, wb: WorldBVH, band, prune, max_distance, near_only=Fal
         # the box test first, on every pair; the oriented bounds only on the pairs it keeps
         bound = box_lower_bound(wa, na, wb, nb)
         if ia.size > 1 or near_only:
+            if not near_only:
+                ub = upper.settled(bound, band, prune)
             alive = (bound <= band) | (bound <= ub - prune)
             if not np.all(alive):
                 ia, ib, na, nb, bound = ia[alive], ib[alive], na[alive], nb[alive], bound[alive]
@@ -84,13 +91,14 @@ def descend(wa: WorldBVH, wb: WorldBVH, band, prune, max_distance, near_only=Fal
             break
         bound = pair_lower_bound(wa, na, wb, nb, bound)
         if not near_only:
-            ub, ub_points = _upper_bound(wa, na, wb, nb, bound, ub, ub_points)
+            upper.level(na, nb, bound)
+            ub = upper.resolve() if max_distance is not None else upper.settled(bound, band, prune)
         if max_distance is not None and min(float(bound.min()), ub) > max_distance:
             # every pair left is farther than max_distance, and so is every pair dropped (no closer than ub)
             found.beyond = True
             found.lower = min(float(bound.min()), ub)
             found.ub = ub
-            found.ub_points = ub_points
+            found.ub_points = upper.points
             return found
         keep = (bound <= band) | (bound <= ub - prune)
         if keep.sum() > MAX_PAIRS:
@@ -110,7 +118,8 @@ def descend(wa: WorldBVH, wb: WorldBVH, band, prune, max_distance, near_only=Fal
             break
         ia, ib, la, lb = _split(wa, wb, ia, ib, la, lb)
     found.ia, found.ib, found.lb = ia, ib, bound
-    found.ub, found.ub_points = ub, ub_points
+    found.ub = upper.resolve() if not near_only else ub
+    found.ub_points = upper.points
     found.dropped_lb = dropped
     return found
 
@@ -145,24 +154,67 @@ def _split(wa: WorldBVH, wb: WorldBVH, ia, ib, la, lb):
     return ia, ib, la, lb
 
 
-def _upper_bound(wa: WorldBVH, na, wb: WorldBVH, nb, bound, ub, ub_points):
-    """The best distance known after one level: a surface point of each node, and the exact distance of the
-    first triangles of the TOP_K most promising pairs.  Returns (ub, its points)."""
-    r = np.take(wa.rep, na, axis=0) - np.take(wb.rep, nb, axis=0)
-    r = r[:, 0] * r[:, 0] + r[:, 1] * r[:, 1] + r[:, 2] * r[:, 2]
-    j = int(np.argmin(r))
-    if math.sqrt(r[j]) < ub:
-        ub = math.sqrt(r[j])
-        ub_points = (wa.rep[na[j]], wb.rep[nb[j]])
-    k = min(TOP_K, bound.size)
-    top = np.argpartition(bound, k - 1)[:k] if bound.size > k else np.arange(bound.size)
-    d, xa, xb = triangle_triangle(wa.leaf_corners[wa.local.first_leaf[na[top]]],
-                                  wb.leaf_corners[wb.local.first_leaf[nb[top]]])
-    j = int(np.argmin(d))
-    if d[j] < ub:
-        ub = float(d[j])
-        ub_points = (xa[j], xb[j])
-    return ub, ub_points
+class _Upper:
+    """The best distance known during the descent (ub) and its points.  After each level it takes a surface point
+    of each node pair and the exact distance of the first triangles of the TOP_K most promising pairs; the exact
+    distances are put off (`pending`) while the pruning cannot depend on them, and then run for several levels
+    in one kernel call.  The value and points are those of taking every level in turn: the first candidate (in
+    level order, a level's surface points before its triangles) that reaches the smallest distance."""
+
+    def __init__(self, wa: WorldBVH, wb: WorldBVH, points, slack):
+        self.wa, self.wb, self.slack = wa, wb, slack
+        self.value, self.points, self.key = math.inf, points, (-1, 0)
+        self.count = 0  # levels seen
+        self.pending = []  # (level, leaves of a, leaves of b) whose exact distance is put off
+        self.pending_lb = math.inf  # the smallest box distance of a pending triangle pair
+
+    def level(self, na, nb, bound) -> None:
+        wa, wb = self.wa, self.wb
+        if self.value == 0.0:  # no later candidate can be strictly closer (a crossing pair was found)
+            self.count += 1
+            return
+        r = np.take(wa.rep, na, axis=0) - np.take(wb.rep, nb, axis=0)
+        r = r[:, 0] * r[:, 0] + r[:, 1] * r[:, 1] + r[:, 2] * r[:, 2]
+        j = int(np.argmin(r))
+        if math.sqrt(r[j]) < self.value:  # later than every candidate taken so far: strictly closer wins
+            self.value, self.points, self.key = math.sqrt(r[j]), (wa.rep[na[j]], wb.rep[nb[j]]), (self.count, 0)
+        k = min(TOP_K, bound.size)
+        top = np.argpartition(bound, k - 1)[:k] if bound.size > k else np.arange(bound.size)
+        fa, fb = wa.local.first_leaf[na[top]], wb.local.first_leaf[nb[top]]
+        # Only triangle pairs whose boxes (level 0 of the hierarchies) are within ub + slack may be closer than
+        # ub: the others could never be taken, so they are left out (above the leaves most are, often all).  The
+        # slack covers the rounding of the exact kernel's distance against the box distance by a wide margin.
+        box = box_lower_bound(wa, fa, wb, fb)
+        near = box <= self.value + self.slack
+        if np.any(near):
+            self.pending.append((self.count, fa[near], fb[near]))
+            self.pending_lb = min(self.pending_lb, float(box[near].min()))
+        self.count += 1
+
+    def settled(self, bound, band, prune) -> float:
+        """ub for pruning pairs of lower bounds `bound` (beyond the band) at `bound <= ub - prune`: the value
+        known so far when the pending distances, no smaller than pending_lb - slack, cannot change which pairs
+        that keeps; otherwise they are resolved first."""
+        if self.pending:
+            low = (self.pending_lb - self.slack) - prune
+            high = self.value - prune
+            if np.any((bound > low) & (bound <= high) & (bound > band)):
+                return self.resolve()
+        return self.value
+
+    def resolve(self) -> float:
+        """ub with every pending exact distance taken (one kernel call)."""
+        if self.pending:
+            levels = [np.full(fa.size, level) for level, fa, _ in self.pending]
+            fa = np.concatenate([p[1] for p in self.pending])
+            fb = np.concatenate([p[2] for p in self.pending])
+            self.pending, self.pending_lb = [], math.inf
+            d, xa, xb = triangle_triangle(self.wa.leaf_corners[fa], self.wb.leaf_corners[fb])
+            j = int(np.argmin(d))  # the first in level order among the closest
+            key = (int(np.concatenate(levels)[j]), 1)
+            if d[j] < self.value or (d[j] == self.value and key < self.key):
+                self.value, self.points, self.key = float(d[j]), (xa[j], xb[j]), key
+        return self.value
 
 
 def best_distance(A, B, found, band, prune):
