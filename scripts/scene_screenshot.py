@@ -51,7 +51,6 @@ def launch(out: str) -> int:
 # --------------------------------------------------------------------------------------------- in Blender
 
 def in_blender():
-    import addon_utils
     import bpy
 
     out = sys.argv[sys.argv.index("--") + 1]
@@ -60,15 +59,13 @@ def in_blender():
         print("scene_screenshot: FAILED:", message, flush=True)
         os._exit(1)
 
-    addons = bpy.utils.user_resource("SCRIPTS", path="addons", create=True)
-    link = os.path.join(addons, ADDON)
-    if os.path.lexists(link):
-        os.remove(link)
-    os.symlink(ROOT, link, target_is_directory=True)
-    if addons not in sys.path:
-        sys.path.append(addons)
-    addon_utils.modules_refresh()
-    addon_utils.enable(ADDON, default_set=True, handle_error=lambda exc: fail(repr(exc)))
+    sys.path.insert(0, HERE)
+    import blender_env  # scripts/blender_env.py: the one way the add-on is enabled in Blender 3.4
+
+    try:
+        blender_env.enable_legacy(ROOT)
+    except blender_env.BlenderEnvError as exc:
+        fail(str(exc))
     store = sys.modules[f"{ADDON}.operators.store"]
     drawn = []
     panel = bpy.types.VIEW3D_PT_collision_scene_check

@@ -20,11 +20,13 @@ import sys
 import time
 import traceback
 
-import addon_utils
 import bpy
 
-ADDON = "collision_inspector"
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+import blender_env  # noqa: E402  (scripts/blender_env.py: enabling the add-on, shared with the other tiers)
+
+ADDON = blender_env.addon_id()
 state = {"step": 0}
 
 
@@ -38,17 +40,10 @@ def fail(message):
 
 
 def enable():
-    if not os.environ.get("BLENDER_USER_RESOURCES"):
-        fail("BLENDER_USER_RESOURCES is not set: refusing to install into the real user profile")
-    addons_dir = bpy.utils.user_resource("SCRIPTS", path="addons", create=True)
-    link = os.path.join(addons_dir, ADDON)
-    if os.path.lexists(link):
-        os.remove(link)
-    os.symlink(ROOT, link, target_is_directory=True)
-    if addons_dir not in sys.path:
-        sys.path.append(addons_dir)
-    addon_utils.modules_refresh()
-    addon_utils.enable(ADDON, default_set=True)
+    try:
+        blender_env.enable_legacy(ROOT)  # refuses unless BLENDER_USER_RESOURCES is set
+    except blender_env.BlenderEnvError as exc:
+        fail(str(exc))
 
 
 def view3d():
