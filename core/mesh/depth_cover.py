@@ -247,9 +247,10 @@ SIZES = (1.0,)
 DIFFERENCE_POINTS = 2048
 """A difference's hull is built from at most about this many vertex differences."""
 
-POLYTOPE_TRIANGLES = 3000
+POLYTOPE_TRIANGLES = 500
 """Polytope pieces only for meshes up to this many triangles each (faceted shapes, where balls fit poorly; each
-piece and each difference is a hull).  depth_interval.py's MAX_PLANES: the whole pair's box is tried."""
+piece and each difference is a hull; on the corpus's larger tori the pieces gained nothing for twice the cover's
+time).  Below depth_interval.py's MAX_PLANES: the whole pair's box is tried."""
 
 PRUNE_GROWTH = 8
 """`pruned` keeps one plane per round while it has kept fewer than this many, then that many-th of those kept
