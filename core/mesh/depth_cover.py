@@ -24,14 +24,16 @@ Certified.  The pieces are balls and core/mesh/depth_interval.py's `inner_polyto
 inside its solid by winding numbers and its radius is the exact distance to the surface (the hierarchy's closest
 point) less an allowance; the difference of two balls is the ball about the difference of the centres with the
 sum of the radii, whose radial function is closed-form.  The polytopes are proved inside the solids, their
-vertices pulled in; a subset of a piece's vertices spans a convex set inside the piece, so each piece is cut down
-to its extreme vertices along a few spread directions.  M_ij's boundary is core/hull.py's closed, outward
+vertices pulled in; here their planes are first pruned (`pruned`: a triangle wholly beyond a kept plane cannot
+put a surface point inside the polytope, so its plane need not cut it).  A subset of a piece's vertices spans a
+convex set inside the piece, so each piece is cut down to its extreme vertices along a few spread directions.  M_ij's boundary is core/hull.py's closed, outward
 triangulation of the pairwise vertex differences (made of those points).  A point strictly on the inner side of
 every triangle's plane of a closed, outward triangle surface has a positive winding number (every ray from it
 crosses triangles only outward, and some ray crosses one), so it lies inside the hull of the points, whether or
 not the computed surface is exactly convex; each plane is pulled in by a rounding allowance (larger for slivers,
 whose normals round worse), and the returned radius is shrunk by a relative 1e-9.  A hull the construction
-declines drops that pair (the bound only gets weaker).
+declines, or one it folded (a point of the cloud far above a face) twice, drops that pair (the bound only gets
+weaker).
 """
 from __future__ import annotations
 
@@ -121,11 +123,27 @@ def minkowski_difference(va: np.ndarray, vb: np.ndarray, tag=None) -> Difference
     d = (va[:, None, :] - vb[None, :, :]).reshape(-1, 3)
     if d.shape[0] < 4:
         return None
-    hull = convex_hull(d)
-    if hull is None:
-        return None
-    tri = d[hull[1]]
     size = float(np.max(np.abs(d))) + float(np.max(np.abs(va))) + float(np.max(np.abs(vb)))
+    for attempt in range(2):
+        hull = convex_hull(d)
+        if hull is None:
+            return None
+        planes = _outward_planes(d[hull[1]], size)
+        if planes is None:
+            return None
+        n, offsets = planes
+        if np.all(offsets > 0.0):
+            return Difference(n, offsets, tag)
+        # a point of the cloud far above a face: the construction folded the surface (it happens on the clouds
+        # of coplanar grid points a difference of polytopes makes); once more from the vertices it kept
+        if attempt or float(np.max(d @ n.T - offsets[None, :])) <= 1e-6 * size:
+            return None
+        d = d[hull[0]]
+    return None
+
+
+def _outward_planes(tri, size):
+    """Unit normals and inward-pulled offsets of the triangles (k, 3, 3), or None if one has no area."""
     e1, e2 = tri[:, 1] - tri[:, 0], tri[:, 2] - tri[:, 0]
     n = np.cross(e1, e2)
     length = np.sqrt(row_dot(n, n))
@@ -136,10 +154,7 @@ def minkowski_difference(va: np.ndarray, vb: np.ndarray, tag=None) -> Difference
     # the allowance: the rounding of the differences and of the dot products (ROUNDING x size), and a sliver's
     # normal turned by the rounding of its cross product (about 1e-16 x edge^2 / |cross| radians)
     allowance = size * (ROUNDING + 1e-14 * edge2 / length)
-    offsets = row_dot(n, tri[:, 0]) - allowance
-    if not np.all(offsets > 0.0):
-        return None
-    return Difference(n, offsets, tag)
+    return n, row_dot(n, tri[:, 0]) - allowance
 
 
 def _cells(level: int) -> np.ndarray:
@@ -227,12 +242,19 @@ MAX_CENTRES = 2
 """Points inside both solids the polytope pieces are built around (spread over the overlap)."""
 
 SIZES = (1.0,)
+"""Half-sizes of the polytope pieces' boxes, as multiples of the interval's upper end (plus the whole pair)."""
+
+DIFFERENCE_POINTS = 2048
+"""A difference's hull is built from at most about this many vertex differences."""
 
 POLYTOPE_TRIANGLES = 500
 """Polytope pieces only for meshes up to this many triangles each (faceted shapes, where balls fit poorly; each
-piece and each difference is a hull).  Below depth_interval.py's MAX_PLANES: the whole pair's box is tried."""
-"""Half-sizes of the polytope pieces' boxes, as multiples of the interval's upper end (plus the whole pair when
-small)."""
+piece and each difference is a hull; on the corpus's larger tori the pieces gained nothing for twice the cover's
+time).  Below depth_interval.py's MAX_PLANES: the whole pair's box is tried."""
+
+PRUNE_GROWTH = 8
+"""`pruned` keeps one plane per round while it has kept fewer than this many, then that many-th of those kept
+(so a convex mesh, whose planes all stay, takes a few dozen rounds)."""
 
 BALL_SAMPLES = 96
 """Points sampled in each solid near the overlap for ball pieces (before the inside test), for pairs up to
@@ -305,16 +327,63 @@ def cover_bound(sa, sb, seeds: np.ndarray, scale: float, lower: float, upper: fl
         cuts = [planes(sa), planes(sb)]
         for p in _spread(seeds):
             for half in halves:
-                va = polytope(sa, cuts[0], p, half, scale)
-                vb = polytope(sb, cuts[1], p, half, scale) if va is not None else None
+                va = polytope(sa, pruned(sa, cuts[0], p, half, scale), p, half, scale)
+                vb = polytope(sb, pruned(sb, cuts[1], p, half, scale), p, half, scale) if va is not None else None
                 if va is None or vb is None or va.shape[0] < 4 or vb.shape[0] < 4:
                     continue
-                differences.append(minkowski_difference(extreme_vertices(va), extreme_vertices(vb)))
+                differences.append(minkowski_difference(*_cut_pair(va, vb)))
     found = covered_radius(differences, floor=lower)
     if found is None:
         return None
     r, u = found
     return r, seeds[0], u
+
+
+def _cut_pair(va, vb):
+    """Both pieces' vertices cut down for their difference: the one with fewer to PIECE_VERTICES, the other to as
+    many as keep DIFFERENCE_POINTS differences (a convex mesh taken whole keeps most of its vertices against a
+    small piece of the other)."""
+    if va.shape[0] <= vb.shape[0]:
+        va = extreme_vertices(va)
+        return va, extreme_vertices(vb, max(PIECE_VERTICES, DIFFERENCE_POINTS // va.shape[0]))
+    vb = extreme_vertices(vb)
+    return extreme_vertices(va, max(PIECE_VERTICES, DIFFERENCE_POINTS // vb.shape[0])), vb
+
+
+def pruned(side, planes, p, half, scale):
+    """`planes` (core/mesh/depth_interval.py's `_triangle_planes` of every triangle of `side`) cut down, for the
+    axis-aligned box of half-size `half` about p, to the triangles meeting the box that are not wholly beyond an
+    earlier kept one's plane (nearest planes first).  The box cut by the kept planes still holds no surface point
+    inside: a surface point in the box lies on a kept triangle (on a bounding plane) or on a dropped one (beyond a
+    bounding plane).  So the inner polytope of these planes is still inside the solid, and larger where the
+    surface is concave (a cup's inner wall, a torus's hole): facets there that the nearest ones hide no longer
+    cut it.  A triangle without a plane is kept (the polytope then declines) unless a kept plane hides it."""
+    lo, hi, n, corner, proper, off = planes
+    meets = np.flatnonzero(np.all(lo <= p + half, axis=1) & np.all(hi >= p - half, axis=1))
+    corners = side.world.leaf_corners[meets] - p
+    s = row_dot(n[meets], corner[meets] - p)
+    nn = n[meets] * np.where(s < 0.0, -1.0, 1.0)[:, None]
+    # beyond a plane for certain: past its offset plus how far its corners lie off it plus a rounding margin
+    beyond = np.abs(s) + off[meets] + 1e-9 * scale
+    good = proper[meets]
+    # nearest first, one at a time, then more at once as the kept ones grow (keeping more planes than needed only
+    # makes the polytope smaller);
+    # the triangles without a plane last, never used to hide others
+    order = np.concatenate([np.flatnonzero(good)[np.argsort(np.abs(s[good]), kind="stable")],
+                            np.flatnonzero(~good)])
+    kept, count = [], 0
+    while order.size:
+        batch = max(1, count // PRUNE_GROWTH)
+        take, order = order[:batch], order[batch:]
+        count += take.size
+        kept.append(take)
+        take = take[good[take]]
+        if take.size and order.size:
+            # (m, 3 corners, t planes): every corner of the triangle past one of the new planes
+            past = np.einsum("mcj,tj->mct", corners[order], nn[take]) > beyond[take][None, None, :]
+            order = order[~np.any(np.all(past, axis=1), axis=1)]
+    k = meets[np.concatenate(kept)] if kept else meets
+    return lo[k], hi[k], n[k], corner[k], proper[k], off[k]
 
 
 def _medial_balls(side, points, scale, allowance, steps=BALL_STEPS):

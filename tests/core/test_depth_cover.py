@@ -140,3 +140,94 @@ def test_cover_bound_is_below_every_separating_move_found(name):
     assert r <= high + 1e-9 * frame.scale, (r, high)
     best = _best_oracle_move(a, b, _directions(24), 2.0 * high)
     assert r <= best + 1e-9 * frame.scale, (r, best)
+
+
+def _cube_and_far_tetrahedron():
+    """A closed mesh of two parts: the unit cube [0, 1]^3 and, beyond x = 3, a tetrahedron with a face in the
+    plane x + y = 1.9 (corners (3, -1.1, 0), (3, -1.1, 1), (4, -2.1, 0.5); fourth corner (4, -1.1, 0.5)).  That
+    plane slices the cube's corner x + y > 1.9 off, though the face itself is far away."""
+    from .mesh_corpus import box
+
+    cv, ct = box((0.0, 0.0, 0.0), (1.0, 1.0, 1.0))
+    tv = np.array([[3.0, -1.1, 0.0], [3.0, -1.1, 1.0], [4.0, -2.1, 0.5], [4.0, -1.1, 0.5]])
+    tt = np.array([[0, 2, 1], [0, 1, 3], [1, 2, 3], [0, 3, 2]])
+    return core.TriangleMesh(np.concatenate([cv, tv]), np.concatenate([ct, tt + len(cv)]))
+
+
+def test_pruned_planes_drop_a_far_face_that_would_cut():
+    """About p = (.5, .5, .5) in the whole pair's box: cut by every plane, the inner polytope loses the cube's
+    corner x + y > 1.9 (its largest x + y is 1.9); the pruned planes drop the tetrahedron's faces (each wholly
+    beyond the cube's face x = 1, nearer to p), so the polytope is the whole cube (largest x + y: 2), and still
+    inside it."""
+    from core.mesh import depth_interval
+    from core.mesh.pair_frame import Frame
+
+    mesh = _cube_and_far_tetrahedron()
+    frame = Frame(mesh, mesh, core.DEFAULT_TOLERANCES)
+    side = frame.sa
+    p = np.array([0.5, 0.5, 0.5]) - frame.origin
+    planes = depth_interval._triangle_planes(side)
+    half = float(frame.scale)
+    full = depth_interval.inner_polytope(side, planes, p, half, frame.scale) + frame.origin
+    kept = depth_cover.pruned(side, planes, p, half, frame.scale)
+    assert kept[0].shape[0] == 12  # the cube's own triangles
+    grown = depth_interval.inner_polytope(side, kept, p, half, frame.scale) + frame.origin
+    assert (full[:, 0] + full[:, 1]).max() == pytest.approx(1.9, abs=1e-8)
+    assert (grown[:, 0] + grown[:, 1]).max() == pytest.approx(2.0, abs=1e-8)
+    assert np.all(grown >= -1e-12) and np.all(grown <= 1.0 + 1e-12)
+
+
+def test_pruned_planes_keep_a_face_beside_the_nearest():
+    """A triangle that only touches a kept plane (shares its edge) is not beyond it, so it is kept: on the cube
+    alone nothing is dropped."""
+    from core.mesh import depth_interval
+    from core.mesh.pair_frame import Frame
+    from .mesh_corpus import box
+
+    mesh = core.TriangleMesh(*box((0.0, 0.0, 0.0), (1.0, 1.0, 1.0)))
+    frame = Frame(mesh, mesh, core.DEFAULT_TOLERANCES)
+    planes = depth_interval._triangle_planes(frame.sa)
+    kept = depth_cover.pruned(frame.sa, planes, np.array([0.3, 0.6, 0.5]) - frame.origin, 2.0, frame.scale)
+    assert kept[0].shape[0] == 12
+
+
+def test_folded_hull_surface_is_retried(monkeypatch):
+    """A triangulation with a point of the cloud far above a face (a fold) is not used as it is: the difference
+    is rebuilt from the surface's own vertices.  The pieces: the cube [-1, 1]^3 and the point 0, so the difference
+    is the cube (radius 1 along the axes).  The first hull handed back is the cube with its corner (1, 1, 1) folded
+    in to (-0.5, -0.5, -0.5) (an extra point of the cloud): the origin is then outside some of its faces."""
+    from core import hull as real
+
+    va = np.concatenate([_corners((-1, -1, -1), (1, 1, 1)), [[-0.5, -0.5, -0.5]]])
+    vb = np.zeros((1, 3))
+    good = real.convex_hull(va[:8])
+    top = 7  # (1, 1, 1) in _corners' order
+    folded = np.where(good[1] == top, 8, good[1])
+    calls = []
+
+    def fake(points):
+        calls.append(points.shape[0])
+        if len(calls) == 1:
+            return np.arange(9), folded
+        return real.convex_hull(points)
+
+    monkeypatch.setattr(depth_cover, "convex_hull", fake)
+    m = minkowski_difference(va, vb)
+    assert calls == [9, 9]
+    assert m is not None
+    u = np.array([[1.0, 0, 0], [-1.0, 0, 0], [0, 0, 1.0]])
+    assert m.radial(u)[0] == pytest.approx([1.0, 1.0, 1.0], rel=1e-7)
+
+
+def test_cut_pair_keeps_a_large_piece_against_a_small_one():
+    """Against a piece of 8 vertices the other keeps up to DIFFERENCE_POINTS / 8 of its own (more than
+    PIECE_VERTICES); of two large pieces the first is cut to PIECE_VERTICES and the other to DIFFERENCE_POINTS / 32."""
+    rng = np.random.default_rng(4)
+    sphere = rng.normal(size=(400, 3))
+    sphere /= np.linalg.norm(sphere, axis=1)[:, None]
+    small = _corners((-1, -1, -1), (1, 1, 1))
+    a, b = depth_cover._cut_pair(small, sphere)
+    assert a.shape[0] == 8 and depth_cover.PIECE_VERTICES < b.shape[0] <= depth_cover.DIFFERENCE_POINTS // 8
+    a, b = depth_cover._cut_pair(sphere, sphere[::-1])
+    assert a.shape[0] <= depth_cover.PIECE_VERTICES and b.shape[0] <= depth_cover.DIFFERENCE_POINTS // a.shape[0]
+    assert a.shape[0] * b.shape[0] <= depth_cover.DIFFERENCE_POINTS
