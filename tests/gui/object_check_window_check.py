@@ -22,36 +22,12 @@ import traceback
 
 import bpy
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(ROOT, "scripts"))
-import blender_env  # noqa: E402  (scripts/blender_env.py: enabling the add-on, shared with the other tiers)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from manual_check import ADDON, ManualCheck  # noqa: E402  (tests/gui/manual_check.py)
 
-ADDON = blender_env.addon_id()
+CHECK = ManualCheck("OBJECTGUI")
+log, fail, enable, view3d = CHECK.log, CHECK.fail, CHECK.enable, CHECK.view3d
 state = {"step": 0}
-
-
-def log(*args):
-    print("OBJECTGUI", *args, flush=True)
-
-
-def fail(message):
-    log("FAIL", message)
-    os._exit(1)
-
-
-def enable():
-    try:
-        blender_env.enable_legacy(ROOT)  # refuses unless BLENDER_USER_RESOURCES is set
-    except blender_env.BlenderEnvError as exc:
-        fail(str(exc))
-
-
-def view3d():
-    window = bpy.context.window_manager.windows[0]
-    for area in window.screen.areas:
-        if area.type == "VIEW_3D":
-            return window, area, next(r for r in area.regions if r.type == "WINDOW")
-    fail("no 3D view")
 
 
 def make_active(obj):
