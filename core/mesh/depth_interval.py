@@ -56,7 +56,7 @@ import numpy as np
 from ..contact import Status
 from ..rows import fibonacci_directions, row_dot
 from .depth_cover import cover_bound
-from .depth_sweep import shortest, sweep
+from .depth_sweep import MAX_PAIRS, Sweep, cone_sweep, pairs_within, ray_depths, shortest
 from .descent import PRUNE, descend
 from .meeting import _robust, containment
 from .bvh import WorldBVH
@@ -115,6 +115,20 @@ WORK)."""
 
 SWEEP_CHECKS = 6
 """Crossing tests spent judging the sweep's candidates."""
+
+CONE_PAIRS = 2_000_000
+"""Pairs whose sweep was not built (too many triangle pairs within reach, as when one mesh holds the other) and
+whose triangle counts multiply to at most this many get sweeps of the pairs in cones around the best moves found
+(`_cone_search`; memory: about 150 bytes a pair within reach)."""
+
+RAY_SPREAD = 48
+"""Spread directions whose exact depths `_cone_search` takes first (each from the pairs along its own segment)."""
+
+CONE_ANGLE = 0.3
+"""The cones' half-angle (radians) at first; it halves while a cone holds too many pairs for a sweep."""
+
+CONE_ROUNDS = 3
+"""Cones tried (each around the best move so far)."""
 
 RELATIVE = 1e-3
 """Bisection stops when the free and the intersecting lengths are within this fraction of L."""
@@ -436,6 +450,10 @@ def _interval(a, b, frame, tolerances, lower, point_a, point_b, normal, segments
         move = _sample_directions(a, b, best.lower, state, verified, free)
         if move is not None:
             search(move / np.linalg.norm(move))
+        if (state["upper"] > best.lower * (1.0 + SAMPLE_ABOVE) and state["upper"] > 0.0
+                and sa.local.triangles.shape[0] * sb.local.triangles.shape[0] <= CONE_PAIRS):
+            start = min(verified, key=lambda item: item[0])[1] if verified else best.move
+            _cone_search(frame, best.lower, segments.shape[0] == 0, state, verified, free, start)
     if sa.closed and sb.closed and state["upper"] > best.lower * (1.0 + GOOD):
         # still wide: pieces around points spread over the overlap, whose differences cover a ball (depth_cover.py)
         found = cover_bound(sa, sb, seeds, scale, best.lower, state["upper"], inner_polytope, _triangle_planes)
@@ -456,9 +474,11 @@ def _sweep_search(frame, lower, held, state, verified, free) -> bool:
     crossing test (at most SWEEP_CHECKS), a free one joining the verified moves.  Whether one did (if not, or the
     sweep is not built for too many triangle pairs within reach, the spread samples run as for larger pairs).
     `held`: the answer found no crossing (one mesh holds the other)."""
-    sw = sweep(frame, lower, state["upper"], held)
-    if sw is None:
+    ca, cb = pairs_within(frame, lower, state["upper"])
+    state["pairs"] = (ca, cb)  # for `_cone_search`: a superset of those within any shorter reach
+    if ca.shape[0] > MAX_PAIRS:
         return False
+    sw = Sweep(ca, cb, frame.scale, held)
     starts = list(state["tried"]) + [move for _, move in verified]
     found = shortest(sw, starts, lower, state["upper"], spread=SWEEP_SPREAD)
     checks = 0
@@ -475,6 +495,56 @@ def _sweep_search(frame, lower, held, state, verified, free) -> bool:
                 verified.append((length, length * d))
                 return True
     return False
+
+
+def _cone_search(frame, lower, held, state, verified, free, start):
+    """After the spread samples, still wider than SAMPLE_ABOVE, for a pair whose sweep was not built: the exact
+    directional depths of the pairs in a cone around the best verified move (core/mesh/depth_sweep.py
+    `cone_sweep`), a pattern search from it, and the crossing test on the shortest candidates whose directions lie
+    in the cone (exact there; outside it pairs are missing); a free one joins the verified moves and the next
+    cone is centred on it.  `start`: the best move so far (the hulls' when none was verified).  One mesh holding the other puts every triangle pair within reach, but few meet along
+    the directions of a narrow cone."""
+    ca, cb = state["pairs"] if "pairs" in state else pairs_within(frame, lower, state["upper"])
+    # spread directions first, each with only the pairs that can meet along its own segment
+    directions = fibonacci_directions(RAY_SPREAD)
+    t = ray_depths(ca, cb, frame.scale, directions, lower, state["upper"], held)
+    j = int(np.argmin(t))
+    if t[j] < state["upper"]:
+        for length in (t[j], t[j] * (1.0 + 1e-7)):
+            if length < state["upper"] and free(length, directions[j]):
+                state["upper"] = length
+                verified.append((length, length * directions[j]))
+                start = length * directions[j]
+                break
+    for _ in range(CONE_ROUNDS):
+        best_t = state["upper"]
+        axis = start / np.linalg.norm(start)
+        angle, local = CONE_ANGLE, None
+        while angle >= 0.02:
+            local = cone_sweep(ca, cb, frame.scale, axis, angle, lower, state["upper"] * (1.0 + 1e-6), held)
+            if local is not None:
+                break
+            angle *= 0.5
+        if local is None:
+            return
+        # a hair above the best: its own direction's depth (the best itself) starts the pattern search
+        found = shortest(local, [axis], lower, state["upper"] * (1.0 + 1e-6), spread=0, angle=0.5 * angle)
+        found = [(t, d) for t, d in found if float(np.dot(d, axis)) >= np.cos(angle)]
+        checks = 0
+        for t, d in found:
+            if checks >= SWEEP_CHECKS or t >= state["upper"]:
+                break
+            for length in (t, t * (1.0 + 1e-7)):
+                if length >= state["upper"] or checks >= SWEEP_CHECKS:
+                    break
+                checks += 1
+                if free(length, d):
+                    state["upper"] = length
+                    verified.append((length, length * d))
+                    start = length * d
+                    break
+        if state["upper"] >= best_t * (1.0 - GOOD) or state["upper"] <= lower * (1.0 + GOOD):
+            return
 
 
 def _sample_directions(a, b, lower, state, verified, free):

@@ -25,7 +25,7 @@ import numpy as np
 from ..rows import fibonacci_directions, row_cross, row_dot
 from .descent import PRUNE, descend
 
-__all__ = ["Sweep", "sweep", "shortest"]
+__all__ = ["Sweep", "sweep", "shortest", "in_cone", "pairs_within", "cone_sweep", "ray_depths"]
 
 MAX_PAIRS = 60_000
 """Above this many triangle pairs within reach the sweep is not built (the caller's bisections remain)."""
@@ -72,20 +72,8 @@ class Sweep:
 
     def cone(self, axis, angle, lower, upper):
         """The sweep of the pairs that can meet for a move t d with d within `angle` (radians, below a quarter turn)
-        of the unit `axis` and lower <= t <= upper: a - b (the hull of its nine corner differences) must reach
-        the half-space x.axis >= lower cos(angle) and come within upper sin(angle) of the axis's line in both
-        directions across it."""
-        u = np.cross(axis, np.eye(3)[int(np.argmin(np.abs(axis)))])
-        u /= np.linalg.norm(u)
-        w = np.cross(axis, u)
-        frame = np.array([axis, u, w])
-        pa = (self.ca.reshape(-1, 3) @ frame.T).reshape(-1, 3, 3)   # (K, corner, axis)
-        pb = (self.cb.reshape(-1, 3) @ frame.T).reshape(-1, 3, 3)
-        hi = np.maximum(np.maximum(pa[:, 0], pa[:, 1]), pa[:, 2]) - np.minimum(np.minimum(pb[:, 0], pb[:, 1]), pb[:, 2])
-        lo = np.minimum(np.minimum(pa[:, 0], pa[:, 1]), pa[:, 2]) - np.maximum(np.maximum(pb[:, 0], pb[:, 1]), pb[:, 2])
-        side = upper * np.sin(angle)
-        keep = ((hi[:, 0] >= lower * np.cos(angle)) & (lo[:, 0] <= upper)
-                & (hi[:, 1] >= -side) & (lo[:, 1] <= side) & (hi[:, 2] >= -side) & (lo[:, 2] <= side))
+        of the unit `axis` and lower <= t <= upper (`in_cone`)."""
+        keep = in_cone(self.ca, self.cb, axis, angle, lower, upper)
         out = object.__new__(Sweep)
         out.pairs, out.scale, out.held = int(np.count_nonzero(keep)), self.scale, self.held
         out.ca, out.cb = self.ca[keep], self.cb[keep]
@@ -155,11 +143,29 @@ def _gaps(start, end, lower, upper, count, eps, held=False):
     return out
 
 
-def sweep(frame, lower, reach, held=False):
-    """The `Sweep` of a pair frame's meshes for moves from `lower` up to `reach`, or None when more than MAX_PAIRS
-    triangle pairs lie within it: the pairs the descent finds within `reach` of each other, less those that meet
-    only for moves shorter than `lower` (every corner of a - b nearer than `lower`: the difference, their hull,
-    lies inside that ball, and so does every t d at which they meet).  `held`: nothing crosses as placed."""
+def in_cone(ca, cb, axis, angle, lower, upper):
+    """Which triangle pairs (corners ca, cb, each (K, 3, 3)) can meet for a move t d with d within `angle` (radians,
+    below a quarter turn) of the unit `axis` and lower <= t <= upper: a - b (the hull of its nine corner
+    differences) must reach the half-space x.axis >= lower cos(angle) and come within upper sin(angle) of the
+    axis's line in both directions across it (t d itself does: t d.axis >= t cos(angle), and it lies
+    t sin(angle(d, axis)) from the line)."""
+    u = np.cross(axis, np.eye(3)[int(np.argmin(np.abs(axis)))])
+    u /= np.linalg.norm(u)
+    w = np.cross(axis, u)
+    frame = np.array([axis, u, w])
+    pa = (ca.reshape(-1, 3) @ frame.T).reshape(-1, 3, 3)   # (K, corner, axis)
+    pb = (cb.reshape(-1, 3) @ frame.T).reshape(-1, 3, 3)
+    hi = np.maximum(np.maximum(pa[:, 0], pa[:, 1]), pa[:, 2]) - np.minimum(np.minimum(pb[:, 0], pb[:, 1]), pb[:, 2])
+    lo = np.minimum(np.minimum(pa[:, 0], pa[:, 1]), pa[:, 2]) - np.maximum(np.maximum(pb[:, 0], pb[:, 1]), pb[:, 2])
+    side = upper * np.sin(angle)
+    return ((hi[:, 0] >= lower * np.cos(angle)) & (lo[:, 0] <= upper)
+            & (hi[:, 1] >= -side) & (lo[:, 1] <= side) & (hi[:, 2] >= -side) & (lo[:, 2] <= side))
+
+
+def pairs_within(frame, lower, reach):
+    """The corners (ca, cb), each (K, 3, 3), of the triangle pairs the descent finds within `reach` of each other
+    as placed, less those that meet only for moves shorter than `lower` (every corner of a - b nearer than
+    `lower`: the difference, their hull, lies inside that ball, and so does every t d at which they meet)."""
     wa, wb = frame.sa.world, frame.sb.world
     found = descend(wa, wb, reach + frame.band, PRUNE * frame.scale, None, near_only=True)
     ia, ib = found.ia, found.ib
@@ -170,9 +176,53 @@ def sweep(frame, lower, reach, held=False):
             diff = ca[:, i] - cb[:, j]
             far = np.maximum(far, row_dot(diff, diff))
     keep = far >= lower * lower
+    return ca[keep], cb[keep]
+
+
+def cone_sweep(ca, cb, scale, axis, angle, lower, upper, held=False):
+    """The `Sweep` of the pairs among (ca, cb) (`pairs_within`) that can meet for a move t d with d within `angle`
+    of the unit `axis` and lower <= t <= upper (`in_cone`), or None when more than MAX_PAIRS do.  Its depths
+    along such directions are those of the whole sweep; along others they may be too short (pairs left out)."""
+    keep = in_cone(ca, cb, axis, angle, lower, upper)
     if np.count_nonzero(keep) > MAX_PAIRS:
         return None
-    return Sweep(ca[keep], cb[keep], frame.scale, held)
+    return Sweep(ca[keep], cb[keep], scale, held)
+
+
+def ray_depths(ca, cb, scale, directions, lower, upper, held=False):
+    """Per direction d (rows of `directions`, unit) the first candidate length in [lower, upper) (inf if none),
+    each from a `Sweep` of only the pairs among (ca, cb) whose difference a - b can hold a point t d with
+    lower <= t <= upper: a - b lies in the ball about the difference of the triangles' centroids whose radius is
+    the sum of their corners' largest distances from them, which must reach the segment, and then `in_cone` with
+    no angle.  Exact along each d as the
+    whole sweep is; for pairs too many to sweep at once."""
+    centre = ca.mean(axis=1) - cb.mean(axis=1)
+    radius = (np.sqrt(np.max(np.sum((ca - ca.mean(axis=1)[:, None]) ** 2, axis=2), axis=1))
+              + np.sqrt(np.max(np.sum((cb - cb.mean(axis=1)[:, None]) ** 2, axis=2), axis=1)))
+    radius2 = radius * radius * (1.0 + 1e-9) + (1e-12 * scale) ** 2
+    out = np.full(directions.shape[0], np.inf)
+    for j, d in enumerate(directions):
+        along = np.clip(centre @ d, lower, upper)
+        off = centre - along[:, None] * d
+        keep = np.flatnonzero(row_dot(off, off) <= radius2)
+        keep = keep[in_cone(ca[keep], cb[keep], d, 0.0, lower, upper)]
+        count = keep.size
+        if count > MAX_PAIRS:
+            continue
+        if count == 0:
+            out[j] = np.inf if held else lower
+            continue
+        out[j] = Sweep(ca[keep], cb[keep], scale, held).depths(d[None], lower, upper)[0, 0]
+    return out
+
+
+def sweep(frame, lower, reach, held=False):
+    """The `Sweep` of a pair frame's meshes for moves from `lower` up to `reach` (the pairs `pairs_within` finds),
+    or None when more than MAX_PAIRS triangle pairs lie within it.  `held`: nothing crosses as placed."""
+    ca, cb = pairs_within(frame, lower, reach)
+    if ca.shape[0] > MAX_PAIRS:
+        return None
+    return Sweep(ca, cb, frame.scale, held)
 
 
 def _around(d, angle, k=8):
