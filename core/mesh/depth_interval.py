@@ -508,14 +508,18 @@ def _cone_search(frame, lower, held, state, verified, free, start):
     # spread directions first, each with only the pairs that can meet along its own segment
     directions = fibonacci_directions(RAY_SPREAD)
     t = ray_depths(ca, cb, frame.scale, directions, lower, state["upper"], held)
-    j = int(np.argmin(t))
-    if t[j] < state["upper"]:
-        for length in (t[j], t[j] * (1.0 + 1e-7)):
-            if length < state["upper"] and free(length, directions[j]):
-                state["upper"] = length
-                verified.append((length, length * directions[j]))
-                start = length * directions[j]
-                break
+    checks = 0
+    for j in np.argsort(t, kind="stable"):
+        if checks >= SWEEP_CHECKS or t[j] >= state["upper"]:
+            break
+        checks += 1
+        # the end of a piece of the union: the pairs there only touch; a hair beyond, in case of rounding
+        length = next((x for x in (t[j], t[j] * (1.0 + 1e-7)) if free(x, directions[j])), None)
+        if length is not None:
+            state["upper"] = length
+            verified.append((length, length * directions[j]))
+            start = length * directions[j]
+            break
     for _ in range(CONE_ROUNDS):
         best_t = state["upper"]
         axis = start / np.linalg.norm(start)
