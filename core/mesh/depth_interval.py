@@ -40,8 +40,11 @@ after the candidate directions, for pairs up to SWEEP_TRIANGLES: the exact direc
 (core/mesh/depth_sweep.py: every triangle pair within reach, its open interval of t along d from the separating
 axes) over the directions tried, spread directions and a pattern search around the best ones; its shortest
 candidates are judged by the crossing test and join the verified moves (`_sweep_search`).  Larger pairs, a
-sweep with too many pairs, or one whose candidates all fail: spread directions are sampled (`_sample_directions`).  When the
-budget runs out the answer is the honest, wider interval.
+sweep with too many pairs, or one whose candidates all fail: spread directions are sampled (`_sample_directions`).  A
+sweep not built for too many pairs within reach (one mesh holding the other puts nearly all there), when still
+wider than 1 %: the same exact depths from only the pairs that can meet along each direction, first along spread
+rays, then in cones around the best move (`_cone_search`).  When the budget runs out the answer is the honest,
+wider interval.
 
 Open meshes (a sheet crossing a solid) have no inside: nothing here runs, the interval is the samples' bound and
 the hulls' move.  Containment: the same bounds on points inside both (the inner solid); a move that leaves one
@@ -498,23 +501,25 @@ def _sweep_search(frame, lower, held, state, verified, free) -> bool:
 
 
 def _cone_search(frame, lower, held, state, verified, free, start):
-    """After the spread samples, still wider than SAMPLE_ABOVE, for a pair whose sweep was not built: the exact
-    directional depths of the pairs in a cone around the best verified move (core/mesh/depth_sweep.py
-    `cone_sweep`), a pattern search from it, and the crossing test on the shortest candidates whose directions lie
-    in the cone (exact there; outside it pairs are missing); a free one joins the verified moves and the next
-    cone is centred on it.  `start`: the best move so far (the hulls' when none was verified).  One mesh holding the other puts every triangle pair within reach, but few meet along
-    the directions of a narrow cone."""
+    """After the spread samples, still wider than SAMPLE_ABOVE, for a pair whose sweep was not built (too many
+    triangle pairs within reach: one mesh holding the other puts nearly every pair there, but few meet along any one
+    direction).  First RAY_SPREAD spread directions, each with the exact depth from only the pairs that can meet
+    along it (core/mesh/depth_sweep.py `ray_depths`); then cones around the best move: the pairs that can meet
+    within the cone (`cone_sweep`), a pattern search from its axis, and candidates only from directions inside it
+    (exact there; outside it pairs are missing).  The shortest candidates are judged by the crossing test (at most
+    SWEEP_CHECKS per stage); a free one joins the verified moves and centres the next cone.  `start`: the best
+    move so far (the hulls' when none was verified)."""
     ca, cb = state["pairs"] if "pairs" in state else pairs_within(frame, lower, state["upper"])
     # spread directions first, each with only the pairs that can meet along its own segment
     directions = fibonacci_directions(RAY_SPREAD)
-    t = ray_depths(ca, cb, frame.scale, directions, lower, state["upper"], held)
+    ray = ray_depths(ca, cb, frame.scale, directions, lower, state["upper"], held)
     checks = 0
-    for j in np.argsort(t, kind="stable"):
-        if checks >= SWEEP_CHECKS or t[j] >= state["upper"]:
+    for j in np.argsort(ray, kind="stable"):
+        if checks >= SWEEP_CHECKS or ray[j] >= state["upper"]:
             break
         checks += 1
         # the end of a piece of the union: the pairs there only touch; a hair beyond, in case of rounding
-        length = next((x for x in (t[j], t[j] * (1.0 + 1e-7)) if free(x, directions[j])), None)
+        length = next((x for x in (ray[j], ray[j] * (1.0 + 1e-7)) if free(x, directions[j])), None)
         if length is not None:
             state["upper"] = length
             verified.append((length, length * directions[j]))
