@@ -59,7 +59,7 @@ import numpy as np
 from ..contact import Status
 from ..rows import fibonacci_directions, row_dot
 from .depth_cover import cover_bound
-from .depth_sweep import MAX_PAIRS, Sweep, cone_sweep, pairs_within, ray_depths, shortest
+from .depth_sweep import MAX_PAIRS, Sweep, cone_sweep, pair_balls, pairs_within, ray_depths, shortest
 from .descent import PRUNE, descend
 from .meeting import _robust, containment
 from .bvh import WorldBVH
@@ -128,7 +128,10 @@ RAY_SPREAD = 48
 """Spread directions whose exact depths `_cone_search` takes first (each from the pairs along its own segment)."""
 
 CONE_ANGLE = 0.3
-"""The cones' half-angle (radians) at first; it halves while a cone holds too many pairs for a sweep."""
+"""The cones' half-angle (radians) at first; it halves while a cone holds more than CONE_MAX pairs."""
+
+CONE_MAX = 20_000
+"""Most triangle pairs a cone's sweep holds (the angle halves until it holds no more)."""
 
 CONE_ROUNDS = 3
 """Cones tried (each around the best move so far)."""
@@ -512,7 +515,8 @@ def _cone_search(frame, lower, held, state, verified, free, start):
     ca, cb = state["pairs"] if "pairs" in state else pairs_within(frame, lower, state["upper"])
     # spread directions first, each with only the pairs that can meet along its own segment
     directions = fibonacci_directions(RAY_SPREAD)
-    ray = ray_depths(ca, cb, frame.scale, directions, lower, state["upper"], held)
+    balls = pair_balls(ca, cb)
+    ray = ray_depths(ca, cb, frame.scale, directions, lower, state["upper"], held, balls)
     checks = 0
     for j in np.argsort(ray, kind="stable"):
         if checks >= SWEEP_CHECKS or ray[j] >= state["upper"]:
@@ -530,7 +534,8 @@ def _cone_search(frame, lower, held, state, verified, free, start):
         axis = start / np.linalg.norm(start)
         angle, local = CONE_ANGLE, None
         while angle >= 0.02:
-            local = cone_sweep(ca, cb, frame.scale, axis, angle, lower, state["upper"] * (1.0 + 1e-6), held)
+            local = cone_sweep(ca, cb, frame.scale, axis, angle, lower, state["upper"] * (1.0 + 1e-6), held,
+                               CONE_MAX, balls)
             if local is not None:
                 break
             angle *= 0.5
