@@ -40,9 +40,9 @@ after the candidate directions, for pairs up to SWEEP_TRIANGLES: the exact direc
 (core/mesh/depth_sweep.py: every triangle pair within reach, its open interval of t along d from the separating
 axes) over the directions tried, spread directions and a pattern search around the best ones; its shortest
 candidates are judged by the crossing test and join the verified moves (`_sweep_search`).  Larger pairs, a
-sweep with too many pairs, or one whose candidates all fail: spread directions are sampled (`_sample_directions`).  A
-sweep not built for too many pairs within reach (one mesh holding the other puts nearly all there), when still
-wider than 1 %: the same exact depths from only the pairs that can meet along each direction, first along spread
+sweep with too many pairs, or one whose candidates all fail: spread directions are sampled (`_sample_directions`).  When
+one mesh holds the other (nothing crosses as placed: nearly every pair is within reach, and the sweep is not
+built), still wider than 1 %: the same exact depths from only the pairs that can meet along each direction, first along spread
 rays, then in cones around the best move (`_cone_search`).  When the budget runs out the answer is the honest,
 wider interval.
 
@@ -120,9 +120,10 @@ SWEEP_CHECKS = 6
 """Crossing tests spent judging the sweep's candidates."""
 
 CONE_PAIRS = 2_000_000
-"""Pairs whose sweep was not built (too many triangle pairs within reach, as when one mesh holds the other) and
-whose triangle counts multiply to at most this many get sweeps of the pairs in cones around the best moves found
-(`_cone_search`; memory: about 150 bytes a pair within reach)."""
+"""Pairs where one mesh holds the other (nothing crosses as placed), whose sweep was not built (too many triangle
+pairs within reach), up to SWEEP_TRIANGLES and with triangle counts multiplying to at most this many, get the
+exact depths of the pairs along spread rays and in cones around the best moves found (`_cone_search`; memory:
+about 150 bytes a pair within reach)."""
 
 RAY_SPREAD = 48
 """Spread directions whose exact depths `_cone_search` takes first (each from the pairs along its own segment)."""
@@ -456,10 +457,12 @@ def _interval(a, b, frame, tolerances, lower, point_a, point_b, normal, segments
         move = _sample_directions(a, b, best.lower, state, verified, free)
         if move is not None:
             search(move / np.linalg.norm(move))
-        if (state["upper"] > best.lower * (1.0 + SAMPLE_ABOVE) and state["upper"] > 0.0
+        if (segments.shape[0] == 0 and state["upper"] > best.lower * (1.0 + SAMPLE_ABOVE) and state["upper"] > 0.0
+                and triangles <= SWEEP_TRIANGLES
                 and sa.local.triangles.shape[0] * sb.local.triangles.shape[0] <= CONE_PAIRS):
+            # one mesh holds the other (no crossing as placed)
             start = min(verified, key=lambda item: item[0])[1] if verified else best.move
-            _cone_search(frame, best.lower, segments.shape[0] == 0, state, verified, free, start)
+            _cone_search(frame, best.lower, True, state, verified, free, start)
     if sa.closed and sb.closed and state["upper"] > best.lower * (1.0 + GOOD):
         # still wide: pieces around points spread over the overlap, whose differences cover a ball (depth_cover.py)
         found = cover_bound(sa, sb, seeds, scale, best.lower, state["upper"], inner_polytope, _triangle_planes)
