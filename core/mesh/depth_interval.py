@@ -40,8 +40,11 @@ after the candidate directions, for pairs up to SWEEP_TRIANGLES: the exact direc
 (core/mesh/depth_sweep.py: every triangle pair within reach, its open interval of t along d from the separating
 axes) over the directions tried, spread directions and a pattern search around the best ones; its shortest
 candidates are judged by the crossing test and join the verified moves (`_sweep_search`).  Larger pairs, a
-sweep with too many pairs, or one whose candidates all fail: spread directions are sampled (`_sample_directions`).  When the
-budget runs out the answer is the honest, wider interval.
+sweep with too many pairs, or one whose candidates all fail: spread directions are sampled (`_sample_directions`).  When
+one mesh holds the other (nothing crosses as placed: nearly every pair is within reach, and the sweep is not
+built), still wider than 1 %: the same exact depths from only the pairs that can meet along each direction, first along spread
+rays, then in cones around the best move (`_cone_search`).  When the budget runs out the answer is the honest,
+wider interval.
 
 Open meshes (a sheet crossing a solid) have no inside: nothing here runs, the interval is the samples' bound and
 the hulls' move.  Containment: the same bounds on points inside both (the inner solid); a move that leaves one
@@ -56,7 +59,7 @@ import numpy as np
 from ..contact import Status
 from ..rows import fibonacci_directions, row_dot
 from .depth_cover import cover_bound
-from .depth_sweep import shortest, sweep
+from .depth_sweep import MAX_PAIRS, Sweep, cone_sweep, pair_balls, pairs_within, ray_depths, shortest
 from .descent import PRUNE, descend
 from .meeting import _robust, containment
 from .bvh import WorldBVH
@@ -115,6 +118,24 @@ WORK)."""
 
 SWEEP_CHECKS = 6
 """Crossing tests spent judging the sweep's candidates."""
+
+CONE_PAIRS = 2_000_000
+"""Pairs where one mesh holds the other (nothing crosses as placed), whose sweep was not built (too many triangle
+pairs within reach), up to SWEEP_TRIANGLES and with triangle counts multiplying to at most this many, get the
+exact depths of the pairs along spread rays and in cones around the best moves found (`_cone_search`; memory:
+about 150 bytes a pair within reach)."""
+
+RAY_SPREAD = 48
+"""Spread directions whose exact depths `_cone_search` takes first (each from the pairs along its own segment)."""
+
+CONE_ANGLE = 0.3
+"""The cones' half-angle (radians) at first; it halves while a cone holds more than CONE_MAX pairs."""
+
+CONE_MAX = 20_000
+"""Most triangle pairs a cone's sweep holds (the angle halves until it holds no more)."""
+
+CONE_ROUNDS = 3
+"""Cones tried (each around the best move so far)."""
 
 RELATIVE = 1e-3
 """Bisection stops when the free and the intersecting lengths are within this fraction of L."""
@@ -436,6 +457,12 @@ def _interval(a, b, frame, tolerances, lower, point_a, point_b, normal, segments
         move = _sample_directions(a, b, best.lower, state, verified, free)
         if move is not None:
             search(move / np.linalg.norm(move))
+        if (segments.shape[0] == 0 and state["upper"] > best.lower * (1.0 + SAMPLE_ABOVE) and state["upper"] > 0.0
+                and triangles <= SWEEP_TRIANGLES
+                and sa.local.triangles.shape[0] * sb.local.triangles.shape[0] <= CONE_PAIRS):
+            # one mesh holds the other (no crossing as placed)
+            start = min(verified, key=lambda item: item[0])[1] if verified else best.move
+            _cone_search(frame, best.lower, True, state, verified, free, start)
     if sa.closed and sb.closed and state["upper"] > best.lower * (1.0 + GOOD):
         # still wide: pieces around points spread over the overlap, whose differences cover a ball (depth_cover.py)
         found = cover_bound(sa, sb, seeds, scale, best.lower, state["upper"], inner_polytope, _triangle_planes)
@@ -456,9 +483,11 @@ def _sweep_search(frame, lower, held, state, verified, free) -> bool:
     crossing test (at most SWEEP_CHECKS), a free one joining the verified moves.  Whether one did (if not, or the
     sweep is not built for too many triangle pairs within reach, the spread samples run as for larger pairs).
     `held`: the answer found no crossing (one mesh holds the other)."""
-    sw = sweep(frame, lower, state["upper"], held)
-    if sw is None:
+    ca, cb = pairs_within(frame, lower, state["upper"])
+    state["pairs"] = (ca, cb)  # for `_cone_search`: a superset of those within any shorter reach
+    if ca.shape[0] > MAX_PAIRS:
         return False
+    sw = Sweep(ca, cb, frame.scale, held)
     starts = list(state["tried"]) + [move for _, move in verified]
     found = shortest(sw, starts, lower, state["upper"], spread=SWEEP_SPREAD)
     checks = 0
@@ -475,6 +504,64 @@ def _sweep_search(frame, lower, held, state, verified, free) -> bool:
                 verified.append((length, length * d))
                 return True
     return False
+
+
+def _cone_search(frame, lower, held, state, verified, free, start):
+    """After the spread samples, still wider than SAMPLE_ABOVE, for a pair whose sweep was not built (too many
+    triangle pairs within reach: one mesh holding the other puts nearly every pair there, but few meet along any one
+    direction).  First RAY_SPREAD spread directions, each with the exact depth from only the pairs that can meet
+    along it (core/mesh/depth_sweep.py `ray_depths`); then cones around the best move: the pairs that can meet
+    within the cone (`cone_sweep`), a pattern search from its axis, and candidates only from directions inside it
+    (exact there; outside it pairs are missing).  The shortest candidates are judged by the crossing test (at most
+    SWEEP_CHECKS per stage); a free one joins the verified moves and centres the next cone.  `start`: the best
+    move so far (the hulls' when none was verified)."""
+    ca, cb = state["pairs"] if "pairs" in state else pairs_within(frame, lower, state["upper"])
+    # spread directions first, each with only the pairs that can meet along its own segment
+    directions = fibonacci_directions(RAY_SPREAD)
+    balls = pair_balls(ca, cb)
+    ray = ray_depths(ca, cb, frame.scale, directions, lower, state["upper"], held, balls)
+    checks = 0
+    for j in np.argsort(ray, kind="stable"):
+        if checks >= SWEEP_CHECKS or ray[j] >= state["upper"]:
+            break
+        checks += 1
+        # the end of a piece of the union: the pairs there only touch; a hair beyond, in case of rounding
+        length = next((x for x in (ray[j], ray[j] * (1.0 + 1e-7)) if free(x, directions[j])), None)
+        if length is not None:
+            state["upper"] = length
+            verified.append((length, length * directions[j]))
+            start = length * directions[j]
+            break
+    for _ in range(CONE_ROUNDS):
+        best_t = state["upper"]
+        axis = start / np.linalg.norm(start)
+        angle, local = CONE_ANGLE, None
+        while angle >= 0.02:
+            local = cone_sweep(ca, cb, frame.scale, axis, angle, lower, state["upper"] * (1.0 + 1e-6), held,
+                               CONE_MAX, balls)
+            if local is not None:
+                break
+            angle *= 0.5
+        if local is None:
+            return
+        # a hair above the best: its own direction's depth (the best itself) starts the pattern search
+        found = shortest(local, [axis], lower, state["upper"] * (1.0 + 1e-6), spread=0, angle=0.5 * angle)
+        found = [(t, d) for t, d in found if float(np.dot(d, axis)) >= np.cos(angle)]
+        checks = 0
+        for t, d in found:
+            if checks >= SWEEP_CHECKS or t >= state["upper"]:
+                break
+            for length in (t, t * (1.0 + 1e-7)):
+                if length >= state["upper"] or checks >= SWEEP_CHECKS:
+                    break
+                checks += 1
+                if free(length, d):
+                    state["upper"] = length
+                    verified.append((length, length * d))
+                    start = length * d
+                    break
+        if state["upper"] >= best_t * (1.0 - GOOD) or state["upper"] <= lower * (1.0 + GOOD):
+            return
 
 
 def _sample_directions(a, b, lower, state, verified, free):

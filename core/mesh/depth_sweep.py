@@ -25,7 +25,7 @@ import numpy as np
 from ..rows import fibonacci_directions, row_cross, row_dot
 from .descent import PRUNE, descend
 
-__all__ = ["Sweep", "sweep", "shortest"]
+__all__ = ["Sweep", "sweep", "shortest", "in_cone", "pairs_within", "cone_sweep", "ray_depths", "pair_balls"]
 
 MAX_PAIRS = 60_000
 """Above this many triangle pairs within reach the sweep is not built (the caller's bisections remain)."""
@@ -72,20 +72,8 @@ class Sweep:
 
     def cone(self, axis, angle, lower, upper):
         """The sweep of the pairs that can meet for a move t d with d within `angle` (radians, below a quarter turn)
-        of the unit `axis` and lower <= t <= upper: a - b (the hull of its nine corner differences) must reach
-        the half-space x.axis >= lower cos(angle) and come within upper sin(angle) of the axis's line in both
-        directions across it."""
-        u = np.cross(axis, np.eye(3)[int(np.argmin(np.abs(axis)))])
-        u /= np.linalg.norm(u)
-        w = np.cross(axis, u)
-        frame = np.array([axis, u, w])
-        pa = (self.ca.reshape(-1, 3) @ frame.T).reshape(-1, 3, 3)   # (K, corner, axis)
-        pb = (self.cb.reshape(-1, 3) @ frame.T).reshape(-1, 3, 3)
-        hi = np.maximum(np.maximum(pa[:, 0], pa[:, 1]), pa[:, 2]) - np.minimum(np.minimum(pb[:, 0], pb[:, 1]), pb[:, 2])
-        lo = np.minimum(np.minimum(pa[:, 0], pa[:, 1]), pa[:, 2]) - np.maximum(np.maximum(pb[:, 0], pb[:, 1]), pb[:, 2])
-        side = upper * np.sin(angle)
-        keep = ((hi[:, 0] >= lower * np.cos(angle)) & (lo[:, 0] <= upper)
-                & (hi[:, 1] >= -side) & (lo[:, 1] <= side) & (hi[:, 2] >= -side) & (lo[:, 2] <= side))
+        of the unit `axis` and lower <= t <= upper (`in_cone`)."""
+        keep = in_cone(self.ca, self.cb, axis, angle, lower, upper)
         out = object.__new__(Sweep)
         out.pairs, out.scale, out.held = int(np.count_nonzero(keep)), self.scale, self.held
         out.ca, out.cb = self.ca[keep], self.cb[keep]
@@ -155,11 +143,29 @@ def _gaps(start, end, lower, upper, count, eps, held=False):
     return out
 
 
-def sweep(frame, lower, reach, held=False):
-    """The `Sweep` of a pair frame's meshes for moves from `lower` up to `reach`, or None when more than MAX_PAIRS
-    triangle pairs lie within it: the pairs the descent finds within `reach` of each other, less those that meet
-    only for moves shorter than `lower` (every corner of a - b nearer than `lower`: the difference, their hull,
-    lies inside that ball, and so does every t d at which they meet).  `held`: nothing crosses as placed."""
+def in_cone(ca, cb, axis, angle, lower, upper):
+    """Which triangle pairs (corners ca, cb, each (K, 3, 3)) can meet for a move t d with d within `angle` (radians,
+    below a quarter turn) of the unit `axis` and lower <= t <= upper: a - b (the hull of its nine corner
+    differences) must reach the half-space x.axis >= lower cos(angle) and come within upper sin(angle) of the
+    axis's line in both directions across it (t d itself does: t d.axis >= t cos(angle), and it lies
+    t sin(angle(d, axis)) from the line)."""
+    u = np.cross(axis, np.eye(3)[int(np.argmin(np.abs(axis)))])
+    u /= np.linalg.norm(u)
+    w = np.cross(axis, u)
+    frame = np.array([axis, u, w])
+    pa = (ca.reshape(-1, 3) @ frame.T).reshape(-1, 3, 3)   # (K, corner, axis)
+    pb = (cb.reshape(-1, 3) @ frame.T).reshape(-1, 3, 3)
+    hi = np.maximum(np.maximum(pa[:, 0], pa[:, 1]), pa[:, 2]) - np.minimum(np.minimum(pb[:, 0], pb[:, 1]), pb[:, 2])
+    lo = np.minimum(np.minimum(pa[:, 0], pa[:, 1]), pa[:, 2]) - np.maximum(np.maximum(pb[:, 0], pb[:, 1]), pb[:, 2])
+    side = upper * np.sin(angle)
+    return ((hi[:, 0] >= lower * np.cos(angle)) & (lo[:, 0] <= upper)
+            & (hi[:, 1] >= -side) & (lo[:, 1] <= side) & (hi[:, 2] >= -side) & (lo[:, 2] <= side))
+
+
+def pairs_within(frame, lower, reach):
+    """The corners (ca, cb), each (K, 3, 3), of the triangle pairs the descent finds within `reach` of each other
+    as placed, less those that meet only for moves shorter than `lower` (every corner of a - b nearer than
+    `lower`: the difference, their hull, lies inside that ball, and so does every t d at which they meet)."""
     wa, wb = frame.sa.world, frame.sb.world
     found = descend(wa, wb, reach + frame.band, PRUNE * frame.scale, None, near_only=True)
     ia, ib = found.ia, found.ib
@@ -170,9 +176,82 @@ def sweep(frame, lower, reach, held=False):
             diff = ca[:, i] - cb[:, j]
             far = np.maximum(far, row_dot(diff, diff))
     keep = far >= lower * lower
-    if np.count_nonzero(keep) > MAX_PAIRS:
+    return ca[keep], cb[keep]
+
+
+def cone_sweep(ca, cb, scale, axis, angle, lower, upper, held=False, most=MAX_PAIRS, balls=None):
+    """The `Sweep` of the pairs among (ca, cb) (`pairs_within`) that can meet for a move t d with d within `angle`
+    of the unit `axis` and lower <= t <= upper (`in_cone`), or None when more than MAX_PAIRS do.  Its depths
+    along such directions are those of the whole sweep; along others they may be too short (pairs left out)."""
+    if balls is not None:
+        # t d (d in the cone, lower <= t <= upper) lies within upper sin(angle) of the axis's segment from
+        # lower cos(angle): a pair's ball must come that near it
+        centre, radius = balls
+        near = np.flatnonzero(_near_segments(centre, radius, np.asarray(axis, float)[None], lower * np.cos(angle),
+                                             upper, upper * np.sin(angle))[:, 0])
+        keep = near[in_cone(ca[near], cb[near], axis, angle, lower, upper)]
+    else:
+        keep = np.flatnonzero(in_cone(ca, cb, axis, angle, lower, upper))
+    if keep.size > most:
         return None
-    return Sweep(ca[keep], cb[keep], frame.scale, held)
+    return Sweep(ca[keep], cb[keep], scale, held)
+
+
+def pair_balls(ca, cb):
+    """Per pair a ball holding a - b: about the difference of the triangles' centroids, of radius the sum of their
+    corners' largest distances from them.  Returns (centre (K, 3), radius (K,))."""
+    ma, mb = ca.mean(axis=1), cb.mean(axis=1)
+    radius = (np.sqrt(np.max(np.sum((ca - ma[:, None]) ** 2, axis=2), axis=1))
+              + np.sqrt(np.max(np.sum((cb - mb[:, None]) ** 2, axis=2), axis=1)))
+    return ma - mb, radius
+
+
+def _near_segments(centre, radius, directions, lower, upper, widen=0.0):
+    """(K, m) whether each pair's ball (`pair_balls`) comes within `widen` of the segment from lower d to upper d,
+    per direction d (a superset: the rounding allowance only adds pairs)."""
+    dots = centre @ directions.T
+    along = np.clip(dots, lower, upper)
+    reach = radius + widen
+    norm2 = row_dot(centre, centre)
+    # |c - s d|^2 = |c|^2 - 2 s c.d + s^2 for s = c.d clipped to the segment
+    return (norm2[:, None] - 2.0 * along * dots + along * along
+            <= (reach * reach * (1.0 + 1e-9))[:, None] + 1e-9 * norm2[:, None])
+
+
+def ray_depths(ca, cb, scale, directions, lower, upper, held=False, balls=None):
+    """Per direction d (rows of `directions`, unit) the first candidate length in [lower, upper) (inf if none),
+    each from a `Sweep` of only the pairs among (ca, cb) whose difference a - b can hold a point t d with
+    lower <= t <= upper: a - b lies in the ball about the difference of the triangles' centroids whose radius is
+    the sum of their corners' largest distances from them, which must reach the segment, and then `in_cone` with
+    no angle.  Exact along each d as the whole sweep is; for pairs too many to sweep at once (a direction along which more than MAX_PAIRS can meet is
+    left inf)."""
+    centre, radius = pair_balls(ca, cb) if balls is None else balls
+    out = np.full(directions.shape[0], np.inf)
+    for first in range(0, directions.shape[0], 8):
+        near = _near_segments(centre, radius, directions[first:first + 8], lower, upper)
+        for k in range(near.shape[1]):
+            _ray(out, first + k, directions[first + k], np.flatnonzero(near[:, k]), ca, cb, scale, lower, upper, held)
+    return out
+
+
+def _ray(out, j, d, keep, ca, cb, scale, lower, upper, held):
+    """`ray_depths` along one direction d (into out[j]) from the pairs `keep` (those whose ball reaches it)."""
+    keep = keep[in_cone(ca[keep], cb[keep], d, 0.0, lower, upper)]
+    if keep.size > MAX_PAIRS:
+        return
+    if keep.size == 0:
+        out[j] = np.inf if held else lower
+        return
+    out[j] = Sweep(ca[keep], cb[keep], scale, held).depths(d[None], lower, upper)[0, 0]
+
+
+def sweep(frame, lower, reach, held=False):
+    """The `Sweep` of a pair frame's meshes for moves from `lower` up to `reach` (the pairs `pairs_within` finds),
+    or None when more than MAX_PAIRS triangle pairs lie within it.  `held`: nothing crosses as placed."""
+    ca, cb = pairs_within(frame, lower, reach)
+    if ca.shape[0] > MAX_PAIRS:
+        return None
+    return Sweep(ca, cb, frame.scale, held)
 
 
 def _around(d, angle, k=8):
