@@ -40,8 +40,12 @@ Near-coplanar points are judged with the tolerance `eps` (heights up to it count
 may leave out points within `eps` of its faces (coplanar grid points on a cube's face: the face stays two
 triangles).  When rounding makes a visible region something other than a disc (its horizon is not one simple
 loop), or the input is flat or has fewer than four points, `convex_hull` declines (returns None): the caller
-then answers without a hull.  The callers check the result before use (core/triangulation.py:
-`Triangulation` and `_holds`), so an imperfect hull costs time, never a wrong answer.
+then answers without a hull.  Rounding can also leave an edge reflex by some times eps (slivers among
+near-coplanar points), and rounds started on such a seed can fold the surface (a Minkowski difference of two
+small polytopes): so a seed built in rounds must be convex within eps, and the result is checked (`_sound`:
+closed, convex at every edge to `_SOUND_SLACK` x eps, and for small clouds holding every point), else built
+once more from a tetrahedron and checked, else declined.  The callers check the result before use
+(core/triangulation.py: `Triangulation` and `_holds`), so an imperfect hull costs time, never a wrong answer.
 """
 from __future__ import annotations
 
@@ -208,7 +212,15 @@ def convex_hull(points) -> tuple[np.ndarray, np.ndarray] | None:
     p = points - centre  # heights keep their precision far from the origin
     size = float(np.sqrt(((hi - lo) ** 2).sum()))
     eps = _RELATIVE_EPS * size + 32.0 * np.finfo(float).eps * float(np.abs(points).max())
-    triangles = _build(p, eps)
+    slack = _SOUND_SLACK * eps
+    across: list = []
+    triangles = _build(p, eps, neighbours=across)
+    if triangles is not None and not _sound(p, triangles, slack, across[-1]):
+        # rounds folded the surface (near-coplanar points, as in a Minkowski difference of boxes' grids): once
+        # more from a tetrahedron, no seed, checked again; else decline
+        triangles = _build(p, eps, seeded=False, neighbours=across)
+        if triangles is not None and not _sound(p, triangles, slack, across[-1]):
+            triangles = None
     if triangles is None:
         return None
     used = np.zeros(points.shape[0], bool)
@@ -323,6 +335,61 @@ def _mapped_seed(p: np.ndarray, extreme: np.ndarray, mesh: np.ndarray | None, ep
     return ids[tri]
 
 
+# The result is checked (`_sound`) to this many times eps: near-coplanar points leave edges reflex by some
+# times eps (slivers' planes), far less than core/triangulation.py's 1e-9 x size; a folded surface is off by the
+# cloud's size.  The rounds-built seed is checked to eps itself: rounds on a reflex seed can fold.
+_SOUND_SLACK = 100.0
+# `_sound` compares every point with every face up to this many (point, face) pairs; above, only the surface's
+# own checks (a closed, oriented surface of a sphere's topology, convex at every edge).
+_FULL_CHECK_PAIRS = 1 << 20
+
+
+def _sound(p: np.ndarray, tri: np.ndarray, eps: float, links=None) -> bool:
+    """Whether the triangles (outward, indices into p) bound a convex polytope holding p, up to eps: each directed
+    edge used once and with its reverse (a closed surface), as many vertices as a sphere's triangulation has
+    (V = F / 2 + 2), the third corner of the face across each edge on or below the face's plane (convex at every
+    edge), and, while the pairs are few (`_FULL_CHECK_PAIRS`), every point on or below every face.  `links`: the
+    faces across the edges and their slots back (`_Faces.nb`, `_Faces.back`) as the build kept them, checked here
+    against the corners; else found.
+
+    A pass over the faces (one sort) except the last check, which small clouds (the Minkowski differences of
+    small polytopes, where near-coplanar points can fold a round's insertions) get in full."""
+    n = p.shape[0]
+    if links is None:
+        nb = _neighbours(tri, n)
+        if nb is None:
+            return False
+    else:
+        nb, back = links
+        ordered = np.sort((tri * n + np.roll(tri, -1, axis=1)).reshape(-1))
+        if np.any(ordered[1:] == ordered[:-1]):
+            return False  # a directed edge used twice
+        # the face across each edge (a, b) has the edge (b, a) at its slot back: so every edge has its reverse
+        # (and, each directed edge being used once, that face is the only one across)
+        corner = tri.reshape(-1)
+        at = 3 * nb + back
+        if not (np.array_equal(corner[at], np.roll(tri, -1, axis=1))
+                and np.array_equal(corner[at - back + (back + 1) % 3], tri)):
+            return False
+    used = np.zeros(n, bool)
+    used[tri] = True
+    if np.count_nonzero(used) != tri.shape[0] // 2 + 2:
+        return False
+    P = np.ascontiguousarray(p.T)
+    plane, ok = _planes(P, tri[:, 0], tri[:, 1], tri[:, 2])
+    if not np.all(ok):
+        return False
+    across = np.take(tri, nb.reshape(-1), axis=0).reshape(-1, 3, 3)
+    spare = across.sum(axis=2) - tri - np.roll(tri, -1, axis=1)  # the third corner of the face across each edge
+    x, y, z, off = (row[:, None] for row in plane)
+    if not np.all(x * P[0][spare] + y * P[1][spare] + z * P[2][spare] - off <= eps):
+        return False
+    if n * tri.shape[0] > _FULL_CHECK_PAIRS:
+        return True
+    lifted = np.column_stack([p, np.ones(n)])
+    return bool((lifted @ np.vstack([plane[:3], -plane[3]])).max() <= eps)
+
+
 def _neighbours(tri: np.ndarray, n: int, slots: bool = False):
     """Face across edge k (corners k, k + 1) of each triangle of a closed, consistently oriented surface; None
     when the triangles are not one (a directed edge used twice, or one without its reverse).  With `slots`, also
@@ -343,11 +410,13 @@ def _neighbours(tri: np.ndarray, n: int, slots: bool = False):
     return (twin // 3).reshape(-1, 3)
 
 
-def _build(p: np.ndarray, eps: float) -> np.ndarray | None:
-    """Triangles (indices into p, outward) of the hull of p (centred), or None."""
+def _build(p: np.ndarray, eps: float, seeded: bool = True, neighbours: list | None = None) -> np.ndarray | None:
+    """Triangles (indices into p, outward) of the hull of p (centred), or None.  `seeded`: a cloud of more than
+    `_SEED_ABOVE` points starts from the hull of its extreme points (else from a tetrahedron).  `neighbours`: a
+    list to append the faces across each triangle's edges and their slots back to (unchecked: see `_sound`)."""
     n = p.shape[0]
     tri = None
-    if n > _SEED_ABOVE:
+    if seeded and n > _SEED_ABOVE:
         # start from the hull of the extreme points along evenly spread directions: the first rounds then have
         # hundreds of faces to work on, instead of a tetrahedron's four.  Cheapest when the directions' own hull
         # carries over; else built the same way as this one (a dozen rounds)
@@ -360,7 +429,7 @@ def _build(p: np.ndarray, eps: float) -> np.ndarray | None:
             seed = np.unique(extreme)
             if 4 <= seed.size < n:
                 sub = _build(p[seed], eps)
-                if sub is not None:
+                if sub is not None and _sound(p[seed], sub, eps):  # rounds on a folded seed fold further
                     tri = seed[sub]
     if tri is None:
         start = _tetrahedron(p, eps)
@@ -408,7 +477,12 @@ def _build(p: np.ndarray, eps: float) -> np.ndarray | None:
         live = live[np.flatnonzero(owner[live] >= 0)]
     else:
         return None
-    return faces.tri[np.flatnonzero(faces.alive[:faces.count])]
+    alive = np.flatnonzero(faces.alive[:faces.count])
+    if neighbours is not None:  # the faces across, numbered as the faces returned
+        row = np.full(faces.count, -1, np.int64)
+        row[alive] = np.arange(alive.size)
+        neighbours.append((row[faces.nb[alive]], faces.back[alive]))
+    return faces.tri[alive]
 
 
 def _farthest(faces, owner, height, points) -> None:
