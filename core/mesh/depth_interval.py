@@ -490,11 +490,18 @@ def _sweep_search(frame, lower, held, state, verified, free) -> bool:
     sw = Sweep(ca, cb, frame.scale, held)
     starts = list(state["tried"]) + [move for _, move in verified]
     found = shortest(sw, starts, lower, state["upper"], spread=SWEEP_SPREAD)
+    return _judge(found, state, verified, free) is not None
+
+
+def _judge(found, state, verified, free):
+    """The first of the sweep's candidates `found` ((t, d), shortest first) that the crossing test calls free, at
+    most SWEEP_CHECKS tests: it becomes the best verified move, and its move is returned (None: none was free).
+    Each is tried at its length t, the end of a piece of the union where the pairs only touch, and a hair beyond
+    in case of rounding."""
     checks = 0
     for t, d in found:
         if checks >= SWEEP_CHECKS or t >= state["upper"]:
             break
-        # the end of a piece of the union: the pairs there only touch; a hair beyond, in case of rounding
         for length in (t, t * (1.0 + 1e-7)):
             if length >= state["upper"] or checks >= SWEEP_CHECKS:
                 break
@@ -502,8 +509,8 @@ def _sweep_search(frame, lower, held, state, verified, free) -> bool:
             if free(length, d):
                 state["upper"] = length
                 verified.append((length, length * d))
-                return True
-    return False
+                return length * d
+    return None
 
 
 def _cone_search(frame, lower, held, state, verified, free, start):
@@ -547,19 +554,9 @@ def _cone_search(frame, lower, held, state, verified, free, start):
         # a hair above the best: its own direction's depth (the best itself) starts the pattern search
         found = shortest(local, [axis], lower, state["upper"] * (1.0 + 1e-6), spread=0, angle=0.5 * angle)
         found = [(t, d) for t, d in found if float(np.dot(d, axis)) >= np.cos(angle)]
-        checks = 0
-        for t, d in found:
-            if checks >= SWEEP_CHECKS or t >= state["upper"]:
-                break
-            for length in (t, t * (1.0 + 1e-7)):
-                if length >= state["upper"] or checks >= SWEEP_CHECKS:
-                    break
-                checks += 1
-                if free(length, d):
-                    state["upper"] = length
-                    verified.append((length, length * d))
-                    start = length * d
-                    break
+        move = _judge(found, state, verified, free)
+        if move is not None:
+            start = move
         if state["upper"] >= best_t * (1.0 - GOOD) or state["upper"] <= lower * (1.0 + GOOD):
             return
 
