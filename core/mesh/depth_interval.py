@@ -467,14 +467,38 @@ def _interval(a, b, frame, tolerances, lower, point_a, point_b, normal, segments
         # still wide: pieces around points spread over the overlap, whose differences cover a ball (depth_cover.py)
         found = cover_bound(sa, sb, seeds, scale, best.lower, state["upper"], inner_polytope, _triangle_planes)
         if found is not None and found[0] > best.lower:
-            r, centre, u = found
-            best.lower, best.normal, best.point_a, best.point_b = r, u, centre + r * u, centre
+            witness = _cover_witness(sa, sb, scale, *found)
+            if witness is not None:
+                best.lower, best.point_a, best.point_b, best.normal = found[0], *witness
     # the shortest move the crossing test passed, re-checked by the full query (the next one if it fails)
     for _, move in sorted(verified, key=lambda item: item[0]):
         if apart(a, _moved(b, move), tolerances):
             best.move = move
             break
     return best
+
+
+COVER_WITNESS_DIRECTIONS = 64
+"""Directions tried, after the covering's own, for witness points of its bound (`_cover_witness`)."""
+
+
+def _cover_witness(sa, sb, scale, r, centre, u):
+    """Witness points for the covering's bound r as core/contact.py asks of an intersecting answer: point_a in A,
+    point_b in B, point_a - point_b = r * normal, one of them inside the other mesh.  `centre` lies inside both
+    solids, so it serves as one of the two when the other end of a segment of length r from it lies in its own
+    mesh: along the covering's thinnest direction u first, then along spread directions.  Returns (point_a,
+    point_b, normal), or None when no such segment is found (the bound is then not used)."""
+    directions = np.vstack([u[None, :], fibonacci_directions(COVER_WITNESS_DIRECTIONS)])
+    ends_a = centre[None, :] + r * directions  # point_b = centre, point_a here: must lie in A
+    ends_b = centre[None, :] - r * directions  # point_a = centre, point_b here: must lie in B
+    in_a = winding_numbers(ends_a, sa.world, scale) != 0
+    in_b = winding_numbers(ends_b, sb.world, scale) != 0
+    for k in range(directions.shape[0]):
+        if in_a[k]:
+            return ends_a[k], centre.copy(), directions[k]
+        if in_b[k]:
+            return centre.copy(), ends_b[k], directions[k]
+    return None
 
 
 def _sweep_search(frame, lower, held, state, verified, free) -> bool:
