@@ -64,10 +64,10 @@ then a point of the crossing curve and `fallback_used` is True.
 from .clearance import PartGap, part_clearance
 from .coherence import PairHistory
 from .overlap import Overlap, overlap
-from .parts import is_convex, loose_parts, volume
+from .parts import is_convex, loose_part_count, loose_parts, volume
 from .query import collide_meshes
 from .selfcross import self_crossings, self_intersections
 from .trimesh import TriangleMesh
 
-__all__ = ["TriangleMesh", "collide_meshes", "loose_parts", "volume", "is_convex", "self_intersections",
+__all__ = ["TriangleMesh", "collide_meshes", "loose_parts", "loose_part_count", "volume", "is_convex", "self_intersections",
            "self_crossings", "part_clearance", "PartGap", "overlap", "Overlap", "PairHistory"]
