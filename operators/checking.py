@@ -25,7 +25,7 @@ import numpy as np
 
 from ..core import (DEFAULT_TOLERANCES, ConvexPolytope, PairHistory, PointCloud, Status, TriangleMesh, collide,
                     collide_worst)
-from ..core.mesh import loose_parts, overlap, part_clearance, self_intersections, volume
+from ..core.mesh import loose_part_count, loose_parts, overlap, part_clearance, self_intersections, volume
 from ..results.object_check import ObjectCheck, object_records
 from ..results.record import CheckRecord, Mode
 from .reading import GeometryError, object_identity, read_object
@@ -297,7 +297,7 @@ def check_object_steps(obj, depsgraph, clearance: float, cache=None):
     spent += time.perf_counter() - started
     yield _OBJECT_DONE[2], OBJECT_STAGES[3]
     started = time.perf_counter()
-    parts = len(loose_parts(mesh))
+    parts = loose_part_count(mesh)  # from the part labels part_clearance used: no part is built
     lo, hi = mesh.bounds()
     scale = float(np.linalg.norm(hi - lo))
     check = ObjectCheck(object_name=geometry.name, identity=identity, segments=segments,
