@@ -9,8 +9,8 @@ import pytest
 
 bpy = pytest.importorskip("bpy")
 from tests.blender.scene_builders import settings
-from tests.blender.scenes import snapshot
-from tests.blender.test_check_object import AXIAL_GAP, hinge_object, make_active
+from tests.blender.scenes import make_active, snapshot
+from tests.blender.test_check_object import AXIAL_GAP, hinge_object
 
 
 @pytest.fixture
