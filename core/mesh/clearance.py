@@ -24,7 +24,7 @@ from .query import collide_meshes
 from .trimesh import TriangleMesh
 from .tritri import separation_bound, triangle_triangle
 
-__all__ = ["PartGap", "part_clearance"]
+__all__ = ["PartGap", "part_clearance", "part_clearance_steps"]
 
 PRUNE = 1e-12
 """Leaf pairs whose lower bound is within PRUNE x the mesh's size of a part pair's best distance cannot improve
@@ -63,6 +63,20 @@ def part_clearance(mesh: TriangleMesh, clearance: float,
 
     ValueError on bad input: not a TriangleMesh, a clearance that is negative, NaN, infinite or not a number (an
     empty mesh or NaN coordinates are refused when the TriangleMesh is built)."""
+    steps = part_clearance_steps(mesh, clearance, tolerances)
+    while True:
+        try:
+            next(steps)
+        except StopIteration as finished:
+            return finished.value
+
+
+def part_clearance_steps(mesh: TriangleMesh, clearance: float, tolerances: Tolerances = DEFAULT_TOLERANCES):
+    """`part_clearance` in steps, for a caller that shows progress and may stop between them (Check Object's
+    modal run): a generator that yields the share of the work done (0 to 1, a float) before each pair question
+    (the pair query on two parts that touch, cross or may nest; the searches before them are one step) and
+    returns `part_clearance`'s list as its StopIteration value.  Raises as `part_clearance` does, at its first
+    step."""
     if not isinstance(mesh, TriangleMesh):
         raise ValueError(f"mesh is a {type(mesh).__name__}, expected a core.TriangleMesh")
     if isinstance(clearance, bool) or not isinstance(clearance, (int, float, np.integer, np.floating)):
@@ -131,7 +145,8 @@ def part_clearance(mesh: TriangleMesh, clearance: float,
         if pair not in full and parts[outer].is_closed and _inside(parts[inner], parts[outer], origin):
             found.pop(pair, None)
             full.add(pair)
-    for a, b in sorted(full):
+    for k, (a, b) in enumerate(sorted(full)):
+        yield k / len(full)
         c = collide_meshes(parts[a], parts[b], tolerances, clearance)
         if c.status is Status.SEPARATED and (c.beyond_max_distance or c.distance > clearance):
             continue
