@@ -25,7 +25,7 @@ import numpy as np
 
 from ..core import (DEFAULT_TOLERANCES, ConvexPolytope, PairHistory, PointCloud, Status, TriangleMesh, collide,
                     collide_worst)
-from ..core.mesh import loose_parts, overlap, part_clearance, self_intersections, volume
+from ..core.mesh import loose_part_count, loose_parts, overlap, part_clearance_steps, self_intersections, volume
 from ..results.object_check import ObjectCheck, object_records
 from ..results.record import CheckRecord, Mode
 from .reading import GeometryError, object_identity, read_object
@@ -280,7 +280,8 @@ _OBJECT_DONE = (0.05, 0.75, 0.95)
 
 def check_object_steps(obj, depsgraph, clearance: float, cache=None):
     """Check Object stage by stage (`OBJECT_STAGES`), for a run that shows progress and may be stopped between
-    stages: a generator that yields (share done, the next stage) after each stage but the last and returns
+    stages: a generator that yields (share done, the next stage) after each stage but the last (and, within the
+    clearance stage, between its pair questions: `core.mesh.part_clearance_steps`) and returns
     (`results.object_check.ObjectCheck`, its results-list rows) as its StopIteration value.  It keeps nothing
     outside itself, so a run dropped part way leaves nothing behind.  Raises as `check_object` does."""
     started = time.perf_counter()
@@ -293,11 +294,21 @@ def check_object_steps(obj, depsgraph, clearance: float, cache=None):
     spent = time.perf_counter() - started
     yield _OBJECT_DONE[1], OBJECT_STAGES[2]
     started = time.perf_counter()
-    gaps = part_clearance(mesh, clearance)
+    clearance_steps = part_clearance_steps(mesh, clearance)
+    while True:
+        try:
+            share = next(clearance_steps)
+        except StopIteration as finished:
+            gaps = finished.value
+            break
+        # before each pair question of parts that touch, cross or may nest: Esc gets its turn there too
+        spent += time.perf_counter() - started
+        yield _OBJECT_DONE[1] + share * (_OBJECT_DONE[2] - _OBJECT_DONE[1]), OBJECT_STAGES[2]
+        started = time.perf_counter()
     spent += time.perf_counter() - started
     yield _OBJECT_DONE[2], OBJECT_STAGES[3]
     started = time.perf_counter()
-    parts = len(loose_parts(mesh))
+    parts = loose_part_count(mesh)  # from the part labels part_clearance used: no part is built
     lo, hi = mesh.bounds()
     scale = float(np.linalg.norm(hi - lo))
     check = ObjectCheck(object_name=geometry.name, identity=identity, segments=segments,

@@ -6,7 +6,8 @@ self-intersections and the pairs of its loose parts closer than the scene's Clea
 writer (`store.set_records`, with the `ObjectCheck` they come from) and reports one line.  Nothing in the scene
 changes (no undo step).  With a window it runs as the scene check and the sweep do (`modal_run`): stage by stage
 (`checking.check_object_steps`) on a window timer, with a progress bar and the stage in the status bar; Esc stops
-it between stages and the results list stays as it was (nothing is written before the last stage).  Without a
+it between stages (and between the clearance stage's pair questions) and the results list stays as it was
+(nothing is written before the last stage).  Without a
 window (scripts, `execute`) it runs straight through.  Choosing a row of the list frames its two closest points
 (`frame_record`), or the whole crossing curve for the self-intersection row.
 """

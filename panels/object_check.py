@@ -49,13 +49,3 @@ class VIEW3D_PT_collision_object_check(CollisionSubPanel, bpy.types.Panel):
 
 CLASSES = (VIEW3D_PT_collision_object_check,)
 
-
-def register():
-    for cls in CLASSES:
-        bpy.utils.register_class(cls)
-
-
-def unregister():
-    for cls in reversed(CLASSES):
-        if getattr(cls, "is_registered", True):
-            bpy.utils.unregister_class(cls)

@@ -136,13 +136,3 @@ class VIEW3D_PT_collision_scene_check(CollisionSubPanel, bpy.types.Panel):
 
 CLASSES = (COLLISION_UL_results, VIEW3D_PT_collision_scene_check)
 
-
-def register():
-    for cls in CLASSES:
-        bpy.utils.register_class(cls)
-
-
-def unregister():
-    for cls in reversed(CLASSES):
-        if getattr(cls, "is_registered", True):
-            bpy.utils.unregister_class(cls)

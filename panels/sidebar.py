@@ -83,15 +83,3 @@ def menu_func(self, _context):
 
 CLASSES = (VIEW3D_PT_collision_inspector,) + motion.CLASSES  # the sub-panel after its parent
 
-
-def register():
-    for cls in CLASSES:
-        bpy.utils.register_class(cls)
-    bpy.types.VIEW3D_MT_object.append(menu_func)
-
-
-def unregister():
-    bpy.types.VIEW3D_MT_object.remove(menu_func)
-    for cls in reversed(CLASSES):
-        if getattr(cls, "is_registered", True):
-            bpy.utils.unregister_class(cls)

@@ -97,7 +97,7 @@ TIERS: dict[str, tuple[str, ...]] = {
         "core/test_pair_history.py::test_jumps[2]",
         "core/test_pair_history.py::test_drag_around_at_a_small_gap[1]",
         "core/test_pair_history.py::test_small_steps_and_jumps_mixed",
-        "core/test_hull_folded.py::test_differences_of_rotated_box_grids_are_convex",
+        "core/test_hull_folded.py::test_the_same_difference_moved_scaled_and_reordered_is_not_folded",
         "core/test_mesh_scale_invariance.py::test_scaled_and_moved_pairs_answer_alike[0.001-1000.0-ball in cup wall",
         "core/test_lockstep_epa.py::test_lockstep_epa_gives_the_scalar_answers[0-1.0-0.0-0.2]",
         "core/test_lockstep_epa.py::test_lockstep_epa_gives_the_scalar_answers[1-1e-06-0.0-0.0]",
@@ -121,6 +121,10 @@ TIERS: dict[str, tuple[str, ...]] = {
         "core/test_mesh_deformed_frames.py::test_frames_answer_as_a_fresh_check[jitter 1e-9-True]",
         "core/test_mesh_deformed_frames.py::test_frames_answer_as_a_fresh_check[jitter 1e-6-True]",
         "core/test_mesh_deformed_frames.py::test_frames_answer_as_a_fresh_check[bulge 1e-6-True]",
+        # the crossing test against manifold3d on 200 grid pairs; the oracle's clearance lists below the largest
+        # (the fast tier keeps the literal regression and the largest clearance)
+        "core/test_overlaps_flush_faces.py::test_the_crossing_test_agrees_with_the_exact_volume_on_a_grid",
+        "core/test_part_clearance_groups.py::test_crossing_parts_at_a_large_clearance_match_the_oracle[0.",
         # Blender: eight and four launches of a Blender binary (about 50 s and 30 s); a million-vertex pair
         "blender/test_scene_check_cli.py::test_runner_in_a_blender_binary",
         "blender/test_scene_check_cli_scripts.py::test_runner_in_a_blender_binary_with_auto_run_forced_on",

@@ -61,13 +61,14 @@ normal by its mesh's shortfall.  The depth is 0 only when no point strictly insi
 found, which happens when the overlap has no volume (open surfaces crossing, coplanar contact); the points are
 then a point of the crossing curve and `fallback_used` is True.
 """
-from .clearance import PartGap, part_clearance
+from .clearance import PartGap, part_clearance, part_clearance_steps
 from .coherence import PairHistory
 from .overlap import Overlap, overlap
-from .parts import is_convex, loose_parts, volume
+from .parts import is_convex, loose_part_count, loose_parts, volume
 from .query import collide_meshes
 from .selfcross import self_crossings, self_intersections
 from .trimesh import TriangleMesh
 
-__all__ = ["TriangleMesh", "collide_meshes", "loose_parts", "volume", "is_convex", "self_intersections",
-           "self_crossings", "part_clearance", "PartGap", "overlap", "Overlap", "PairHistory"]
+__all__ = ["TriangleMesh", "collide_meshes", "loose_parts", "loose_part_count", "volume", "is_convex",
+           "self_intersections", "self_crossings", "part_clearance", "part_clearance_steps", "PartGap", "overlap",
+           "Overlap", "PairHistory"]

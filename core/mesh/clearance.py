@@ -24,7 +24,7 @@ from .query import collide_meshes
 from .trimesh import TriangleMesh
 from .tritri import separation_bound, triangle_triangle
 
-__all__ = ["PartGap", "part_clearance"]
+__all__ = ["PartGap", "part_clearance", "part_clearance_steps"]
 
 PRUNE = 1e-12
 """Leaf pairs whose lower bound is within PRUNE x the mesh's size of a part pair's best distance cannot improve
@@ -63,6 +63,20 @@ def part_clearance(mesh: TriangleMesh, clearance: float,
 
     ValueError on bad input: not a TriangleMesh, a clearance that is negative, NaN, infinite or not a number (an
     empty mesh or NaN coordinates are refused when the TriangleMesh is built)."""
+    steps = part_clearance_steps(mesh, clearance, tolerances)
+    while True:
+        try:
+            next(steps)
+        except StopIteration as finished:
+            return finished.value
+
+
+def part_clearance_steps(mesh: TriangleMesh, clearance: float, tolerances: Tolerances = DEFAULT_TOLERANCES):
+    """`part_clearance` in steps, for a caller that shows progress and may stop between them (Check Object's
+    modal run): a generator that yields the share of the work done (0 to 1, a float) before each pair question
+    (the pair query on two parts that touch, cross or may nest; the searches before them are one step) and
+    returns `part_clearance`'s list as its StopIteration value.  Raises as `part_clearance` does, at its first
+    step."""
     if not isinstance(mesh, TriangleMesh):
         raise ValueError(f"mesh is a {type(mesh).__name__}, expected a core.TriangleMesh")
     if isinstance(clearance, bool) or not isinstance(clearance, (int, float, np.integer, np.floating)):
@@ -92,43 +106,52 @@ def part_clearance(mesh: TriangleMesh, clearance: float,
     np.minimum.at(part_lo, leaf_label, corners.min(axis=1))
     np.maximum.at(part_hi, leaf_label, corners.max(axis=1))
     diagonal = np.sqrt(((part_hi - part_lo) ** 2).sum(axis=1))
-    # a pair within the clearance or its touching band has boxes at most that far apart (any pair's band is at
-    # most the band of the whole mesh)
+
+    def touching(a, b) -> float:
+        """The pair's touching band."""
+        return tolerances.touching * max(diagonal[a], diagonal[b])
+
+    # First the pairs of parts within their touching band (they cross, touch or nest: the pair question decides);
+    # any pair's band is at most the band of the whole mesh.
+    ia, ib = self_leaf_pairs(world, tolerances.touching * extent, leaf_label, closest=True)
+    near = _closest_per_part_pair(corners, ia, ib, leaf_label, count, PRUNE * extent)
+    full = {(a, b) for (a, b), (d, _, _) in near.items() if d <= touching(a, b)}
+    # Then the pairs within the clearance, parts joined by those contacts grouped: where two crossing parts
+    # interleave, every node of the hierarchy holds both and the search could not prune a pair of them (two
+    # crossing spheres at a clearance as large as their radius: all the triangles of the two caps paired).
+    # The pairs within a group that do not touch go to the pair question too (usually none or a few).
+    group = _groups(count, full)
     reach = clearance + tolerances.touching * extent
-    ia, ib = self_leaf_pairs(world, reach, leaf_label, closest=True)
+    ia, ib = self_leaf_pairs(world, reach, leaf_label, closest=True, groups=group[leaf_label])
     best = _closest_per_part_pair(corners, ia, ib, leaf_label, count, PRUNE * extent)
 
     found = {}
-    full = set()
     for (a, b), (d, pa, pb) in best.items():
-        band = tolerances.touching * max(diagonal[a], diagonal[b])
-        if d <= band:
-            full.add((a, b))  # touching or crossing: the pair question decides, with the depth
+        if d <= touching(a, b):
+            full.add((a, b))
         elif d <= clearance:
             found[(a, b)] = PartGap(a, b, d, pa + origin, pb + origin, Status.SEPARATED)
     # a part whose box lies in another's may be inside that part's solid without coming near its surface (or
     # farther than the clearance from it): one of its corners decides (all its points are off the other surface)
-    parts = None
-    for a, b in candidate_pairs(part_lo, part_hi, reach):
-        a, b = int(a), int(b)
-        if (a, b) in full:
+    close = [(int(a), int(b)) for a, b in candidate_pairs(part_lo, part_hi, reach)]
+    full |= {(a, b) for a, b in close if group[a] == group[b]}
+    nests = [(inner, outer) for a, b in close if (a, b) not in full for inner, outer in ((a, b), (b, a))
+             if np.all(part_lo[inner] >= part_lo[outer]) and np.all(part_hi[inner] <= part_hi[outer])]
+    # each part needed below built once, only those
+    needed = sorted({k for pair in full for k in pair} | {k for pair in nests for k in pair})
+    parts = dict(zip(needed, loose_parts(mesh, needed)))
+    for inner, outer in nests:
+        pair = (min(inner, outer), max(inner, outer))
+        if pair not in full and parts[outer].is_closed and _inside(parts[inner], parts[outer], origin):
+            found.pop(pair, None)
+            full.add(pair)
+    for k, (a, b) in enumerate(sorted(full)):
+        yield k / len(full)
+        c = collide_meshes(parts[a], parts[b], tolerances, clearance)
+        if c.status is Status.SEPARATED and (c.beyond_max_distance or c.distance > clearance):
             continue
-        for inner, outer in ((a, b), (b, a)):
-            if not (np.all(part_lo[inner] >= part_lo[outer]) and np.all(part_hi[inner] <= part_hi[outer])):
-                continue
-            parts = parts if parts is not None else loose_parts(mesh)
-            if parts[outer].is_closed and _inside(parts[inner], parts[outer], origin):
-                found.pop((a, b), None)
-                full.add((a, b))
-                break
-    if full:
-        parts = parts if parts is not None else loose_parts(mesh)
-        for a, b in sorted(full):
-            c = collide_meshes(parts[a], parts[b], tolerances, clearance)
-            if c.status is Status.SEPARATED and (c.beyond_max_distance or c.distance > clearance):
-                continue
-            found[(a, b)] = PartGap(a, b, float(c.distance), np.asarray(c.point_a, np.float64),
-                                    np.asarray(c.point_b, np.float64), c.status)
+        found[(a, b)] = PartGap(a, b, float(c.distance), np.asarray(c.point_a, np.float64),
+                                np.asarray(c.point_b, np.float64), c.status)
     return sorted(found.values(), key=lambda g: (g.distance, g.part_a, g.part_b))
 
 
@@ -138,6 +161,22 @@ def _inside(inner: TriangleMesh, outer: TriangleMesh, origin) -> bool:
     world = WorldBVH(outer._local.bvh, outer.world_vertices(origin), outer._linear, outer._translation - origin)
     corner = inner.world_vertices(origin)[inner.triangles[:1, 0]]
     return bool(winding_numbers(corner, world, float(np.linalg.norm(hi - lo)))[0] != 0)
+
+
+def _groups(count, pairs) -> np.ndarray:
+    """(count,) int64: the connected component of every part in the graph of `pairs` (a component's number is
+    its smallest part)."""
+    group = np.arange(count)
+    for a, b in sorted(pairs):
+        ra, rb = a, b
+        while group[ra] != ra:
+            ra = group[ra]
+        while group[rb] != rb:
+            rb = group[rb]
+        group[max(ra, rb)] = min(ra, rb)
+    for k in range(count):  # parts in increasing order: each root is final before its members
+        group[k] = group[group[k]]
+    return group
 
 
 def _part_of_triangle(local):

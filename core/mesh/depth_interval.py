@@ -32,7 +32,8 @@ interval wider than 0.6 %, the polytopes are built and their normal tried; then,
 grown by 0.4 %, 1.6 %, 6.4 %, 26 %, 100 % (each below the best move so far), then a bisection between the last that
 intersects and the first free one, until the move is within 0.4 % of L or known to 0.1 % of L (or to a tenth of
 the gap left, when L is well below).  "Free" is the pipeline's
-crossing test on B's hierarchy shifted (no crossing beyond the touching band, no containment; no depth work), at
+crossing test on B's hierarchy shifted (no crossing beyond the touching band, no containment, no inside probe
+where the surfaces touch; no depth work), at
 most MAX_CHECKS of them; the shortest
 free move is re-checked by the full query (`collide_meshes(..., depth_interval=False)`), the next one if that
 fails, and the hulls' move (which separates the hulls, hence the meshes) is the fallback.  Still wider than 1 %
@@ -61,6 +62,7 @@ from ..rows import fibonacci_directions, row_dot
 from .depth_cover import cover_bound
 from .depth_sweep import MAX_PAIRS, Sweep, cone_sweep, pair_balls, pairs_within, ray_depths, shortest
 from .descent import PRUNE, descend
+from .inside import deepest_inside
 from .meeting import _robust, containment
 from .bvh import WorldBVH
 from .pair_frame import Side
@@ -697,9 +699,10 @@ def _shifted(world: WorldBVH, move) -> WorldBVH:
 
 def _overlaps(frame, b, move) -> bool:
     """The pipeline's verdict for A and B moved by `move`, without its depth work: do the surfaces cross by more
-    than the touching band (core/mesh/meeting.py `_robust`), or does one closed mesh hold the other
-    (`containment`)?  A crossing that `meet` would call a contact line of a contained mesh is an intersection
-    either way."""
+    than the touching band (core/mesh/meeting.py `_robust`), does one closed mesh hold the other
+    (`containment`), or, where the surfaces only touch, does a probe of one lie inside the other beyond the band
+    (`_sunk`)?  A crossing that `meet` would call a contact line of a contained mesh is an intersection either
+    way."""
     pair = _MovedPair(frame, b, np.asarray(move, float))
     wa, wb = pair.sa.world, pair.sb.world
     found = descend(wa, wb, pair.band, PRUNE * pair.scale, None, near_only=True)
@@ -710,7 +713,28 @@ def _overlaps(frame, b, move) -> bool:
         if segments.shape[0] and np.any(_robust(np.take(wa.leaf_corners, ia[mask], axis=0),
                                                 np.take(wb.leaf_corners, ib[mask], axis=0), segments, pair.band)):
             return True
-    return containment(pair) is not None
+    if containment(pair) is not None:
+        return True
+    return bool(near.size) and _sunk(pair, found, near)
+
+
+def _sunk(pair, found, near) -> bool:
+    """Surfaces within the band of each other that neither cross beyond it nor hold one another can still
+    overlap: grid-aligned meshes whose faces and edges lie in each other's face planes (a box poking out of an
+    L prism's notch, its faces in the prism's planes) meet only in such contacts, yet share a volume.  The
+    full query finds that overlap with its depth probes (core/mesh/inside.py `deepest_inside`: contact corners
+    and centroids, points just behind the contact faces, each inside the other closed mesh beyond the band);
+    the same probes here, on the pairs within the band, so that a move this test calls free is one the full
+    query's re-check accepts."""
+    sa, sb, band, scale = pair.sa, pair.sb, pair.band, pair.scale
+    if not pair.boxes_meet:
+        return False
+    none = near[:0]
+    A = np.take(sa.world.leaf_corners, found.ia, axis=0)
+    B = np.take(sb.world.leaf_corners, found.ib, axis=0)
+    if sb.closed and deepest_inside(sa, sb, found, none, near, A, B, band, scale).any_inside:
+        return True
+    return sa.closed and deepest_inside(sb, sa, found, none, near, B, A, band, scale, swap=True).any_inside
 
 
 def _moved(mesh, move):

@@ -15,7 +15,7 @@ import numpy as np
 from ..rows import row_cross, row_dot
 from ..topology import convexity
 
-__all__ = ["loose_parts", "volume", "is_convex"]
+__all__ = ["loose_parts", "loose_part_count", "volume", "is_convex"]
 
 
 class _Parts:
@@ -86,18 +86,26 @@ def _whole_is_convex(local) -> bool:
                           pairing=pairing)[0])
 
 
-def loose_parts(mesh) -> list:
-    """The loose parts of a `TriangleMesh` as TriangleMeshes (same transform), in order of first triangle."""
+def loose_parts(mesh, which=None) -> list:
+    """The loose parts of a `TriangleMesh` as TriangleMeshes (same transform), in order of first triangle;
+    `which`: only the parts of these numbers (in that order), the others not built."""
     parts = mesh._local.parts
     order = np.argsort(parts.label, kind="stable")
     bounds = np.concatenate([[0], np.cumsum(parts.triangle_count)])
-    first = np.array([order[bounds[k]] for k in range(parts.count)])
+    numbered = np.argsort(order[bounds[:-1]], kind="stable")  # the label of part k: by first triangle
+    if which is not None:
+        numbered = numbered[np.asarray(which, np.int64)]
     result = []
-    for k in np.argsort(first, kind="stable"):
+    for k in numbered:
         tris = mesh.triangles[order[bounds[k]:bounds[k + 1]]]
         used, remap = np.unique(tris, return_inverse=True)
         result.append(type(mesh)(mesh.vertices[used], remap.reshape(-1, 3), mesh.transform))
     return result
+
+
+def loose_part_count(mesh) -> int:
+    """How many loose parts a `TriangleMesh` has (`len(loose_parts(mesh))`, without building them)."""
+    return int(mesh._local.parts.count)
 
 
 def volume(mesh) -> float:

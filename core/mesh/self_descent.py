@@ -5,10 +5,14 @@ splits into the four pairs of their children; a node paired with itself, (p, p),
 its children l and r; a pair is kept while the world boxes of its two nodes lie within `reach` of each other on
 every axis (a node always meets itself).  With `labels` (one per leaf, e.g. its loose part), a pair whose two
 nodes hold only leaves of one and the same label is dropped at once: the leaf pairs left are those of different
-labels.  With `closest` as well, the search keeps, for each pair of labels, only what may hold their closest
-points: a node pair whose nodes each hold a single label is dropped when its lower bound (`bvh.pair_lower_bound`)
-exceeds `reach` or the smallest distance seen so far between two surface points of those labels (a point of each
-node, and at every level the exact distance of the first triangles of the label pair's most promising node pair).
+labels.  With `groups` (one per leaf, coarser than `labels`: each label in one group), the pairs dropped at once
+are those whose two nodes hold leaves of one and the same group, so no leaf pair within a group is returned
+(parts already known to touch or cross, put in one group: the search then skips the volume where they
+interleave, whose node pairs hold both labels and could not be pruned).  With `closest` as well, the search
+keeps, for each pair of labels, only what may hold their closest points: a node pair whose nodes each hold a
+single label is dropped when its lower bound (`bvh.pair_lower_bound`) exceeds `reach` or the smallest distance
+seen so far between two surface points of those labels (a point of each node, and at every level the exact
+distance of the first triangles of the label pair's most promising node pair).
 """
 from __future__ import annotations
 
@@ -53,14 +57,16 @@ class _UpperBounds:
         return np.where(self.keys[pos] == keys, self.values[pos], np.inf)
 
 
-def self_leaf_pairs(world: WorldBVH, reach: float, labels=None, closest: bool = False):
+def self_leaf_pairs(world: WorldBVH, reach: float, labels=None, closest: bool = False, groups=None):
     """Leaf pairs (i, j), i < j (leaf indices: leaf i holds triangle `world.local.order[i]`), whose world boxes lie
-    within `reach` of each other, and (with `labels`) whose labels differ (with `closest`, only those that may
-    hold the closest points of their two labels; see the module docstring).  Returns two (k,) int64 arrays."""
+    within `reach` of each other, and (with `labels`) whose labels differ (with `groups`, whose groups differ; with
+    `closest`, only those that may hold the closest points of their two labels; see the module docstring).
+    Returns two (k,) int64 arrays."""
     local = world.local
     lo = [np.ascontiguousarray(world.lo[:, x]) for x in range(3)]
     hi = [np.ascontiguousarray(world.hi[:, x]) for x in range(3)]
     uniform = None if labels is None else _uniform_labels(local, labels)
+    grouped = uniform if groups is None else _uniform_labels(local, groups)
     span = 0 if labels is None else int(np.max(labels)) + 1
     bounds = _UpperBounds() if closest and labels is not None else None
     i = np.zeros(1, np.int64)
@@ -83,7 +89,8 @@ def self_leaf_pairs(world: WorldBVH, reach: float, labels=None, closest: bool = 
         keep |= ~apart
         if uniform is not None:
             ua, ub = uniform[na], uniform[nb]
-            keep &= ~((ua >= 0) & (ua == ub))
+            ga, gb = grouped[na], grouped[nb]
+            keep &= ~((ga >= 0) & (ga == gb))
             if bounds is not None:
                 rows = np.flatnonzero(keep & (ua >= 0) & (ub >= 0))
                 if rows.size:

@@ -49,6 +49,14 @@ def uv_sphere(name, radius=1.0, location=(0.0, 0.0, 0.0), segments=64, rings=32)
     return obj
 
 
+def make_active(obj):
+    """Select exactly `obj` and make it active (Check Object's target)."""
+    for other in list(bpy.context.selected_objects):
+        other.select_set(False)
+    obj.select_set(True)
+    bpy.context.view_layer.objects.active = obj
+
+
 def select_pair(active, other):
     """Select exactly `active` (A) and `other` (B), with `active` active."""
     for obj in bpy.context.view_layer.objects:

@@ -10,6 +10,7 @@ import pytest
 
 bpy = pytest.importorskip("bpy")
 from tests.blender.scene_builders import settings
+from tests.blender.scenes import make_active
 
 N = 24
 RADIAL_GAP = (0.2 - 0.15) * math.cos(math.pi / N)  # pin to bore: the aligned 24-gons' faces, parallel
@@ -49,13 +50,6 @@ def hinge_object(name="Hinge"):
     obj = bpy.data.objects.new(name, mesh)
     bpy.context.scene.collection.objects.link(obj)
     return obj
-
-
-def make_active(obj):
-    for other in list(bpy.context.selected_objects):
-        other.select_set(False)
-    obj.select_set(True)
-    bpy.context.view_layer.objects.active = obj
 
 
 def listed_pairs(store):

@@ -9,8 +9,8 @@ import pytest
 
 bpy = pytest.importorskip("bpy")
 from tests.blender.scene_builders import settings
-from tests.blender.scenes import snapshot
-from tests.blender.test_check_object import AXIAL_GAP, hinge_object, make_active
+from tests.blender.scenes import make_active, snapshot
+from tests.blender.test_check_object import AXIAL_GAP, hinge_object
 
 
 @pytest.fixture
@@ -123,13 +123,46 @@ def test_an_error_in_a_stage_is_reported_and_changes_nothing(addon_modules, obje
     def refused(mesh, clearance):
         raise ValueError("refused for the test")
 
-    monkeypatch.setattr(checking, "part_clearance", refused)
+    monkeypatch.setattr(checking, "part_clearance_steps", refused)
     monkeypatch.setattr(object_check, "STEP_S", 0.0)
     fake = _fake_operator(object_check)
     returned = [fake.modal(bpy.context, _event("TIMER")) for _ in range(3)]
     assert returned == [{"RUNNING_MODAL"}, {"RUNNING_MODAL"}, {"CANCELLED"}]  # the third stage raised
     assert fake.reports[-1] == ({"ERROR"}, "Cannot check 'Hinge': refused for the test")
     assert addon_modules.store.records() == rows and fake._steps is None
+
+
+def test_esc_is_taken_between_the_pair_questions(addon_modules, object_check, monkeypatch):
+    """A cube with three overlapping Array copies: the clearance stage asks the pair question of every pair of
+    parts that touch or cross, and the run stops for events before each.  Run to the end tick by tick it lists
+    what a straight run lists; Esc at the first of those ticks changes nothing."""
+    cube = _crossing_cube()
+    cube.modifiers["Array"].count = 4
+    settings().clearance = 0.01
+    make_active(cube)
+    bpy.context.view_layer.update()
+    assert bpy.ops.collision.check_object() == {"FINISHED"}
+    store = addon_modules.store
+    straight, check = _rows(store), store.object_check()
+    monkeypatch.setattr(object_check, "STEP_S", 0.0)
+    stages = object_check.OBJECT_STAGES
+    fake = _fake_operator(object_check)
+    ticks = []
+    while not ticks or ticks[-1] == {"RUNNING_MODAL"}:
+        ticks.append(fake.modal(bpy.context, _event("TIMER")))
+    inside = [done for done, stage in fake.progress if stage == stages[2]]
+    assert len(inside) >= 1 + 3  # after the self-intersections, then before each of at least three questions
+    assert ticks[-1] == {"FINISHED"} and _rows(store) == straight
+    finished = store.object_check()
+    assert finished.pairs == check.pairs and finished is not check
+    assert [done for done, _ in fake.progress] == sorted(done for done, _ in fake.progress)
+    # again, Esc before the first pair question: the list keeps the finished run's rows
+    fake = _fake_operator(object_check)
+    for _ in range(3):  # reading, self-intersections, the searches of the clearance stage
+        assert fake.modal(bpy.context, _event("TIMER")) == {"RUNNING_MODAL"}
+    assert fake.progress[-1][1] == stages[2]
+    assert fake.modal(bpy.context, _event("ESC")) == {"CANCELLED"}
+    assert _rows(store) == straight and store.object_check() is finished
 
 
 def test_invoke_without_a_window_runs_straight_through(addon_modules):

@@ -1,14 +1,19 @@
 """What the manual window checks (motion_window_check.py, object_check_window_check.py) share: a tagged log, a
 failure that ends Blender at once with exit code 1, enabling the repository as the legacy add-on (through
-scripts/blender_env.py, as every other tier does) and finding the 3D view.  Runs inside Blender only."""
+scripts/blender_env.py, as every other tier does), the steps run from a Blender timer once the window is up,
+an empty scene, the 3D view, and making an object active (tests/blender/scenes.py, as the headless tier does).
+Runs inside Blender only."""
 import os
 import sys
+import traceback
 
 import bpy
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
+sys.path.append(ROOT)  # tests.blender.scenes
 import blender_env  # noqa: E402
+from tests.blender.scenes import make_active  # noqa: E402,F401  (for the checks)
 
 ADDON = blender_env.addon_id()
 
@@ -18,6 +23,8 @@ class ManualCheck:
 
     def __init__(self, tag: str):
         self.tag = tag
+        self.step = 0
+        """The check's own step counter: `run` reads and advances it."""
 
     def log(self, *args):
         print(self.tag, *args, flush=True)
@@ -31,6 +38,27 @@ class ManualCheck:
             blender_env.enable_legacy(ROOT)  # refuses unless BLENDER_USER_RESOURCES is set
         except blender_env.BlenderEnvError as exc:
             self.fail(str(exc))
+
+    def start(self, run, first_interval: float = 1.0):
+        """Run the check's steps from a Blender timer (so the window is up): `run()` after `first_interval`
+        seconds, then again after each delay it returns, until it returns None.  The repository is enabled as
+        the add-on before the first step; an exception anywhere prints its trace and ends Blender with exit code
+        1 (a timer's exception would only be printed)."""
+        def tick():
+            try:
+                if self.step == 0:
+                    self.enable()
+                return run()
+            except Exception:
+                traceback.print_exc()
+                os._exit(1)
+
+        bpy.app.timers.register(tick, first_interval=first_interval)
+
+    @staticmethod
+    def clear_scene():
+        for obj in list(bpy.data.objects):
+            bpy.data.objects.remove(obj)
 
     def view3d(self):
         """(window, area, region) of the first 3D view."""

@@ -19,7 +19,6 @@ import importlib
 import os
 import sys
 import time
-import traceback
 
 import bpy
 
@@ -27,28 +26,17 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from manual_check import ADDON, ManualCheck  # noqa: E402  (tests/gui/manual_check.py)
 
 CHECK = ManualCheck("MOTIONGUI")
-log, fail, enable, view3d = CHECK.log, CHECK.fail, CHECK.enable, CHECK.view3d
-state = {"step": 0, "seen": []}
-
-
-def step():
-    try:
-        return run()
-    except Exception:
-        traceback.print_exc()
-        os._exit(1)
+log, fail, view3d = CHECK.log, CHECK.fail, CHECK.view3d
+state = {"seen": []}
 
 
 def run():
-    if state["step"] == 0:
-        enable()
     store = importlib.import_module(f"{ADDON}.operators.store")
     live = importlib.import_module(f"{ADDON}.operators.live")
     window, area, region = view3d()
-    s = state["step"]
+    s = CHECK.step
     if s == 0:
-        for obj in list(bpy.data.objects):
-            bpy.data.objects.remove(obj)
+        CHECK.clear_scene()
         bpy.ops.mesh.primitive_cube_add(location=(0, 0, 0))
         a = bpy.context.active_object
         a.name = "A"
@@ -64,7 +52,7 @@ def run():
         bpy.context.scene.collision_inspector.live = True
         a.select_set(False)
         bpy.context.view_layer.objects.active = b
-        state["step"] = 1
+        CHECK.step = 1
         return 0.3
     if s == 1:
         state["x"], state["y"] = region.x + region.width // 2, region.y + region.height // 2
@@ -73,7 +61,7 @@ def run():
             started = bpy.ops.transform.translate("INVOKE_DEFAULT", constraint_axis=(True, False, False))
         if started != {"RUNNING_MODAL"}:
             fail(f"transform.translate returned {started}")
-        state["step"] = 2
+        CHECK.step = 2
         return 0.2
     if s == 2:
         state["x"] -= 25
@@ -81,12 +69,12 @@ def run():
         state["seen"].append((bpy.data.objects["B"].location.x, store.active_record().distance))
         if len(state["seen"]) < 12:
             return 0.15
-        state["step"] = 3
+        CHECK.step = 3
         return 0.3
     if s == 3:
         window.event_simulate("LEFTMOUSE", "PRESS", x=state["x"], y=state["y"])
         window.event_simulate("LEFTMOUSE", "RELEASE", x=state["x"], y=state["y"])
-        state["step"], state["since"] = 4, time.time()
+        CHECK.step, state["since"] = 4, time.time()
         return 0.5
     if s == 4:
         record = store.active_record()
@@ -118,7 +106,7 @@ def run():
             started = bpy.ops.collision.sweep("INVOKE_DEFAULT", frame_start=1, frame_end=21)
         if started != {"RUNNING_MODAL"}:
             fail(f"the sweep did not run modally: {started}")
-        state["step"], state["since"] = 5, time.time()
+        CHECK.step, state["since"] = 5, time.time()
         return 0.5
     if s == 5:
         sweep = store.sweep_record()
@@ -134,4 +122,4 @@ def run():
     return None
 
 
-bpy.app.timers.register(step, first_interval=1.0)
+CHECK.start(run)

@@ -18,23 +18,15 @@ import importlib
 import os
 import sys
 import time
-import traceback
 
 import bpy
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from manual_check import ADDON, ManualCheck  # noqa: E402  (tests/gui/manual_check.py)
+from manual_check import ADDON, ManualCheck, make_active  # noqa: E402  (tests/gui/manual_check.py)
 
 CHECK = ManualCheck("OBJECTGUI")
-log, fail, enable, view3d = CHECK.log, CHECK.fail, CHECK.enable, CHECK.view3d
-state = {"step": 0}
-
-
-def make_active(obj):
-    for other in list(bpy.context.selected_objects):
-        other.select_set(False)
-    obj.select_set(True)
-    bpy.context.view_layer.objects.active = obj
+log, fail, view3d = CHECK.log, CHECK.fail, CHECK.view3d
+state = {}
 
 
 def fingerprint(obj):
@@ -51,23 +43,12 @@ def invoke_on(window, area, region, obj):
         fail(f"check_object did not run modally: {started}")
 
 
-def step():
-    try:
-        return run()
-    except Exception:
-        traceback.print_exc()
-        os._exit(1)
-
-
 def run():
-    if state["step"] == 0:
-        enable()
     store = importlib.import_module(f"{ADDON}.operators.store")
     window, area, region = view3d()
-    s = state["step"]
+    s = CHECK.step
     if s == 0:
-        for obj in list(bpy.data.objects):
-            bpy.data.objects.remove(obj)
+        CHECK.clear_scene()
         bpy.ops.mesh.primitive_cube_add(size=1.0, location=(-6.0, 0.0, 0.0))
         small = bpy.context.active_object
         small.name = "Small"
@@ -87,12 +68,12 @@ def run():
         bpy.context.view_layer.update()
         state["before"] = fingerprint(big)
         invoke_on(window, area, region, big)
-        state["step"], state["since"] = 1, time.time()
+        CHECK.step, state["since"] = 1, time.time()
         return 0.05
     if s == 1:
         window.event_simulate("ESC", "PRESS")
         window.event_simulate("ESC", "RELEASE")
-        state["step"] = 2
+        CHECK.step = 2
         return 1.0
     if s == 2:
         records, check = state["kept"]
@@ -102,7 +83,7 @@ def run():
             fail("Esc: the object changed")
         log(f"Esc: the list kept 'Small' ({len(records)} rows) {time.time() - state['since']:.2f} s after invoke")
         invoke_on(window, area, region, bpy.data.objects["Big"])
-        state["step"], state["since"] = 3, time.time()
+        CHECK.step, state["since"] = 3, time.time()
         return 0.5
     if s == 3:
         check = store.object_check()
@@ -119,4 +100,4 @@ def run():
     return None
 
 
-bpy.app.timers.register(step, first_interval=1.0)
+CHECK.start(run)
