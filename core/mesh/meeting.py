@@ -16,9 +16,13 @@ from .inside import crossing_sample, in_leaf_order, parts_inside, steps_off_the_
 from .pair_frame import Frame, Side
 from .parts import is_convex
 from .points import closest_points, winding_numbers
-from .tritri import crossing_indexed
+from .tritri import Planes, crossing_indexed
 
 __all__ = ["Meeting", "meet", "containment"]
+
+SUBSET_PLANES = 8
+"""`meet` measures the planes of only the leaves its pairs use when the pairs number less than 1 / SUBSET_PLANES of
+the leaves (a band of a large mesh: a drag's crossing curve), else of every leaf (kept by the hierarchy)."""
 
 
 class Meeting:
@@ -53,11 +57,14 @@ def meet(frame: Frame, found) -> Meeting:
     m = Meeting(frame, found)
     near = np.flatnonzero(found.lb <= band)
     if near.size == found.lb.size:
-        cross_mask, segments = crossing_indexed(sa.world.planes, sb.world.planes, found.ia, found.ib, band)
+        planes_a, ia = _planes(sa.world, found.ia)
+        planes_b, ib = _planes(sb.world, found.ib)
+        cross_mask, segments = crossing_indexed(planes_a, planes_b, ia, ib, band)
         crossing_pairs = np.flatnonzero(cross_mask)
     else:
-        cross_mask, segments = crossing_indexed(sa.world.planes, sb.world.planes, found.ia[near], found.ib[near],
-                                                band)
+        planes_a, ia = _planes(sa.world, found.ia[near])
+        planes_b, ib = _planes(sb.world, found.ib[near])
+        cross_mask, segments = crossing_indexed(planes_a, planes_b, ia, ib, band)
         crossing_pairs = near[cross_mask]
     # (k, 3, 3) rows are gathered with np.take along axis 0 (about 3x faster than fancy indexing; single columns
     # the other way round: plain indexing, np.take checks bounds in a slower pass)
@@ -87,6 +94,16 @@ def meet(frame: Frame, found) -> Meeting:
     else:
         m.contained = containment(frame)
     return m
+
+
+def _planes(world, leaves):
+    """(`Planes` holding the given leaves, their rows in it): the world's own for all its leaves when built already
+    or when the pairs use many of them, else one of only the leaves used (its numbers are the same row by row)."""
+    count = world.local.sizes[0]
+    if world._planes is not None or SUBSET_PLANES * leaves.size >= count:
+        return world.planes, leaves
+    used, rows = np.unique(leaves, return_inverse=True)
+    return Planes(np.take(world.leaf_corners, used, axis=0)), rows
 
 
 def containment(frame: Frame, measure=None):
