@@ -276,6 +276,13 @@ class WorldBVH:
             self._leaf_corners = np.take(self.vertices, self.local.leaf_triangles, axis=0)
         return self._leaf_corners
 
+    def corners(self, leaves) -> np.ndarray:
+        """(k, 3, 3) corners of leaves `leaves`: rows of `leaf_corners`, gathered from the vertices when those are
+        not all gathered yet (the same numbers)."""
+        if self._leaf_corners is not None:
+            return np.take(self._leaf_corners, leaves, axis=0)
+        return np.take(self.vertices, self.local.leaf_triangles[leaves], axis=0)
+
     @leaf_corners.setter
     def leaf_corners(self, value) -> None:
         self._leaf_corners = value

@@ -63,8 +63,11 @@ def test_shifted_local_boxes_equal_the_refit_ones(name, v, t):
         shifted = side.world  # through the local boxes
         refit = WorldBVH(side.local.bvh, side.vertices, None, side.offset)  # the refit from the placed corners
         assert shifted.lo.shape == (side.local.bvh.offsets[-1], 3)
+        leaves = np.array([0, side.local.bvh.sizes[0] - 1, 3, 3, 1], np.int64)
+        assert _same(shifted.corners(leaves), refit.leaf_corners[leaves])  # gathered from the vertices
         for field in ("lo", "hi", "centre", "rep", "leaf_corners"):
             assert _same(getattr(shifted, field), getattr(refit, field)), (name, shift, field)
+        assert _same(shifted.corners(leaves), refit.leaf_corners[leaves])  # rows of the gathered corners
 
 
 def test_a_turned_placement_is_refitted():
