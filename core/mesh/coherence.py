@@ -257,6 +257,11 @@ class PairHistory:
             delta = 0.0
         self._band_moved = delta
         ia, ib = front.ia, front.ib
+        if front.box is not None:
+            # only the pairs whose box distance may have come within the band since (the others' box bound, and
+            # so their bound, is still beyond it: `_Frontier.near`)
+            pick = front.near(frame, band, delta)
+            ia, ib = ia[pick], ib[pick]
         na, nb = wa.node(0, ia), wb.node(0, ib)
         bound = box_lower_bound(wa, na, wb, nb)
         keep = bound <= band
@@ -316,26 +321,48 @@ def _reach_descent(frame, reach: float) -> "_Frontier":
     """Every leaf pair whose lower bound is within `reach`, in the fresh descent's order (its own step down,
     `_split`; dropping pairs never reorders the rest), with the smallest lower bound of all it dropped."""
     wa, wb = frame.sa.world, frame.sb.world
-    la, lb = wa.local.levels - 1, wb.local.levels - 1
-    ia = np.zeros(1, np.int64)
-    ib = np.zeros(1, np.int64)
+    ia, ib, la, lb = _split_start(wa, wb)
     pruned = math.inf
     while True:
         na, nb = wa.node(la, ia), wb.node(lb, ib)
-        bound = box_lower_bound(wa, na, wb, nb)
+        box = bound = box_lower_bound(wa, na, wb, nb)
         keep = bound <= reach
         pruned = _smallest_dropped(bound, keep, pruned)
-        ia, ib, na, nb = ia[keep], ib[keep], na[keep], nb[keep]
+        ia, ib, na, nb, box = ia[keep], ib[keep], na[keep], nb[keep], box[keep]
         bound = pair_lower_bound(wa, na, wb, nb, bound[keep])
         keep = bound <= reach
         pruned = _smallest_dropped(bound, keep, pruned)
-        ia, ib = ia[keep], ib[keep]
+        ia, ib, box = ia[keep], ib[keep], box[keep]
         if (la == 0 and lb == 0) or ia.size == 0:
             break
         ia, ib, la, lb = _split(wa, wb, ia, ib, la, lb)
     if la or lb:  # nothing within reach
-        ia, ib = ia[:0], ib[:0]
-    return _Frontier(frame, ia, ib, pruned)
+        ia, ib, box = ia[:0], ib[:0], box[:0]
+    front = _Frontier(frame, ia, ib, pruned)
+    front.box = box
+    front.extent = _extent(wa, wb)
+    return front
+
+
+def _split_start(wa, wb):
+    """Every node pair of the deepest levels with at most START pairs, in the order the fresh descent's step down
+    (`_split`) puts them, and those levels.  A descent from there keeps a superset of the pairs one from the roots
+    keeps (it prunes nothing above), in the same order: every pruned descent's pairs, at any level, are a
+    subsequence of the unpruned one's, since a step down keeps the order of the pairs it splits."""
+    ia, ib = np.zeros(1, np.int64), np.zeros(1, np.int64)
+    la, lb = wa.local.levels - 1, wb.local.levels - 1
+    while la or lb:
+        down = _split(wa, wb, ia, ib, la, lb)
+        if down[0].size > START:
+            break
+        ia, ib, la, lb = down
+    return ia, ib, la, lb
+
+
+def _extent(wa, wb) -> float:
+    """The largest coordinate of either placed hierarchy (the scale of their coordinates' rounding)."""
+    return float(max(np.abs(wa.lo[-1]).max(), np.abs(wa.hi[-1]).max(), np.abs(wb.lo[-1]).max(),
+                     np.abs(wb.hi[-1]).max()))
 
 
 class _Found:
@@ -437,6 +464,9 @@ class _Frontier:
         self.poses = (_placement(frame.sa.mesh), _placement(frame.sb.mesh))
         self.travel = travel
         self.key = None if lower is None else lower + travel
+        self.box = None
+        """A band frontier's box distance of each leaf pair at its pose (`_reach_descent`), for `near`."""
+        self.extent = 0.0
         self.upper = math.inf
         """A distance measured at some pose minus the travel then: plus the travel now, an upper bound."""
 
@@ -444,6 +474,19 @@ class _Frontier:
         """(whether the answer is among the leaf pairs, the move since this frontier)."""
         delta = displacement(frame.sa.mesh, self.poses[0]) + displacement(frame.sb.mesh, self.poses[1])
         return self.pruned - delta > ub + margin, delta
+
+    def near(self, frame, band: float, delta: float) -> np.ndarray:
+        """The leaf pairs (indices, in order) whose box distance (`bvh.box_lower_bound`) may be within `band` at this
+        pose, `delta` (`displacement`) after this frontier's: every other one's is still beyond it.  A point moved
+        by at most delta, so each coordinate of a node's box by at most delta, and the box distance of a pair by
+        at most sqrt(3) delta, or by delta when neither mesh turned since (both boxes then move as wholes); the
+        boxes' and the distances' rounding is covered by a relative 1e-12 of the largest coordinate and of the
+        bound."""
+        same = all(np.array_equal(_placement(side.mesh)[0], pose[0])
+                   for side, pose in ((frame.sa, self.poses[0]), (frame.sb, self.poses[1])))
+        move = delta if same else math.sqrt(3.0) * delta
+        rounding = 1e-12 * (self.extent + _extent(frame.sa.world, frame.sb.world))
+        return np.flatnonzero(self.box * (1.0 - 1e-12) <= band * (1.0 + 1e-12) + move * (1.0 + 1e-9) + rounding)
 
     def holds(self, frame, travel: float, ub: float, margin: float) -> bool:
         """Whether the answer is among the leaf pairs (the move since bounded by the travel since, or directly)."""
