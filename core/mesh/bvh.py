@@ -24,7 +24,7 @@ import numpy as np
 from ..rows import column_dot, column_extent, row_cross, row_dot
 from .tritri import Planes
 
-__all__ = ["LocalBVH", "WorldBVH", "pair_lower_bound", "refit_boxes", "local_boxes"]
+__all__ = ["LocalBVH", "WorldBVH", "pair_lower_bound", "refit_boxes", "local_boxes", "add_rows"]
 
 
 
@@ -113,7 +113,7 @@ def _pairs(array, axis=0):
     return array[0::2], array[1::2]
 
 
-def _add_rows(rows: np.ndarray, offset: np.ndarray, block: int = 64) -> np.ndarray:
+def add_rows(rows: np.ndarray, offset: np.ndarray, block: int = 64) -> np.ndarray:
     """rows + offset for (n, 3) rows and a 3-vector, the same numbers, faster: numpy's broadcast over a 3-long last
     axis runs a 3-long inner loop per row, so whole blocks of rows go through as rows of 3 x `block` numbers."""
     n = rows.shape[0]
@@ -242,7 +242,7 @@ class WorldBVH:
         self._leaf_corners = None
         self._rep = None
         if linear is None:
-            self.centre = _add_rows(local.centre, local.origin + offset)
+            self.centre = add_rows(local.centre, local.origin + offset)
             self.half = local.half
         else:
             self.centre = local.centre @ linear.T + (linear @ local.origin + offset)
@@ -262,8 +262,8 @@ class WorldBVH:
                 self.normal = local.normal
                 self.normal_ok = np.zeros(local.normal.shape[0], bool)
         if linear is None and boxes is not None:
-            self.lo = _add_rows(boxes[0], offset)
-            self.hi = _add_rows(boxes[1], offset)
+            self.lo = add_rows(boxes[0], offset)
+            self.hi = add_rows(boxes[1], offset)
         else:
             self.lo, self.hi = refit_boxes(self.leaf_corners, local.levels)
         self._planes = None

@@ -189,8 +189,8 @@ class PairHistory:
         outside = clear is not None and clear - step > frame.band
         X, Y = _corners(frame.sa, self._seeds[0]), _corners(frame.sb, self._seeds[1])
         if not outside:
-            mask, _ = crossing(X, Y, frame.band)
-            if np.any(mask) or (self._crossed and not jump):
+            # (crossing last time and no jump: the band route whatever the seeds say, so they are not tested)
+            if (self._crossed and not jump) or np.any(crossing(X, Y, frame.band)[0]):
                 # still crossing there, or crossing last time and only a small move since (then most likely
                 # crossing somewhere near): the band route, which finds out; nothing crossing after all is left to
                 # the fresh query

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import core
-from core.mesh.bvh import WorldBVH, local_boxes
+from core.mesh.bvh import WorldBVH, add_rows, local_boxes
 from core.mesh.meeting import _planes
 from core.mesh.pair_frame import Frame
 from core.mesh.tritri import Planes
@@ -104,3 +104,12 @@ def test_planes_of_a_few_leaves_are_the_planes_of_all():
     many = np.arange(world.local.sizes[0])
     planes, rows = _planes(world, many)
     assert planes is world.planes and rows is many
+
+
+@pytest.mark.parametrize("count", [0, 1, 63, 64, 65, 1000, 4099])
+def test_add_rows_is_the_broadcast_sum(count):
+    rng = np.random.default_rng(count)
+    rows = rng.standard_normal((count, 3)) * 10.0 ** rng.integers(-8, 8, (count, 1))
+    offset = np.array([1.0 / 3.0, -2e7, 5e-9])
+    assert _same(add_rows(rows, offset), rows + offset)
+    assert _same(add_rows(rows.astype(np.float32), offset), rows.astype(np.float32) + offset)
