@@ -105,6 +105,11 @@ BAND_REACH = 0.02
 """The crossing route's frontier keeps the leaf pairs within the band plus the same slack as the closest route's,
 none when that is beyond BAND_REACH x scale."""
 
+SEPARATING_BELOW = 3
+"""The band frontier's descent (`_reach_descent`) asks the separating-axis bound (`bvh.pair_lower_bound`) only below
+this level: higher up it drops few of the pairs the box distance keeps (any valid bounds keep every pair within
+reach; a looser one only keeps a few more, in the same order)."""
+
 JUMP = 0.05
 """A move since the last query farther than JUMP x scale plus the last seed's distance is a jump: a crossing last time
 no longer sends the query to the crossing route (only a seed that still crosses does)."""
@@ -329,10 +334,11 @@ def _reach_descent(frame, reach: float) -> "_Frontier":
         keep = bound <= reach
         pruned = _smallest_dropped(bound, keep, pruned)
         ia, ib, na, nb, box = ia[keep], ib[keep], na[keep], nb[keep], box[keep]
-        bound = pair_lower_bound(wa, na, wb, nb, bound[keep])
-        keep = bound <= reach
-        pruned = _smallest_dropped(bound, keep, pruned)
-        ia, ib, box = ia[keep], ib[keep], box[keep]
+        if max(la, lb) < SEPARATING_BELOW:
+            bound = pair_lower_bound(wa, na, wb, nb, bound[keep])
+            keep = bound <= reach
+            pruned = _smallest_dropped(bound, keep, pruned)
+            ia, ib, box = ia[keep], ib[keep], box[keep]
         if (la == 0 and lb == 0) or ia.size == 0:
             break
         ia, ib, la, lb = _split(wa, wb, ia, ib, la, lb)
