@@ -15,7 +15,9 @@ closest pair.  The next query places the seeds in the new pose first (a few tria
   the full descent: no upper bound, no exact distances.  They come from a band frontier: the leaf pairs within
   the band plus some slack at an earlier pose (`_reach_descent`), which hold every pair within the band while the
   move since (`displacement`) stays below the smallest bound the descent dropped minus the band; past that, a
-  new descent.  If rounding leaves no crossing after all, the fresh query answers.
+  new descent.  Each pose bounds again only the frontier's pairs whose box distance then, less what the move since
+  can take off it, is within the band (`_Frontier.near`).  If rounding leaves no crossing after all, the fresh
+  query answers.
 - no seed crosses and the closest seed is farther apart than the band: its distance bounds the answer from above
   from the start, so a descent of its own (`_closest`: the fresh descent's node bounds without its exact
   distances on the way; it starts from every node pair a few levels down, `_start`, where a level-by-level
