@@ -348,7 +348,7 @@ def _reach_descent(frame, reach: float) -> "_Frontier":
         ia, ib, box = ia[:0], ib[:0], box[:0]
     front = _Frontier(frame, ia, ib, pruned)
     front.box = box
-    front.extent = _extent(wa, wb)
+    front.magnitude = _magnitude(frame)
     return front
 
 
@@ -367,10 +367,17 @@ def _split_start(wa, wb):
     return ia, ib, la, lb
 
 
-def _extent(wa, wb) -> float:
-    """The largest coordinate of either placed hierarchy (the scale of their coordinates' rounding)."""
-    return float(max(np.abs(wa.lo[-1]).max(), np.abs(wa.hi[-1]).max(), np.abs(wb.lo[-1]).max(),
-                     np.abs(wb.hi[-1]).max()))
+def _magnitude(frame) -> float:
+    """A bound of the size of every number a placed vertex of either mesh is formed from, and so the scale of its
+    rounding: |L v| + |offset| <= |L|_F (|c| + r) + |offset| with c, r the local bounding sphere (a mesh far from
+    its own origin, placed back near the world's, rounds at the size of its local coordinates)."""
+    total = 0.0
+    for side in (frame.sa, frame.sb):
+        centre, radius = _sphere(side.local)
+        linear = side.mesh._linear
+        size = math.sqrt(3.0) if linear is None else float(np.sqrt((linear * linear).sum()))
+        total += size * (float(np.sqrt(centre @ centre)) + radius) + float(np.sqrt(side.offset @ side.offset))
+    return total
 
 
 class _Found:
@@ -474,7 +481,7 @@ class _Frontier:
         self.key = None if lower is None else lower + travel
         self.box = None
         """A band frontier's box distance of each leaf pair at its pose (`_reach_descent`), for `near`."""
-        self.extent = 0.0
+        self.magnitude = 0.0
         self.upper = math.inf
         """A distance measured at some pose minus the travel then: plus the travel now, an upper bound."""
 
@@ -488,12 +495,12 @@ class _Frontier:
         pose, `delta` (`displacement`) after this frontier's: every other one's is still beyond it.  A point moved
         by at most delta, so each coordinate of a node's box by at most delta, and the box distance of a pair by
         at most sqrt(3) delta, or by delta when neither mesh turned since (both boxes then move as wholes); the
-        boxes' and the distances' rounding is covered by a relative 1e-12 of the largest coordinate and of the
-        bound."""
+        rounding of the placed corners and of the boxes' distance is covered by a relative 1e-12 of the numbers
+        they are formed from (`_magnitude`, at both poses) and of the bound."""
         same = all(np.array_equal(_placement(side.mesh)[0], pose[0])
                    for side, pose in ((frame.sa, self.poses[0]), (frame.sb, self.poses[1])))
         move = delta if same else math.sqrt(3.0) * delta
-        rounding = 1e-12 * (self.extent + _extent(frame.sa.world, frame.sb.world))
+        rounding = 1e-12 * (self.magnitude + _magnitude(frame))
         return np.flatnonzero(self.box * (1.0 - 1e-12) <= band * (1.0 + 1e-12) + move * (1.0 + 1e-9) + rounding)
 
     def holds(self, frame, travel: float, ub: float, margin: float) -> bool:
@@ -518,18 +525,20 @@ def _placement(mesh):
     return (np.eye(3) if mesh._linear is None else mesh._linear, np.asarray(mesh._translation, float))
 
 
-def displacement(mesh, placement) -> float:
-    """An upper bound of how far any point of the mesh's surface moved from `placement` (linear, translation) to
-    its pose: |(L1 - L0)(v - c) + (L1 - L0) c + t1 - t0| <= |L1 - L0|_F r + |(L1 - L0) c + t1 - t0|, with c the
-    centre of its local box and r the largest distance of a vertex from it (a relative 1e-12 added for rounding)."""
-    local = mesh._local
-
+def _sphere(local):
+    """(centre, radius) of a ball around the used local vertices: the centre of their box, the farthest from it."""
     def sphere():
         centre = local.bvh.origin
         v = local.vertices[local.used] - centre
         return centre, float(np.sqrt(row_dot(v, v).max()))
+    return local.cached("bounding sphere", sphere)
 
-    centre, radius = local.cached("bounding sphere", sphere)
+
+def displacement(mesh, placement) -> float:
+    """An upper bound of how far any point of the mesh's surface moved from `placement` (linear, translation) to
+    its pose: |(L1 - L0)(v - c) + (L1 - L0) c + t1 - t0| <= |L1 - L0|_F r + |(L1 - L0) c + t1 - t0|, with c the
+    centre of its local box and r the largest distance of a vertex from it (a relative 1e-12 added for rounding)."""
+    centre, radius = _sphere(mesh._local)
     linear, translation = _placement(mesh)
     change = linear - placement[0]
     shift = change @ centre + (translation - placement[1])

@@ -4,7 +4,8 @@ starts.
 - `_Frontier.near` keeps, of the frontier's leaf pairs, every one whose box distance (`bvh.box_lower_bound`, the
   first test the route puts them to) is within the band at a pose moved since: the others it skips.  Checked on a
   noisy sphere crossing another, moved in small steps (turned or not), against the box distance measured at the
-  new pose, for bands from zero to the frontier's reach.
+  new pose, for bands from zero to the frontier's reach; and on a mesh far from its own origin placed back near
+  the world's, moved by a few ulps, where the rounding of the placed corners moves boxes more than the move.
 - `_reach_descent` starts from the deepest levels with at most `START` node pairs (`_split_start`), in the fresh
   descent's order: its leaf pairs are those of a descent from the roots (a superset in general, in the same order;
   the same here).
@@ -102,3 +103,26 @@ def test_the_descent_from_the_split_start_keeps_the_roots_descent_pairs_in_order
     assert np.all(index >= 0) and np.all(np.diff(index) > 0)
     np.testing.assert_array_equal(front.ia, reference.ia)  # here no pair more
     np.testing.assert_array_equal(front.ib, reference.ib)
+
+
+def test_near_covers_the_rounding_of_a_mesh_far_from_its_own_origin():
+    # local coordinates about 1e5 away, placed back near the world origin: the placed corners round at 1e-11,
+    # far above the moves of a few ulps made here, so some box distances drop by more than the move
+    far = np.array([1e5, -2e5, 3e5])
+    a = _noisy_sphere(1)
+    v = _noisy_sphere(2).vertices + far
+    b = core.TriangleMesh(v, uv_sphere_triangles(48, 24))
+    start = np.array([1.2, 0.05, 0.02]) - far
+    frame0, front = _frontier(a, b.moved(_pose(start)), 0.02)
+    dropped = 0
+    for k in range(1, 8):
+        moved = b.moved(_pose(start + k * np.array([3e-11, -2e-11, 1e-11])))
+        frame = Frame(a, moved, core.Tolerances())
+        wa, wb = frame.sa.world, frame.sb.world
+        delta = coherence.displacement(moved, front.poses[1])
+        box = box_lower_bound(wa, wa.node(0, front.ia), wb, wb.node(0, front.ib))
+        fell = np.flatnonzero(box < front.box - delta)  # closer than the move alone allows: rounding
+        dropped += fell.size
+        for i in fell[:: max(1, fell.size // 20)]:
+            assert i in front.near(frame, box[i], delta), (k, i)
+    assert dropped > 0  # the rounding did take some boxes closer than the move
