@@ -107,11 +107,6 @@ BAND_REACH = 0.02
 """The crossing route's frontier keeps the leaf pairs within the band plus the same slack as the closest route's,
 none when that is beyond BAND_REACH x scale."""
 
-SEPARATING_BELOW = 3
-"""The band frontier's descent (`_reach_descent`) asks the separating-axis bound (`bvh.pair_lower_bound`) only below
-this level: higher up it drops few of the pairs the box distance keeps (any valid bounds keep every pair within
-reach; a looser one only keeps a few more, in the same order)."""
-
 JUMP = 0.05
 """A move since the last query farther than JUMP x scale plus the last seed's distance is a jump: a crossing last time
 no longer sends the query to the crossing route (only a seed that still crosses does)."""
@@ -325,22 +320,20 @@ def _slack(step: float, scale: float, most: float) -> float:
 
 
 def _reach_descent(frame, reach: float) -> "_Frontier":
-    """Every leaf pair whose lower bound is within `reach`, in the fresh descent's order (its own step down,
-    `_split`; dropping pairs never reorders the rest), with the smallest lower bound of all it dropped."""
+    """Every leaf pair whose box distance (a lower bound) is within `reach`, in the fresh descent's order (its own
+    step down, `_split`; dropping pairs never reorders the rest), with the smallest box distance of all it
+    dropped."""
     wa, wb = frame.sa.world, frame.sb.world
     ia, ib, la, lb = _split_start(wa, wb)
     pruned = math.inf
     while True:
         na, nb = wa.node(la, ia), wb.node(lb, ib)
-        box = bound = box_lower_bound(wa, na, wb, nb)
-        keep = bound <= reach
-        pruned = _smallest_dropped(bound, keep, pruned)
-        ia, ib, na, nb, box = ia[keep], ib[keep], na[keep], nb[keep], box[keep]
-        if max(la, lb) < SEPARATING_BELOW:
-            bound = pair_lower_bound(wa, na, wb, nb, bound[keep])
-            keep = bound <= reach
-            pruned = _smallest_dropped(bound, keep, pruned)
-            ia, ib, box = ia[keep], ib[keep], box[keep]
+        # the box distance alone: the separating-axis bound (`bvh.pair_lower_bound`) would drop nearly a third of
+        # the pairs near the leaves, but costs more than it saves (a pose bounds only what `_Frontier.near` picks)
+        box = box_lower_bound(wa, na, wb, nb)
+        keep = box <= reach
+        pruned = _smallest_dropped(box, keep, pruned)
+        ia, ib, box = ia[keep], ib[keep], box[keep]
         if (la == 0 and lb == 0) or ia.size == 0:
             break
         ia, ib, la, lb = _split(wa, wb, ia, ib, la, lb)
