@@ -24,7 +24,7 @@ import numpy as np
 from ..rows import column_dot, column_extent, row_cross, row_dot
 from .tritri import Planes
 
-__all__ = ["LocalBVH", "WorldBVH", "pair_lower_bound"]
+__all__ = ["LocalBVH", "WorldBVH", "pair_lower_bound", "refit_boxes", "local_boxes", "add_rows"]
 
 
 
@@ -111,6 +111,35 @@ def _pairs(array, axis=0):
     if array.shape[0] % 2:
         array = np.concatenate([array, array[-1:]])
     return array[0::2], array[1::2]
+
+
+def add_rows(rows: np.ndarray, offset: np.ndarray, block: int = 64) -> np.ndarray:
+    """rows + offset for (n, 3) rows and a 3-vector, the same numbers, faster: numpy's broadcast over a 3-long last
+    axis runs a 3-long inner loop per row, so whole blocks of rows go through as rows of 3 x `block` numbers."""
+    n = rows.shape[0]
+    whole = n - n % block
+    out = np.empty(rows.shape)
+    np.add(rows[:whole].reshape(-1, 3 * block), np.tile(offset, block), out=out[:whole].reshape(-1, 3 * block))
+    np.add(rows[whole:], offset, out=out[whole:])
+    return out
+
+
+def refit_boxes(corners: np.ndarray, levels: int):
+    """(lo, hi): the axis-aligned box of every node, (nodes, 3) each in the flat node order, from the (m, 3, 3)
+    corners of the leaves: a leaf's box around its three corners, each parent's around its children's."""
+    lo = [np.minimum(np.minimum(corners[:, 0], corners[:, 1]), corners[:, 2])]
+    hi = [np.maximum(np.maximum(corners[:, 0], corners[:, 1]), corners[:, 2])]
+    for _ in range(1, levels):
+        l0, l1 = _pairs(lo[-1])
+        h0, h1 = _pairs(hi[-1])
+        lo.append(np.minimum(l0, l1))
+        hi.append(np.maximum(h0, h1))
+    return np.concatenate(lo), np.concatenate(hi)
+
+
+def local_boxes(bvh: "LocalBVH", vertices: np.ndarray):
+    """`refit_boxes` of a hierarchy on the local `vertices` it holds (for `WorldBVH`'s `boxes`)."""
+    return refit_boxes(np.take(vertices, bvh.leaf_triangles, axis=0), bvh.levels)
 
 
 class LocalBVH:
@@ -200,14 +229,20 @@ class LocalBVH:
 
 
 class WorldBVH:
-    """A LocalBVH under one placement (pair-local frame): node boxes, refitted AABBs, leaf corners."""
+    """A LocalBVH under one placement (pair-local frame): node boxes, refitted AABBs, leaf corners.
 
-    def __init__(self, local: LocalBVH, world_vertices: np.ndarray, linear, offset):
+    `boxes`: the axis-aligned boxes of every node in the mesh's local coordinates (`local_boxes`), for a placement
+    without a linear part: each world coordinate is then the local one plus the offset in one rounding, which is
+    monotone, so each refitted box is its local box plus the offset, bit for bit, and neither the leaf corners nor
+    the refit are needed (the leaf corners are then gathered on first use)."""
+
+    def __init__(self, local: LocalBVH, world_vertices: np.ndarray, linear, offset, boxes=None):
         self.local = local
         self.vertices = world_vertices
-        self.leaf_corners = np.take(world_vertices, local.leaf_triangles, axis=0)  # (m, 3, 3)
+        self._leaf_corners = None
+        self._rep = None
         if linear is None:
-            self.centre = local.centre + (local.origin + offset)
+            self.centre = add_rows(local.centre, local.origin + offset)
             self.half = local.half
         else:
             self.centre = local.centre @ linear.T + (linear @ local.origin + offset)
@@ -226,19 +261,42 @@ class WorldBVH:
             else:
                 self.normal = local.normal
                 self.normal_ok = np.zeros(local.normal.shape[0], bool)
-        c = self.leaf_corners
-        lo = [np.minimum(np.minimum(c[:, 0], c[:, 1]), c[:, 2])]
-        hi = [np.maximum(np.maximum(c[:, 0], c[:, 1]), c[:, 2])]
-        for _ in range(1, local.levels):
-            l0, l1 = _pairs(lo[-1])
-            h0, h1 = _pairs(hi[-1])
-            lo.append(np.minimum(l0, l1))
-            hi.append(np.maximum(h0, h1))
-        self.lo = np.concatenate(lo)
-        self.hi = np.concatenate(hi)
-        self.rep = self.leaf_corners[local.first_leaf, 0]  # a surface point of each node
+        if linear is None and boxes is not None:
+            self.lo = add_rows(boxes[0], offset)
+            self.hi = add_rows(boxes[1], offset)
+        else:
+            self.lo, self.hi = refit_boxes(self.leaf_corners, local.levels)
         self._planes = None
         self._columns = None
+
+    @property
+    def leaf_corners(self) -> np.ndarray:
+        """(m, 3, 3) corners of every leaf's triangle, in leaf order."""
+        if self._leaf_corners is None:
+            self._leaf_corners = np.take(self.vertices, self.local.leaf_triangles, axis=0)
+        return self._leaf_corners
+
+    def corners(self, leaves) -> np.ndarray:
+        """(k, 3, 3) corners of leaves `leaves`: rows of `leaf_corners`, gathered from the vertices when those are
+        not all gathered yet (the same numbers)."""
+        if self._leaf_corners is not None:
+            return np.take(self._leaf_corners, leaves, axis=0)
+        return np.take(self.vertices, self.local.leaf_triangles[leaves], axis=0)
+
+    @leaf_corners.setter
+    def leaf_corners(self, value) -> None:
+        self._leaf_corners = value
+
+    @property
+    def rep(self) -> np.ndarray:
+        """A surface point of each node: the first corner of its first leaf."""
+        if self._rep is None:
+            self._rep = np.take(self.vertices, self.local.leaf_triangles[self.local.first_leaf, 0], axis=0)
+        return self._rep
+
+    @rep.setter
+    def rep(self, value) -> None:
+        self._rep = value
 
     @property
     def columns(self):

@@ -15,7 +15,9 @@ closest pair.  The next query places the seeds in the new pose first (a few tria
   the full descent: no upper bound, no exact distances.  They come from a band frontier: the leaf pairs within
   the band plus some slack at an earlier pose (`_reach_descent`), which hold every pair within the band while the
   move since (`displacement`) stays below the smallest bound the descent dropped minus the band; past that, a
-  new descent.  If rounding leaves no crossing after all, the fresh query answers.
+  new descent.  Each pose bounds again only the frontier's pairs whose box distance then, less what the move since
+  can take off it, is within the band (`_Frontier.near`).  If rounding leaves no crossing after all, the fresh
+  query answers.
 - no seed crosses and the closest seed is farther apart than the band: its distance bounds the answer from above
   from the start, so a descent of its own (`_closest`: the fresh descent's node bounds without its exact
   distances on the way; it starts from every node pair a few levels down, `_start`, where a level-by-level
@@ -189,8 +191,8 @@ class PairHistory:
         outside = clear is not None and clear - step > frame.band
         X, Y = _corners(frame.sa, self._seeds[0]), _corners(frame.sb, self._seeds[1])
         if not outside:
-            mask, _ = crossing(X, Y, frame.band)
-            if np.any(mask) or (self._crossed and not jump):
+            # (crossing last time and no jump: the band route whatever the seeds say, so they are not tested)
+            if (self._crossed and not jump) or np.any(crossing(X, Y, frame.band)[0]):
                 # still crossing there, or crossing last time and only a small move since (then most likely
                 # crossing somewhere near): the band route, which finds out; nothing crossing after all is left to
                 # the fresh query
@@ -257,6 +259,11 @@ class PairHistory:
             delta = 0.0
         self._band_moved = delta
         ia, ib = front.ia, front.ib
+        if front.box is not None:
+            # only the pairs whose box distance may have come within the band since (the others' box bound, and
+            # so their bound, is still beyond it: `_Frontier.near`)
+            pick = front.near(frame, band, delta)
+            ia, ib = ia[pick], ib[pick]
         na, nb = wa.node(0, ia), wb.node(0, ib)
         bound = box_lower_bound(wa, na, wb, nb)
         keep = bound <= band
@@ -313,29 +320,57 @@ def _slack(step: float, scale: float, most: float) -> float:
 
 
 def _reach_descent(frame, reach: float) -> "_Frontier":
-    """Every leaf pair whose lower bound is within `reach`, in the fresh descent's order (its own step down,
-    `_split`; dropping pairs never reorders the rest), with the smallest lower bound of all it dropped."""
+    """Every leaf pair whose box distance (a lower bound) is within `reach`, in the fresh descent's order (its own
+    step down, `_split`; dropping pairs never reorders the rest), with the smallest box distance of all it
+    dropped."""
     wa, wb = frame.sa.world, frame.sb.world
-    la, lb = wa.local.levels - 1, wb.local.levels - 1
-    ia = np.zeros(1, np.int64)
-    ib = np.zeros(1, np.int64)
+    ia, ib, la, lb = _split_start(wa, wb)
     pruned = math.inf
     while True:
         na, nb = wa.node(la, ia), wb.node(lb, ib)
-        bound = box_lower_bound(wa, na, wb, nb)
-        keep = bound <= reach
-        pruned = _smallest_dropped(bound, keep, pruned)
-        ia, ib, na, nb = ia[keep], ib[keep], na[keep], nb[keep]
-        bound = pair_lower_bound(wa, na, wb, nb, bound[keep])
-        keep = bound <= reach
-        pruned = _smallest_dropped(bound, keep, pruned)
-        ia, ib = ia[keep], ib[keep]
+        # the box distance alone: the separating-axis bound (`bvh.pair_lower_bound`) would drop nearly a third of
+        # the pairs near the leaves, but costs more than it saves (a pose bounds only what `_Frontier.near` picks)
+        box = box_lower_bound(wa, na, wb, nb)
+        keep = box <= reach
+        pruned = _smallest_dropped(box, keep, pruned)
+        ia, ib, box = ia[keep], ib[keep], box[keep]
         if (la == 0 and lb == 0) or ia.size == 0:
             break
         ia, ib, la, lb = _split(wa, wb, ia, ib, la, lb)
     if la or lb:  # nothing within reach
-        ia, ib = ia[:0], ib[:0]
-    return _Frontier(frame, ia, ib, pruned)
+        ia, ib, box = ia[:0], ib[:0], box[:0]
+    front = _Frontier(frame, ia, ib, pruned)
+    front.box = box
+    front.magnitude = _magnitude(frame)
+    return front
+
+
+def _split_start(wa, wb):
+    """Every node pair of the deepest levels with at most START pairs, in the order the fresh descent's step down
+    (`_split`) puts them, and those levels.  A descent from there keeps a superset of the pairs one from the roots
+    keeps (it prunes nothing above), in the same order: every pruned descent's pairs, at any level, are a
+    subsequence of the unpruned one's, since a step down keeps the order of the pairs it splits."""
+    ia, ib = np.zeros(1, np.int64), np.zeros(1, np.int64)
+    la, lb = wa.local.levels - 1, wb.local.levels - 1
+    while la or lb:
+        down = _split(wa, wb, ia, ib, la, lb)
+        if down[0].size > START:
+            break
+        ia, ib, la, lb = down
+    return ia, ib, la, lb
+
+
+def _magnitude(frame) -> float:
+    """A bound of the size of every number a placed vertex of either mesh is formed from, and so the scale of its
+    rounding: |L v| + |offset| <= |L|_F (|c| + r) + |offset| with c, r the local bounding sphere (a mesh far from
+    its own origin, placed back near the world's, rounds at the size of its local coordinates)."""
+    total = 0.0
+    for side in (frame.sa, frame.sb):
+        centre, radius = _sphere(side.local)
+        linear = side.mesh._linear
+        size = math.sqrt(3.0) if linear is None else float(np.sqrt((linear * linear).sum()))
+        total += size * (float(np.sqrt(centre @ centre)) + radius) + float(np.sqrt(side.offset @ side.offset))
+    return total
 
 
 class _Found:
@@ -437,6 +472,9 @@ class _Frontier:
         self.poses = (_placement(frame.sa.mesh), _placement(frame.sb.mesh))
         self.travel = travel
         self.key = None if lower is None else lower + travel
+        self.box = None
+        """A band frontier's box distance of each leaf pair at its pose (`_reach_descent`), for `near`."""
+        self.magnitude = 0.0
         self.upper = math.inf
         """A distance measured at some pose minus the travel then: plus the travel now, an upper bound."""
 
@@ -444,6 +482,19 @@ class _Frontier:
         """(whether the answer is among the leaf pairs, the move since this frontier)."""
         delta = displacement(frame.sa.mesh, self.poses[0]) + displacement(frame.sb.mesh, self.poses[1])
         return self.pruned - delta > ub + margin, delta
+
+    def near(self, frame, band: float, delta: float) -> np.ndarray:
+        """The leaf pairs (indices, in order) whose box distance (`bvh.box_lower_bound`) may be within `band` at this
+        pose, `delta` (`displacement`) after this frontier's: every other one's is still beyond it.  A point moved
+        by at most delta, so each coordinate of a node's box by at most delta, and the box distance of a pair by
+        at most sqrt(3) delta, or by delta when neither mesh turned since (both boxes then move as wholes); the
+        rounding of the placed corners and of the boxes' distance is covered by a relative 1e-12 of the numbers
+        they are formed from (`_magnitude`, at both poses) and of the bound."""
+        same = all(np.array_equal(_placement(side.mesh)[0], pose[0])
+                   for side, pose in ((frame.sa, self.poses[0]), (frame.sb, self.poses[1])))
+        move = delta if same else math.sqrt(3.0) * delta
+        rounding = 1e-12 * (self.magnitude + _magnitude(frame))
+        return np.flatnonzero(self.box * (1.0 - 1e-12) <= band * (1.0 + 1e-12) + move * (1.0 + 1e-9) + rounding)
 
     def holds(self, frame, travel: float, ub: float, margin: float) -> bool:
         """Whether the answer is among the leaf pairs (the move since bounded by the travel since, or directly)."""
@@ -467,18 +518,20 @@ def _placement(mesh):
     return (np.eye(3) if mesh._linear is None else mesh._linear, np.asarray(mesh._translation, float))
 
 
-def displacement(mesh, placement) -> float:
-    """An upper bound of how far any point of the mesh's surface moved from `placement` (linear, translation) to
-    its pose: |(L1 - L0)(v - c) + (L1 - L0) c + t1 - t0| <= |L1 - L0|_F r + |(L1 - L0) c + t1 - t0|, with c the
-    centre of its local box and r the largest distance of a vertex from it (a relative 1e-12 added for rounding)."""
-    local = mesh._local
-
+def _sphere(local):
+    """(centre, radius) of a ball around the used local vertices: the centre of their box, the farthest from it."""
     def sphere():
         centre = local.bvh.origin
         v = local.vertices[local.used] - centre
         return centre, float(np.sqrt(row_dot(v, v).max()))
+    return local.cached("bounding sphere", sphere)
 
-    centre, radius = local.cached("bounding sphere", sphere)
+
+def displacement(mesh, placement) -> float:
+    """An upper bound of how far any point of the mesh's surface moved from `placement` (linear, translation) to
+    its pose: |(L1 - L0)(v - c) + (L1 - L0) c + t1 - t0| <= |L1 - L0|_F r + |(L1 - L0) c + t1 - t0|, with c the
+    centre of its local box and r the largest distance of a vertex from it (a relative 1e-12 added for rounding)."""
+    centre, radius = _sphere(mesh._local)
     linear, translation = _placement(mesh)
     change = linear - placement[0]
     shift = change @ centre + (translation - placement[1])

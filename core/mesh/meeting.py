@@ -16,9 +16,13 @@ from .inside import crossing_sample, in_leaf_order, parts_inside, steps_off_the_
 from .pair_frame import Frame, Side
 from .parts import is_convex
 from .points import closest_points, winding_numbers
-from .tritri import crossing_indexed
+from .tritri import Planes, crossing_indexed
 
 __all__ = ["Meeting", "meet", "containment"]
+
+SUBSET_PLANES = 8
+"""`meet` measures the planes of only the leaves its pairs use when the pairs number less than 1 / SUBSET_PLANES of
+the leaves (a band of a large mesh: a drag's crossing curve), else of every leaf (kept by the hierarchy)."""
 
 
 class Meeting:
@@ -34,13 +38,13 @@ class Meeting:
     @property
     def A(self):
         if self._A is None:
-            self._A = np.take(self._frame.sa.world.leaf_corners, self._found.ia, axis=0)
+            self._A = self._frame.sa.world.corners(self._found.ia)
         return self._A
 
     @property
     def B(self):
         if self._B is None:
-            self._B = np.take(self._frame.sb.world.leaf_corners, self._found.ib, axis=0)
+            self._B = self._frame.sb.world.corners(self._found.ib)
         return self._B
 
 
@@ -53,17 +57,19 @@ def meet(frame: Frame, found) -> Meeting:
     m = Meeting(frame, found)
     near = np.flatnonzero(found.lb <= band)
     if near.size == found.lb.size:
-        cross_mask, segments = crossing_indexed(sa.world.planes, sb.world.planes, found.ia, found.ib, band)
+        planes_a, ia = _planes(sa.world, found.ia)
+        planes_b, ib = _planes(sb.world, found.ib)
+        cross_mask, segments = crossing_indexed(planes_a, planes_b, ia, ib, band)
         crossing_pairs = np.flatnonzero(cross_mask)
     else:
-        cross_mask, segments = crossing_indexed(sa.world.planes, sb.world.planes, found.ia[near], found.ib[near],
-                                                band)
+        planes_a, ia = _planes(sa.world, found.ia[near])
+        planes_b, ib = _planes(sb.world, found.ib[near])
+        cross_mask, segments = crossing_indexed(planes_a, planes_b, ia, ib, band)
         crossing_pairs = near[cross_mask]
     # (k, 3, 3) rows are gathered with np.take along axis 0 (about 3x faster than fancy indexing; single columns
     # the other way round: plain indexing, np.take checks bounds in a slower pass)
-    if segments.shape[0] and not np.any(_robust(np.take(sa.world.leaf_corners, found.ia[crossing_pairs], axis=0),
-                                                np.take(sb.world.leaf_corners, found.ib[crossing_pairs], axis=0),
-                                                segments, band)):
+    if segments.shape[0] and not np.any(_robust(sa.world.corners(found.ia[crossing_pairs]),
+                                                sb.world.corners(found.ib[crossing_pairs]), segments, band)):
         # every crossing is a contact blurred by rounding (faces that touch, far from the origin or under a skew
         # transform): the surfaces touch there, they do not cross
         crossing_pairs = crossing_pairs[:0]
@@ -87,6 +93,16 @@ def meet(frame: Frame, found) -> Meeting:
     else:
         m.contained = containment(frame)
     return m
+
+
+def _planes(world, leaves):
+    """(`Planes` holding the given leaves, their rows in it): the world's own for all its leaves when built already
+    or when the pairs use many of them, else one of only the leaves used (its numbers are the same row by row)."""
+    count = world.local.sizes[0]
+    if world._planes is not None or SUBSET_PLANES * leaves.size >= count:
+        return world.planes, leaves
+    used, rows = np.unique(leaves, return_inverse=True)
+    return Planes(world.corners(used)), rows
 
 
 def containment(frame: Frame, measure=None):

@@ -12,7 +12,7 @@ import math
 import numpy as np
 
 from ..tolerances import Tolerances
-from .bvh import WorldBVH
+from .bvh import WorldBVH, local_boxes
 from .trimesh import TriangleMesh
 
 __all__ = ["Frame", "Side", "unit_or"]
@@ -34,7 +34,11 @@ class Side:
         """The hierarchy placed in the pair frame (built on first use: the certificates of core/mesh/copies.py
         answer some convex pairs without it)."""
         if self._world is None:
-            self._world = WorldBVH(self.local.bvh, self.vertices, self.mesh._linear, self.offset)
+            local, linear = self.local, self.mesh._linear
+            # without a linear part the boxes are the local ones shifted (see WorldBVH), kept with the local data
+            boxes = None if linear is not None else local.cached("local boxes",
+                                                                  lambda: local_boxes(local.bvh, local.vertices))
+            self._world = WorldBVH(local.bvh, self.vertices, linear, self.offset, boxes)
         return self._world
 
 

@@ -29,7 +29,7 @@ import numpy as np
 
 from ..shapes import as_matrix, as_transform, as_vertices
 from ..topology import edge_twins, weld
-from .bvh import LocalBVH
+from .bvh import LocalBVH, add_rows
 from .parts import part_labels
 
 __all__ = ["TriangleMesh"]
@@ -266,18 +266,22 @@ class TriangleMesh:
         v = self._local.vertices
         if self._linear is not None:
             v = v @ self._linear.T
-        return v + offset
+        return add_rows(v, offset)
 
     def bounds(self) -> tuple[np.ndarray, np.ndarray]:
         """World axis-aligned box (lo, hi) of the referenced vertices."""
         if self._bounds is None:
-            used = self._local.used
-            v = self._local.vertices[used]
-            if self._linear is not None:
-                v = v @ self._linear.T
-            lo = np.array([v[:, 0].min(), v[:, 1].min(), v[:, 2].min()]) + self._translation
-            hi = np.array([v[:, 0].max(), v[:, 1].max(), v[:, 2].max()]) + self._translation
-            self._bounds = (lo, hi)
+            def extremes(linear):
+                v = self._local.vertices[self._local.used]
+                if linear is not None:
+                    v = v @ linear.T
+                return (np.array([v[:, 0].min(), v[:, 1].min(), v[:, 2].min()]),
+                        np.array([v[:, 0].max(), v[:, 1].max(), v[:, 2].max()]))
+            # without a linear part the extremes are the local ones, kept with the local data (every pose of a
+            # moved mesh shares them)
+            lo, hi = extremes(self._linear) if self._linear is not None else \
+                self._local.cached("used extremes", lambda: extremes(None))
+            self._bounds = (lo + self._translation, hi + self._translation)
         return self._bounds
 
     def __repr__(self) -> str:
