@@ -117,10 +117,24 @@ def extreme_vertices(points: np.ndarray, count: int = PIECE_VERTICES) -> np.ndar
     return points[which]
 
 
-def minkowski_difference(va: np.ndarray, vb: np.ndarray, tag=None) -> Difference | None:
+def minkowski_difference(va: np.ndarray, vb: np.ndarray, tag=None, directions=None) -> Difference | None:
     """The difference {a - b} of the hulls of vertex sets va, vb as a `Difference`, or None when it does not hold
-    the origin strictly inside (the pieces do not overlap) or the hull declines."""
-    d = (va[:, None, :] - vb[None, :, :]).reshape(-1, 3)
+    the origin strictly inside (the pieces do not overlap) or the hull declines.  With unit `directions` (k, 3),
+    only the differences a - b of the vertices extreme along one of them (a along u, b along -u, each within a hair
+    of the extreme) are taken: points of the difference, so their hull lies inside it, and with the pieces' facet
+    normals and the cross products of their edges among the directions, every vertex of it is among them (each
+    facet of a difference of polytopes is a facet of one plus a vertex or face of the other, or the sum of an edge
+    of each); the hull is built from far fewer points."""
+    if directions is not None:
+        # a and b extreme along a common direction (ties within a hair of the extremes: the faces' corners)
+        ha, hb = va @ directions.T, vb @ directions.T
+        hair = 1e-7 * (float(np.max(np.abs(va))) + float(np.max(np.abs(vb))))
+        ta = (ha >= ha.max(axis=0) - hair).astype(float)
+        tb = (hb <= hb.min(axis=0) + hair).astype(float)
+        i, j = np.nonzero(ta @ tb.T)
+        d = va[i] - vb[j]
+    else:
+        d = (va[:, None, :] - vb[None, :, :]).reshape(-1, 3)
     if d.shape[0] < 4:
         return None
     size = float(np.max(np.abs(d))) + float(np.max(np.abs(va))) + float(np.max(np.abs(vb)))
@@ -271,11 +285,33 @@ SMALL_PAIR = 10_000
 """Pairs up to this many triangles get the full work (more samples and steps, polytope pieces); larger ones are
 tried only while the interval is wider than WIDE (each closest-point query costs more there)."""
 
+PIECES = 10
+"""Vertex-hull pieces grown per side (core/mesh/depth_pieces.py), around the medial centres nearest the overlap."""
+
+PIECES_ABOVE = 4e-3
+"""The pieces are grown only while the balls and polytopes leave the interval wider than this (relative)."""
+
+TOUCH = 0.1
+"""Vertices within this share of the move's length of the nearest count as touching (`_contacts`)."""
+
+CONTACTS = 4
+"""Points where the upper end's move leaves the solids touching, whose nearest centres grow the first pieces."""
+
+PIECE_PAIRS = 32
+"""Cap on the piece differences (the pairs whose pieces' centroids lie nearest each other first)."""
+
+PAIR_DIRECTIONS = 128
+"""Directions whose extreme vertex pairs make a piece difference's points (`minkowski_difference`)."""
+
+PIECE_TRIANGLES = 5000
+"""Vertex-hull pieces (core/mesh/depth_pieces.py) only for meshes up to this many triangles each."""
+
 WIDE = 0.1
 """The width (relative to L) above which a pair of more than SMALL_PAIR triangles is tried."""
 
 
-def cover_bound(sa, sb, seeds: np.ndarray, scale: float, lower: float, upper: float, polytope=None, planes=None):
+def cover_bound(sa, sb, seeds: np.ndarray, scale: float, lower: float, upper: float, polytope=None, planes=None,
+                pieces_most: int = PIECES, move=None):
     """A lower bound of PD above `lower`, or None: the covered radius of the differences of pieces of A and B
     (pair-frame sides `sa`, `sb`, both closed) near their overlap: balls about points inside each solid pushed
     towards its medial axis, and (meshes of up to POLYTOPE_TRIANGLES) inner polytopes around up to MAX_CENTRES
@@ -333,10 +369,45 @@ def cover_bound(sa, sb, seeds: np.ndarray, scale: float, lower: float, upper: fl
                     continue
                 differences.append(minkowski_difference(*_cut_pair(va, vb)))
     found = covered_radius(differences, floor=lower)
+    if (pieces_most and max(sa.local.triangles.shape[0], sb.local.triangles.shape[0]) <= PIECE_TRIANGLES
+            and (found is None or found[0] * (1.0 + PIECES_ABOVE) < upper)):
+        more = _piece_differences(sa, sb, ((pa, ra), (pb, rb)), seeds, scale, pieces_most, move)
+        if more:
+            # (the first cover's members are members of this one too, but its cells differ: keep the better)
+            again = covered_radius(differences + more, floor=lower if found is None else found[0])
+            found = again if again is not None else found
     if found is None:
         return None
     r, u = found
     return r, seeds[0], u
+
+
+def _piece_differences(sa, sb, centres, seeds, scale, most, move=None):
+    """The differences of the vertex-hull pieces (core/mesh/depth_pieces.py) of A and B grown around each side's
+    medial `centres` in a spread order from the one nearest the overlap (`seeds`: points inside both), for the
+    pairs whose boxes meet, nearest first, at most PIECE_PAIRS."""
+    from .depth_pieces import pieces_around
+
+    touch = _contacts(sa, sb, move) if move is not None and np.any(move != 0.0) else None
+    built = []
+    for side, (c, _), shift in zip((sa, sb), centres, (0.0, move)):
+        first = None if touch is None else touch - shift
+        built.append(pieces_around(side, _spread_from(seeds, c, first), scale, most))
+    pairs = [(float(np.linalg.norm(va.mean(axis=0) - vb.mean(axis=0))), i, j)
+             for i, (va, _, _) in enumerate(built[0]) for j, (vb, _, _) in enumerate(built[1])
+             if np.all(va.min(axis=0) < vb.max(axis=0)) and np.all(vb.min(axis=0) < va.max(axis=0))]
+    spread = fibonacci_directions(PAIR_DIRECTIONS)
+    out = []
+    for _, i, j in sorted(pairs)[:PIECE_PAIRS]:
+        (va, na, ea), (vb, nb, eb) = built[0][i], built[1][j]
+        cross = np.cross(ea[:, None, :], eb[None, :, :]).reshape(-1, 3)
+        length = np.sqrt(row_dot(cross, cross))
+        cross = cross[length > 1e-6] / length[length > 1e-6][:, None]
+        directions = np.concatenate([spread, na, -nb, cross, -cross])
+        m = minkowski_difference(va, vb, "pieces", directions)
+        if m is not None:
+            out.append(m)
+    return out
 
 
 def _cut_pair(va, vb):
@@ -428,6 +499,63 @@ def _outermost(centres, radii):
         kept.append(i)
     k = np.array(kept, dtype=int)
     return centres[k], radii[k]
+
+
+def _spread_from(seeds: np.ndarray, centres: np.ndarray, first=None) -> np.ndarray:
+    """`centres` in the order the pieces are grown: the ones nearest to the points `first` (where the upper end's
+    move leaves the solids touching), or else the one nearest to a seed (a point inside both solids), then each
+    time the one farthest from those taken (the centres lie in the overlap's box grown by the upper end, so the
+    pieces reach every part of it before they crowd one)."""
+    if centres.shape[0] == 0 or seeds.shape[0] == 0:
+        return centres
+
+    def nearest(points):
+        d = row_dot(points, points)[:, None] + row_dot(centres, centres)[None, :] - 2.0 * points @ centres.T
+        return np.argmin(d, axis=1)
+
+    if first is not None and first.shape[0]:
+        taken = list(dict.fromkeys(int(k) for k in nearest(first)))
+    else:
+        near = np.min(np.maximum(row_dot(seeds, seeds)[:, None] + row_dot(centres, centres)[None, :]
+                                 - 2.0 * seeds @ centres.T, 0.0), axis=0)
+        taken = [int(np.argmin(near))]
+    gap = np.min(np.sqrt(np.maximum(row_dot(centres, centres)[:, None] + row_dot(centres[taken], centres[taken])
+                                    [None, :] - 2.0 * centres @ centres[taken].T, 0.0)), axis=1)
+    while len(taken) < centres.shape[0]:
+        j = int(np.argmax(gap))
+        if not gap[j] > 0.0:
+            break
+        taken.append(j)
+        gap = np.minimum(gap, np.sqrt(row_dot(centres - centres[j], centres - centres[j])))
+    return centres[np.array(taken)]
+
+
+def _contacts(sa, sb, move, most: int = CONTACTS):
+    """Where B moved by `move` (the upper end's move: it leaves the solids touching) comes nearest to A: up to
+    `most` spread points among the vertices of either mesh that lie nearest to the other (within TOUCH of the move's
+    length of the nearest), in A's place (B's are these less the move)."""
+    from .points import closest_points
+
+    vb = sb.vertices[sb.local.used] + move
+    va = sa.vertices[sa.local.used]
+    db, _ = closest_points(vb, sa.world)
+    da, _ = closest_points(va - move, sb.world)
+    points = np.concatenate([vb, va])
+    d = np.concatenate([db, da])
+    close = points[d <= d.min() + TOUCH * float(np.linalg.norm(move))]
+    return close[np.unique(np.concatenate([[0], _farthest_order(close)[:most]]))] if close.shape[0] else close
+
+
+def _farthest_order(points):
+    taken = [0]
+    gap = np.sqrt(row_dot(points - points[0], points - points[0]))
+    while len(taken) < points.shape[0]:
+        j = int(np.argmax(gap))
+        if not gap[j] > 0.0:
+            break
+        taken.append(j)
+        gap = np.minimum(gap, np.sqrt(row_dot(points - points[j], points - points[j])))
+    return np.array(taken)
 
 
 def _spread(points: np.ndarray) -> np.ndarray:
