@@ -130,3 +130,48 @@ def test_pieces_cover_the_hooked_box_to_its_depth():
     assert u[0] > 0.99
     # the bar's piece alone misses B (their difference does not hold the origin)
     assert differences[1] is None
+
+
+def _box_member(lo, hi, holding=True):
+    corners = np.array([[x, y, z] for x in (lo[0], hi[0]) for y in (lo[1], hi[1]) for z in (lo[2], hi[2])], float)
+    return minkowski_difference(corners, np.zeros((1, 3)), holding=holding)
+
+
+def test_chain_of_shells_follows_members_that_miss_the_origin():
+    """M0 = [-1, 1]^3 holds the origin; for each axis direction +-e_i, the box {0.5 <= +-x_i <= 3, |x_j| <= 3}
+    does not.  Their union is [-3, 3]^3 (a point with some |x_i| >= 0.5 lies in the box of its largest
+    coordinate), so the ball of radius 3 is held, though M0 alone holds only radius 1 and no box holds the
+    origin: along u the chain runs from M0's [0, 1 / max |u_i|] into the box of the largest |u_i|, which starts at
+    0.5 / max |u_i| and ends at 3 / max |u_i| >= 3 (exactly 3 along the axes)."""
+    m0 = _box_member((-1, -1, -1), (1, 1, 1))
+    assert _box_member((0.5, -3, -3), (3, 3, 3)) is None  # it misses the origin
+    boxes = []
+    for i in range(3):
+        for sign in (1.0, -1.0):
+            lo, hi = np.full(3, -3.0), np.full(3, 3.0)
+            lo[i], hi[i] = (0.5, 3.0) if sign > 0 else (-3.0, -0.5)
+            boxes.append(_box_member(lo, hi, holding=False))
+    assert all(m is not None for m in boxes)
+    alone = covered_radius([m0])
+    assert alone[0] == pytest.approx(1.0, rel=5e-3) and alone[0] <= 1.0
+    assert covered_radius(boxes) is None  # nothing starts a chain
+    r, u = covered_radius([m0] + boxes)
+    assert 3.0 * (1.0 - 5e-3) <= r <= 3.0
+    assert np.max(np.abs(u)) > 0.99  # thinnest along an axis
+
+
+def test_ball_interval_off_the_origin():
+    """The ball of radius 1 about (2, 0, 0): the ray along +x enters at 1 and leaves at 3; along (1, 1, 0)/sqrt 2
+    it passes sqrt 2 from the centre (a miss); along (cos 20°, sin 20°, 0) at 2 cos 20° -+ sqrt(1 - 4 sin² 20°)."""
+    from core.mesh.depth_cover import Balls
+
+    balls = Balls(np.array([[2.0, 0.0, 0.0], [0.0, 0.0, 0.0]]), np.array([1.0, 1.0]))
+    t = math.radians(20.0)
+    u = np.array([[1.0, 0.0, 0.0], [1 / math.sqrt(2), 1 / math.sqrt(2), 0.0], [math.cos(t), math.sin(t), 0.0]])
+    lo, hi = balls.interval(u)
+    root = math.sqrt(1.0 - 4.0 * math.sin(t) ** 2)
+    assert lo[0, 0] == pytest.approx(1.0, rel=1e-12) and hi[0, 0] == pytest.approx(3.0, rel=1e-12)
+    assert lo[0, 1] > hi[0, 1]
+    assert lo[0, 2] == pytest.approx(2 * math.cos(t) - root, rel=1e-12)
+    assert hi[0, 2] == pytest.approx(2 * math.cos(t) + root, rel=1e-12)
+    assert np.all(lo[1] == 0.0) and np.allclose(hi[1], 1.0)  # the one about the origin: [0, 1]
