@@ -9,9 +9,10 @@ pieces gives the convex depth of the two (what depth_interval.py's local polytop
 points spread over the whole overlap, hold the directions one pair alone misses: two links crossing twice, a blob
 pressed in at several places, an L hooked into another.
 
-The test.  Only pairs whose difference holds the origin strictly inside count (their pieces overlap).  The union of
-such convex sets is star-shaped about the origin, so it holds the ball of radius r iff every direction u reaches r:
-max_ij rho_ij(u) >= r, rho_ij the radial function of M_ij.  The sphere of directions is covered by spherical
+The test.  For the pairs whose difference holds the origin strictly inside (their pieces overlap) the union is
+star-shaped about the origin, so it holds the ball of radius r iff every direction u reaches r: max_ij rho_ij(u)
+>= r, rho_ij the radial function of M_ij.  The others (pieces that meet only after a move) join as links of chains
+of shells along a cell (`covered_radius`).  The sphere of directions is covered by spherical
 triangles (an icosahedron's faces split in four, adaptively).  For a cell with unit corners u1, u2, u3 and any unit
 n with h = min_k n . u_k > 0, the part of the ball in the cell's cone lies in the tetrahedron O, (r / h) u_k (a
 point s u of the cone, u = w / |w| with w = sum c_k u_k, c_k >= 0, has |w| >= n . w >= h sum c_k); that
@@ -20,7 +21,8 @@ the cell is held up to h max_ij min_k rho_ij(u_k), and the ball up to the least 
 the best value the corners allow are split (their neighbours' cones and theirs share the same float corners, so
 the cones still tile space) until a cap on the cells.
 
-Certified.  The pieces are balls and core/mesh/depth_interval.py's `inner_polytope`s.  A ball's centre is proved
+Certified.  The pieces are balls, core/mesh/depth_interval.py's `inner_polytope`s and the vertex hulls of
+core/mesh/depth_pieces.py (certified there).  A ball's centre is proved
 inside its solid by winding numbers and its radius is the exact distance to the surface (the hierarchy's closest
 point) less an allowance; the difference of two balls is the ball about the difference of the centres with the
 sum of the radii, whose radial function is closed-form.  The polytopes are proved inside the solids, their

@@ -55,15 +55,10 @@ DEDUPE = 48
 _AXES = np.vstack([np.eye(3), -np.eye(3)])
 
 
-def _pairs(n: int):
-    i, j = np.triu_indices(n, 1)
-    return i, j
-
-
 def _new_planes(points, v, tol):
     """Unit outward normals of the planes through v and two of `points` that have every point (and v) on one side
     (within tol)."""
-    i, j = _pairs(points.shape[0])
+    i, j = np.triu_indices(points.shape[0], 1)
     if i.size == 0:
         return np.empty((0, 3))
     n = np.cross(points[i] - v, points[j] - v)
@@ -82,13 +77,6 @@ def _dedupe(n):
         return n
     _, first = np.unique(np.round(n * 1e9), axis=0, return_index=True)
     return n[np.sort(first)]
-
-
-class _Growth:
-    """The set S grown so far, with its facet normals (outward, unit)."""
-
-    def __init__(self, points, normals):
-        self.points, self.normals = points, normals
 
 
 def grow_piece(vertices, corners, lo, hi, c, scale, candidates: int = CANDIDATES):
@@ -117,7 +105,7 @@ def grow_piece(vertices, corners, lo, hi, c, scale, candidates: int = CANDIDATES
         trial = np.vstack([points, v])
         fresh = _new_planes(points, v, tol)
         n = _dedupe(np.concatenate([keep, fresh]))
-        if trial.shape[0] < 4 or n.shape[0] < 4:
+        if trial.shape[0] < 4 or _flat(trial):
             points, normals = trial, n  # not yet three-dimensional: taken on trust until the first check
             continue
         planes = _certified(trial, n, tri, tlo, thi, pull, margin)
@@ -130,6 +118,12 @@ def grow_piece(vertices, corners, lo, hi, c, scale, candidates: int = CANDIDATES
     if best is None:
         return None
     return points, best[0], best[1]
+
+
+def _flat(points) -> bool:
+    """Whether the points lie in a plane, up to a relative 1e-9 (a ring of a tube and the centre in its plane)."""
+    s = np.linalg.svd(points - points.mean(axis=0), compute_uv=False)
+    return bool(s[2] <= 1e-9 * s[0])
 
 
 def _certified(points, n, tri, tlo, thi, pull, margin):

@@ -175,3 +175,19 @@ def test_ball_interval_off_the_origin():
     assert lo[0, 2] == pytest.approx(2 * math.cos(t) - root, rel=1e-12)
     assert hi[0, 2] == pytest.approx(2 * math.cos(t) + root, rel=1e-12)
     assert np.all(lo[1] == 0.0) and np.allclose(hi[1], 1.0)  # the one about the origin: [0, 1]
+
+
+def test_centre_in_a_ring_plane_takes_the_ring_whole():
+    """From the point of the central circle in ring j's own plane, ring j's 8 vertices (coplanar with it) come
+    first: they are taken on trust while the set is flat, then the first vertices of rings j - 1 and j + 1
+    make it three-dimensional; the piece keeps ring j whole and one neighbouring ring's side."""
+    side, v = _torus()
+    j = 7
+    angle = math.radians(15.0 * j)
+    c = MAJOR * np.array([math.cos(angle), math.sin(angle), 0.0])
+    world = side.world
+    count = world.leaf_corners.shape[0]
+    points = grow_piece(side.vertices, world.leaf_corners, world.lo[:count], world.hi[:count], c, 4.0)[0]
+    which = set(_matched(points, v).tolist())
+    assert set((np.arange(M) * N + j).tolist()) <= which
+    assert certify(side, points, 4.0) is not None
