@@ -127,7 +127,7 @@ class Balls:
         disc = b * b + room
         root = np.sqrt(np.maximum(disc, 0.0))
         hold = room > 0.0
-        with np.errstate(divide="ignore", invalid="ignore"):
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):  # (in the branches not taken)
             hi = np.where(hold, np.where(b > 0.0, b + root, room / np.maximum(root - b, 1e-300)), b + root)
             lo = np.where(hold, 0.0, -room / np.maximum(b + root, 1e-300))
         miss = ~hold & ((disc < 0.0) | (b <= 0.0))
@@ -594,18 +594,9 @@ def _spread_from(seeds: np.ndarray, centres: np.ndarray, first=None) -> np.ndarr
     if first is not None and first.shape[0]:
         taken = list(dict.fromkeys(int(k) for k in nearest(first)))
     else:
-        near = np.min(np.maximum(row_dot(seeds, seeds)[:, None] + row_dot(centres, centres)[None, :]
-                                 - 2.0 * seeds @ centres.T, 0.0), axis=0)
-        taken = [int(np.argmin(near))]
-    gap = np.min(np.sqrt(np.maximum(row_dot(centres, centres)[:, None] + row_dot(centres[taken], centres[taken])
-                                    [None, :] - 2.0 * centres @ centres[taken].T, 0.0)), axis=1)
-    while len(taken) < centres.shape[0]:
-        j = int(np.argmax(gap))
-        if not gap[j] > 0.0:
-            break
-        taken.append(j)
-        gap = np.minimum(gap, np.sqrt(row_dot(centres - centres[j], centres - centres[j])))
-    return centres[np.array(taken)]
+        taken = [int(np.argmin(np.min(np.maximum(row_dot(seeds, seeds)[:, None] + row_dot(centres, centres)[None, :]
+                                                 - 2.0 * seeds @ centres.T, 0.0), axis=0)))]
+    return centres[_farthest_order(centres, taken)]
 
 
 def _contacts(sa, sb, move, most: int = CONTACTS):
@@ -621,30 +612,25 @@ def _contacts(sa, sb, move, most: int = CONTACTS):
     points = np.concatenate([vb, va])
     d = np.concatenate([db, da])
     close = points[d <= d.min() + TOUCH * float(np.linalg.norm(move))]
-    return close[np.unique(np.concatenate([[0], _farthest_order(close)[:most]]))] if close.shape[0] else close
+    return close[np.sort(_farthest_order(close, most=most))] if close.shape[0] else close
 
 
-def _farthest_order(points):
-    taken = [0]
-    gap = np.sqrt(row_dot(points - points[0], points - points[0]))
-    while len(taken) < points.shape[0]:
+def _farthest_order(points: np.ndarray, taken=(0,), most: int | None = None) -> np.ndarray:
+    """Indices of `points` in a spread order: those `taken` first, then each time the one farthest from those taken
+    (while any is apart from them), at most `most`."""
+    taken = list(taken)
+    most = points.shape[0] if most is None else min(most, points.shape[0])
+    gap = np.min([np.sqrt(row_dot(points - points[k], points - points[k])) for k in taken], axis=0)
+    while len(taken) < most:
         j = int(np.argmax(gap))
         if not gap[j] > 0.0:
             break
         taken.append(j)
         gap = np.minimum(gap, np.sqrt(row_dot(points - points[j], points - points[j])))
-    return np.array(taken)
+    return np.array(taken[:most])
 
 
 def _spread(points: np.ndarray) -> np.ndarray:
     """Up to MAX_CENTRES of `points` spread over them: the first, then each time the one farthest from those
     taken (so every part of the overlap that the points reach gets a centre)."""
-    taken = [0]
-    gap = np.sqrt(row_dot(points - points[0], points - points[0]))
-    while len(taken) < min(MAX_CENTRES, points.shape[0]):
-        j = int(np.argmax(gap))
-        if not gap[j] > 0.0:
-            break
-        taken.append(j)
-        gap = np.minimum(gap, np.sqrt(row_dot(points - points[j], points - points[j])))
-    return points[np.array(taken)]
+    return points[_farthest_order(points, most=MAX_CENTRES)]
