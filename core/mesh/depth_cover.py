@@ -9,9 +9,10 @@ pieces gives the convex depth of the two (what depth_interval.py's local polytop
 points spread over the whole overlap, hold the directions one pair alone misses: two links crossing twice, a blob
 pressed in at several places, an L hooked into another.
 
-The test.  Only pairs whose difference holds the origin strictly inside count (their pieces overlap).  The union of
-such convex sets is star-shaped about the origin, so it holds the ball of radius r iff every direction u reaches r:
-max_ij rho_ij(u) >= r, rho_ij the radial function of M_ij.  The sphere of directions is covered by spherical
+The test.  For the pairs whose difference holds the origin strictly inside (their pieces overlap) the union is
+star-shaped about the origin, so it holds the ball of radius r iff every direction u reaches r: max_ij rho_ij(u)
+>= r, rho_ij the radial function of M_ij.  The others (pieces that meet only after a move) join as links of chains
+of shells along a cell (`covered_radius`).  The sphere of directions is covered by spherical
 triangles (an icosahedron's faces split in four, adaptively).  For a cell with unit corners u1, u2, u3 and any unit
 n with h = min_k n . u_k > 0, the part of the ball in the cell's cone lies in the tetrahedron O, (r / h) u_k (a
 point s u of the cone, u = w / |w| with w = sum c_k u_k, c_k >= 0, has |w| >= n . w >= h sum c_k); that
@@ -20,7 +21,8 @@ the cell is held up to h max_ij min_k rho_ij(u_k), and the ball up to the least 
 the best value the corners allow are split (their neighbours' cones and theirs share the same float corners, so
 the cones still tile space) until a cap on the cells.
 
-Certified.  The pieces are balls and core/mesh/depth_interval.py's `inner_polytope`s.  A ball's centre is proved
+Certified.  The pieces are balls, core/mesh/depth_interval.py's `inner_polytope`s and the vertex hulls of
+core/mesh/depth_pieces.py (certified there).  A ball's centre is proved
 inside its solid by winding numbers and its radius is the exact distance to the surface (the hierarchy's closest
 point) less an allowance; the difference of two balls is the ball about the difference of the centres with the
 sum of the radii, whose radial function is closed-form.  The polytopes are proved inside the solids, their
@@ -76,6 +78,18 @@ class Difference:
         out = ratio.min(axis=1)
         return np.where(np.isfinite(out), np.maximum(out, 0.0), 0.0)[None, :]
 
+    def interval(self, directions: np.ndarray):
+        """(lo, hi), each (1, n): for each unit direction u, the s >= 0 with s u on the inner side of every plane
+        form [lo, hi] (empty when lo > hi)."""
+        g = directions @ self.normals.T
+        o = self.offsets[None, :]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            ratio = o / g
+        hi = np.where(g > 0.0, ratio, np.inf).min(axis=1)
+        lo = np.maximum(np.where(g < 0.0, ratio, -np.inf).max(axis=1), 0.0)
+        lo = np.where(np.any((g == 0.0) & (o < 0.0), axis=1), np.inf, lo)
+        return lo[None, :], hi[None, :]
+
     def farthest(self) -> np.ndarray:
         """An upper bound of |x| over the difference, per member (one)."""
         return np.array([np.inf])
@@ -100,6 +114,25 @@ class Balls:
         root = np.sqrt(b * b + room[:, None])
         return np.where(b > 0.0, b + root, room[:, None] / np.maximum(root - b, 1e-300))
 
+    def interval(self, directions: np.ndarray):
+        """(lo, hi), each (k, n): where the ray along each unit direction u enters and leaves each ball ([0, radial]
+        for a ball holding the origin; empty, lo > hi, for one the ray misses), in forms without cancellation."""
+        c, R = self.centres, self.radii
+        norm = np.sqrt(row_dot(c, c))
+        if np.all(norm < R):
+            hi = self.radial(directions)
+            return np.zeros_like(hi), hi
+        b = c @ directions.T
+        room = ((R - norm) * (R + norm))[:, None]
+        disc = b * b + room
+        root = np.sqrt(np.maximum(disc, 0.0))
+        hold = room > 0.0
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):  # (in the branches not taken)
+            hi = np.where(hold, np.where(b > 0.0, b + root, room / np.maximum(root - b, 1e-300)), b + root)
+            lo = np.where(hold, 0.0, -room / np.maximum(b + root, 1e-300))
+        miss = ~hold & ((disc < 0.0) | (b <= 0.0))
+        return np.where(miss, np.inf, lo), np.where(miss, -np.inf, hi)
+
     def farthest(self) -> np.ndarray:
         return np.sqrt(row_dot(self.centres, self.centres)) + self.radii
 
@@ -117,10 +150,25 @@ def extreme_vertices(points: np.ndarray, count: int = PIECE_VERTICES) -> np.ndar
     return points[which]
 
 
-def minkowski_difference(va: np.ndarray, vb: np.ndarray, tag=None) -> Difference | None:
-    """The difference {a - b} of the hulls of vertex sets va, vb as a `Difference`, or None when it does not hold
-    the origin strictly inside (the pieces do not overlap) or the hull declines."""
-    d = (va[:, None, :] - vb[None, :, :]).reshape(-1, 3)
+def minkowski_difference(va: np.ndarray, vb: np.ndarray, tag=None, directions=None,
+                         holding: bool = True) -> Difference | None:
+    """The difference {a - b} of the hulls of vertex sets va, vb as a `Difference`, or None when the hull declines
+    or (`holding`) it does not hold the origin strictly inside (the pieces do not overlap as placed).  With unit `directions` (k, 3),
+    only the differences a - b of the vertices extreme along one of them (a along u, b along -u, each within a hair
+    of the extreme) are taken: points of the difference, so their hull lies inside it, and with the pieces' facet
+    normals and the cross products of their edges among the directions, every vertex of it is among them (each
+    facet of a difference of polytopes is a facet of one plus a vertex or face of the other, or the sum of an edge
+    of each); the hull is built from far fewer points."""
+    if directions is not None:
+        # a and b extreme along a common direction (ties within a hair of the extremes: the faces' corners)
+        ha, hb = va @ directions.T, vb @ directions.T
+        hair = 1e-7 * (float(np.max(np.abs(va))) + float(np.max(np.abs(vb))))
+        ta = (ha >= ha.max(axis=0) - hair).astype(float)
+        tb = (hb <= hb.min(axis=0) + hair).astype(float)
+        i, j = np.nonzero(ta @ tb.T)
+        d = va[i] - vb[j]
+    else:
+        d = (va[:, None, :] - vb[None, :, :]).reshape(-1, 3)
     if d.shape[0] < 4:
         return None
     size = float(np.max(np.abs(d))) + float(np.max(np.abs(va))) + float(np.max(np.abs(vb)))
@@ -136,8 +184,10 @@ def minkowski_difference(va: np.ndarray, vb: np.ndarray, tag=None) -> Difference
             return Difference(n, offsets, tag)
         # a point of the cloud far above a face: the construction folded the surface (it happens on the clouds
         # of coplanar grid points a difference of polytopes makes); once more from the vertices it kept
-        if attempt or float(np.max(d @ n.T - offsets[None, :])) <= 1e-6 * size:
-            return None
+        folded = float(np.max(d @ n.T - offsets[None, :])) > 1e-6 * size
+        if attempt or not folded:
+            # (folded or not, the planes' inner side lies in the hull: only smaller than it could be)
+            return None if holding else Difference(n, offsets, tag)
         d = d[hull[0]]
     return None
 
@@ -185,9 +235,17 @@ def _heights(cells: np.ndarray) -> np.ndarray:
 
 
 def covered_radius(differences, floor: float = 0.0, max_cells: int = MAX_CELLS, rounds: int = MAX_ROUNDS):
-    """The largest r this test proves the union of the differences (`Difference`s and `Balls`, each holding the
-    origin) to hold the ball of radius r about the origin, and the direction where it is thinnest; None when that
-    is not above `floor` (members that reach no farther than `floor` are dropped first).  Returns (r, direction)."""
+    """The largest r this test proves the union of the differences (`Difference`s and `Balls`) to hold the ball
+    of radius r about the origin, and the direction where it is thinnest; None when that is not above `floor`
+    (members that reach no farther than `floor` are dropped first).  Returns (r, direction).
+
+    A member need not hold the origin: in a cell's cone it holds the shell of radii [a, b], a the largest over the
+    corners u_k of where the ray along u_k enters it and b = h times the least of where the rays leave it (the
+    shell's part of the cone lies in the hull of the six points a u_k and (b / h) u_k, all in the member); the
+    cell is held up to the end of the chain of shells from the origin (each next one starting no later than the
+    reach so far), so a move along which one pair of pieces parts from the start while another has begun to
+    overlap is still followed.  Members holding the origin start the chain; alone they give the star-shaped
+    test of the module docstring."""
     sets = []
     for m in differences:
         if m is None:
@@ -203,9 +261,9 @@ def covered_radius(differences, floor: float = 0.0, max_cells: int = MAX_CELLS, 
     reach = np.inf
     for k in range(rounds + 1):
         best_cell, best_dir = _best(sets, cells)
-        held = np.concatenate([held, _heights(cells) * best_cell])
+        held = np.concatenate([held, best_cell])
         done = np.concatenate([done, cells])
-        # the least over the corners of the best member there: no cell can be held beyond it
+        # the least over the corners of the chain along that one direction: no cell can be held beyond it
         reach = min(reach, float(best_dir.min()))
         if reach <= floor:
             return None
@@ -222,19 +280,41 @@ def covered_radius(differences, floor: float = 0.0, max_cells: int = MAX_CELLS, 
     return r, u / np.linalg.norm(u)
 
 
-def _best(sets, cells, chunk: int = 2_000_000):
-    """Per cell the best single member's min over the cell's corners, and per corner the best member's value."""
-    dirs = cells.reshape(-1, 3)
+CHAIN_STEPS = 32
+"""Most links of a chain of shells followed (a shorter chain only holds less)."""
+
+
+def _chain(lo, hi):
+    """Per row, how far from 0 the union of the closed intervals [lo, hi] (rows, members) reaches without a gap:
+    each next interval must start a relative 1e-9 inside the reach so far (rounding)."""
+    valid = lo <= hi
+    reach = np.zeros(lo.shape[0])
+    for _ in range(CHAIN_STEPS):
+        ok = valid & (lo <= reach[:, None] * (1.0 - 1e-9))
+        new = np.maximum(reach, np.max(np.where(ok, hi, 0.0), axis=1, initial=0.0))
+        if not np.any(new > reach):
+            break
+        reach = new
+    return reach
+
+
+def _best(sets, cells, chunk: int = 500):
+    """Per cell the reach of the chain of its members' shells (`covered_radius`), and per corner the reach of the
+    chain of the members' intervals along it."""
+    heights = _heights(cells)
     per_cell = np.zeros(cells.shape[0])
-    per_dir = np.zeros(dirs.shape[0])
-    for m in sets:
-        rows = max(1, chunk // max(1, dirs.shape[0]))
-        total = m.farthest().shape[0]
-        for start in range(0, total, rows):
-            part = m.subset(np.arange(start, min(total, start + rows))) if total > rows else m
-            rho = part.radial(dirs)
-            per_dir = np.maximum(per_dir, rho.max(axis=0))
-            per_cell = np.maximum(per_cell, rho.reshape(rho.shape[0], -1, 3).min(axis=2).max(axis=0))
+    per_dir = np.zeros(cells.shape[0] * 3)
+    for start in range(0, cells.shape[0], chunk):
+        part = cells[start:start + chunk]
+        dirs = part.reshape(-1, 3)
+        los, his = zip(*(m.interval(dirs) for m in sets))
+        lo, hi = np.concatenate(los).T, np.concatenate(his).T  # (directions, members)
+        n = part.shape[0]
+        # the shells: entered by the last corner's entry, left by h times the first corner's exit
+        a = lo.reshape(n, 3, -1).max(axis=1)
+        b = hi.reshape(n, 3, -1).min(axis=1) * heights[start:start + n, None]
+        per_cell[start:start + n] = _chain(a, b)
+        per_dir[3 * start:3 * (start + n)] = _chain(lo, hi)
     return per_cell, per_dir
 
 
@@ -267,15 +347,41 @@ SMALL_PAIR triangles."""
 MAX_PAIRS = 1500
 """Cap on the ball pairs whose differences join the cover."""
 
+LATER_PAIRS = 500
+"""Cap on the ball pairs that do not overlap as placed but do after a move shorter than the upper end (nearest
+first)."""
+
 SMALL_PAIR = 10_000
 """Pairs up to this many triangles get the full work (more samples and steps, polytope pieces); larger ones are
 tried only while the interval is wider than WIDE (each closest-point query costs more there)."""
+
+PIECES = 10
+"""Vertex-hull pieces grown per side (core/mesh/depth_pieces.py), around the medial centres nearest the overlap."""
+
+PIECES_ABOVE = 4e-3
+"""The pieces are grown only while the balls and polytopes leave the interval wider than this (relative)."""
+
+TOUCH = 0.1
+"""Vertices within this share of the move's length of the nearest count as touching (`_contacts`)."""
+
+CONTACTS = 4
+"""Points where the upper end's move leaves the solids touching, whose nearest centres grow the first pieces."""
+
+PIECE_PAIRS = 32
+"""Cap on the piece differences (the pairs whose pieces' centroids lie nearest each other first)."""
+
+PAIR_DIRECTIONS = 128
+"""Directions whose extreme vertex pairs make a piece difference's points (`minkowski_difference`)."""
+
+PIECE_TRIANGLES = 5000
+"""Vertex-hull pieces (core/mesh/depth_pieces.py) only for meshes up to this many triangles each."""
 
 WIDE = 0.1
 """The width (relative to L) above which a pair of more than SMALL_PAIR triangles is tried."""
 
 
-def cover_bound(sa, sb, seeds: np.ndarray, scale: float, lower: float, upper: float, polytope=None, planes=None):
+def cover_bound(sa, sb, seeds: np.ndarray, scale: float, lower: float, upper: float, polytope=None, planes=None,
+                pieces_most: int = PIECES, move=None):
     """A lower bound of PD above `lower`, or None: the covered radius of the differences of pieces of A and B
     (pair-frame sides `sa`, `sb`, both closed) near their overlap: balls about points inside each solid pushed
     towards its medial axis, and (meshes of up to POLYTOPE_TRIANGLES) inner polytopes around up to MAX_CENTRES
@@ -321,6 +427,12 @@ def cover_bound(sa, sb, seeds: np.ndarray, scale: float, lower: float, upper: fl
         reach = np.sqrt(row_dot(centres[keep], centres[keep])) + radii[keep]
         keep = keep[np.argsort(-reach, kind="stable")[:MAX_PAIRS]]
     differences = [Balls(centres[keep], radii[keep])] if keep.size else []
+    # pairs that meet only after a move shorter than the upper end: links of the chains of shells
+    gap = np.sqrt(row_dot(centres, centres)) - radii
+    later = np.flatnonzero((gap >= -2.0 * allowance) & (gap < upper))
+    if later.size:
+        later = later[np.argsort(gap[later], kind="stable")[:LATER_PAIRS]]
+        differences.append(Balls(centres[later], radii[later]))
     small = max(sa.local.triangles.shape[0], sb.local.triangles.shape[0]) <= POLYTOPE_TRIANGLES
     if polytope is not None and planes is not None and small:
         halves = [f * upper for f in SIZES] + [float(scale)]
@@ -333,10 +445,47 @@ def cover_bound(sa, sb, seeds: np.ndarray, scale: float, lower: float, upper: fl
                     continue
                 differences.append(minkowski_difference(*_cut_pair(va, vb)))
     found = covered_radius(differences, floor=lower)
+    if (pieces_most and max(sa.local.triangles.shape[0], sb.local.triangles.shape[0]) <= PIECE_TRIANGLES
+            and (found is None or found[0] * (1.0 + PIECES_ABOVE) < upper)):
+        more = _piece_differences(sa, sb, ((pa, ra), (pb, rb)), seeds, scale, pieces_most, upper, move)
+        if more:
+            # (the first cover's members are members of this one too, but its cells differ: keep the better)
+            again = covered_radius(differences + more, floor=lower if found is None else found[0])
+            found = again if again is not None else found
     if found is None:
         return None
     r, u = found
     return r, seeds[0], u
+
+
+def _piece_differences(sa, sb, centres, seeds, scale, most, upper, move=None):
+    """The differences of the vertex-hull pieces (core/mesh/depth_pieces.py) of A and B grown around each side's
+    medial `centres` in a spread order from the one nearest the overlap (`seeds`: points inside both), for the
+    pairs whose boxes meet, nearest first, at most PIECE_PAIRS."""
+    from .depth_pieces import pieces_around
+
+    touch = _contacts(sa, sb, move) if move is not None and np.any(move != 0.0) else None
+    built = []
+    for side, (c, _), shift in zip((sa, sb), centres, (0.0, move)):
+        first = None if touch is None else touch - shift
+        built.append(pieces_around(side, _spread_from(seeds, c, first), scale, most))
+    # pairs whose boxes meet after some move shorter than the upper end (a pair that overlaps only after a move
+    # still carries the chain of shells on)
+    pairs = [(float(np.linalg.norm(va.mean(axis=0) - vb.mean(axis=0))), i, j)
+             for i, (va, _, _) in enumerate(built[0]) for j, (vb, _, _) in enumerate(built[1])
+             if np.all(va.min(axis=0) < vb.max(axis=0) + upper) and np.all(vb.min(axis=0) < va.max(axis=0) + upper)]
+    spread = fibonacci_directions(PAIR_DIRECTIONS)
+    out = []
+    for _, i, j in sorted(pairs)[:PIECE_PAIRS]:
+        (va, na, ea), (vb, nb, eb) = built[0][i], built[1][j]
+        cross = np.cross(ea[:, None, :], eb[None, :, :]).reshape(-1, 3)
+        length = np.sqrt(row_dot(cross, cross))
+        cross = cross[length > 1e-6] / length[length > 1e-6][:, None]
+        directions = np.concatenate([spread, na, -nb, cross, -cross])
+        m = minkowski_difference(va, vb, "pieces", directions, holding=False)
+        if m is not None:
+            out.append(m)
+    return out
 
 
 def _cut_pair(va, vb):
@@ -430,15 +579,58 @@ def _outermost(centres, radii):
     return centres[k], radii[k]
 
 
-def _spread(points: np.ndarray) -> np.ndarray:
-    """Up to MAX_CENTRES of `points` spread over them: the first, then each time the one farthest from those
-    taken (so every part of the overlap that the points reach gets a centre)."""
-    taken = [0]
-    gap = np.sqrt(row_dot(points - points[0], points - points[0]))
-    while len(taken) < min(MAX_CENTRES, points.shape[0]):
+def _spread_from(seeds: np.ndarray, centres: np.ndarray, first=None) -> np.ndarray:
+    """`centres` in the order the pieces are grown: the ones nearest to the points `first` (where the upper end's
+    move leaves the solids touching), or else the one nearest to a seed (a point inside both solids), then each
+    time the one farthest from those taken (the centres lie in the overlap's box grown by the upper end, so the
+    pieces reach every part of it before they crowd one)."""
+    if centres.shape[0] == 0 or seeds.shape[0] == 0:
+        return centres
+
+    def nearest(points):
+        d = row_dot(points, points)[:, None] + row_dot(centres, centres)[None, :] - 2.0 * points @ centres.T
+        return np.argmin(d, axis=1)
+
+    if first is not None and first.shape[0]:
+        taken = list(dict.fromkeys(int(k) for k in nearest(first)))
+    else:
+        taken = [int(np.argmin(np.min(np.maximum(row_dot(seeds, seeds)[:, None] + row_dot(centres, centres)[None, :]
+                                                 - 2.0 * seeds @ centres.T, 0.0), axis=0)))]
+    return centres[_farthest_order(centres, taken)]
+
+
+def _contacts(sa, sb, move, most: int = CONTACTS):
+    """Where B moved by `move` (the upper end's move: it leaves the solids touching) comes nearest to A: up to
+    `most` spread points among the vertices of either mesh that lie nearest to the other (within TOUCH of the move's
+    length of the nearest), in A's place (B's are these less the move)."""
+    from .points import closest_points
+
+    vb = sb.vertices[sb.local.used] + move
+    va = sa.vertices[sa.local.used]
+    db, _ = closest_points(vb, sa.world)
+    da, _ = closest_points(va - move, sb.world)
+    points = np.concatenate([vb, va])
+    d = np.concatenate([db, da])
+    close = points[d <= d.min() + TOUCH * float(np.linalg.norm(move))]
+    return close[np.sort(_farthest_order(close, most=most))] if close.shape[0] else close
+
+
+def _farthest_order(points: np.ndarray, taken=(0,), most: int | None = None) -> np.ndarray:
+    """Indices of `points` in a spread order: those `taken` first, then each time the one farthest from those taken
+    (while any is apart from them), at most `most`."""
+    taken = list(taken)
+    most = points.shape[0] if most is None else min(most, points.shape[0])
+    gap = np.min([np.sqrt(row_dot(points - points[k], points - points[k])) for k in taken], axis=0)
+    while len(taken) < most:
         j = int(np.argmax(gap))
         if not gap[j] > 0.0:
             break
         taken.append(j)
         gap = np.minimum(gap, np.sqrt(row_dot(points - points[j], points - points[j])))
-    return points[np.array(taken)]
+    return np.array(taken[:most])
+
+
+def _spread(points: np.ndarray) -> np.ndarray:
+    """Up to MAX_CENTRES of `points` spread over them: the first, then each time the one farthest from those
+    taken (so every part of the overlap that the points reach gets a centre)."""
+    return points[_farthest_order(points, most=MAX_CENTRES)]

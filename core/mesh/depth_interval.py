@@ -467,7 +467,8 @@ def _interval(a, b, frame, tolerances, lower, point_a, point_b, normal, segments
             _cone_search(frame, best.lower, True, state, verified, free, start)
     if sa.closed and sb.closed and state["upper"] > best.lower * (1.0 + GOOD):
         # still wide: pieces around points spread over the overlap, whose differences cover a ball (depth_cover.py)
-        found = cover_bound(sa, sb, seeds, scale, best.lower, state["upper"], inner_polytope, _triangle_planes)
+        found = cover_bound(sa, sb, seeds, scale, best.lower, state["upper"], inner_polytope, _triangle_planes,
+                            move=min(verified, key=lambda item: item[0])[1] if verified else best.move)
         if found is not None and found[0] > best.lower:
             witness = _cover_witness(sa, sb, scale, *found)
             if witness is not None:
