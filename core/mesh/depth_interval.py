@@ -59,6 +59,7 @@ import numpy as np
 from ..contact import Status
 from ..rows import fibonacci_directions, row_dot
 from .depth_cover import cover_bound
+from .depth_lipschitz import WIDER as LIPSCHITZ_WIDER, lipschitz_bound
 from .depth_sweep import MAX_PAIRS, Sweep, cone_sweep, pair_balls, pairs_within, ray_depths, shortest
 from .descent import PRUNE, descend
 from .meeting import _robust, containment
@@ -466,6 +467,13 @@ def _interval(a, b, frame, tolerances, lower, point_a, point_b, normal, segments
     if sa.closed and sb.closed and state["upper"] > best.lower * (1.0 + GOOD):
         # still wide: pieces around points spread over the overlap, whose differences cover a ball (depth_cover.py)
         found = cover_bound(sa, sb, seeds, scale, best.lower, state["upper"], inner_polytope, _triangle_planes)
+        if found is not None and found[0] > best.lower:
+            witness = _cover_witness(sa, sb, scale, *found)
+            if witness is not None:
+                best.lower, best.point_a, best.point_b, best.normal = found[0], *witness
+    if sa.closed and sb.closed and state["upper"] - best.lower > LIPSCHITZ_WIDER * state["upper"]:
+        # still wider than 1 %: the Lipschitz covering of translation space (depth_lipschitz.py)
+        found = lipschitz_bound(sa, sb, seeds, scale, best.lower, state["upper"])
         if found is not None and found[0] > best.lower:
             witness = _cover_witness(sa, sb, scale, *found)
             if witness is not None:
