@@ -1,32 +1,35 @@
 """A lower bound of the translational penetration depth by a Lipschitz covering of translation space (issue 19;
-called from core/mesh/depth_interval.py while its other bounds leave the interval wider than WIDER).
+called from core/mesh/depth_interval.py while its other bounds leave the interval wider than WIDER of U).
 
 The argument.  Let dA(p) be the distance from p to A's surface, taken where p is inside A (non-zero winding), and
 dB likewise.  For a translation c of B and a point p inside A with p - c inside B, set g(c, p) = dA(p) + dB(p - c).
 The open ball of radius dA(p) about p lies inside A, and the one of radius dB(p - c) about p lies inside B + c.
 After any further move e of B with |e| < g(c, p), the point p + s e (s = dA(p) / g(c, p)) is within dA(p) of p and
 within dB(p - c) of p + e, so it lies inside A and inside B + c + e: the translation c + e still leaves the
-interiors overlapping.  So a cube of translations with centre c and circumradius h overlaps throughout as soon as
-some p gives g(c, p) > h.  If every cube meeting the ball of radius r about the origin is certified that way (or
-lies wholly inside the ball of the interval's current lower end, already certified), every translation shorter
-than r overlaps: PD >= r.
+interiors overlapping.  So a set of translations inside a ball of radius h about c overlaps throughout as soon as
+some p gives g(c, p) > h.  If every cell of a partition of the shell L <= |c| <= r is certified that way (the
+interval's L being certified already: every shorter move overlaps), every translation shorter than r overlaps:
+PD >= r.
 
-The search.  Cubes of translations, nearest the origin first, start as the cube of half-side U (the interval's
-upper end) split in 64; cubes wholly inside the current lower end's ball are dropped (held already), cubes beyond
-the goal radius (just below U: nothing more is asked) too.  Each cube gets a few candidate points p: its parent's
-best ones and, from a pool of points deep inside both solids as placed (p0, with distances a0, b0), the point
-p0 + s c at the ball split s = a0 / (a0 + b0) and at s = 0 and 1; each is proved inside A and inside B + c by
-winding numbers unless a known ball already holds it (an inherited point stays inside B + c while the cube's
-centre moved less than its parent's dB).  The best few then climb g by a local ascent (the gradient is the sum of
-the two unit directions away from the nearest surface points; each step shorter than min(dA, dB), so the point
-stays inside both).  A cube not certified is split in eight until its circumradius falls below FINEST x U; a
-finest cube that still fails caps the radius at its distance from the origin.  The bound is the least distance
-of a cube left open (when the cell budget runs out) or failed, and at most the goal.
+The cells.  The cone over a spherical triangle (an icosahedron's faces, split in four) times a range of radii
+[r0, r1]; the ball about the point at the middle radius on the triangle's axis, through the cap about the axis
+that holds the triangle's corners, holds the cell (`_Cells.ball`).  They start as the 80 triangles over the
+shell from L to the goal (1 - GOAL) U and are taken nearest the origin first (least r0), BATCH at a time.  A cell
+not certified is split (in four across, or in two along the radius when it is deeper than wide) until its ball's
+radius falls below FINEST x U; a finest cell that still fails caps the bound at its r0, and when the budget of
+point queries runs out, the least r0 of the cells left open does.
 
-Certified.  The distances are the hierarchy's exact closest points (core/mesh/points.py) and the inside tests its
-winding numbers; a cube counts only when g exceeds its circumradius (taken a hair large, so the cubes' float
-centres still cover their parent) plus a rounding allowance of ROUNDING x (scale + U).  Each pass evaluates every
-cube of a batch at once, so the Python call count stays small.
+The candidates.  `_Sources`: translation balls B(T, R), each with a point inside both solids for any translation
+c it holds (p = P + S (c - T)): the pairs of medial balls of A and of B (their difference is the ball about
+x - y of radius rA + rB), and each cell's best point so far (the balls' argument above about its centre).  A
+source reaching past a cell's ball certifies it with no query; otherwise the cell's CANDIDATES farthest-reaching
+sources give points (proved inside by their ball, or by winding numbers where the ball falls short), their exact
+g, and the best climbs by a local ascent (the gradient of g is the sum of the unit directions away from the two
+nearest surface points; every step is shorter than min(dA, dB), so the point stays inside both).
+
+Certified.  The distances are the hierarchy's exact closest points (core/mesh/points.py) and the inside tests
+its winding numbers; a cell counts only when g exceeds its ball's radius (taken a hair large) plus a rounding
+allowance of ROUNDING x (scale + U); the medial balls' radii are shrunk by a relative hair.
 """
 from __future__ import annotations
 
@@ -107,7 +110,7 @@ def lipschitz_bound(sa, sb, seeds: np.ndarray, scale: float, lower: float, upper
     """A lower bound of PD above `lower`, or None (pair-frame sides `sa`, `sb`, both closed; `seeds` points where
     the solids may overlap as placed; [lower, upper] the interval so far, upper realised by a free move).
     Returns (r, centre, direction): `centre` a point inside both solids as placed, `direction` the unit
-    translation where the covering stopped (towards the nearest cube left uncertified).  `margin=False` drops
+    translation where the covering stopped (the axis of the nearest cell left uncertified).  `margin=False` drops
     the Lipschitz and rounding margins: for tests only (the result is then not a bound)."""
     if not (upper > 0.0) or seeds.shape[0] == 0:
         return None
