@@ -45,10 +45,10 @@ WIDER = 1e-2
 """The stage runs only while the interval is wider than this fraction of U."""
 
 GOAL = 9e-3
-"""Cubes beyond (1 - GOAL) x U are not asked for: the bound then leaves a gap of at most this fraction of U."""
+"""Moves beyond (1 - GOAL) x U are not covered: the bound then leaves a gap of at most this fraction of U."""
 
 FINEST = 1e-3
-"""A cube is split until its circumradius is below this fraction of U; a finest cube that fails caps the bound."""
+"""A cell is split until its ball's radius is below this fraction of U; a finest cell that fails caps the bound."""
 
 START_LEVEL = 1
 """The first cells: the icosahedron's faces split this many times (80), each over LAYERS shells."""
@@ -56,38 +56,35 @@ START_LEVEL = 1
 LAYERS = 1
 """The shell from L to the goal is cut into this many layers to start with."""
 
-MAX_QUERIES = 12_000
+MAX_QUERIES = 24_000
 """Exact point queries (a closest point or a winding number of one point) spent at most, for pairs up to SMALL
 triangles; fewer above (each costs more), down to MIN_QUERIES."""
 
-MIN_QUERIES = 3_000
+MIN_QUERIES = 6_000
 
 SMALL = 4000
 """Pairs up to this many triangles in all get MAX_QUERIES."""
 
 BATCH = 512
-"""Cubes evaluated per pass (the nearest open ones)."""
+"""Cells evaluated per pass (the nearest open ones)."""
 
 POOL = 4
-"""Pool points (deep inside both solids as placed) each cube draws candidates from."""
-
-CLIMB = 2
-"""Best candidates of a cube not yet certified that climb by the ascent."""
+"""Points deep inside both solids as placed (the witnesses' centre is the deepest)."""
 
 NEIGHBOURS = 4
-"""Sources (translation balls) each cube's centre is checked against: those reaching farthest past it."""
+"""Sources (translation balls) each cell's centre is checked against: those reaching farthest past it."""
 
 STEPS = 2
-"""Ascent steps of a cube's best point while the cube is not certified."""
+"""Ascent steps of a cell's best point while the cell is not certified."""
 
 TRIALS = np.array([0.5, 2.0])
 """Step lengths tried at each ascent step (times the point's own step, which grows on success)."""
 
-CLIMB_FROM = 0.3
-"""A cube's best point climbs only when its g is above this share of the cube's circumradius."""
+CLIMB_FROM = 0.6
+"""A cell's best point climbs only when its g is above this share of the cell's ball's radius."""
 
 CANDIDATES = 2
-"""Points (of the sources reaching farthest past its centre) whose exact g a cube not certified by the sources
+"""Points (of the sources reaching farthest past its centre) whose exact g a cell not certified by the sources
 alone gets."""
 
 MAX_PAIRS = 20_000
@@ -372,9 +369,9 @@ class _Sources:
 
 
 def _evaluate(sa, sb, c, sources, h, scale):
-    """The best lower bound of max_p g(c, p) found for each cube's centre c (-inf where none), the new sources
-    (each evaluated cube's best point), and the point queries spent.  First the sources alone: a source whose
-    ball reaches past c by more than h certifies the cube with no query.  Else the CANDIDATES best sources' points
+    """The best lower bound of max_p g(c, p) found for each cell's centre c (-inf where none), the new sources
+    (each evaluated cell's best point), and the point queries spent.  First the sources alone: a source whose
+    ball reaches past c by more than h certifies the cell with no query.  Else the CANDIDATES best sources' points
     (proved inside by their ball or by winding numbers), their exact g, and the best one climbs by the ascent."""
     n = c.shape[0]
     pick, slack = sources.nearest(c, NEIGHBOURS)
@@ -408,10 +405,10 @@ def _evaluate(sa, sb, c, sources, h, scale):
     db, qb = closest_points(p - sh, sb.world)
     value = da + db
     np.maximum.at(best, owner, value)
-    # each cube's best point; it climbs while the cube is not certified
+    # each cell's best point; it climbs while the cell is not certified
     order = np.lexsort((-value, owner))
     first = order[np.r_[True, owner[order][1:] != owner[order][:-1]]]
-    # (a cube far from certified is split instead: its children cost less than the climb would)
+    # (a cell far from certified is split instead: its children cost less than the climb would)
     climb = first[(best[owner[first]] <= h[owner[first]]) & (best[owner[first]] > CLIMB_FROM * h[owner[first]])]
     if climb.size:
         spent += 2 * TRIALS.size * STEPS * climb.size
