@@ -62,6 +62,10 @@ triangles; fewer above (each costs more), down to MIN_QUERIES."""
 
 MIN_QUERIES = 6_000
 
+MAX_TRIANGLES = 20_000
+"""Pairs of more triangles in all are not covered (each point query costs more there, and the one-shot query of
+two 20k-triangle meshes is to stay within a second)."""
+
 SMALL = 4000
 """Pairs up to this many triangles in all get MAX_QUERIES."""
 
@@ -112,6 +116,8 @@ def lipschitz_bound(sa, sb, seeds: np.ndarray, scale: float, lower: float, upper
     if not (upper > 0.0) or seeds.shape[0] == 0:
         return None
     triangles = sa.local.triangles.shape[0] + sb.local.triangles.shape[0]
+    if triangles > MAX_TRIANGLES:
+        return None
     if max_queries is None:
         max_queries = int(max(MIN_QUERIES, min(MAX_QUERIES, MAX_QUERIES * SMALL // max(1, triangles))))
     pool = _pool(sa, sb, seeds, scale)
