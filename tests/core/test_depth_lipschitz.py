@@ -8,9 +8,11 @@ interior, i.e. the Minkowski difference of the two boxes):
 - a cube inside a wall: A = [0, 10]^2 x [0, 1], B = [4, 4.5]^2 x [0.3, 0.8] (B wholly inside A).  Overlapping iff
   -4.5 < t_x, t_y < 6 and -0.8 < t_z < 0.7: PD = 0.7 (up).
 The search is given a lower end and an upper end U realised by a free move (B moved by U = 0.21 along +x, resp.
-U = 0.73 along +z, is free), so it must stop at the true depth by itself: no cell beyond PD may be certified.  Without the circumradius
-margin (a cell counted as soon as its centre overlaps) the coarse cells reaching across the free set are certified
-and the bound overshoots PD: the third test shows it, so the first two fail on such a version."""
+U = 0.73 along +z, is free), so it must stop at the true depth by itself: no cell beyond PD may be certified.
+Without the margin of the cell's size (a cell counted as soon as its centre overlaps) the coarse cells reaching
+across the free set are certified and the bound overshoots PD: the third test shows it, and the first fails on
+such a version (checked).  The rounding allowance (1e-9 of the size) is not shown necessary here: the finest
+cells (1e-3 of U) are far coarser than the rounding."""
 from __future__ import annotations
 
 import numpy as np
