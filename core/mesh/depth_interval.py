@@ -26,6 +26,10 @@ Lower bound 3, a covering (core/mesh/depth_cover.py), when the interval is still
 moves below: the Minkowski differences of pieces of A and B (medial balls; local polytopes around points spread
 over the overlap) hold a ball about the origin, whose radius then bounds every separating move.
 
+Lower bound 4, a Lipschitz covering of the moves (core/mesh/depth_lipschitz.py), while still wider than 1 %: cells
+of translation space beyond L, each certified by a point whose distances to A's surface and to the moved B's add
+up to more than the cell's size.
+
 Upper bound: directional moves, each verified.  Along the ball bound's direction first; when that leaves the
 interval wider than 0.6 %, the polytopes are built and their normal tried; then, while it is wider than 0.4 %
 (GOOD), the answer's normal and the hulls' move.  Along a direction: L itself (the interval is then exact), L
