@@ -26,6 +26,10 @@ Lower bound 3, a covering (core/mesh/depth_cover.py), when the interval is still
 moves below: the Minkowski differences of pieces of A and B (medial balls; local polytopes around points spread
 over the overlap) hold a ball about the origin, whose radius then bounds every separating move.
 
+Lower bound 4, a Lipschitz covering of the moves (core/mesh/depth_lipschitz.py), while still wider than 1 %: cells
+of translation space beyond L, each certified by a point whose distances to A's surface and to the moved B's add
+up to more than the cell's size.
+
 Upper bound: directional moves, each verified.  Along the ball bound's direction first; when that leaves the
 interval wider than 0.6 %, the polytopes are built and their normal tried; then, while it is wider than 0.4 %
 (GOOD), the answer's normal and the hulls' move.  Along a direction: L itself (the interval is then exact), L
@@ -60,6 +64,7 @@ import numpy as np
 from ..contact import Status
 from ..rows import fibonacci_directions, row_dot
 from .depth_cover import cover_bound
+from .depth_lipschitz import WIDER as LIPSCHITZ_WIDER, lipschitz_bound
 from .depth_sweep import MAX_PAIRS, Sweep, cone_sweep, pair_balls, pairs_within, ray_depths, shortest
 from .descent import PRUNE, descend
 from .inside import deepest_inside
@@ -469,6 +474,13 @@ def _interval(a, b, frame, tolerances, lower, point_a, point_b, normal, segments
         # still wide: pieces around points spread over the overlap, whose differences cover a ball (depth_cover.py)
         found = cover_bound(sa, sb, seeds, scale, best.lower, state["upper"], inner_polytope, _triangle_planes,
                             move=min(verified, key=lambda item: item[0])[1] if verified else best.move)
+        if found is not None and found[0] > best.lower:
+            witness = _cover_witness(sa, sb, scale, *found)
+            if witness is not None:
+                best.lower, best.point_a, best.point_b, best.normal = found[0], *witness
+    if sa.closed and sb.closed and state["upper"] - best.lower > LIPSCHITZ_WIDER * state["upper"]:
+        # still wider than 1 %: the Lipschitz covering of translation space (depth_lipschitz.py)
+        found = lipschitz_bound(sa, sb, seeds, scale, best.lower, state["upper"])
         if found is not None and found[0] > best.lower:
             witness = _cover_witness(sa, sb, scale, *found)
             if witness is not None:

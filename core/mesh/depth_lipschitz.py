@@ -1,0 +1,426 @@
+"""A lower bound of the translational penetration depth by a Lipschitz covering of translation space (issue 19;
+called from core/mesh/depth_interval.py while its other bounds leave the interval wider than WIDER of U).
+
+The argument.  Let dA(p) be the distance from p to A's surface, taken where p is inside A (non-zero winding), and
+dB likewise.  For a translation c of B and a point p inside A with p - c inside B, set g(c, p) = dA(p) + dB(p - c).
+The open ball of radius dA(p) about p lies inside A, and the one of radius dB(p - c) about p lies inside B + c.
+After any further move e of B with |e| < g(c, p), the point p + s e (s = dA(p) / g(c, p)) is within dA(p) of p and
+within dB(p - c) of p + e, so it lies inside A and inside B + c + e: the translation c + e still leaves the
+interiors overlapping.  So a set of translations inside a ball of radius h about c overlaps throughout as soon as
+some p gives g(c, p) > h.  If every cell of a partition of the shell L <= |c| <= r is certified that way (the
+interval's L being certified already: every shorter move overlaps), every translation shorter than r overlaps:
+PD >= r.
+
+The cells.  The cone over a spherical triangle (an icosahedron's faces, split in four) times a range of radii
+[r0, r1]; the ball about the point at the middle radius on the triangle's axis, through the cap about the axis
+that holds the triangle's corners, holds the cell (`_Cells.ball`).  They start as the 80 triangles over the
+shell from L to the goal (1 - GOAL) U and are taken nearest the origin first (least r0), BATCH at a time.  A cell
+not certified is split (in four across, or in two along the radius when it is deeper than wide) until its ball's
+radius falls below FINEST x U; a finest cell that still fails caps the bound at its r0, and when the budget of
+point queries runs out, the least r0 of the cells left open does.
+
+The candidates.  `_Sources`: translation balls B(T, R), each with a point inside both solids for any translation
+c it holds (p = P + S (c - T)): the pairs of medial balls of A and of B (their difference is the ball about
+x - y of radius rA + rB), and each cell's best point so far (the balls' argument above about its centre).  A
+source reaching past a cell's ball certifies it with no query; otherwise the cell's CANDIDATES farthest-reaching
+sources give points (proved inside by their ball, or by winding numbers where the ball falls short), their exact
+g, and the best climbs by a local ascent (the gradient of g is the sum of the unit directions away from the two
+nearest surface points; every step is shorter than min(dA, dB), so the point stays inside both).
+
+Certified.  The distances are the hierarchy's exact closest points (core/mesh/points.py) and the inside tests
+its winding numbers; a cell counts only when g exceeds its ball's radius (taken a hair large) plus a rounding
+allowance of ROUNDING x (scale + U); the medial balls' radii are shrunk by a relative hair.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..rows import row_dot
+from .depth_cover import _cells, _split
+from .points import closest_points, winding_numbers
+
+__all__ = ["lipschitz_bound", "WIDER"]
+
+WIDER = 1e-2
+"""The stage runs only while the interval is wider than this fraction of U."""
+
+GOAL = 9e-3
+"""Moves beyond (1 - GOAL) x U are not covered: the bound then leaves a gap of at most this fraction of U."""
+
+FINEST = 1e-3
+"""A cell is split until its ball's radius is below this fraction of U; a finest cell that fails caps the bound."""
+
+START_LEVEL = 1
+"""The first cells: the icosahedron's faces split this many times (80), each over LAYERS shells."""
+
+LAYERS = 1
+"""The shell from L to the goal is cut into this many layers to start with."""
+
+MAX_QUERIES = 24_000
+"""Exact point queries (a closest point or a winding number of one point) spent at most, for pairs up to SMALL
+triangles; fewer above (each costs more), down to MIN_QUERIES."""
+
+MIN_QUERIES = 6_000
+
+MAX_TRIANGLES = 20_000
+"""Pairs of more triangles in all are not covered (each point query costs more there, and the one-shot query of
+two 20k-triangle meshes is to stay within a second)."""
+
+SMALL = 4000
+"""Pairs up to this many triangles in all get MAX_QUERIES."""
+
+BATCH = 512
+"""Cells evaluated per pass (the nearest open ones)."""
+
+POOL = 4
+"""Points deep inside both solids as placed (the witnesses' centre is the deepest)."""
+
+NEIGHBOURS = 4
+"""Sources (translation balls) each cell's centre is checked against: those reaching farthest past it."""
+
+STEPS = 2
+"""Ascent steps of a cell's best point while the cell is not certified."""
+
+TRIALS = np.array([0.5, 2.0])
+"""Step lengths tried at each ascent step (times the point's own step, which grows on success)."""
+
+CLIMB_FROM = 0.6
+"""A cell's best point climbs only when its g is above this share of the cell's ball's radius."""
+
+CANDIDATES = 2
+"""Points (of the sources reaching farthest past its centre) whose exact g a cell not certified by the sources
+alone gets."""
+
+MAX_PAIRS = 20_000
+"""Medial ball pairs kept as sources (those reaching farthest)."""
+
+MEDIAL_SAMPLES = 192
+"""Points sampled in each solid's box (besides the seeds) for its medial balls."""
+
+BALLS = 48
+"""Medial balls kept per solid (the largest, spread: BALLS^2 pairs at most)."""
+
+MEDIAL_STEPS = 6
+"""Steps moving each towards the medial axis."""
+
+ROUNDING = 1e-9
+"""Relative rounding allowance (of the pair's scale plus U) that g must exceed the circumradius by."""
+
+def lipschitz_bound(sa, sb, seeds: np.ndarray, scale: float, lower: float, upper: float, max_queries=None,
+                    finest: float = FINEST, goal: float = GOAL, margin: bool = True):
+    """A lower bound of PD above `lower`, or None (pair-frame sides `sa`, `sb`, both closed; `seeds` points where
+    the solids may overlap as placed; [lower, upper] the interval so far, upper realised by a free move).
+    Returns (r, centre, direction): `centre` a point inside both solids as placed, `direction` the unit
+    translation where the covering stopped (the axis of the nearest cell left uncertified).  `margin=False` drops
+    the Lipschitz and rounding margins: for tests only (the result is then not a bound)."""
+    if not (upper > 0.0) or seeds.shape[0] == 0:
+        return None
+    triangles = sa.local.triangles.shape[0] + sb.local.triangles.shape[0]
+    if triangles > MAX_TRIANGLES:
+        return None
+    if max_queries is None:
+        max_queries = int(max(MIN_QUERIES, min(MAX_QUERIES, MAX_QUERIES * SMALL // max(1, triangles))))
+    pool = _pool(sa, sb, seeds, scale)
+    if pool is None:
+        return None
+    p0, a0, b0 = pool
+    balls = _balls(sa, sb, seeds, scale, upper)
+    if balls[0].shape[0] == 0 or balls[2].shape[0] == 0:
+        return None
+    allowance = ROUNDING * (float(scale) + upper) if margin else 0.0
+    stretch = (1.0 + 1e-9) if margin else 0.0
+    target = upper * (1.0 - goal)
+    if target <= lower:
+        return None
+    radius = target  # the bound: lowered by every finest cell that fails
+    # the first cells: each face of a split icosahedron over LAYERS shells from `lower` to `target` (the inner
+    # ones are finished first, so a budget that runs out still leaves L raised)
+    corners = _cells(START_LEVEL)
+    edges = lower + (target - lower) * np.arange(LAYERS + 1) / LAYERS
+    edges[-1] = target
+    cells = _Cells(np.tile(corners, (LAYERS, 1, 1)), np.repeat(edges[:-1], corners.shape[0]),
+                   np.repeat(edges[1:], corners.shape[0]))
+    xa, ra, xb, rb = balls
+    # the medial ball pairs whose translation balls reach beyond `lower` (the others hold nothing new)
+    centre = (xa[:, None, :] - xb[None, :, :]).reshape(-1, 3)
+    reach = (ra[:, None] + rb[None, :]).ravel()
+    keep = np.flatnonzero(np.sqrt(row_dot(centre, centre)) + reach > lower)
+    if keep.size > MAX_PAIRS:
+        keep = keep[np.argsort(-reach[keep], kind="stable")[:MAX_PAIRS]]
+    ia, ib = keep // xb.shape[0], keep % xb.shape[0]
+    sources = _Sources(centre[keep], reach[keep], xa[ia], ra[ia] / reach[keep])
+    spent = 0
+    stop_direction = None
+    while cells.count:
+        if spent >= max_queries:
+            j = int(np.argmin(cells.r0))
+            if cells.r0[j] < radius:
+                radius, stop_direction = float(cells.r0[j]), cells.axis()[j]
+            break
+        order = np.argsort(cells.r0, kind="stable")
+        batch, cells = cells.select(order[:BATCH]), cells.select(order[BATCH:])
+        centres, size = batch.ball()
+        h = size * stretch + allowance
+        best, found, used = _evaluate(sa, sb, centres, sources, h, scale)
+        sources = sources.add(found)
+        spent += used
+        failed = best <= h
+        finest_fail = failed & (size < finest * upper)
+        if np.any(finest_fail):
+            j = int(np.argmin(np.where(finest_fail, batch.r0, np.inf)))
+            if batch.r0[j] < radius:
+                radius, stop_direction = float(batch.r0[j]), batch.axis()[j]
+        split = np.flatnonzero(failed & ~finest_fail)
+        if split.size:
+            cells = cells.concat(batch.children(split))
+        cells = cells.select(np.flatnonzero(cells.r0 < radius))
+    if not radius > lower:
+        return None
+    if stop_direction is None:
+        stop_direction = np.array([0.0, 0.0, 1.0])
+    j = int(np.argmax(a0 + b0))
+    return radius, p0[j].copy(), stop_direction
+
+
+class _Cells:
+    """Cells of translation space: the cone over a spherical triangle (`corners` (k, 3, 3), unit directions) cut to
+    the shell r0 <= |c| <= r1."""
+
+    def __init__(self, corners, r0, r1):
+        self.corners, self.r0, self.r1 = corners, r0, r1
+
+    @property
+    def count(self):
+        return self.r0.shape[0]
+
+    def select(self, rows):
+        return _Cells(self.corners[rows], self.r0[rows], self.r1[rows])
+
+    def concat(self, other):
+        return _Cells(np.concatenate([self.corners, other.corners]), np.concatenate([self.r0, other.r0]),
+                      np.concatenate([self.r1, other.r1]))
+
+    def axis(self):
+        a = self.corners.sum(axis=1)
+        return a / np.sqrt(row_dot(a, a))[:, None]
+
+    def _cos(self):
+        """cos of the largest angle between the axis and a corner, a hair smaller: the cap about the axis of that
+        angle holds the corners, hence (a cap narrower than a hemisphere being convex) the spherical triangle."""
+        return np.einsum("kj,kij->ki", self.axis(), self.corners).min(axis=1) * (1.0 - 1e-12) - 1e-15
+
+    def ball(self):
+        """Each cell's centre m a (a the axis, m the middle of the shell) and the radius of a ball about it holding
+        the cell: the largest |t u - m a| over t in [r0, r1], u in the cap, reached at an end of the radii (the
+        square is convex in t) and on the cap's rim."""
+        a, cos = self.axis(), self._cos()
+        m = 0.5 * (self.r0 + self.r1)
+        reach = np.maximum(*(t * t + m * m - 2.0 * t * m * cos for t in (self.r0, self.r1)))
+        return m[:, None] * a, np.sqrt(np.maximum(reach, 0.0))
+
+    def children(self, rows):
+        """Each cell of `rows` split in four across (when its width across exceeds its depth) or in two along the
+        radius."""
+        part = self.select(rows)
+        across = part.r1 * np.sqrt(np.maximum(1.0 - part._cos() ** 2, 0.0)) > 0.5 * (part.r1 - part.r0)
+        x, y = part.select(np.flatnonzero(across)), part.select(np.flatnonzero(~across))
+        mid = 0.5 * (y.r0 + y.r1)
+        return _Cells(np.concatenate([_split(x.corners), y.corners, y.corners]),
+                      np.concatenate([np.tile(x.r0, 4), y.r0, mid]), np.concatenate([np.tile(x.r1, 4), mid, y.r1]))
+
+
+def _pool(sa, sb, seeds, scale):
+    """Up to POOL points deep inside both solids as placed (the seeds inside both, climbed by the ascent at c = 0):
+    (points, dA, dB), or None when no seed lies inside both."""
+    inside = winding_numbers(seeds, sa.world, scale) != 0
+    p = seeds[inside]
+    if p.shape[0]:
+        p = p[winding_numbers(p, sb.world, scale) != 0]
+    if p.shape[0] == 0:
+        return None
+    da, qa = closest_points(p, sa.world)
+    db, qb = closest_points(p, sb.world)
+    c = np.zeros_like(p)
+    keep = np.argsort(-(da + db), kind="stable")[: 4 * POOL]
+    p, da, qa, db, qb, c = p[keep], da[keep], qa[keep], db[keep], qb[keep], c[keep]
+    p, da, qa, db, qb = _ascend(sa, sb, p, c, da, qa, db, qb, 2 * STEPS)
+    order = _spread_best(p, da + db, POOL)
+    return p[order], da[order], db[order]
+
+
+def _spread_best(p, value, count):
+    """Up to `count` rows of p: the best by `value`, then each time the best of those farther than half their own
+    value from every one taken (spread over the solids, the deepest first)."""
+    order = np.argsort(-value, kind="stable")
+    p, value = p[order], value[order]
+    gap = np.full(p.shape[0], np.inf)
+    taken = []
+    for _ in range(min(count, p.shape[0])):
+        free = np.flatnonzero(gap > 0.5 * value)
+        if free.size == 0:
+            break
+        j = int(free[0])
+        taken.append(j)
+        gap = np.minimum(gap, np.sqrt(row_dot(p - p[j], p - p[j])))
+    return order[np.array(taken, dtype=int)]
+
+
+def _ascend(sa, sb, p, c, da, qa, db, qb, steps):
+    """Local ascent of g(c, p) = dA(p) + dB(p - c) over p, each row its own translation c, from points inside A and
+    inside B + c; every step is shorter than min(dA, dB), so the points stay inside both."""
+    step = 0.5 * np.minimum(da, db)
+    factors = TRIALS
+    for _ in range(steps):
+        ua = p - qa
+        ub = p - c - qb
+        ua = ua / np.where(da > 0.0, da, 1.0)[:, None]
+        ub = ub / np.where(db > 0.0, db, 1.0)[:, None]
+        grad = ua + ub
+        gn = np.sqrt(row_dot(grad, grad))
+        grad = grad / np.where(gn > 0.0, gn, 1.0)[:, None]
+        room = 0.9 * np.minimum(da, db)
+        sizes = np.minimum(step[:, None] * factors[None, :], room[:, None])
+        sizes = np.where((gn > 1e-9)[:, None], sizes, 0.0)
+        if not np.any(sizes > 0.0):
+            break
+        count = p.shape[0]
+        t = factors.shape[0]
+        trial = (p[:, None, :] + sizes[:, :, None] * grad[:, None, :]).reshape(-1, 3)
+        shift = np.repeat(c, t, axis=0)
+        ta, tqa = closest_points(trial, sa.world)
+        tb, tqb = closest_points(trial - shift, sb.world)
+        total = (ta + tb).reshape(count, t)
+        pick = np.argmax(total, axis=1)
+        rows = np.arange(count) * t + pick
+        better = total[np.arange(count), pick] > da + db
+        p = np.where(better[:, None], trial[rows], p)
+        da, qa = np.where(better, ta[rows], da), np.where(better[:, None], tqa[rows], qa)
+        db, qb = np.where(better, tb[rows], db), np.where(better[:, None], tqb[rows], qb)
+        taken = sizes[np.arange(count), pick]
+        step = np.where(better, np.maximum(taken, 1e-300) * 1.5, step * 0.25)
+    return p, da, qa, db, qb
+
+
+def _medial(side, points, scale, steps=MEDIAL_STEPS):
+    """Balls inside the closed mesh of `side`: those of `points` inside it (winding numbers), each moved away from
+    its nearest surface point while that grows its distance (every step shorter than the distance, so it stays
+    inside).  Returns (centres, distances)."""
+    p = points[winding_numbers(points, side.world, scale) != 0]
+    if p.shape[0] == 0:
+        return p, np.empty(0)
+    d, q = closest_points(p, side.world)
+    step = 0.5 * d
+    for _ in range(steps):
+        u = p - q
+        norm = np.sqrt(row_dot(u, u))
+        size = np.where(norm > 0.0, np.minimum(step, 0.9 * d), 0.0)
+        trial = p + u / np.where(norm > 0.0, norm, 1.0)[:, None] * size[:, None]
+        td, tq = closest_points(trial, side.world)
+        better = td > d
+        p, q, d = np.where(better[:, None], trial, p), np.where(better[:, None], tq, q), np.where(better, td, d)
+        step = np.where(better, step * 1.5, step * 0.3)
+    return p, d
+
+
+def _balls(sa, sb, seeds, scale, upper):
+    """Medial balls of A and of B where they can meet after a move up to `upper`: (xa, ra, xb, rb), the radii
+    shrunk by a relative hair (so a point within a radius of the centre lies strictly inside)."""
+    rng = np.random.default_rng(19)
+    lo_a, hi_a = sa.world.lo[-1], sa.world.hi[-1]
+    lo_b, hi_b = sb.world.lo[-1], sb.world.hi[-1]
+    out = []
+    for side, (slo, shi), (olo, ohi) in ((sa, (lo_a, hi_a), (lo_b, hi_b)), (sb, (lo_b, hi_b), (lo_a, hi_a))):
+        lo, hi = np.maximum(slo, olo - upper), np.minimum(shi, ohi + upper)
+        points = np.concatenate([seeds, lo + rng.random((MEDIAL_SAMPLES, 3)) * np.maximum(hi - lo, 0.0)])
+        x, r = _medial(side, points, scale)
+        keep = _spread_best(x, r, BALLS)
+        out += [x[keep], r[keep] * (1.0 - 1e-9)]
+    return out
+
+
+class _Sources:
+    """Translation balls, each with the way to a point inside both solids for any translation c it holds:
+    `centre` T (k, 3), `radius` R (k,), `anchor` P (k, 3), `share` S (k,); for |c - T| < R the point
+    P + S (c - T) lies inside A and inside B + c.  A medial ball pair (x, rA) in A, (y, rB) in B gives T = x - y,
+    R = rA + rB, P = x, S = rA / R (the point splits the segment from x to y + c in the ratio of the radii); a point
+    p evaluated at a translation c' gives T = c', R = dA + dB, P = p, S = dA / R (the balls' argument)."""
+
+    def __init__(self, centre, radius, anchor, share):
+        self.centre, self.radius, self.anchor, self.share = centre, radius, anchor, share
+
+    def add(self, other):
+        return _Sources(*(np.concatenate([x, y]) for x, y in zip(
+            (self.centre, self.radius, self.anchor, self.share),
+            (other.centre, other.radius, other.anchor, other.share))))
+
+    def nearest(self, c, count):
+        """For each row of c: the `count` sources reaching farthest past it (indices) and their slack
+        R - |c - T|, computed directly (the choice by the expanded square, the slack without its cancellation)."""
+        k = self.radius.shape[0]
+        count = min(count, k)
+        per = max(1, 4_000_000 // max(1, k))
+        norms = row_dot(self.centre, self.centre)
+        picks = []
+        for i in range(0, c.shape[0], per):
+            cc = c[i:i + per]
+            d2 = norms[None, :] - 2.0 * cc @ self.centre.T + row_dot(cc, cc)[:, None]
+            slack = self.radius[None, :] - np.sqrt(np.maximum(d2, 0.0))
+            if k > count:
+                picks.append(np.argpartition(-slack, count - 1, axis=1)[:, :count])
+            else:
+                picks.append(np.tile(np.arange(k), (cc.shape[0], 1)))
+        pick = np.concatenate(picks)
+        gap = c[:, None, :] - self.centre[pick]
+        return pick, self.radius[pick] - np.sqrt(np.einsum("ijk,ijk->ij", gap, gap))
+
+
+def _evaluate(sa, sb, c, sources, h, scale):
+    """The best lower bound of max_p g(c, p) found for each cell's centre c (-inf where none), the new sources
+    (each evaluated cell's best point), and the point queries spent.  First the sources alone: a source whose
+    ball reaches past c by more than h certifies the cell with no query.  Else the CANDIDATES best sources' points
+    (proved inside by their ball or by winding numbers), their exact g, and the best one climbs by the ascent."""
+    n = c.shape[0]
+    pick, slack = sources.nearest(c, NEIGHBOURS)
+    best = slack.max(axis=1)
+    spent = 0
+    open_ = np.flatnonzero(~(best > h))
+    none = _Sources(np.empty((0, 3)), np.empty(0), np.empty((0, 3)), np.empty(0))
+    if open_.size == 0:
+        return best, none, spent
+    order = np.argsort(-slack[open_], axis=1, kind="stable")[:, :CANDIDATES]
+    k = np.take_along_axis(pick[open_], order, axis=1).ravel()
+    sl = np.take_along_axis(slack[open_], order, axis=1).ravel()
+    owner = np.repeat(open_, order.shape[1])
+    pts = sources.anchor[k] + sources.share[k][:, None] * (c[owner] - sources.centre[k])
+    # inside both by the source's ball when it holds c (a relative hair to spare), else by winding numbers
+    good = sl > 1e-9 * sources.radius[k]
+    test = np.flatnonzero(~good)
+    if test.size:
+        spent += test.size
+        inside = winding_numbers(pts[test], sa.world, scale) != 0
+        test = test[inside]
+        if test.size:
+            spent += test.size
+            good[test] = winding_numbers(pts[test] - c[owner[test]], sb.world, scale) != 0
+    owner, p = owner[good], pts[good]
+    if owner.size == 0:
+        return best, none, spent
+    sh = c[owner]
+    spent += 2 * owner.size
+    da, qa = closest_points(p, sa.world)
+    db, qb = closest_points(p - sh, sb.world)
+    value = da + db
+    np.maximum.at(best, owner, value)
+    # each cell's best point; it climbs while the cell is not certified
+    order = np.lexsort((-value, owner))
+    first = order[np.r_[True, owner[order][1:] != owner[order][:-1]]]
+    # (a cell far from certified is split instead: its children cost less than the climb would)
+    climb = first[(best[owner[first]] <= h[owner[first]]) & (best[owner[first]] > CLIMB_FROM * h[owner[first]])]
+    if climb.size:
+        spent += 2 * TRIALS.size * STEPS * climb.size
+        p2, da2, _, db2, _ = _ascend(sa, sb, p[climb], sh[climb], da[climb], qa[climb], db[climb], qb[climb], STEPS)
+        p[climb], da[climb], db[climb] = p2, da2, db2
+        value[climb] = da2 + db2
+        np.maximum.at(best, owner[climb], value[climb])
+    r = da[first] + db[first]
+    return best, _Sources(sh[first].copy(), r, p[first].copy(), da[first] / r), spent
