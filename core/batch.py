@@ -199,10 +199,11 @@ class ShapeBatch:
                     width = max(8, 1 << (shape.core_vertex_count() - 1).bit_length())
                     groups.setdefault(width, []).append(k)
             blocks = []
+            self._worlds = [None] * n  # the scalar support query's vertex arrays (the lock-step EPA's near ties)
             for b, (width, members) in enumerate(sorted(groups.items())):
                 block = np.empty((len(members), width, 3))
                 for r, k in enumerate(members):
-                    w = self.shapes[k]._world_core_vertices()
+                    w = self._worlds[k] = self.shapes[k]._world_core_vertices()
                     block[r, :len(w)] = w
                     block[r, len(w):] = w[-1]
                 blocks.append(block)
@@ -276,7 +277,8 @@ class ShapeBatch:
             return None
         bucket, local, blocks, _, _ = self._lockstep_data()
         radii = self._lockstep_extent()
-        world = lambda which: [self.shapes[k]._world_core_vertices() for k in which.tolist()]  # noqa: E731
+        worlds = self._worlds
+        world = lambda which: [worlds[k] for k in which.tolist()]  # noqa: E731
         parts = []
         for start in range(0, len(hit), _CHUNK):  # bounds the per-pair polytope arrays (~20 kB a pair)
             h = hit[start:start + _CHUNK]
