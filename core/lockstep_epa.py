@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .lockstep import _edges
+from .lockstep import Gathered, _edges
 from .simplex import TRIANGLE_SIN2_MIN
 
 __all__ = ["lockstep_epa"]
@@ -136,9 +136,14 @@ class _Sides:
         self.blocks, self.radii = blocks, radii
         self.bucket, self.local, self.offset, self.world, self.largest = bucket, local, offset, world, largest
 
-    def pick(self, world, d):
-        """The index of the scalar query's vertex: `PointCloud.support_max`'s / `support_min`'s product."""
-        return world.dot(d).argmax() if self.largest else world.dot(d).argmin()
+    def gathered(self, sides):
+        """The `Gathered` vertex rows of `sides` (this one first; slots k*m + pair for side k), made on first use."""
+        key = tuple(map(id, sides))
+        cache = self.__dict__.setdefault("_gathered", {})
+        if key not in cache or any(a is not b for a, b in zip(cache[key][0], sides)):
+            cache[key] = (sides, Gathered(self.blocks, np.concatenate([side.bucket for side in sides]),
+                                          np.concatenate([side.local for side in sides])))
+        return cache[key][1]
 
     def __call__(self, rows, d):
         """Support vertex (plus offset) of each pair in `rows` along the rows of d (m, 3)."""
@@ -155,23 +160,25 @@ def _supports(sides, rows, d):
     if m <= first.scalar_rows:  # few rows: the scalar product of each costs less than the blocks' set-up
         return [_scalar(side, rows, d, np.arange(m)) for side in sides]
     out = np.empty((count * m, 3))
-    which = np.concatenate([side.bucket[rows] for side in sides])
-    local = np.concatenate([side.local[rows] for side in sides])
+    gathered = first.gathered(sides)
+    slots = np.concatenate([rows + k * len(first.bucket) for k in range(count)])
+    which = gathered.bucket[slots]
+    local = gathered.local[slots]
     # B's smallest product is the largest along -d: negating d negates every product exactly.
-    along = np.concatenate([d if side.largest else -d for side in sides])[:, :, None]
+    along = np.concatenate([d if side.largest else -d for side in sides])
     tie = np.tile(_TIE * np.abs(d).sum(axis=1), count)
-    blocks, radii, product = first.blocks, first.radii, first.product
+    radii, product = first.radii, first.product
     for b in np.unique(which).tolist():
         sel = np.flatnonzero(which == b)
         r = local[sel]
-        block = blocks[b].take(r, axis=0)
+        p, block, row = gathered.products(b, slots[sel], along[sel], product)
         width = block.shape[1]
-        p = product(block, along[sel]).reshape(len(sel), width)
         top = p.argmax(axis=1)
-        at = np.arange(len(sel)) * width + top
         flat = p.reshape(-1)
-        best = flat[at]
-        flat[at] = -np.inf
+        here = np.arange(0, len(sel) * width, width) + top
+        best = flat[here]
+        flat[here] = -np.inf
+        at = row * width + top
         # A padding vertex repeats a row's last one: when that one wins, the tie sends it to the scalar
         # product too (which then picks the same vertex).
         near = np.flatnonzero(~(best - p.max(axis=1) > tie[sel] * radii[b][r]))
@@ -179,9 +186,13 @@ def _supports(sides, rows, d):
             # The scalar query's own vertex (its index in the block row is its index in the vertex array).
             tied = sel[near]
             side_of = tied // m
-            picked = [sides[k].pick(sides[k].world[row], dk) for k, row, dk in
-                      zip(side_of.tolist(), rows[tied - side_of * m].tolist(), d[tied - side_of * m])]
-            at[near] = near * width + np.array(picked, dtype=np.intp)
+            for k, side in enumerate(sides):
+                mine = np.flatnonzero(side_of == k)
+                if len(mine):
+                    pair = tied[mine] - k * m
+                    world, pick = side.world, np.ndarray.argmax if side.largest else np.ndarray.argmin
+                    at[near[mine]] = row[near[mine]] * width + np.array(
+                        [pick(world[row].dot(dk)) for row, dk in zip(rows[pair].tolist(), d[pair])], dtype=np.intp)
         out[sel] = block.reshape(-1, 3).take(at, axis=0)
     return [out[k * m:(k + 1) * m] + side.offset[rows] for k, side in enumerate(sides)]
 
@@ -190,8 +201,9 @@ def _scalar(side, rows, d, which):
     """The support vertices (plus offset) of the pairs rows[which] along d[which], each by the scalar product
     `PointCloud.support_max` / `support_min` makes, on the same vertex array (a contiguous float64 row of d
     holds the same three numbers as the tuple the scalar query converts)."""
-    worlds, pick = side.world, side.pick
-    picked = [world[pick(world, dk)] for world, dk in zip([worlds[row] for row in rows[which].tolist()], d[which])]
+    worlds, pick = side.world, np.ndarray.argmax if side.largest else np.ndarray.argmin
+    picked = [world[pick(world.dot(dk))] for world, dk in zip([worlds[row] for row in rows[which].tolist()],
+                                                              d[which])]
     return np.array(picked).reshape(-1, 3) + side.offset[rows[which]]
 
 
