@@ -477,16 +477,20 @@ def _add_point(rows, face, w, a, b, W, A, B, nv, faces, normals, offsets, alive,
     nxt[start] = h_j
     ok[h_row[nxt.take(start) != h_j]] = False
     origin = h_i[np.minimum(first, max(len(h_i) - 1, 0))] if len(h_i) else np.zeros(count, np.int64)
-    current = origin.copy()
+    # Only the rows still in the running walk: a row stops on its first return, at a missing step, or after
+    # its own horizon's length (it can no longer return in exactly that many steps).
     steps = np.zeros(count, np.int64)
-    back = np.zeros(count, bool)
-    for step in range(1, int(n_horizon.max()) + 1 if count else 1):
-        walking = ~back & (current >= 0)
-        current = np.where(walking, nxt.take(local * nv_cap + np.maximum(current, 0)), current)
-        arrived = walking & (current == origin)
-        steps[arrived] = step
-        back |= arrived
-    ok &= back & (steps == n_horizon)
+    walk = np.flatnonzero(ok)
+    current = origin[walk]
+    step = 0
+    while len(walk):
+        step += 1
+        current = nxt.take(walk * nv_cap + current)
+        arrived = current == origin[walk]
+        steps[walk[arrived]] = step
+        go = ~arrived & (current >= 0) & (step < n_horizon[walk])
+        walk, current = walk[go], current[go]
+    ok &= steps == n_horizon
     if not ok.any():
         return ok
     # Replace: the visible faces die and drop their own edges, the new vertex is fanned to the horizon.
