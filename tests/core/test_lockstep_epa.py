@@ -6,7 +6,8 @@ the same vertex), ring-built pipes, flat clouds (a flat M goes to the scalar eng
 copy moved by a few percent), identical copies, touching and nearly touching cubes, at several sizes and far from
 the origin:
 - every pair the lock-step EPA finishes gets exactly the Contact the scalar `solve` makes from the same GJK
-  tetrahedron (core/convex.py, core/epa.py): every field, floats and arrays compared by their bytes;
+  tetrahedron (core/convex.py, core/epa.py), and every pair whose lock-step GJK converged apart the one `solve`
+  makes from that GJK result: every field, floats and arrays compared by their bytes;
 - `collide_many`'s list equals `core.collide` pair by pair (same pairs, status and scale; distance within the gap:
   the lock-step GJK may start EPA from another tetrahedron than the scalar GJK, see core/lockstep.py);
 - the lock-step EPA really decides most of the intersecting pairs (the comparison is not vacuous), in one block of
@@ -19,7 +20,7 @@ import numpy as np
 import pytest
 
 import core
-from core.batch import ShapeBatch, _finished
+from core.batch import ShapeBatch, _finished, _separated
 from core.convex import Pair, solve
 from core.lockstep import ORIGIN
 from core.lockstep_epa import _Sides
@@ -102,6 +103,11 @@ def test_lockstep_epa_gives_the_scalar_answers(seed, size, offset, clearance_fac
     finished = _finished(batch, first, second, scales, tolerances, penetration)
     origin = int((state == ORIGIN).sum())
     assert origin and len(finished) >= 0.8 * origin, (len(finished), origin)
+    # The pairs whose lock-step GJK converged apart get their Contacts in one pass too: the same comparison.
+    separated = _separated(batch, first, second, scales, tolerances, state, starts)
+    assert not set(separated) & set(finished)
+    assert separated or not clearance, "no separated pair within the clearance: the check would be vacuous"
+    finished.update(separated)
     for k, contact in finished.items():
         a, b = int(first[k]), int(second[k])
         pair = Pair.prepared(shapes[a], shapes[b], batch.centre[a],
