@@ -8,13 +8,15 @@ works on all the pairs still expanding:
 - the closest alive face is the first face of smallest offset (`_Polytope.closest_face`'s heap orders by
   (offset, face index): the same face);
 - its support points on A and B come from one padded product per block of clouds of similar size for both
-  shapes (as the lock-step GJK's); a step with at most `_Sides.scalar_rows` pairs left takes the scalar product
-  of each instead (cheaper than setting up the blocks, and the scalar query's own answer);
+  shapes (as the lock-step GJK's, over vertex rows gathered once and reused: core/lockstep.py `Gathered`); a step
+  with at most `_Sides.scalar_rows` pairs left takes the scalar product of each instead (cheaper than setting up
+  the blocks, and the scalar query's own answer);
 - the visible faces and the horizon are found by the same depth-first walk as `_Polytope._visible_spreading`
   (the same stack order, so the same horizon order and the same new face indices), one face per pair and step;
 - the horizon must be one simple loop (`_Polytope._replace`), then the fan is added in horizon order;
 - a certified face (support within the gap, or the support point already one of its corners) whose triangle holds
-  the origin's projection on its plane (`_settle`'s first case) ends the pair.
+  the origin's projection on its plane (`_settle`'s first case) ends the pair; the pairs with a certified face
+  wait, their polytopes untouched, and are closed together a few times a run (see `_run`).
 
 The arithmetic is epa.py's, formula by formula (the same sums in the same order, each product and sum rounded
 once), so a pair takes the same steps and ends on the same face with the same bits.  Where the vectorised support
