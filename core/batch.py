@@ -30,9 +30,10 @@ How:
    every running pair's support point from one product per block of clouds of similar size, the simplex steps
    vectorised with the scalar code's arithmetic).  A pair whose support plane proves it farther than the
    clearance is dropped there; a pair whose simplex encloses the origin hands that tetrahedron to EPA, and a pair
-   whose GJK converged to a positive distance hands over its closest point, without running GJK again.  On the
-   bench scenes (bench/scene.py) that decides all but about 1 % of the pairs, for about a third of the scalar
-   GJK's time.
+   whose GJK converged to a positive distance (beyond the touching band, with a positive lower bound) gets the
+   Contact `solve` makes of that result, for all such pairs in one pass (`_separated`), without running GJK
+   again.  On the bench scenes (bench/scene.py) that decides all but about 1 % of the pairs, for about a third of
+   the scalar GJK's time.
 4. The tetrahedra around the origin then run EPA in lock-step (core/lockstep_epa.py: one polytope per pair in
    arrays, the supports of all expanding pairs at once, the scalar EPA's steps and arithmetic, so the same
    Contact to the bit).  On the bench scenes it finishes all but about 0.1 % of them; the rest, and anything it
@@ -199,10 +200,11 @@ class ShapeBatch:
                     width = max(8, 1 << (shape.core_vertex_count() - 1).bit_length())
                     groups.setdefault(width, []).append(k)
             blocks = []
+            self._worlds = [None] * n  # the scalar support query's vertex arrays (the lock-step EPA's near ties)
             for b, (width, members) in enumerate(sorted(groups.items())):
                 block = np.empty((len(members), width, 3))
                 for r, k in enumerate(members):
-                    w = self.shapes[k]._world_core_vertices()
+                    w = self._worlds[k] = self.shapes[k]._world_core_vertices()
                     block[r, :len(w)] = w
                     block[r, len(w):] = w[-1]
                 blocks.append(block)
@@ -260,6 +262,7 @@ class ShapeBatch:
                              math.sqrt(float(out["vv"][r])), max(float(out["lower"][r]), 0.0), iterations, True,
                              False)
 
+        starts.lockstep, starts.where = out, where  # the arrays behind it, for `_separated`
         penetration = self._lockstep_penetration(out, rows, i, j, offset_a, offset_b, scale, state, tolerances,
                                                  len(first)) if epa else None
         return state, starts, penetration
@@ -276,7 +279,8 @@ class ShapeBatch:
             return None
         bucket, local, blocks, _, _ = self._lockstep_data()
         radii = self._lockstep_extent()
-        world = lambda which: [self.shapes[k]._world_core_vertices() for k in which.tolist()]  # noqa: E731
+        worlds = self._worlds
+        world = lambda which: [worlds[k] for k in which.tolist()]  # noqa: E731
         parts = []
         for start in range(0, len(hit), _CHUNK):  # bounds the per-pair polytope arrays (~20 kB a pair)
             h = hit[start:start + _CHUNK]
@@ -399,6 +403,7 @@ def collide_many(shapes, pairs, clearance: float = 0.0, tolerances: Tolerances =
         raise ValueError("the shapes are too large to measure in float64 (their extent overflows)")
     state, starts, penetration = batch._lockstep_all(first, second, scales, clearance, tolerances)
     finished = _finished(batch, first, second, scales, tolerances, penetration)
+    finished.update(_separated(batch, first, second, scales, tolerances, state, starts))
     listed = {}  # k -> (i, j, Contact), merged in the order of the pairs at the end
     firsts, seconds = first.tolist(), second.tolist()
     for k, contact in finished.items():
@@ -461,6 +466,67 @@ def _finished(batch, first, second, scales, tolerances, penetration) -> dict:
             state["separation"] = m
         out[k] = contact
     return out
+
+
+def _separated(batch, first, second, scales, tolerances, state, starts) -> dict:
+    """{k: Contact} for the kept pairs k whose lock-step GJK converged to a positive distance (SEPARATED, with a
+    lower bound > 0 and a distance beyond the touching band): what `solve` makes of that GJK result with no EPA
+    (the same operations in the same order, so the same bits), for all of them at once.  The others (a bound at
+    0, a distance within the band: `solve`'s EPA or its neighbour query) are left to `solve`."""
+    if starts is None:
+        return {}
+    out, where = starts.lockstep, starts.where
+    ks = np.flatnonzero(state == SEPARATED)
+    if not len(ks):
+        return {}
+    r = where[ks]
+    scale = np.asarray(scales)[ks]
+    touching = tolerances.touching * scale
+    distance = np.sqrt(out["vv"][r])  # `math.sqrt`: both correctly rounded
+    lower = out["lower"][r]
+    mine = (lower > 0.0) & (distance > touching)
+    ks, r, scale, touching = ks[mine], r[mine], scale[mine], touching[mine]
+    distance, lower = distance[mine], lower[mine]
+    if not len(ks):
+        return {}
+    i, j = first[ks], second[ks]
+    n = -out["v"][r] / distance[:, None]  # (-v) / |v| per component, as `solve` divides
+    # `weighted_points`: each sum starts at 0.0 and adds the simplex's weighted points in order (a point beyond
+    # the simplex's count adds +0.0, which changes no bit of a sum that is never -0.0).
+    count, weights = out["count"][r], out["weights"][r]
+    point_a = np.zeros((len(ks), 3))
+    point_b = np.zeros((len(ks), 3))
+    for c in range(4):
+        used = (c < count)[:, None]
+        lam = weights[:, c:c + 1]
+        point_a = point_a + np.where(used, lam * out["a"][r, c], 0.0)
+        point_b = point_b + np.where(used, lam * out["b"][r, c], 0.0)
+    origin = batch.centre[i]
+    world_a = (point_a + origin) + batch.sweep[i][:, None] * n
+    world_b = (point_b + origin) - batch.sweep[j][:, None] * n
+    signed = (distance - (batch.sweep[i] + batch.sweep[j])) + 0.0
+    gap = distance - lower
+    status = np.where(signed > touching, 0, np.where(signed < -touching, 1, 2))
+    move = (gap - signed)[:, None] * n
+    for vectors in (n, world_a, world_b, move):  # each Contact gets read-only rows of these, as `_contact` makes them
+        vectors.setflags(write=False)
+    common = dict(_CONTACT_DEFAULTS)
+    common.update(converged=True, iteration_cap_hit=False, fallback_used=False, epa_outcome=None, epa_iterations=0)
+    names = (Status.SEPARATED, Status.INTERSECTING, Status.TOUCHING)
+    own = ("scale", "touching_tolerance", "gjk_iterations", "gap", "distance", "normal", "point_a", "point_b")
+    new, found = object.__new__, {}
+    for k, s, values, m in zip(ks.tolist(), status.tolist(),
+                               zip(scale.tolist(), touching.tolist(), out["iterations"][r].tolist(), gap.tolist(),
+                                   signed.tolist(), n, world_a, world_b), move):
+        contact = new(Contact)
+        fields = contact.__dict__
+        fields.update(common)
+        fields.update(zip(own, values))
+        fields["status"] = names[s]
+        if s == 1:
+            fields["separation"] = m
+        found[k] = contact
+    return found
 
 
 def find_clashes(shapes, clearance: float = 0.0, set_a=None, set_b=None,

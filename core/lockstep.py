@@ -31,7 +31,7 @@ from .rows import row_dot
 # scalar path
 from .simplex import TETRA_VOLUME_MIN, TRIANGLE_SIN2_MIN, signed_volumes
 
-__all__ = ["RUNNING", "ORIGIN", "BEYOND", "SEPARATED", "SCALAR", "lockstep_gjk"]
+__all__ = ["RUNNING", "ORIGIN", "BEYOND", "SEPARATED", "SCALAR", "Gathered", "lockstep_gjk"]
 
 RUNNING, ORIGIN, BEYOND, SEPARATED, SCALAR = 0, 1, 2, 3, 4
 
@@ -187,21 +187,59 @@ def _conditioned(q, qq, points, count):
     return v, vv
 
 
-def _both(blocks, index_a, index_b, rows, along):
+class Gathered:
+    """The vertex rows of a fixed set of slots (a shape of a pair each: bucket and row in the lock-step blocks),
+    gathered from the blocks once and reused while the running slots are most of them.
+
+    A product over a gathered block costs less than gathering its rows again (a copy of every vertex), so a
+    call asking for at least half of a bucket's cached rows takes the product over all of them and keeps the
+    rows asked for; fewer rows, or a slot not cached, gather the rows asked for anew (and cache them).  A row's
+    product does not depend on the other rows of the call (the batched product is one per row), so the
+    answers are those of a fresh gather."""
+
+    def __init__(self, blocks, bucket, local):
+        self.blocks, self.bucket, self.local = blocks, bucket, local
+        self.position = np.full(len(bucket), -1)  # each slot's row in its bucket's cached block, or -1
+        self.cache = {}  # bucket -> (its cached slots, their gathered rows)
+
+    def products(self, b, slots, along, product=np.matmul):
+        """(p, block, at): the products (len(slots), width) of the slots (all in bucket b) with the rows of
+        along (len(slots), 3), and the block whose row at[k] holds slot k's vertices."""
+        cached = self.cache.get(b)
+        if cached is not None:
+            kept, block = cached
+            at = self.position[slots]
+            if 2 * len(slots) >= len(kept) and (at >= 0).all():
+                return self._full(block, at, along, product)
+            self.position[kept] = -1
+        block = self.blocks[b].take(self.local[slots], axis=0)
+        self.position[slots] = np.arange(len(slots))
+        self.cache[b] = (slots, block)
+        return product(block, along[:, :, None]).reshape(len(slots), -1), block, np.arange(len(slots))
+
+    @staticmethod
+    def _full(block, at, along, product):
+        full = np.zeros((len(block), 3, 1))
+        full[at, :, 0] = along
+        return product(block, full).reshape(len(block), -1).take(at, axis=0), block, at
+
+
+def _both(gathered, rows, along):
     """Each row's support vertices (no offset) on A (largest product along `along`) and B (smallest): one
-    product per bucket of vertex counts for both shapes of the pairs."""
+    product per bucket of vertex counts for both shapes of the pairs (`gathered`: slots 0..m-1 the pairs' A,
+    m..2m-1 their B)."""
     m = len(rows)
-    which = np.concatenate([index_a[0][rows], index_b[0][rows]])
-    local = np.concatenate([index_a[1][rows], index_b[1][rows]])
+    total = len(gathered.bucket) // 2
+    slots = np.concatenate([rows, rows + total])
+    which = gathered.bucket[slots]
     # B's smallest product is the largest along -along (negating a direction negates every product exactly).
-    direction = np.concatenate([along, -along])[:, :, None]
+    direction = np.concatenate([along, -along])
     out = np.empty((2 * m, 3))
     for b in np.unique(which).tolist():
         sel = np.flatnonzero(which == b)
-        block = blocks[b].take(local[sel], axis=0)
-        index = np.matmul(block, direction[sel])[:, :, 0].argmax(axis=1)
-        flat = block.reshape(-1, 3)
-        out[sel] = flat.take(np.arange(len(sel)) * block.shape[1] + index, axis=0)
+        p, block, at = gathered.products(b, slots[sel], direction[sel])
+        index = p.argmax(axis=1)
+        out[sel] = block.reshape(-1, 3).take(at * block.shape[1] + index, axis=0)
     return out[:m], out[m:]
 
 
@@ -238,8 +276,10 @@ def _lockstep(blocks, index_a, index_b, offset_a, offset_b, direction, stop_abov
     d = np.array(direction, dtype=np.float64)
     d[~d.any(axis=1)] = (1.0, 0.0, 0.0)
 
+    gathered = Gathered(blocks, np.concatenate([index_a[0], index_b[0]]), np.concatenate([index_a[1], index_b[1]]))
+
     def support(rows, along):
-        a, b = _both(blocks, index_a, index_b, rows, along)
+        a, b = _both(gathered, rows, along)
         a += offset_a[rows]
         b += offset_b[rows]
         return a - b, a, b
@@ -305,9 +345,9 @@ def _lockstep(blocks, index_a, index_b, offset_a, offset_b, direction, stop_abov
         keep = lam > 0.0
         order = np.argsort(~keep, axis=1, kind="stable")
         new_count = keep.sum(axis=1)
-        sw[rows] = np.take_along_axis(sw[rows], order[:, :, None], axis=1)
-        sa[rows] = np.take_along_axis(sa[rows], order[:, :, None], axis=1)
-        sb[rows] = np.take_along_axis(sb[rows], order[:, :, None], axis=1)
+        source = rows[:, None] * 4 + order  # each kept point's row in the flattened (m x 4, 3) simplex arrays
+        for points in (sw, sa, sb):
+            points[rows] = points.reshape(-1, 3).take(source, axis=0)
         count[rows] = new_count
         weights[rows] = np.take_along_axis(lam, order, axis=1)
         nv, nvv = _conditioned(q, qq, sw[rows, :3], new_count)

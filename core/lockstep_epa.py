@@ -8,13 +8,15 @@ works on all the pairs still expanding:
 - the closest alive face is the first face of smallest offset (`_Polytope.closest_face`'s heap orders by
   (offset, face index): the same face);
 - its support points on A and B come from one padded product per block of clouds of similar size for both
-  shapes (as the lock-step GJK's); a step with at most `_Sides.scalar_rows` pairs left takes the scalar product
-  of each instead (cheaper than setting up the blocks, and the scalar query's own answer);
+  shapes (as the lock-step GJK's, over vertex rows gathered once and reused: core/lockstep.py `Gathered`); a step
+  with at most `_Sides.scalar_rows` pairs left takes the scalar product of each instead (cheaper than setting up
+  the blocks, and the scalar query's own answer);
 - the visible faces and the horizon are found by the same depth-first walk as `_Polytope._visible_spreading`
   (the same stack order, so the same horizon order and the same new face indices), one face per pair and step;
 - the horizon must be one simple loop (`_Polytope._replace`), then the fan is added in horizon order;
 - a certified face (support within the gap, or the support point already one of its corners) whose triangle holds
-  the origin's projection on its plane (`_settle`'s first case) ends the pair.
+  the origin's projection on its plane (`_settle`'s first case) ends the pair; the pairs with a certified face
+  wait, their polytopes untouched, and are closed together a few times a run (see `_run`).
 
 The arithmetic is epa.py's, formula by formula (the same sums in the same order, each product and sum rounded
 once), so a pair takes the same steps and ends on the same face with the same bits.  Where the vectorised support
@@ -29,7 +31,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .lockstep import _edges
+from .lockstep import Gathered, _edges
 from .simplex import TRIANGLE_SIN2_MIN
 
 __all__ = ["lockstep_epa"]
@@ -41,6 +43,8 @@ _TIE = 4e-15
 """Two vertices whose products with the direction are closer than this x |vertex| x sum|d_i| may be ordered
 differently by the batched and the scalar product (each product errs by at most ~3.3e-16 of that, so two
 computations can disagree only within 4 x 3.3e-16): such supports are taken with the scalar product."""
+_CLOSE_AFTER = 512
+"""Certified pairs gathered before they are closed together (see `_run`)."""
 _SEEN, _NOT_SEEN = np.int8(1), np.int8(2)
 """`_add_point`'s marks of a tested face: the new point sees it, or not."""
 
@@ -59,9 +63,10 @@ def _plane(a, b, c):
     ab2, bc2, ca2 = e2[:, 0], e2[:, 1], e2[:, 2]
     # Crossed at the corner facing the longest edge: a (ab x -ca), else b (bc x -ab), else c (ca x -bc).
     pivot = np.where((bc2 >= ab2) & (bc2 >= ca2), 0, np.where(ca2 >= ab2, 1, 2))
-    rows = np.arange(len(a))
-    p = edges[rows, pivot]
-    q = -edges[rows, (pivot + 2) % 3]
+    flat = edges.reshape(-1, 3)
+    base = np.arange(0, 3 * len(a), 3)
+    p = flat.take(base + pivot, axis=0)
+    q = -flat.take(base + (pivot + 2) % 3, axis=0)
     px, py, pz = p[:, 0], p[:, 1], p[:, 2]
     qx, qy, qz = q[:, 0], q[:, 1], q[:, 2]
     nx, ny, nz = py * qz - pz * qy, pz * qx - px * qz, px * qy - py * qx
@@ -133,6 +138,15 @@ class _Sides:
         self.blocks, self.radii = blocks, radii
         self.bucket, self.local, self.offset, self.world, self.largest = bucket, local, offset, world, largest
 
+    def gathered(self, sides):
+        """The `Gathered` vertex rows of `sides` (this one first; slots k*m + pair for side k), made on first use."""
+        key = tuple(map(id, sides))
+        cache = self.__dict__.setdefault("_gathered", {})
+        if key not in cache or any(a is not b for a, b in zip(cache[key][0], sides)):
+            cache[key] = (sides, Gathered(self.blocks, np.concatenate([side.bucket for side in sides]),
+                                          np.concatenate([side.local for side in sides])))
+        return cache[key][1]
+
     def __call__(self, rows, d):
         """Support vertex (plus offset) of each pair in `rows` along the rows of d (m, 3)."""
         return _supports((self,), rows, d)[0]
@@ -144,44 +158,55 @@ def _supports(sides, rows, d):
     block for both of a pair's shapes)."""
     m = len(rows)
     count = len(sides)
-    out = np.empty((count * m, 3))
     first = sides[0]
-    if m <= first.scalar_rows:
-        near = np.ones(count * m, bool)  # few rows: the scalar product of each costs less than the blocks' set-up
-    else:
-        near = np.zeros(count * m, bool)
-        which = np.concatenate([side.bucket[rows] for side in sides])
-        local = np.concatenate([side.local[rows] for side in sides])
-        # B's smallest product is the largest along -d: negating d negates every product exactly.
-        along = np.concatenate([d if side.largest else -d for side in sides])[:, :, None]
-        tie = np.tile(_TIE * np.abs(d).sum(axis=1), count)
-        blocks, radii, product = first.blocks, first.radii, first.product
-        for b in np.unique(which).tolist():
-            sel = np.flatnonzero(which == b)
-            r = local[sel]
-            block = blocks[b].take(r, axis=0)
-            p = product(block, along[sel])[:, :, 0]
-            ar = np.arange(len(sel))
-            top = p.argmax(axis=1)
-            best = p[ar, top]
-            p[ar, top] = -np.inf
-            # A padding vertex repeats a row's last one: when that one wins, the tie sends it to the scalar
-            # product too (which then picks the same vertex).
-            near[sel] = ~(best - p.max(axis=1) > tie[sel] * radii[b][r])
-            out[sel] = _at(block, ar, top)
-    result = []
-    for k, side in enumerate(sides):
-        part = out[k * m:(k + 1) * m]
-        tied = np.flatnonzero(near[k * m:(k + 1) * m])
-        if len(tied):
-            # The scalar product `PointCloud.support_max` / `support_min` makes, on the same vertex array (a
-            # contiguous float64 row of d holds the same three numbers as the tuple the scalar query converts).
-            worlds = side.world
-            pick = np.ndarray.argmax if side.largest else np.ndarray.argmin
-            part[tied] = [world[pick(world.dot(dk))] for world, dk in
-                          zip([worlds[row] for row in rows[tied].tolist()], d[tied])]
-        result.append(part + side.offset[rows])
-    return result
+    if m <= first.scalar_rows:  # few rows: the scalar product of each costs less than the blocks' set-up
+        return [_scalar(side, rows, d, np.arange(m)) for side in sides]
+    out = np.empty((count * m, 3))
+    gathered = first.gathered(sides)
+    slots = np.concatenate([rows + k * len(first.bucket) for k in range(count)])
+    which = gathered.bucket[slots]
+    local = gathered.local[slots]
+    # B's smallest product is the largest along -d: negating d negates every product exactly.
+    along = np.concatenate([d if side.largest else -d for side in sides])
+    tie = np.tile(_TIE * np.abs(d).sum(axis=1), count)
+    radii, product = first.radii, first.product
+    for b in np.unique(which).tolist():
+        sel = np.flatnonzero(which == b)
+        r = local[sel]
+        p, block, row = gathered.products(b, slots[sel], along[sel], product)
+        width = block.shape[1]
+        top = p.argmax(axis=1)
+        flat = p.reshape(-1)
+        here = np.arange(0, len(sel) * width, width) + top
+        best = flat[here]
+        flat[here] = -np.inf
+        at = row * width + top
+        # A padding vertex repeats a row's last one: when that one wins, the tie sends it to the scalar
+        # product too (which then picks the same vertex).
+        near = np.flatnonzero(~(best - p.max(axis=1) > tie[sel] * radii[b][r]))
+        if len(near):
+            # The scalar query's own vertex (its index in the block row is its index in the vertex array).
+            tied = sel[near]
+            side_of = tied // m
+            for k, side in enumerate(sides):
+                mine = np.flatnonzero(side_of == k)
+                if len(mine):
+                    pair = tied[mine] - k * m
+                    world, pick = side.world, np.ndarray.argmax if side.largest else np.ndarray.argmin
+                    at[near[mine]] = row[near[mine]] * width + np.array(
+                        [pick(world[row].dot(dk)) for row, dk in zip(rows[pair].tolist(), d[pair])], dtype=np.intp)
+        out[sel] = block.reshape(-1, 3).take(at, axis=0)
+    return [out[k * m:(k + 1) * m] + side.offset[rows] for k, side in enumerate(sides)]
+
+
+def _scalar(side, rows, d, which):
+    """The support vertices (plus offset) of the pairs rows[which] along d[which], each by the scalar product
+    `PointCloud.support_max` / `support_min` makes, on the same vertex array (a contiguous float64 row of d
+    holds the same three numbers as the tuple the scalar query converts)."""
+    worlds, pick = side.world, np.ndarray.argmax if side.largest else np.ndarray.argmin
+    picked = [world[pick(world.dot(dk))] for world, dk in zip([worlds[row] for row in rows[which].tolist()],
+                                                              d[which])]
+    return np.array(picked).reshape(-1, 3) + side.offset[rows[which]]
 
 
 def lockstep_epa(start_w, start_a, start_b, side_a, side_b, gap, flat, budget):
@@ -265,20 +290,46 @@ def _run(start_w, start_a, start_b, side_a, side_b, gap, flat, budget):
         point_b[r] = ((0.0 + lam[:, 0:1] * cb[:, 0]) + lam[:, 1:2] * cb[:, 1]) + lam[:, 2:3] * cb[:, 2]
         certified[r] = np.where(0.0 > certified_gap, 0.0, certified_gap)  # max(certified_gap, 0.0)
 
-    for _ in range(budget):
-        rows = np.flatnonzero(running)
+    def close(r, face, offset, cg):
+        """`_settle`'s first case for the pairs r, whose popped face `face` (its offset, the support's certified
+        gap cg) is certified: the pair ends there, or on a tied face, or goes on refining."""
+        n = _at(normals, r, face)
+        cw = _at(W, r[:, None], _at(faces, r, face))  # (r, 3, 3)
+        q, lam, sliver = _closest(cw[:, 0], cw[:, 1], cw[:, 2])
+        miss = _miss(q, n, offset)
+        mine = ~sliver & (miss <= flat[r])
+        c = np.where(0.0 < cg[mine], 0.0, cg[mine])  # min(certified_gap, 0.0)
+        finish(r[mine], face[mine], lam[mine], c)
+        tie = ~sliver & ~mine
+        if tie.any():
+            _settle_ties(r[tie], face[tie], offset[tie], miss[tie], gap, flat, faces, normals, offsets, alive, nf, W,
+                         A, B, nv, edge, side_a, side_b, finish, running, nv_cap, nf_cap)
+
+    # A pair is independent of the others, so a pair whose popped face is certified waits (its polytope stays as
+    # it is) until _CLOSE_AFTER of them have gathered or nothing else runs: then they are closed together (the
+    # fixed cost of those steps' calls paid a few times instead of once a step).  A pair expands at most
+    # `budget` times, as in the scalar engine's count; a pair still running after that goes to the scalar engine.
+    pending = []
+    waiting = 0
+    while True:
+        rows = np.flatnonzero(running & (iterations < budget))
+        if waiting and (waiting >= _CLOSE_AFTER or not len(rows)):
+            close(*(np.concatenate(column) for column in zip(*pending)))
+            pending, waiting = [], 0
+            rows = np.flatnonzero(running & (iterations < budget))  # a refinement sends a pair on
         if not len(rows):
             break
         # Dead faces hold offset inf and a NaN never gets in (see `_add_point`): the first smallest offset is
         # the face the scalar heap pops, unless every face is at inf (then the scalar engine decides).
-        live = offsets[rows, :int(nf[rows].max())]
+        width = int(nf[rows].max())
+        live = offsets[rows, :width]
         face = live.argmin(axis=1)
-        offset = live[np.arange(len(rows)), face]
+        offset = live.reshape(-1).take(np.arange(0, len(rows) * width, width) + face)
         bad = ~np.isfinite(offset)
         running[rows[bad]] = False
         rows, face, offset = rows[~bad], face[~bad], offset[~bad]
         if not len(rows):
-            break
+            continue
         iterations[rows] += 1
         n = _at(normals, rows, face)
         a, b = _supports((side_a, side_b), rows, n)
@@ -290,17 +341,9 @@ def _run(start_w, start_a, start_b, side_a, side_b, gap, flat, budget):
         settle = (cg <= gap[rows]) | repeat
         if settle.any():
             s = np.flatnonzero(settle)
-            r = rows[s]
-            running[r] = False  # unless a refinement below keeps them going
-            q, lam, sliver = _closest(cw[s, 0], cw[s, 1], cw[s, 2])
-            miss = _miss(q, n[s], offset[s])
-            mine = ~sliver & (miss <= flat[r])
-            c = np.where(0.0 < cg[s[mine]], 0.0, cg[s[mine]])  # min(certified_gap, 0.0)
-            finish(r[mine], face[s[mine]], lam[mine], c)
-            tie = ~sliver & ~mine
-            if tie.any():
-                _settle_ties(r[tie], face[s[tie]], offset[s[tie]], miss[tie], gap, flat, faces, normals, offsets,
-                             alive, nf, W, A, B, nv, edge, side_a, side_b, finish, running, nv_cap, nf_cap)
+            running[rows[s]] = False  # unless a refinement in `close` sends them on
+            pending.append((rows[s], face[s], offset[s], cg[s]))
+            waiting += len(s)
         grow = ~settle
         rows, face, w, a, b = rows[grow], face[grow], w[grow], a[grow], b[grow]
         if not len(rows):
@@ -365,6 +408,7 @@ def _add_point(rows, face, w, a, b, W, A, B, nv, faces, normals, offsets, alive,
     tested = np.zeros((count, width), np.int8)  # 0 untested, 1 seen, 2 not seen
     tested_flat, offsets_flat, edge_flat = tested.reshape(-1), offsets.reshape(-1), edge.reshape(-1)
     stack = np.empty((count, width), np.int64)
+    stack_flat = stack.reshape(-1)
     local = np.arange(count)
     stack[:, 0] = face
     tested[local, face] = 1
@@ -378,9 +422,10 @@ def _add_point(rows, face, w, a, b, W, A, B, nv, faces, normals, offsets, alive,
         # One face per row, its three edges at once (in the scalar walk's order: pushes and horizon edges by
         # edge).  Two edges of a face with the same neighbour would need the one-by-one walk: the scalar
         # engine's case.
-        sp[active] -= 1
+        top = sp[active] - 1
+        sp[active] = top
         r_act = rows[active]
-        ii = _at(faces, r_act, stack[active, sp[active]])
+        ii = _at(faces, r_act, stack_flat.take(active * width + top))
         jj = ii[:, [1, 2, 0]]
         nb = edge_flat.take((r_act[:, None] * nv_cap + jj) * nv_cap + ii)  # edge[r_act[:, None], jj, ii]
         bad = (nb < 0).any(axis=1) | (nb[:, 0] == nb[:, 1]) | (nb[:, 1] == nb[:, 2]) | (nb[:, 0] == nb[:, 2])
@@ -388,28 +433,29 @@ def _add_point(rows, face, w, a, b, W, A, B, nv, faces, normals, offsets, alive,
             ok[active[bad]] = False
             nb = np.maximum(nb, 0)
         seen = tested_flat.take(active[:, None] * width + nb)  # tested[active[:, None], nb]
-        fr, fe = np.nonzero(seen == 0)
-        if len(fr):
-            f_sel, f_nb = active[fr], nb[fr, fe]
+        fresh = np.flatnonzero(seen == 0)
+        if len(fresh):
+            fr = fresh // 3
+            f_sel, f_nb = active[fr], nb.reshape(-1).take(fresh)
             f_rows = rows[f_sel]
             nn = _at(normals, f_rows, f_nb)
             h = (((nn[:, 0] * wx[f_sel] + nn[:, 1] * wy[f_sel]) + nn[:, 2] * wz[f_sel])
                  - offsets_flat.take(f_rows * nf_cap + f_nb))
             up = h > slack[f_sel]
             mark = np.where(up, _SEEN, _NOT_SEEN)
-            seen[fr, fe] = mark
+            seen.reshape(-1)[fresh] = mark
             tested_flat[f_sel * width + f_nb] = mark
             if up.any():
                 push_local, pushed = fr[up], f_nb[up]
                 counts = np.bincount(push_local, minlength=len(active))
                 rank = np.arange(len(push_local)) - (np.cumsum(counts) - counts)[push_local]
                 push = active[push_local]
-                stack[push, sp[push] + rank] = pushed
+                stack_flat[push * width + sp[push] + rank] = pushed
                 sp[active] += counts
                 visible.append((push, pushed))
-        hr, he = np.nonzero(seen == 2)
-        if len(hr):
-            horizon.append((active[hr], ii[hr, he], jj[hr, he]))
+        rim = np.flatnonzero(seen == 2)
+        if len(rim):
+            horizon.append((active[rim // 3], ii.reshape(-1).take(rim), jj.reshape(-1).take(rim)))
         active = active[ok[active] & (sp[active] > 0)]
     if horizon:
         h_row = np.concatenate([h[0] for h in horizon])
@@ -428,20 +474,25 @@ def _add_point(rows, face, w, a, b, W, A, B, nv, faces, normals, offsets, alive,
     # `_replace`'s check: the horizon is one simple loop.  Each edge's start must map to its own end (a repeated
     # start breaks that or shortens the loop), and the walk from the first edge's start must come back after
     # exactly len(horizon) steps.
-    nxt = np.full((count, W.shape[1]), -1, np.int64)
-    nxt[h_row, h_i] = h_j
-    ok[h_row[nxt[h_row, h_i] != h_j]] = False
+    nxt = np.full(count * nv_cap, -1, np.int64)
+    start = h_row * nv_cap + h_i
+    nxt[start] = h_j
+    ok[h_row[nxt.take(start) != h_j]] = False
     origin = h_i[np.minimum(first, max(len(h_i) - 1, 0))] if len(h_i) else np.zeros(count, np.int64)
-    current = origin.copy()
+    # Only the rows still in the running walk: a row stops on its first return, at a missing step, or after
+    # its own horizon's length (it can no longer return in exactly that many steps).
     steps = np.zeros(count, np.int64)
-    back = np.zeros(count, bool)
-    for step in range(1, int(n_horizon.max()) + 1 if count else 1):
-        walking = ~back & (current >= 0)
-        current = np.where(walking, nxt[local, np.maximum(current, 0)], current)
-        arrived = walking & (current == origin)
-        steps[arrived] = step
-        back |= arrived
-    ok &= back & (steps == n_horizon)
+    walk = np.flatnonzero(ok)
+    current = origin[walk]
+    step = 0
+    while len(walk):
+        step += 1
+        current = nxt.take(walk * nv_cap + current)
+        arrived = current == origin[walk]
+        steps[walk[arrived]] = step
+        go = ~arrived & (current >= 0) & (step < n_horizon[walk])
+        walk, current = walk[go], current[go]
+    ok &= steps == n_horizon
     if not ok.any():
         return ok
     # Replace: the visible faces die and drop their own edges, the new vertex is fanned to the horizon.
