@@ -89,6 +89,10 @@ CHUNK = 32
 """Leaf pairs measured first by `_answer` (the second round takes all the rest still within reach of the best
 found)."""
 
+SCREEN = 64
+"""Past this many pairs, `_answer`'s second round screens them with the separating-axis bound before the exact
+distances (below it, one more kernel call costs more than it saves)."""
+
 MAX_CANDIDATES = 16384
 """Leaf pairs a closest-route descent may keep, and triangle pairs that may pass its separating-axis screen,
 before the pair is left to the fresh query."""
@@ -208,10 +212,7 @@ class PairHistory:
             ub = front.upper + self._travel
             self._last = here + (ub,)
             if front.holds(frame, self._travel, ub, margin):
-                staged = front.answer(frame, self._travel, ub, outside)
-                if staged is not None:
-                    self.route = Route.FRONTIER
-                return staged
+                return self._from_frontier(frame, ub, outside)
         d, _, _ = triangle_triangle(X, Y)
         ub = float(d.min())
         if not ub > frame.band:
@@ -219,10 +220,7 @@ class PairHistory:
         self._last = here + (ub,)
         if front is not None and front.holds(frame, self._travel, ub, margin):
             # the answer is among its leaf pairs: a None is a near tie, for the fresh query
-            staged = front.answer(frame, self._travel, ub, outside)
-            if staged is not None:
-                self.route = Route.FRONTIER
-            return staged
+            return self._from_frontier(frame, ub, outside)
         # a new frontier, with room for a few more moves like the last one
         slack = _slack(step, frame.scale, max(0.5 * ub, REACH * frame.scale))
         staged, self._frontier = _closest(frame, ub, slack, self._travel, outside)
@@ -234,6 +232,17 @@ class PairHistory:
             staged = self._crossing(frame)
             if staged is not None:
                 self.route = Route.CROSSING
+        return staged
+
+    def _from_frontier(self, frame, ub: float, outside: bool) -> Staged | None:
+        """The frontier route's answer; a pair within the band sends the query to the crossing route."""
+        staged = self._frontier.answer(frame, self._travel, ub, outside)
+        if staged is _NEAR:
+            staged = self._crossing(frame)
+            if staged is not None:
+                self.route = Route.CROSSING
+        elif staged is not None:
+            self.route = Route.FRONTIER
         return staged
 
     def answered(self, separated: bool, distance: float) -> None:
@@ -390,6 +399,8 @@ def _closest(frame, ub: float, slack: float, travel: float, outside: bool):
     if ia.size > MAX_CANDIDATES:
         return None, None
     staged = _answer(frame, ia, ib, ub, bound, outside)  # (tightens the bounds it measures)
+    if staged is _NEAR:
+        return None, _NEAR
     frontier = _Frontier(frame, ia, ib, pruned, bound, travel)
     frontier.upper = (ub if staged is None else staged.d_min) - travel
     return staged, frontier
@@ -452,13 +463,14 @@ class _Frontier:
         return self.still_holds(frame, ub, margin)[0]
 
     def answer(self, frame, travel: float, ub: float, outside: bool):
-        """`_answer` on the leaf pairs whose bound may still be within the margin of `ub`; their bounds tightened."""
+        """`_answer` on the leaf pairs whose bound may still be within the margin of `ub`; their bounds tightened
+        (`_NEAR`: a pair is within the band)."""
         lower = self.key - travel
         pick = np.flatnonzero(lower <= ub + MARGIN * frame.scale)
         bounds = lower[pick]
         staged = _answer(frame, self.ia[pick], self.ib[pick], ub, bounds, outside)
         self.key[pick] = bounds + travel
-        if staged is not None:
+        if staged is not None and staged is not _NEAR:
             self.upper = min(self.upper, staged.d_min - travel)
         return staged
 
@@ -488,32 +500,45 @@ def displacement(mesh, placement) -> float:
 
 def _answer(frame, ia, ib, ub: float, bounds, outside: bool = False, first: int = CHUNK):
     """The closest pair among leaf pairs (ia, ib), which hold every pair within the margin of `ub` (a real
-    distance): the separating-axis bound of each, then exact distances best first by it, the `first` pairs of
-    smallest bound, then every other pair within the margin of the best distance found.  `bounds`: lower bounds of
-    the pairs' distances, raised in place to what was measured.  None unless the answer is certainly the
-    fresh query's (see the module docstring).  `outside`: the pair is proven apart (`Staged.outside`), so the
-    containment is None without a test."""
+    distance), best first by `bounds` (lower bounds of the pairs' distances, raised in place to what was
+    measured): exact distances of the `first` pairs of smallest bound, then of every other pair whose bound is
+    within the margin of the best distance found (screened by the separating-axis bound when there are more than
+    SCREEN of them).  None unless the answer is certainly the fresh query's (see the module docstring); `_NEAR`
+    when a pair is within the band (touching or crossing: the crossing route finds out).  `outside`: the pair is
+    proven apart (`Staged.outside`), so the containment is None without a test."""
     sa, sb, band, scale = frame.sa, frame.sb, frame.band, frame.scale
     margin = MARGIN * scale
-    X, Y = _corners(sa, ia), _corners(sb, ib)
-    screen = separation_bound(X, Y)
-    np.maximum(bounds, screen, out=bounds)
-    order = np.argsort(screen, kind="stable")
-    lows = screen[order]
-    best, start, chunk, count = ub, 0, first, 0
+    order = np.argsort(bounds, kind="stable")
+    lows = bounds[order]
+    best, count = ub, 0
     got = []
-    while start < order.size and lows[start] <= best + margin:
-        pick = order[start:start + chunk]
-        pick = pick[screen[pick] <= best + margin]
-        start += chunk
-        chunk = order.size  # then every other pair within the margin of the best
+    rest = order[first:]
+    for pick in (order[:first][lows[:first] <= best + margin], None):
+        if pick is None:
+            # every other pair that may still be within the margin of the best (lower bounds only drop pairs
+            # that cannot be)
+            pick = rest[lows[first:] <= best + margin]
+            if pick.size > SCREEN:
+                X, Y = _corners(sa, ia[pick]), _corners(sb, ib[pick])
+                screen = separation_bound(X, Y)
+                bounds[pick] = np.maximum(bounds[pick], screen)
+                within = screen <= best + margin
+                pick, X, Y = pick[within], X[within], Y[within]
+            else:
+                X, Y = _corners(sa, ia[pick]), _corners(sb, ib[pick])
+        else:
+            X, Y = _corners(sa, ia[pick]), _corners(sb, ib[pick])
+        if pick.size == 0:
+            continue
         count += pick.size
         if count > MAX_CANDIDATES:
             return None
-        dist, xa, xb = triangle_triangle(X[pick], Y[pick])
+        dist, xa, xb = triangle_triangle(X, Y)
         bounds[pick] = np.maximum(bounds[pick], dist)
         best = min(best, float(dist.min()))
-        got.append((pick, dist, xa, xb, X[pick, 0], Y[pick, 0]))
+        got.append((pick, dist, xa, xb, X[:, 0], Y[:, 0]))
+        if not best > band:
+            return _NEAR
     if not got:
         return None
     near, dist, xa, xb, first_a, first_b = (np.concatenate(x) for x in zip(*got))
