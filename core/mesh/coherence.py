@@ -59,9 +59,9 @@ import numpy as np
 
 from ..rows import row_dot
 from .bvh import box_lower_bound, pair_lower_bound
-from .descent import _split
+from .descent import _split, descent_order
 from .meeting import Meeting, containment, meet
-from .tritri import crossing, separation_bound, triangle_triangle
+from .tritri import crossing, crossing_indexed, separation_bound, triangle_triangle
 
 __all__ = ["PairHistory"]
 
@@ -89,9 +89,9 @@ CHUNK = 32
 """Leaf pairs measured first by `_answer` (the second round takes all the rest still within reach of the best
 found)."""
 
-SCREEN = 64
-"""Past this many pairs, `_answer`'s second round screens them with the separating-axis bound before the exact
-distances (below it, one more kernel call costs more than it saves)."""
+SCREEN = 256
+"""Leaf pairs of smallest lower bound that `_answer` screens with the separating-axis bound first (the CHUNK of
+smallest screen among them are measured first)."""
 
 MAX_CANDIDATES = 16384
 """Leaf pairs a closest-route descent may keep, and triangle pairs that may pass its separating-axis screen,
@@ -224,7 +224,11 @@ class PairHistory:
         # a new frontier, with room for a few more moves like the last one
         slack = _slack(step, frame.scale, max(0.5 * ub, REACH * frame.scale))
         staged, self._frontier = _closest(frame, ub, slack, self._travel, outside)
-        if staged is not None:
+        if self._frontier is _CROSSED:
+            self._frontier = None
+            if staged is not None:
+                self.route = Route.CROSSING
+        elif staged is not None:
             self.route = Route.CLOSEST
         elif self._frontier is _NEAR:
             # within the band somewhere (a jump into the other mesh): the band route finds out
@@ -396,6 +400,13 @@ def _closest(frame, ub: float, slack: float, travel: float, outside: bool):
         if la == 0 and lb == 0:
             break
         ia, ib, la, lb = _split(wa, wb, ia, ib, la, lb)  # the fresh descent's own step down
+    near = np.flatnonzero(bound <= frame.band)
+    if near.size:
+        # leaf pairs within the band (a jump into the other mesh): every pair that crosses is among them (all its
+        # ancestors are within the band, below ub), so if one crosses they answer as the crossing route does
+        mask, _ = crossing_indexed(wa.planes, wb.planes, ia[near], ib[near], frame.band)
+        if np.any(mask):
+            return _band_staged(frame, ia[near], ib[near], bound[near]), _CROSSED
     if ia.size > MAX_CANDIDATES:
         return None, None
     staged = _answer(frame, ia, ib, ub, bound, outside)  # (tightens the bounds it measures)
@@ -408,6 +419,25 @@ def _closest(frame, ub: float, slack: float, travel: float, outside: bool):
 
 _NEAR = "within the band"
 """`_closest`'s frontier when it found a pair within the band (no answer of its own)."""
+
+_CROSSED = "crossing"
+"""`_closest`'s frontier when its leaf pairs within the band cross: its answer is the crossing route's."""
+
+
+def _band_staged(frame, ia, ib, lb) -> Staged | None:
+    """The crossing route's stage from leaf pairs (ia, ib) with lower bounds lb within the band, which hold every
+    pair that crosses, in any order: put in the fresh descent's order (`descent_order`), then `meet`; None when
+    nothing crosses."""
+    order = np.argsort(descent_order(frame.sa.world, frame.sb.world, ia, ib), kind="stable")
+    found = _Found()
+    found.ia, found.ib, found.lb = ia[order], ib[order], lb[order]
+    meeting = meet(frame, found)
+    segments = meeting.crossing_segments
+    if segments.shape[0] == 0:
+        return None
+    found.dropped_lb = found.exact_lb = math.inf
+    point = segments[0, 0]
+    return Staged(found, meeting, meeting.A, meeting.B, 0.0, point, point, meeting.crossing_pairs, 0.0)
 
 
 def _start(wa, wb):
@@ -500,39 +530,42 @@ def displacement(mesh, placement) -> float:
 
 def _answer(frame, ia, ib, ub: float, bounds, outside: bool = False, first: int = CHUNK):
     """The closest pair among leaf pairs (ia, ib), which hold every pair within the margin of `ub` (a real
-    distance), best first by `bounds` (lower bounds of the pairs' distances, raised in place to what was
-    measured): exact distances of the `first` pairs of smallest bound, then of every other pair whose bound is
-    within the margin of the best distance found (screened by the separating-axis bound when there are more than
-    SCREEN of them).  None unless the answer is certainly the fresh query's (see the module docstring); `_NEAR`
-    when a pair is within the band (touching or crossing: the crossing route finds out).  `outside`: the pair is
-    proven apart (`Staged.outside`), so the containment is None without a test."""
+    distance), best first: `bounds` are lower bounds of the pairs' distances (raised in place to what is
+    screened or measured); the SCREEN pairs of smallest bound get the separating-axis bound and the `first` of
+    smallest such bound their exact distance, then every other pair whose bound is still within the margin of the
+    best distance found is screened and measured.  None unless the answer is certainly the fresh query's (see the
+    module docstring); `_NEAR` when a pair is within the band (touching or crossing: the crossing route finds
+    out).  `outside`: the pair is proven apart (`Staged.outside`), so the containment is None without a test."""
     sa, sb, band, scale = frame.sa, frame.sb, frame.band, frame.scale
     margin = MARGIN * scale
-    order = np.argsort(bounds, kind="stable")
-    lows = bounds[order]
+    n = ia.size
+    screened = np.zeros(n, bool)
+    measured = np.zeros(n, bool)
     best, count = ub, 0
     got = []
-    rest = order[first:]
-    for pick in (order[:first][lows[:first] <= best + margin], None):
-        if pick is None:
-            # every other pair that may still be within the margin of the best (lower bounds only drop pairs
-            # that cannot be)
-            pick = rest[lows[first:] <= best + margin]
-            if pick.size > SCREEN:
-                X, Y = _corners(sa, ia[pick]), _corners(sb, ib[pick])
-                screen = separation_bound(X, Y)
-                bounds[pick] = np.maximum(bounds[pick], screen)
-                within = screen <= best + margin
-                pick, X, Y = pick[within], X[within], Y[within]
-            else:
-                X, Y = _corners(sa, ia[pick]), _corners(sb, ib[pick])
+    for round_ in (0, 1):
+        if round_ == 0:
+            # the SCREEN pairs of smallest bound get the separating-axis bound; the `first` smallest of those
+            # are measured (most often the closest pair is among them: a tight best for the second round)
+            order = np.argsort(bounds, kind="stable")[:SCREEN]
+            pick = order[bounds[order] <= best + margin]
         else:
-            X, Y = _corners(sa, ia[pick]), _corners(sb, ib[pick])
+            pick = np.flatnonzero((bounds <= best + margin) & ~measured)
+        fresh = pick[~screened[pick]]
+        if fresh.size:
+            screened[fresh] = True
+            screen = separation_bound(_corners(sa, ia[fresh]), _corners(sb, ib[fresh]))
+            bounds[fresh] = np.maximum(bounds[fresh], screen)
+            pick = pick[bounds[pick] <= best + margin]
+        if round_ == 0 and pick.size > first:
+            pick = pick[np.argsort(bounds[pick], kind="stable")[:first]]
         if pick.size == 0:
             continue
         count += pick.size
         if count > MAX_CANDIDATES:
             return None
+        measured[pick] = True
+        X, Y = _corners(sa, ia[pick]), _corners(sb, ib[pick])
         dist, xa, xb = triangle_triangle(X, Y)
         bounds[pick] = np.maximum(bounds[pick], dist)
         best = min(best, float(dist.min()))
