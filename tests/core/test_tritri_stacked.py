@@ -1,6 +1,7 @@
-"""The stacked triangle kernels (`tritri.separation_bound`: its 17 axes as one (17, k, 3) stack; `point_triangle`:
-its three edges as one (3, k, 3) stack) give bit for bit what the one-axis-at-a-time and one-edge-at-a-time forms
-written out below give, on seeded triangles with the awkward cases mixed in: shared corners, coplanar and parallel
+"""The stacked triangle kernels give bit for bit what one axis or one edge at a time gives:
+`tritri.separation_bound` (its 17 axes at once as (17, k) columns) against the axis-by-axis form written out
+below, `point_triangle` (its three edges at once as (3, 3, k) columns) against its own edge-by-edge form (the one
+it takes on long inputs), on seeded triangles with the awkward cases mixed in: shared corners, coplanar and parallel
 pairs, degenerate (zero-area, zero-length) triangles, coordinates on exact zeros, far from the origin."""
 from __future__ import annotations
 
@@ -32,46 +33,6 @@ def separation_bound_by_axis(A, B):
         gap = np.maximum(lo_b - hi_a, lo_a - hi_b)
         best = np.maximum(best, np.where(ok, gap, 0.0))
     return best
-
-
-def _flip(p, q):
-    return (p[:, 0] > q[:, 0]) | ((p[:, 0] == q[:, 0]) & ((p[:, 1] > q[:, 1]) | ((p[:, 1] == q[:, 1])
-                                                                                 & (p[:, 2] > q[:, 2]))))
-
-
-def point_triangle_by_edge(p, a, b, c):
-    """The closest point one edge at a time (each from its lower end), then the interior."""
-    ab, bc, ca = b - a, c - b, a - c
-    pa, pb, pc = p - a, p - b, p - c
-    best = best_d = None
-    lengths = []
-    for start, end, edge, rel, rel_end in ((a, b, ab, pa, pb), (b, c, bc, pb, pc), (c, a, ca, pc, pa)):
-        f = _flip(start, end)[:, None]
-        start, edge, rel = np.where(f, end, start), np.where(f, -edge, edge), np.where(f, rel_end, rel)
-        denom = row_dot(edge, edge)
-        lengths.append(denom)
-        t = np.where(denom > 0.0, row_dot(rel, edge) / np.where(denom > 0.0, denom, 1.0), 0.0)
-        q = start + np.clip(t, 0.0, 1.0)[:, None] * edge
-        off = p - q
-        d = row_dot(off, off)
-        if best is None:
-            best, best_d = q, d
-            continue
-        closer = d < best_d
-        best = np.where(closer[:, None], q, best)
-        best_d = np.where(closer, d, best_d)
-    n = row_cross(ab, c - a)
-    nn = row_dot(n, n)
-    scale2 = np.maximum(np.maximum(lengths[0], lengths[1]), lengths[2])
-    proper = nn > 1e-24 * scale2 * scale2
-    inside = (proper & (row_dot(n, row_cross(ab, pa)) >= 0.0) & (row_dot(n, row_cross(bc, pb)) >= 0.0)
-              & (row_dot(n, row_cross(ca, pc)) >= 0.0))
-    t = row_dot(pa, n) / np.where(proper, nn, 1.0)
-    q = p - t[:, None] * n
-    off = p - q
-    d = row_dot(off, off)
-    use = inside & (d < best_d)
-    return np.where(use[:, None], q, best)
 
 
 def awkward_pairs(seed: int, k: int = 600):
@@ -121,7 +82,10 @@ def test_stacked_separation_bound_in_blocks_equals_one_block(monkeypatch):
 
 
 @pytest.mark.parametrize("seed", range(4))
-def test_stacked_point_triangle_equals_the_edge_by_edge_form(seed):
+def test_stacked_point_triangle_equals_the_edge_by_edge_form(seed, monkeypatch):
+    # the edges stacked (point_triangle on short inputs, forced here on every length) against the edge-by-edge
+    # form it takes on long ones
+    monkeypatch.setattr(tritri, "POINT_ROWS", 10 ** 9)
     A, B = awkward_pairs(seed)
     rng = np.random.default_rng([22, seed])
     # points: B's corners, points near A's plane (inside and outside), A's own corners and edge midpoints
@@ -129,7 +93,7 @@ def test_stacked_point_triangle_equals_the_edge_by_edge_form(seed):
                         0.5 * (A[:, 0] + A[:, 2])])
     T = np.concatenate([A, A, A, A])
     got = tritri.point_triangle(p, T[:, 0], T[:, 1], T[:, 2])
-    assert np.array_equal(bits(got), bits(point_triangle_by_edge(p, T[:, 0], T[:, 1], T[:, 2])))
+    assert np.array_equal(bits(got), bits(tritri._point_triangle_by_edge(p, T[:, 0], T[:, 1], T[:, 2])))
 
 
 def test_the_awkward_cases_are_there():
