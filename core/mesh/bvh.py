@@ -289,8 +289,16 @@ class WorldBVH:
         return left, right, right < self.local.sizes[level - 1]
 
 
+BOUND_ROWS = 2048
+"""Up to this many node pairs `box_lower_bound` and `pair_lower_bound` gather each side's data in one call and
+stack the axes (fewer numpy calls); beyond, they work column by column (`_box_lower_bound_columns`,
+`_pair_lower_bound_columns`: smaller temporaries, faster per pair).  Both forms give the same bits."""
+
+
 def box_lower_bound(wa: WorldBVH, na, wb: WorldBVH, nb):
     """Distance between the axis-aligned boxes of flat nodes na (of wa) and nb (of wb): the cheap first test."""
+    if na.shape[0] > BOUND_ROWS:
+        return _box_lower_bound_columns(wa, na, wb, nb)
     a = np.take(wa.box_rows, na, axis=1)
     b = np.take(wb.box_rows, nb, axis=1)
     gap = np.maximum(np.maximum(b[:3] - a[3:], a[:3] - b[3:]), 0.0)  # (3, k)
@@ -304,6 +312,8 @@ def pair_lower_bound(wa: WorldBVH, na, wb: WorldBVH, nb, bound=None):
     centres and each box's normal, run as (3, k) stacks, and their gaps are then taken in that order.)"""
     if bound is None:
         bound = box_lower_bound(wa, na, wb, nb)
+    if na.shape[0] > BOUND_ROWS:
+        return _pair_lower_bound_columns(wa, na, wb, nb, bound)
     a = np.take(wa.shape_rows, na, axis=1)
     b = np.take(wb.shape_rows, nb, axis=1)
     d = b[0:3] - a[0:3]
@@ -324,3 +334,36 @@ def pair_lower_bound(wa: WorldBVH, na, wb: WorldBVH, nb, bound=None):
     gap = np.where(np.stack([ok, wa.normal_ok[na], wb.normal_ok[nb]]),
                    np.concatenate([dist[None], sep]) - ext, 0.0)
     return np.maximum(np.maximum(np.maximum(bound, gap[0]), gap[1]), gap[2])
+
+
+def _box_lower_bound_columns(wa: WorldBVH, na, wb: WorldBVH, nb):
+    """`box_lower_bound` column by column (the same numbers)."""
+    ca, cb = wa.columns, wb.columns
+    total = None
+    for x in range(3):
+        lo_a, hi_a = ca["lo"][x][na], ca["hi"][x][na]
+        lo_b, hi_b = cb["lo"][x][nb], cb["hi"][x][nb]
+        gap = np.maximum(np.maximum(lo_b - hi_a, lo_a - hi_b), 0.0)
+        total = gap * gap if total is None else total + gap * gap
+    return np.sqrt(total)
+
+
+def _pair_lower_bound_columns(wa: WorldBVH, na, wb: WorldBVH, nb, bound):
+    """`pair_lower_bound` column by column, one direction at a time (the same numbers)."""
+    ka, kb = wa.columns, wb.columns
+    ha = [[h[x][na] for x in range(3)] for h in ka["half"]]
+    hb = [[h[x][nb] for x in range(3)] for h in kb["half"]]
+    d = [kb["centre"][x][nb] - ka["centre"][x][na] for x in range(3)]
+    dist = np.sqrt(column_dot(d, d))
+    ok = dist > 0.0
+    safe = np.where(ok, dist, 1.0)
+    u = [d[x] / safe for x in range(3)]
+    ext = column_extent(ha, u) + column_extent(hb, u)
+    bound = np.maximum(bound, np.where(ok, dist - ext, 0.0))
+    for k, side, nodes in ((ka, wa, na), (kb, wb, nb)):
+        axis = [k["normal"][x][nodes] for x in range(3)]
+        okn = side.normal_ok[nodes]
+        sep = np.abs(column_dot(d, axis))
+        ext = column_extent(ha, axis) + column_extent(hb, axis)
+        bound = np.maximum(bound, np.where(okn, sep - ext, 0.0))
+    return bound
