@@ -252,26 +252,6 @@ class WorldBVH:
                              "normal": split(self.normal), "half": [split(h) for h in self.half]}
         return self._columns
 
-    _box_rows = None
-    _shape_rows = None
-
-    @property
-    def box_rows(self):
-        """The axis-aligned boxes as one (6, n) array, rows lo x, y, z then hi x, y, z, so that k nodes are
-        gathered in one call (`np.take(box_rows, nodes, axis=1)`; built on first use)."""
-        if self._box_rows is None:
-            self._box_rows = np.ascontiguousarray(np.concatenate([self.lo.T, self.hi.T]))
-        return self._box_rows
-
-    @property
-    def shape_rows(self):
-        """The oriented boxes as one (15, n) array: rows centre x, y, z, the three half-axis vectors (x, y, z
-        each), the normal axis x, y, z (built on first use)."""
-        if self._shape_rows is None:
-            self._shape_rows = np.ascontiguousarray(
-                np.concatenate([self.centre.T] + [h.T for h in self.half] + [self.normal.T]))
-        return self._shape_rows
-
     @property
     def planes(self):
         """The leaves' triangles as columns for `tritri.crossing_indexed` (built on first use)."""
@@ -289,55 +269,8 @@ class WorldBVH:
         return left, right, right < self.local.sizes[level - 1]
 
 
-BOUND_ROWS = 2048
-"""Up to this many node pairs `box_lower_bound` and `pair_lower_bound` gather each side's data in one call and
-stack the axes (fewer numpy calls); beyond, they work column by column (`_box_lower_bound_columns`,
-`_pair_lower_bound_columns`: smaller temporaries, faster per pair).  Both forms give the same bits."""
-
-
 def box_lower_bound(wa: WorldBVH, na, wb: WorldBVH, nb):
     """Distance between the axis-aligned boxes of flat nodes na (of wa) and nb (of wb): the cheap first test."""
-    if na.shape[0] > BOUND_ROWS:
-        return _box_lower_bound_columns(wa, na, wb, nb)
-    a = np.take(wa.box_rows, na, axis=1)
-    b = np.take(wb.box_rows, nb, axis=1)
-    gap = np.maximum(np.maximum(b[:3] - a[3:], a[:3] - b[3:]), 0.0)  # (3, k)
-    return np.sqrt(gap[0] * gap[0] + gap[1] * gap[1] + gap[2] * gap[2])
-
-
-def pair_lower_bound(wa: WorldBVH, na, wb: WorldBVH, nb, bound=None):
-    """Lower bound of the distance between the contents of flat nodes na (of wa) and nb (of wb); `bound` is
-    their box_lower_bound when already known.  (Column arithmetic: each number as the row form would give it.
-    The node data come in one gather per side (`WorldBVH.shape_rows`); the three directions, the line between the
-    centres and each box's normal, run as (3, k) stacks, and their gaps are then taken in that order.)"""
-    if bound is None:
-        bound = box_lower_bound(wa, na, wb, nb)
-    if na.shape[0] > BOUND_ROWS:
-        return _pair_lower_bound_columns(wa, na, wb, nb, bound)
-    a = np.take(wa.shape_rows, na, axis=1)
-    b = np.take(wb.shape_rows, nb, axis=1)
-    d = b[0:3] - a[0:3]
-    dist = np.sqrt(column_dot(d, d))
-    ok = dist > 0.0
-    safe = np.where(ok, dist, 1.0)
-    # directions (coordinate, direction, k): the unit line between the centres, a's normal, b's normal
-    directions = np.stack([d / safe, a[12:15], b[12:15]], axis=1)
-    # each box's extent along the three directions at once: |half-axis . direction| summed over its three
-    # half-axes in `column_extent`'s order, a's then b's
-    ext = None
-    for rows in (a, b):
-        h = rows[3:12].reshape(3, 3, 1, -1)  # (half-axis, coordinate, 1, k)
-        dots = np.abs(h[:, 0] * directions[0] + h[:, 1] * directions[1] + h[:, 2] * directions[2])
-        extent = (dots[0] + dots[1]) + dots[2]
-        ext = extent if ext is None else ext + extent
-    sep = np.abs(column_dot(d, directions[:, 1:]))
-    gap = np.where(np.stack([ok, wa.normal_ok[na], wb.normal_ok[nb]]),
-                   np.concatenate([dist[None], sep]) - ext, 0.0)
-    return np.maximum(np.maximum(np.maximum(bound, gap[0]), gap[1]), gap[2])
-
-
-def _box_lower_bound_columns(wa: WorldBVH, na, wb: WorldBVH, nb):
-    """`box_lower_bound` column by column (the same numbers)."""
     ca, cb = wa.columns, wb.columns
     total = None
     for x in range(3):
@@ -348,8 +281,11 @@ def _box_lower_bound_columns(wa: WorldBVH, na, wb: WorldBVH, nb):
     return np.sqrt(total)
 
 
-def _pair_lower_bound_columns(wa: WorldBVH, na, wb: WorldBVH, nb, bound):
-    """`pair_lower_bound` column by column, one direction at a time (the same numbers)."""
+def pair_lower_bound(wa: WorldBVH, na, wb: WorldBVH, nb, bound=None):
+    """Lower bound of the distance between the contents of flat nodes na (of wa) and nb (of wb); `bound` is
+    their box_lower_bound when already known.  (Column arithmetic: each number as the row form would give it.)"""
+    if bound is None:
+        bound = box_lower_bound(wa, na, wb, nb)
     ka, kb = wa.columns, wb.columns
     ha = [[h[x][na] for x in range(3)] for h in ka["half"]]
     hb = [[h[x][nb] for x in range(3)] for h in kb["half"]]
