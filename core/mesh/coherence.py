@@ -213,8 +213,14 @@ class PairHistory:
             self._last = here + (ub,)
             if front.holds(frame, self._travel, ub, margin):
                 return self._from_frontier(frame, ub, outside)
-        d, _, _ = triangle_triangle(X, Y)
-        ub = float(d.min())
+        if jump:
+            # the seed is a poor bound after a jump (the descent's surface points soon beat it): the distance of its
+            # first corners, a real distance too, serves without the exact kernel
+            r = X[:, 0] - Y[:, 0]
+            ub = float(np.sqrt(row_dot(r, r)).min())
+        else:
+            d, _, _ = triangle_triangle(X, Y)
+            ub = float(d.min())
         if not ub > frame.band:
             return None
         self._last = here + (ub,)
