@@ -30,8 +30,10 @@ closest pair.  The next query places the seeds in the new pose first (a few tria
   that same answer.  The fresh query prunes at `PRUNE` x scale, far below the margin, so it reports one of those
   pairs: the same numbers, from the same arithmetic on the same corners.  Otherwise (a near tie: a corner closest
   to an edge gives points a few ulps apart), and past the work caps, the fresh query answers.  A jump takes this
-  route too (the seed is a poor bound, the surface points soon a better one); when the descent meets a pair
-  within the band, the crossing route finds out instead.
+  route too (the seed is a poor bound, the surface points soon a better one: its first corners' distance stands
+  in for its exact one); when the descent's leaf pairs within the band cross (a jump into the other mesh), they
+  hold every crossing pair and answer as the crossing route does, put in the fresh descent's order
+  (`descent.descent_order`); any other pair within the band sends the query to the crossing route.
 - the leaf pairs that descent kept (`_Frontier`) serve the next queries without any descent while a bound of how
   far each mesh moved since (`displacement`) proves every node pair it dropped still farther than the closest
   seed plus the margin: the `Route.FRONTIER` route, the same tests on the answer.  It keeps a lower bound of each
