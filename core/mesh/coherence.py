@@ -32,8 +32,10 @@ closest pair.  The next query places the seeds in the new pose first (a few tria
   that same answer.  The fresh query prunes at `PRUNE` x scale, far below the margin, so it reports one of those
   pairs: the same numbers, from the same arithmetic on the same corners.  Otherwise (a near tie: a corner closest
   to an edge gives points a few ulps apart), and past the work caps, the fresh query answers.  A jump takes this
-  route too (the seed is a poor bound, the surface points soon a better one); when the descent meets a pair
-  within the band, the crossing route finds out instead.
+  route too (the seed is a poor bound, the surface points soon a better one: its first corners' distance stands
+  in for its exact one); when the descent's leaf pairs within the band cross (a jump into the other mesh), they
+  hold every crossing pair and answer as the crossing route does, put in the fresh descent's order
+  (`descent.descent_order`); any other pair within the band sends the query to the crossing route.
 - the leaf pairs that descent kept (`_Frontier`) serve the next queries without any descent while a bound of how
   far each mesh moved since (`displacement`) proves every node pair it dropped still farther than the closest
   seed plus the margin: the `Route.FRONTIER` route, the same tests on the answer.  It keeps a lower bound of each
@@ -61,9 +63,9 @@ import numpy as np
 
 from ..rows import row_dot
 from .bvh import box_lower_bound, pair_lower_bound
-from .descent import _split
+from .descent import _split, descent_order
 from .meeting import Meeting, containment, meet
-from .tritri import crossing, separation_bound, triangle_triangle
+from .tritri import crossing, crossing_indexed, separation_bound, triangle_triangle
 
 __all__ = ["PairHistory"]
 
@@ -90,6 +92,10 @@ START = 2048
 CHUNK = 32
 """Leaf pairs measured first by `_answer` (the second round takes all the rest still within reach of the best
 found)."""
+
+SCREEN = 256
+"""Leaf pairs of smallest lower bound that `_answer` screens with the separating-axis bound first (the CHUNK of
+smallest screen among them are measured first)."""
 
 MAX_CANDIDATES = 16384
 """Leaf pairs a closest-route descent may keep, and triangle pairs that may pass its separating-axis screen,
@@ -210,25 +216,29 @@ class PairHistory:
             ub = front.upper + self._travel
             self._last = here + (ub,)
             if front.holds(frame, self._travel, ub, margin):
-                staged = front.answer(frame, self._travel, ub, outside)
-                if staged is not None:
-                    self.route = Route.FRONTIER
-                return staged
-        d, _, _ = triangle_triangle(X, Y)
-        ub = float(d.min())
+                return self._from_frontier(frame, ub, outside)
+        if jump:
+            # the seed is a poor bound after a jump (the descent's surface points soon beat it): the distance of its
+            # first corners, a real distance too, serves without the exact kernel
+            r = X[:, 0] - Y[:, 0]
+            ub = float(np.sqrt(row_dot(r, r)).min())
+        else:
+            d, _, _ = triangle_triangle(X, Y)
+            ub = float(d.min())
         if not ub > frame.band:
             return None
         self._last = here + (ub,)
         if front is not None and front.holds(frame, self._travel, ub, margin):
             # the answer is among its leaf pairs: a None is a near tie, for the fresh query
-            staged = front.answer(frame, self._travel, ub, outside)
-            if staged is not None:
-                self.route = Route.FRONTIER
-            return staged
+            return self._from_frontier(frame, ub, outside)
         # a new frontier, with room for a few more moves like the last one
         slack = _slack(step, frame.scale, max(0.5 * ub, REACH * frame.scale))
         staged, self._frontier = _closest(frame, ub, slack, self._travel, outside)
-        if staged is not None:
+        if self._frontier is _CROSSED:
+            self._frontier = None
+            if staged is not None:
+                self.route = Route.CROSSING
+        elif staged is not None:
             self.route = Route.CLOSEST
         elif self._frontier is _NEAR:
             # within the band somewhere (a jump into the other mesh): the band route finds out
@@ -236,6 +246,17 @@ class PairHistory:
             staged = self._crossing(frame)
             if staged is not None:
                 self.route = Route.CROSSING
+        return staged
+
+    def _from_frontier(self, frame, ub: float, outside: bool) -> Staged | None:
+        """The frontier route's answer; a pair within the band sends the query to the crossing route."""
+        staged = self._frontier.answer(frame, self._travel, ub, outside)
+        if staged is _NEAR:
+            staged = self._crossing(frame)
+            if staged is not None:
+                self.route = Route.CROSSING
+        elif staged is not None:
+            self.route = Route.FRONTIER
         return staged
 
     def answered(self, separated: bool, distance: float) -> None:
@@ -422,9 +443,18 @@ def _closest(frame, ub: float, slack: float, travel: float, outside: bool):
         if la == 0 and lb == 0:
             break
         ia, ib, la, lb = _split(wa, wb, ia, ib, la, lb)  # the fresh descent's own step down
+    near = np.flatnonzero(bound <= frame.band)
+    if near.size:
+        # leaf pairs within the band (a jump into the other mesh): every pair that crosses is among them (all its
+        # ancestors are within the band, below ub), so if one crosses they answer as the crossing route does
+        mask, _ = crossing_indexed(wa.planes, wb.planes, ia[near], ib[near], frame.band)
+        if np.any(mask):
+            return _band_staged(frame, ia[near], ib[near], bound[near]), _CROSSED
     if ia.size > MAX_CANDIDATES:
         return None, None
     staged = _answer(frame, ia, ib, ub, bound, outside)  # (tightens the bounds it measures)
+    if staged is _NEAR:
+        return None, _NEAR
     frontier = _Frontier(frame, ia, ib, pruned, bound, travel)
     frontier.upper = (ub if staged is None else staged.d_min) - travel
     return staged, frontier
@@ -432,6 +462,25 @@ def _closest(frame, ub: float, slack: float, travel: float, outside: bool):
 
 _NEAR = "within the band"
 """`_closest`'s frontier when it found a pair within the band (no answer of its own)."""
+
+_CROSSED = "crossing"
+"""`_closest`'s frontier when its leaf pairs within the band cross: its answer is the crossing route's."""
+
+
+def _band_staged(frame, ia, ib, lb) -> Staged | None:
+    """The crossing route's stage from leaf pairs (ia, ib) with lower bounds lb within the band, which hold every
+    pair that crosses, in any order: put in the fresh descent's order (`descent_order`), then `meet`; None when
+    nothing crosses."""
+    order = np.argsort(descent_order(frame.sa.world, frame.sb.world, ia, ib), kind="stable")
+    found = _Found()
+    found.ia, found.ib, found.lb = ia[order], ib[order], lb[order]
+    meeting = meet(frame, found)
+    segments = meeting.crossing_segments
+    if segments.shape[0] == 0:
+        return None
+    found.dropped_lb = found.exact_lb = math.inf
+    point = segments[0, 0]
+    return Staged(found, meeting, meeting.A, meeting.B, 0.0, point, point, meeting.crossing_pairs, 0.0)
 
 
 def _start(wa, wb):
@@ -503,13 +552,14 @@ class _Frontier:
         return self.still_holds(frame, ub, margin)[0]
 
     def answer(self, frame, travel: float, ub: float, outside: bool):
-        """`_answer` on the leaf pairs whose bound may still be within the margin of `ub`; their bounds tightened."""
+        """`_answer` on the leaf pairs whose bound may still be within the margin of `ub`; their bounds tightened
+        (`_NEAR`: a pair is within the band)."""
         lower = self.key - travel
         pick = np.flatnonzero(lower <= ub + MARGIN * frame.scale)
         bounds = lower[pick]
         staged = _answer(frame, self.ia[pick], self.ib[pick], ub, bounds, outside)
         self.key[pick] = bounds + travel
-        if staged is not None:
+        if staged is not None and staged is not _NEAR:
             self.upper = min(self.upper, staged.d_min - travel)
         return staged
 
@@ -541,32 +591,48 @@ def displacement(mesh, placement) -> float:
 
 def _answer(frame, ia, ib, ub: float, bounds, outside: bool = False, first: int = CHUNK):
     """The closest pair among leaf pairs (ia, ib), which hold every pair within the margin of `ub` (a real
-    distance): the separating-axis bound of each, then exact distances best first by it, the `first` pairs of
-    smallest bound, then every other pair within the margin of the best distance found.  `bounds`: lower bounds of
-    the pairs' distances, raised in place to what was measured.  None unless the answer is certainly the
-    fresh query's (see the module docstring).  `outside`: the pair is proven apart (`Staged.outside`), so the
-    containment is None without a test."""
+    distance), best first: `bounds` are lower bounds of the pairs' distances (raised in place to what is
+    screened or measured); the SCREEN pairs of smallest bound get the separating-axis bound and the `first` of
+    smallest such bound their exact distance, then every other pair whose bound is still within the margin of the
+    best distance found is screened and measured.  None unless the answer is certainly the fresh query's (see the
+    module docstring); `_NEAR` when a pair is within the band (touching or crossing: the crossing route finds
+    out).  `outside`: the pair is proven apart (`Staged.outside`), so the containment is None without a test."""
     sa, sb, band, scale = frame.sa, frame.sb, frame.band, frame.scale
     margin = MARGIN * scale
-    X, Y = _corners(sa, ia), _corners(sb, ib)
-    screen = separation_bound(X, Y)
-    np.maximum(bounds, screen, out=bounds)
-    order = np.argsort(screen, kind="stable")
-    lows = screen[order]
-    best, start, chunk, count = ub, 0, first, 0
+    n = ia.size
+    screened = np.zeros(n, bool)
+    measured = np.zeros(n, bool)
+    best, count = ub, 0
     got = []
-    while start < order.size and lows[start] <= best + margin:
-        pick = order[start:start + chunk]
-        pick = pick[screen[pick] <= best + margin]
-        start += chunk
-        chunk = order.size  # then every other pair within the margin of the best
+    for round_ in (0, 1):
+        if round_ == 0:
+            # the SCREEN pairs of smallest bound get the separating-axis bound; the `first` smallest of those
+            # are measured (most often the closest pair is among them: a tight best for the second round)
+            order = np.argsort(bounds, kind="stable")[:SCREEN]
+            pick = order[bounds[order] <= best + margin]
+        else:
+            pick = np.flatnonzero((bounds <= best + margin) & ~measured)
+        fresh = pick[~screened[pick]]
+        if fresh.size:
+            screened[fresh] = True
+            screen = separation_bound(_corners(sa, ia[fresh]), _corners(sb, ib[fresh]))
+            bounds[fresh] = np.maximum(bounds[fresh], screen)
+            pick = pick[bounds[pick] <= best + margin]
+        if round_ == 0 and pick.size > first:
+            pick = pick[np.argsort(bounds[pick], kind="stable")[:first]]
+        if pick.size == 0:
+            continue
         count += pick.size
         if count > MAX_CANDIDATES:
             return None
-        dist, xa, xb = triangle_triangle(X[pick], Y[pick])
+        measured[pick] = True
+        X, Y = _corners(sa, ia[pick]), _corners(sb, ib[pick])
+        dist, xa, xb = triangle_triangle(X, Y)
         bounds[pick] = np.maximum(bounds[pick], dist)
         best = min(best, float(dist.min()))
-        got.append((pick, dist, xa, xb, X[pick, 0], Y[pick, 0]))
+        got.append((pick, dist, xa, xb, X[:, 0], Y[:, 0]))
+        if not best > band:
+            return _NEAR
     if not got:
         return None
     near, dist, xa, xb, first_a, first_b = (np.concatenate(x) for x in zip(*got))

@@ -18,7 +18,7 @@ from .bvh import WorldBVH, box_lower_bound, pair_lower_bound
 from .pair_frame import unit_or
 from .tritri import separation_bound, triangle_triangle
 
-__all__ = ["PRUNE", "Found", "descend", "best_distance", "touch_normal"]
+__all__ = ["PRUNE", "Found", "descend", "best_distance", "touch_normal", "descent_order"]
 
 PRUNE = 1e-12
 """A pair whose lower bound is within PRUNE x scale of the best distance cannot improve it by more than that,
@@ -152,6 +152,31 @@ def _split(wa: WorldBVH, wb: WorldBVH, ia, ib, la, lb):
         ib = np.concatenate([left, right[has]])
         lb -= 1
     return ia, ib, la, lb
+
+
+def descent_order(wa: WorldBVH, wb: WorldBVH, ia, ib) -> np.ndarray:
+    """A key of leaf pairs (ia, ib) (level-0 indices) that sorts them in the order `descend` lists them (and any
+    descent that steps down with `_split` from the roots): each step puts the pairs from left children before
+    those from right children, the order of the step before kept within each, so the last step's choice (the
+    lowest bit of the leaf index; B's before A's when both split) is the most significant.  Dropping pairs
+    never reorders the rest, so the key holds whatever a descent pruned."""
+    la, lb = wa.local.levels - 1, wb.local.levels - 1
+    key = np.zeros(ia.shape, np.int64)
+    shift = 0
+    while la > 0 or lb > 0:
+        split_a = la > 0 and la >= lb
+        split_b = lb > 0 and lb >= la
+        if split_a:
+            la -= 1
+            key |= ((ia >> la) & 1) << shift
+            shift += 1
+        if split_b:
+            lb -= 1
+            key |= ((ib >> lb) & 1) << shift
+            shift += 1
+    if shift > 62:
+        raise ValueError("hierarchies too deep for a 63-bit order key")
+    return key
 
 
 class _Upper:

@@ -33,10 +33,68 @@ from ..rows import row_cross, row_dot
 __all__ = ["point_triangle", "segment_segment", "triangle_triangle", "crossing", "crossing_indexed", "Planes"]
 
 
+def _cross_columns(u, v):
+    """`row_cross` on coordinate-first arrays (3, ...): the same products and differences."""
+    return np.stack([u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]])
+
+
+POINT_ROWS = 512
+"""`point_triangle` takes the three edges at once up to this many rows (fewer numpy calls); beyond, one edge at a
+time (`_point_triangle_by_edge`: smaller temporaries, faster per row).  Both give the same bits."""
+
+
 def point_triangle(p, a, b, c):
     """Closest point of triangles abc to points p, (k, 3); robust to degenerate triangles.  Row by row: a row's
     answer does not depend on the other rows (callers stack unrelated queries into one call).  Each edge is taken
-    from its lower end (`_from_lower_end`): the two triangles sharing an edge give the same point on it."""
+    from its lower end (`_from_lower_end`): the two triangles sharing an edge give the same point on it.  Up to
+    POINT_ROWS rows the work runs on coordinate columns, the three edges at once as (coordinate, edge, k) arrays
+    (each number as `row_dot` and `row_cross` on one edge give it); the closest edge point is then taken edge by
+    edge, ab first."""
+    if p.shape[0] > POINT_ROWS:
+        return _point_triangle_by_edge(p, a, b, c)
+    P = np.ascontiguousarray(p.T)  # (coordinate, k)
+    corners = np.stack([a.T, b.T, c.T], axis=1)  # (coordinate, corner, k)
+    ends = corners[:, [1, 2, 0]]
+    edges = ends - corners  # ab, bc, ca
+    rels = P[:, None] - corners  # pa, pb, pc
+    start, edge, rel = corners, edges, rels
+    flip = _lower_end_flip(corners.transpose(1, 2, 0), ends.transpose(1, 2, 0))  # (edge, k)
+    if flip is not None:  # run from the other end: end - start is -(start - end) exactly
+        start = np.where(flip, ends, corners)
+        edge = np.where(flip, -edges, edges)
+        rel = np.where(flip, rels[:, [1, 2, 0]], rels)
+    denom = edge[0] * edge[0] + edge[1] * edge[1] + edge[2] * edge[2]  # (edge, k)
+    positive = denom > 0.0
+    t = np.where(positive, (rel[0] * edge[0] + rel[1] * edge[1] + rel[2] * edge[2]) / np.where(positive, denom, 1.0),
+                 0.0)
+    q = start + np.clip(t, 0.0, 1.0) * edge
+    off = P[:, None] - q
+    d = off[0] * off[0] + off[1] * off[1] + off[2] * off[2]
+    best, best_d = q[:, 0], d[0]
+    for i in (1, 2):
+        closer = d[i] < best_d
+        best = np.where(closer, q[:, i], best)
+        best_d = np.where(closer, d[i], best_d)
+    n = _cross_columns(edges[:, 0], corners[:, 2] - corners[:, 0])  # ab x (c - a)
+    nn = n[0] * n[0] + n[1] * n[1] + n[2] * n[2]
+    scale2 = np.maximum(np.maximum(denom[0], denom[1]), denom[2])
+    proper = nn > 1e-24 * scale2 * scale2
+    turn = _cross_columns(edges, rels)  # ab x pa, bc x pb, ca x pc
+    side = n[0, None] * turn[0] + n[1, None] * turn[1] + n[2, None] * turn[2] >= 0.0  # (edge, k)
+    inside = proper & side[0] & side[1] & side[2]
+    if np.any(inside):
+        pa = rels[:, 0]
+        t = (pa[0] * n[0] + pa[1] * n[1] + pa[2] * n[2]) / np.where(proper, nn, 1.0)
+        q = P - t * n
+        off = P - q
+        d = off[0] * off[0] + off[1] * off[1] + off[2] * off[2]
+        use = inside & (d < best_d)
+        best = np.where(use, q, best)
+    return np.ascontiguousarray(best.T)
+
+
+def _point_triangle_by_edge(p, a, b, c):
+    """`point_triangle` one edge at a time on (k, 3) rows (the same numbers)."""
     ab, bc, ca = b - a, c - b, a - c
     pa, pb, pc = p - a, p - b, p - c
     best = best_d = None
@@ -143,9 +201,10 @@ def triangle_triangle(A, B):
 
 
 def _lower_end_flip(p, q):
-    """Rows (k,) where q is the lower end of segment pq (ends compared by x, then y, then z), or None if none is."""
-    flip = (p[:, 0] > q[:, 0]) | ((p[:, 0] == q[:, 0])
-                                  & ((p[:, 1] > q[:, 1]) | ((p[:, 1] == q[:, 1]) & (p[:, 2] > q[:, 2]))))
+    """Rows (..., ) where q is the lower end of segment pq (..., 3) (ends compared by x, then y, then z), or None if
+    none is."""
+    flip = (p[..., 0] > q[..., 0]) | ((p[..., 0] == q[..., 0])
+                                      & ((p[..., 1] > q[..., 1]) | ((p[..., 1] == q[..., 1]) & (p[..., 2] > q[..., 2]))))
     return flip if np.any(flip) else None
 
 
@@ -158,31 +217,46 @@ def _from_lower_end(p, q):
     return np.where(f, q, p), np.where(f, p, q)
 
 
+SEPARATION_ROWS = 8192
+"""`separation_bound` runs its 17 axes at once on at most this many pairs per block (the (17, k, 3) temporaries
+stay small)."""
+
+
 def separation_bound(A, B):
     """A lower bound of the distance of k triangle pairs: the largest gap between their projections on the
     two normals, the nine edge-edge cross products and the six in-plane edge normals (separating axes).  It
     equals the distance whenever the closest points are a vertex and a face interior or two edge interiors, and
     parts coplanar pairs; several times cheaper than `triangle_triangle`, it screens candidates before the exact
-    kernel.  0 for pairs that overlap on every axis."""
+    kernel.  0 for pairs that overlap on every axis.  The 17 axes run at once, coordinate by coordinate as
+    (17, k) arrays (each number as an axis by itself with `row_dot` and `row_cross` gives it); the largest gap
+    is then taken axis by axis in the order above."""
     k = A.shape[0]
-    best = np.zeros(k)
-    ea = [A[:, 1] - A[:, 0], A[:, 2] - A[:, 1], A[:, 0] - A[:, 2]]
-    eb = [B[:, 1] - B[:, 0], B[:, 2] - B[:, 1], B[:, 0] - B[:, 2]]
-    na, nb = row_cross(ea[0], -ea[2]), row_cross(eb[0], -eb[2])
-    axes = [na, nb] + [row_cross(u, v) for u in ea for v in eb]
+    if k > SEPARATION_ROWS:
+        return np.concatenate([separation_bound(A[i:i + SEPARATION_ROWS], B[i:i + SEPARATION_ROWS])
+                               for i in range(0, k, SEPARATION_ROWS)])
+    a = np.ascontiguousarray(A.transpose(2, 1, 0))  # (coordinate, corner, k)
+    b = np.ascontiguousarray(B.transpose(2, 1, 0))
+    ea = a[:, [1, 2, 0]] - a  # (coordinate, edge, k): A1 - A0, A2 - A1, A0 - A2
+    eb = b[:, [1, 2, 0]] - b
+    na, nb = _cross_columns(ea[:, 0], -ea[:, 2]), _cross_columns(eb[:, 0], -eb[:, 2])
+    w = np.empty((3, 17, k))
+    w[:, 0], w[:, 1] = na, nb
+    w[:, 2:11] = _cross_columns(ea[:, :, None], eb[:, None, :]).reshape(3, 9, k)  # edge i of A x edge j of B
     # the edges' normals within each triangle's plane: they part coplanar pairs (faces lying on each other),
     # where the normals and the edge cross products are all one direction
-    axes += [row_cross(na, u) for u in ea] + [row_cross(nb, v) for v in eb]
-    for w in axes:
-        length = np.sqrt(row_dot(w, w))
-        ok = length > 0.0
-        w = w / np.where(ok, length, 1.0)[:, None]
-        pa = [row_dot(A[:, i], w) for i in range(3)]
-        pb = [row_dot(B[:, i], w) for i in range(3)]
-        lo_a, hi_a = np.minimum(np.minimum(pa[0], pa[1]), pa[2]), np.maximum(np.maximum(pa[0], pa[1]), pa[2])
-        lo_b, hi_b = np.minimum(np.minimum(pb[0], pb[1]), pb[2]), np.maximum(np.maximum(pb[0], pb[1]), pb[2])
-        gap = np.maximum(lo_b - hi_a, lo_a - hi_b)
-        best = np.maximum(best, np.where(ok, gap, 0.0))
+    w[:, 11:14] = _cross_columns(na[:, None], ea)
+    w[:, 14:17] = _cross_columns(nb[:, None], eb)
+    length = np.sqrt(w[0] * w[0] + w[1] * w[1] + w[2] * w[2])
+    ok = length > 0.0
+    w /= np.where(ok, length, 1.0)
+    pa = [a[0, i] * w[0] + a[1, i] * w[1] + a[2, i] * w[2] for i in range(3)]  # (17, k) each
+    pb = [b[0, i] * w[0] + b[1, i] * w[1] + b[2, i] * w[2] for i in range(3)]
+    lo_a, hi_a = np.minimum(np.minimum(pa[0], pa[1]), pa[2]), np.maximum(np.maximum(pa[0], pa[1]), pa[2])
+    lo_b, hi_b = np.minimum(np.minimum(pb[0], pb[1]), pb[2]), np.maximum(np.maximum(pb[0], pb[1]), pb[2])
+    gap = np.where(ok, np.maximum(lo_b - hi_a, lo_a - hi_b), 0.0)
+    best = np.zeros(k)
+    for g in gap:
+        best = np.maximum(best, g)
     return best
 
 
