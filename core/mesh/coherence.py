@@ -293,13 +293,7 @@ class PairHistory:
         keep = bound <= band
         found = _Found()
         found.ia, found.ib, found.lb = ia[keep], ib[keep], bound[keep]
-        meeting = meet(frame, found)
-        segments = meeting.crossing_segments
-        if segments.shape[0] == 0:
-            return None
-        found.dropped_lb = found.exact_lb = math.inf
-        point = segments[0, 0]
-        return Staged(found, meeting, meeting.A, meeting.B, 0.0, point, point, meeting.crossing_pairs, 0.0)
+        return _met(frame, found)
 
     def learn(self, frame, found, meeting, d_min) -> None:
         """Keep the seeds of this answer: its crossing pairs, else its closest triangle pair."""
@@ -474,6 +468,12 @@ def _band_staged(frame, ia, ib, lb) -> Staged | None:
     order = np.argsort(descent_order(frame.sa.world, frame.sb.world, ia, ib), kind="stable")
     found = _Found()
     found.ia, found.ib, found.lb = ia[order], ib[order], lb[order]
+    return _met(frame, found)
+
+
+def _met(frame, found) -> Staged | None:
+    """The crossing route's stage from `found`'s leaf pairs (in the fresh descent's order): `meet`, then the
+    first crossing segment's start as both points; None when nothing crosses."""
     meeting = meet(frame, found)
     segments = meeting.crossing_segments
     if segments.shape[0] == 0:
