@@ -427,6 +427,7 @@ def _repaired(p: np.ndarray, tri: np.ndarray, eps: float, slack: float,
     surface is unsound; None when a step cannot be made or after `steps` insertions."""
     P = np.ascontiguousarray(p.T)
     lifted = np.column_stack([p, np.ones(p.shape[0])])
+    inserted: set = set()
     for _ in range(steps + 1):
         if p.shape[0] * tri.shape[0] > _FULL_CHECK_PAIRS:
             return None  # mended only where every point is checked against every face
@@ -438,6 +439,9 @@ def _repaired(p: np.ndarray, tri: np.ndarray, eps: float, slack: float,
         q, f = np.unravel_index(int(h.argmax()), h.shape)
         if h[q, f] <= slack:
             return tri if _sound(p, tri, slack) else None
+        if q in inserted:
+            return None  # the flips took it out again: no progress
+        inserted.add(int(q))
         # the faces q does not lie below by more than eps, else those it lies above by more than eps: the first
         # keeps the new faces convex (within rounding) with those outside, past near-coplanar slivers
         grown = _insert_one(tri, p.shape[0], int(q), h[q], f, -eps)
@@ -489,8 +493,9 @@ def _flip_reflex(p: np.ndarray, tri: np.ndarray, eps: float) -> np.ndarray | Non
     (a flip would repeat an edge, or make a triangle without area).
 
     Flipping edge (a, b) of faces (a, b, c) and (b, a, d) to (c, d) makes it convex when it was reflex and the four
-    points are not coplanar: the surface moves out to the hull of the four.  A vertex that is no hull vertex (all
-    its edges reflex) cannot be flipped away when it has three edges (the flip would repeat one): then None."""
+    points are not coplanar: the surface moves out to the hull of the four.  A flip that would repeat an edge has a
+    vertex of three edges at its end: when that vertex is not above the plane of its three neighbours by more than
+    eps it is taken out (its three faces become one), else the edge waits for other flips."""
     n = p.shape[0]
     P = np.ascontiguousarray(p.T)
     tri = tri.copy()
@@ -526,7 +531,11 @@ def _flip_reflex(p: np.ndarray, tri: np.ndarray, eps: float) -> np.ndarray | Non
                     ring = [np.roll(tri[r], -int(np.flatnonzero(tri[r] == v)[0]))[1:] for r in rows]
                     follow = {int(x): int(y) for x, y in ring}
                     x0 = int(ring[0][0])
-                    tri[rows[0]] = (x0, follow[x0], follow[follow[x0]])
+                    x1, x2 = follow[x0], follow[follow[x0]]
+                    lid, fine = _planes(P, np.array([x0]), np.array([x1]), np.array([x2]))
+                    if not fine[0] or lid[:3, 0] @ p[v] - lid[3, 0] > eps:
+                        continue  # v is a hull vertex (above its neighbours' plane): kept
+                    tri[rows[0]] = (x0, x1, x2)
                     used[rows] = True
                     drop.extend(rows[1:].tolist())
                     flipped += 1
