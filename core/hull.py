@@ -422,9 +422,10 @@ _FLIP_ROUNDS = 64
 def _repaired(p: np.ndarray, tri: np.ndarray, eps: float, slack: float,
               steps: int = _REPAIR_STEPS) -> np.ndarray | None:
     """A sound hull (`_sound` to `slack`) made from a closed outward surface `tri` on points of p that fails it:
-    reflex edges flipped (or a vertex with three reflex edges taken out) until every edge is convex within eps
-    (`_flip_reflex`), then the point highest above a face inserted alone (`_insert_one`), and so on while the
-    surface is unsound; None when a step cannot be made or after `steps` insertions."""
+    reflex edges flipped (or a vertex of three edges, below its neighbours' plane, taken out) until every edge is
+    convex within eps (`_flip_reflex`), then the point highest above a face inserted alone (`_insert_one`), and so
+    on while a point is above a face by more than `slack`; None when a step cannot be made, a point inserted comes
+    back out, or after `steps` insertions."""
     P = np.ascontiguousarray(p.T)
     lifted = np.column_stack([p, np.ones(p.shape[0])])
     inserted: set = set()
@@ -489,8 +490,8 @@ def _insert_one(tri: np.ndarray, n: int, q: int, h: np.ndarray, f: int, level: f
 
 def _flip_reflex(p: np.ndarray, tri: np.ndarray, eps: float) -> np.ndarray | None:
     """The closed outward surface `tri` (indices into p) with its reflex edges flipped, worst first, until the third
-    corner of the face across every edge is at most eps above each face's plane; None when that is not reached
-    (a flip would repeat an edge, or make a triangle without area).
+    corner of the face across every edge is at most eps above each face's plane; None when a round can make no
+    flip, a triangle has no area, or after `_FLIP_ROUNDS` rounds.
 
     Flipping edge (a, b) of faces (a, b, c) and (b, a, d) to (c, d) makes it convex when it was reflex and the four
     points are not coplanar: the surface moves out to the hull of the four.  A flip that would repeat an edge has a
@@ -522,8 +523,9 @@ def _flip_reflex(p: np.ndarray, tri: np.ndarray, eps: float) -> np.ndarray | Non
                 continue
             a, b, c, d = int(tri[f, s]), int(tri[f, (s + 1) % 3]), int(tri[f, (s + 2) % 3]), int(spare[f, s])
             if c * n + d in edges or d * n + c in edges:
-                # (c, d) is an edge already: a or b has three edges (c, d and the other); taken out, its three
-                # faces become one on its three neighbours (in the order they go round it: outward)
+                # (c, d) is an edge already: where a or b has three edges (a tetrahedron's corner on the
+                # surface), that vertex taken out makes its three faces one on its three neighbours (in the order
+                # they go round it: outward)
                 for v in (a, b):
                     rows = np.flatnonzero((tri == v).any(axis=1))
                     if rows.size != 3 or used[rows].any():
