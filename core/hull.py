@@ -44,8 +44,14 @@ then answers without a hull.  Rounding can also leave an edge reflex by some tim
 near-coplanar points), and rounds started on such a seed can fold the surface (a Minkowski difference of two
 small polytopes): so a seed built in rounds must be convex within eps, and the result is checked (`_sound`:
 closed, convex at every edge to `_SOUND_SLACK` x eps, and for small clouds holding every point), else built
-once more from a tetrahedron and checked, else declined.  The callers check the result before use
-(core/triangulation.py: `Triangulation` and `_holds`), so an imperfect hull costs time, never a wrong answer.
+once more from a tetrahedron and checked.  Points within one to a few hundred eps of each other's planes (a
+near-coplanar Minkowski difference whose vertices were moved by 1e-13 to 1e-11) defeat both builds alike: their
+thick-plane decisions leave edges reflex by up to a few hundred eps, points that far above faces, or a fold.  Such a
+result is mended (`_repaired`, for clouds up to `_FULL_CHECK_PAIRS` point-face pairs): reflex edges flipped to the
+hull of their four points (`_flip_reflex`), then the point highest above a face inserted alone, until every point
+is within `_SOUND_SLACK` x eps; from a tetrahedron when the result is too flat to mend; checked in full again,
+else declined.  The callers check the result before use (core/triangulation.py: `Triangulation` and `_holds`), so
+an imperfect hull costs time, never a wrong answer.
 """
 from __future__ import annotations
 
@@ -199,7 +205,12 @@ def convex_hull(points) -> tuple[np.ndarray, np.ndarray] | None:
 
     Returns (vertices, triangles): the sorted indices of the points that are hull vertices, and (k, 3) indices
     into `points` of a closed triangulation of the hull's boundary, each triangle counter-clockwise seen from
-    outside.  Points within the tolerance of a face may be left out (coplanar grid points on a flat facet)."""
+    outside.  Points within the tolerance of a face may be left out (coplanar grid points on a flat facet).
+
+    Tolerance: with eps = 1e-12 x the cloud's bounding-box diagonal + 32 x 2^-52 x its largest coordinate, every
+    edge is convex and every point lies at most 100 eps (`_SOUND_SLACK`) above every face plane (checked for clouds
+    up to 2^20 point-face pairs; above that, only that the surface is closed and convex at every edge); the volume
+    is then within 100 eps x the area of the exact hull's."""
     points = np.asarray(points, dtype=np.float64)
     if points.ndim != 2 or points.shape[1] != 3:
         raise ValueError(f"points must have shape (n, 3), got {points.shape}")
@@ -218,9 +229,22 @@ def convex_hull(points) -> tuple[np.ndarray, np.ndarray] | None:
     if triangles is not None and not _sound(p, triangles, slack, across[-1]):
         # rounds folded the surface (near-coplanar points, as in a Minkowski difference of boxes' grids): once
         # more from a tetrahedron, no seed, checked again; else decline
-        triangles = _build(p, eps, seeded=False, neighbours=across)
-        if triangles is not None and not _sound(p, triangles, slack, across[-1]):
-            triangles = None
+        partial: list = []
+        first = triangles
+        triangles = _build(p, eps, seeded=False, neighbours=across, partial=partial)
+        if triangles is None or not _sound(p, triangles, slack, across[-1]):
+            # near-coplanar points (a jittered Minkowski difference): both builds leave edges reflex by tens or
+            # hundreds of eps, points that many eps above faces, or fold; mended from what they made
+            start = triangles if triangles is not None else (partial[-1] if partial else first)
+            triangles = None if start is None else _repaired(p, start, eps, slack)
+            if triangles is None:  # a fold can leave a surface too flat to mend: from a tetrahedron, point by point
+                corners = _tetrahedron(p, eps)
+                if corners is not None:
+                    (a, b, c, d), d_above = corners
+                    if d_above:
+                        b, c = c, b
+                    tetra = np.array([[a, b, c], [a, d, b], [b, d, c], [c, d, a]])
+                    triangles = _repaired(p, tetra, eps, slack, steps=p.shape[0])
     if triangles is None:
         return None
     used = np.zeros(points.shape[0], bool)
@@ -390,6 +414,148 @@ def _sound(p: np.ndarray, tri: np.ndarray, eps: float, links=None) -> bool:
     return bool((lifted @ np.vstack([plane[:3], -plane[3]])).max() <= eps)
 
 
+# Points `_repaired` may insert one by one, and rounds of flips `_flip_reflex` may make.
+_REPAIR_STEPS = 64
+_FLIP_ROUNDS = 64
+
+
+def _repaired(p: np.ndarray, tri: np.ndarray, eps: float, slack: float,
+              steps: int = _REPAIR_STEPS) -> np.ndarray | None:
+    """A sound hull (`_sound` to `slack`) made from a closed outward surface `tri` on points of p that fails it:
+    reflex edges flipped (or a vertex of three edges, below its neighbours' plane, taken out) until every edge is
+    convex within eps (`_flip_reflex`), then the point highest above a face inserted alone (`_insert_one`), and so
+    on while a point is above a face by more than `slack`; None when a step cannot be made, a point inserted comes
+    back out, or after `steps` insertions."""
+    P = np.ascontiguousarray(p.T)
+    lifted = np.column_stack([p, np.ones(p.shape[0])])
+    inserted: set = set()
+    for _ in range(steps + 1):
+        if p.shape[0] * tri.shape[0] > _FULL_CHECK_PAIRS:
+            return None  # mended only where every point is checked against every face
+        tri = _flip_reflex(p, tri, eps)
+        if tri is None:
+            return None
+        plane, _ = _planes(P, tri[:, 0], tri[:, 1], tri[:, 2])
+        h = lifted @ np.vstack([plane[:3], -plane[3]])  # (points, faces)
+        q, f = np.unravel_index(int(h.argmax()), h.shape)
+        if h[q, f] <= slack:
+            return tri if _sound(p, tri, slack) else None
+        if q in inserted:
+            return None  # the flips took it out again: no progress
+        inserted.add(int(q))
+        # the faces q does not lie below by more than eps, else those it lies above by more than eps: the first
+        # keeps the new faces convex (within rounding) with those outside, past near-coplanar slivers
+        grown = _insert_one(tri, p.shape[0], int(q), h[q], f, -eps)
+        tri = grown if grown is not None else _insert_one(tri, p.shape[0], int(q), h[q], f, eps)
+        if tri is None:
+            return None
+    return None
+
+
+def _insert_one(tri: np.ndarray, n: int, q: int, h: np.ndarray, f: int, level: float) -> np.ndarray | None:
+    """The surface `tri` with point q added: the faces q lies above by more than `level` (heights `h`) that are
+    connected to face f through such faces removed, q fanned to the border; None when they do not form a disc."""
+    nb = _neighbours(tri, n)
+    if nb is None:
+        return None
+    seen = np.zeros(tri.shape[0], bool)
+    seen[f] = True
+    front = np.array([f])
+    while front.size:
+        nxt = np.unique(nb[front].reshape(-1))
+        nxt = nxt[~seen[nxt] & (h[nxt] > level)]
+        seen[nxt] = True
+        front = nxt
+    region = np.flatnonzero(seen)
+    a = tri[region].reshape(-1)
+    b = np.roll(tri[region], -1, axis=1).reshape(-1)
+    border = ~seen[nb[region].reshape(-1)]
+    a, b = a[border], b[border]
+    nxt = dict(zip(a.tolist(), b.tolist()))
+    if len(nxt) != a.size or q in nxt:
+        return None  # a vertex starts two border edges: not one loop
+    at, steps = int(a[0]), 0
+    while True:
+        at = nxt.get(at)
+        steps += 1
+        if at is None or steps > a.size:
+            return None
+        if at == a[0]:
+            break
+    if steps != a.size:
+        return None  # more than one loop
+    fan = np.column_stack([a, b, np.full(a.size, q)])
+    return np.vstack([np.delete(tri, region, axis=0), fan])
+
+
+def _flip_reflex(p: np.ndarray, tri: np.ndarray, eps: float) -> np.ndarray | None:
+    """The closed outward surface `tri` (indices into p) with its reflex edges flipped, worst first, until the third
+    corner of the face across every edge is at most eps above each face's plane; None when a round can make no
+    flip, a triangle has no area, or after `_FLIP_ROUNDS` rounds.
+
+    Flipping edge (a, b) of faces (a, b, c) and (b, a, d) to (c, d) makes it convex when it was reflex and the four
+    points are not coplanar: the surface moves out to the hull of the four.  A flip that would repeat an edge has a
+    vertex of three edges at its end: when that vertex is not above the plane of its three neighbours by more than
+    eps it is taken out (its three faces become one), else the edge waits for other flips."""
+    n = p.shape[0]
+    P = np.ascontiguousarray(p.T)
+    tri = tri.copy()
+    for _ in range(_FLIP_ROUNDS):
+        nb = _neighbours(tri, n)
+        plane, ok = _planes(P, tri[:, 0], tri[:, 1], tri[:, 2])
+        if nb is None or not np.all(ok):
+            return None
+        across = np.take(tri, nb.reshape(-1), axis=0).reshape(-1, 3, 3)
+        spare = across.sum(axis=2) - tri - np.roll(tri, -1, axis=1)
+        x, y, z, off = (row[:, None] for row in plane)
+        h = x * P[0][spare] + y * P[1][spare] + z * P[2][spare] - off
+        f, s = np.nonzero(h > eps)
+        if not f.size:
+            return tri
+        order = np.argsort(-h[f, s], kind="stable")
+        edges = set((tri * n + np.roll(tri, -1, axis=1)).reshape(-1).tolist())
+        used = np.zeros(tri.shape[0], bool)
+        drop: list = []
+        flipped = 0
+        for f, s in zip(f[order].tolist(), s[order].tolist()):
+            g = int(nb[f, s])
+            if used[f] or used[g]:
+                continue
+            a, b, c, d = int(tri[f, s]), int(tri[f, (s + 1) % 3]), int(tri[f, (s + 2) % 3]), int(spare[f, s])
+            if c * n + d in edges or d * n + c in edges:
+                # (c, d) is an edge already: where a or b has three edges (a tetrahedron's corner on the
+                # surface), that vertex taken out makes its three faces one on its three neighbours (in the order
+                # they go round it: outward)
+                for v in (a, b):
+                    rows = np.flatnonzero((tri == v).any(axis=1))
+                    if rows.size != 3 or used[rows].any():
+                        continue
+                    ring = [np.roll(tri[r], -int(np.flatnonzero(tri[r] == v)[0]))[1:] for r in rows]
+                    follow = {int(x): int(y) for x, y in ring}
+                    x0 = int(ring[0][0])
+                    x1, x2 = follow[x0], follow[follow[x0]]
+                    lid, fine = _planes(P, np.array([x0]), np.array([x1]), np.array([x2]))
+                    if not fine[0] or lid[:3, 0] @ p[v] - lid[3, 0] > eps:
+                        continue  # v is a hull vertex (above its neighbours' plane): kept
+                    tri[rows[0]] = (x0, x1, x2)
+                    used[rows] = True
+                    drop.extend(rows[1:].tolist())
+                    flipped += 1
+                    break
+                continue
+            edges.difference_update((a * n + b, b * n + a))
+            edges.update((c * n + d, d * n + c))
+            tri[f] = (a, d, c)
+            tri[g] = (d, b, c)
+            used[f] = used[g] = True
+            flipped += 1
+        if not flipped:
+            return None
+        if drop:
+            tri = np.delete(tri, drop, axis=0)
+    return None
+
+
 def _neighbours(tri: np.ndarray, n: int, slots: bool = False):
     """Face across edge k (corners k, k + 1) of each triangle of a closed, consistently oriented surface; None
     when the triangles are not one (a directed edge used twice, or one without its reverse).  With `slots`, also
@@ -410,13 +576,17 @@ def _neighbours(tri: np.ndarray, n: int, slots: bool = False):
     return (twin // 3).reshape(-1, 3)
 
 
-def _build(p: np.ndarray, eps: float, seeded: bool = True, neighbours: list | None = None) -> np.ndarray | None:
+def _build(p: np.ndarray, eps: float, seeded: bool = True, neighbours: list | None = None,
+           start: np.ndarray | None = None, partial: list | None = None) -> np.ndarray | None:
     """Triangles (indices into p, outward) of the hull of p (centred), or None.  `seeded`: a cloud of more than
     `_SEED_ABOVE` points starts from the hull of its extreme points (else from a tetrahedron).  `neighbours`: a
-    list to append the faces across each triangle's edges and their slots back to (unchecked: see `_sound`)."""
+    list to append the faces across each triangle's edges and their slots back to (unchecked: see `_sound`).
+    `start`: a closed outward surface on points of p to start from instead (`_repaired`).  `partial`: a list to
+    append the surface had so far to when an insertion declines (a closed surface: `_insert` declines before it
+    changes a face)."""
     n = p.shape[0]
-    tri = None
-    if seeded and n > _SEED_ABOVE:
+    tri = start
+    if tri is None and seeded and n > _SEED_ABOVE:
         # start from the hull of the extreme points along evenly spread directions: the first rounds then have
         # hundreds of faces to work on, instead of a tetrahedron's four.  Cheapest when the directions' own hull
         # carries over; else built the same way as this one (a dozen rounds)
@@ -473,6 +643,8 @@ def _build(p: np.ndarray, eps: float, seeded: bool = True, neighbours: list | No
         pc, pf, claimed, dead = _claimed_regions(P, faces, cand, cand_face, eps)
         pc, pf = _convex_neighbours(P, faces, cand, pc, pf, claimed, dead, eps)
         if not _insert(P, faces, cand, pc, pf, owner, height, eps, live):
+            if partial is not None:
+                partial.append(faces.tri[np.flatnonzero(faces.alive[:faces.count])])
             return None
         live = live[np.flatnonzero(owner[live] >= 0)]
     else:
