@@ -19,6 +19,8 @@ from scipy.spatial import ConvexHull
 
 from core.hull import convex_hull
 
+from .support import assert_closed_convex_hull
+
 SLACK = 1e-10
 
 FOLD_A = np.array([
@@ -62,20 +64,7 @@ FOLD_B = np.array([
 
 
 def _assert_convex_hull_of(cloud: np.ndarray, result) -> None:
-    assert result is not None
-    vertices, tri = result
-    size = float(np.linalg.norm(cloud.max(axis=0) - cloud.min(axis=0)))
-    edges = np.stack([tri, np.roll(tri, -1, axis=1)], axis=2).reshape(-1, 2)
-    keys = {tuple(e) for e in edges.tolist()}
-    assert len(keys) == len(edges), "a directed edge used twice"
-    assert all((b, a) in keys for a, b in keys), "an edge without its reverse"
-    assert np.array_equal(vertices, np.unique(tri))
-    corners = cloud[tri]
-    normal = np.cross(corners[:, 1] - corners[:, 0], corners[:, 2] - corners[:, 0])
-    normal /= np.linalg.norm(normal, axis=1)[:, None]
-    height = cloud @ normal.T - np.einsum("ij,ij->i", normal, corners[:, 0])
-    assert height.max() <= SLACK * size, "a point above a face: the surface folds"
-    volume = np.einsum("ij,ij->i", corners[:, 0], np.cross(corners[:, 1], corners[:, 2])).sum() / 6.0
+    volume = assert_closed_convex_hull(cloud, result, SLACK)
     assert volume == pytest.approx(ConvexHull(cloud).volume, rel=1e-12)
 
 

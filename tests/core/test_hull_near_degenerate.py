@@ -22,6 +22,8 @@ from scipy.spatial import ConvexHull
 from core.hull import convex_hull
 from tests.core.test_hull_folded import FOLD_A, FOLD_B
 
+from .support import assert_closed_convex_hull
+
 # `convex_hull` holds every point within 100 eps, eps = 1e-12 x size + rounding of the coordinates: under this.
 SLACK = 1e-10
 
@@ -35,22 +37,9 @@ def _jittered(jitter: float, seed: int, count: int):
 
 
 def _assert_sound_hull_of(cloud: np.ndarray, result) -> None:
-    assert result is not None, "declined"
-    vertices, tri = result
-    size = float(np.linalg.norm(cloud.max(axis=0) - cloud.min(axis=0)))
-    edges = np.stack([tri, np.roll(tri, -1, axis=1)], axis=2).reshape(-1, 2)
-    keys = {tuple(e) for e in edges.tolist()}
-    assert len(keys) == len(edges), "a directed edge used twice"
-    assert all((b, a) in keys for a, b in keys), "an edge without its reverse"
-    assert np.array_equal(vertices, np.unique(tri))
-    assert vertices.size == tri.shape[0] // 2 + 2, "not a sphere's triangulation"
-    corners = cloud[tri]
-    normal = np.cross(corners[:, 1] - corners[:, 0], corners[:, 2] - corners[:, 0])
-    normal /= np.linalg.norm(normal, axis=1)[:, None]
-    height = cloud @ normal.T - np.einsum("ij,ij->i", normal, corners[:, 0])
-    assert height.max() <= SLACK * size, "a point above a face"  # also every edge's far corner: convex
-    volume = np.einsum("ij,ij->i", corners[:, 0], np.cross(corners[:, 1], corners[:, 2])).sum() / 6.0
+    volume = assert_closed_convex_hull(cloud, result, SLACK)
     reference = ConvexHull(cloud)
+    size = float(np.linalg.norm(cloud.max(axis=0) - cloud.min(axis=0)))
     bound = 2.0 * reference.area * SLACK * size
     assert abs(volume - reference.volume) <= bound, (volume, reference.volume, bound)
 
