@@ -39,6 +39,8 @@ weaker).
 """
 from __future__ import annotations
 
+import time
+
 import numpy as np
 
 from ..hull import convex_hull
@@ -361,6 +363,23 @@ PIECES = 10
 PIECES_ABOVE = 4e-3
 """The pieces are grown only while the balls and polytopes leave the interval wider than this (relative)."""
 
+STAGE_SECONDS = 1.0
+"""CPU seconds the pieces stage (growth and differences) may spend on a pair of STAGE_TRIANGLES triangles or more;
+`stage_budget` scales it down for smaller pairs.  Past it the stage returns what it has built (the bound is then
+weaker, never wrong)."""
+
+STAGE_TRIANGLES = 4000
+"""Pairs of at least this many triangles (both meshes) get the whole STAGE_SECONDS."""
+
+STAGE_FLOOR = 0.5
+"""The smallest share of STAGE_SECONDS a pair gets, however few its triangles."""
+
+GROWTH_SHARE = 0.6
+"""Share of the stage's budget the two sides' growth may use (half each, A first); the differences get the rest."""
+
+CHECK_DIRECTIONS = 64
+"""Directions along which `_cannot_pay` bounds the covering from above before any difference's hull is built."""
+
 TOUCH = 0.1
 """Vertices within this share of the move's length of the nearest count as touching (`_contacts`)."""
 
@@ -447,7 +466,8 @@ def cover_bound(sa, sb, seeds: np.ndarray, scale: float, lower: float, upper: fl
     found = covered_radius(differences, floor=lower)
     if (pieces_most and max(sa.local.triangles.shape[0], sb.local.triangles.shape[0]) <= PIECE_TRIANGLES
             and (found is None or found[0] * (1.0 + PIECES_ABOVE) < upper)):
-        more = _piece_differences(sa, sb, ((pa, ra), (pb, rb)), seeds, scale, pieces_most, upper, move)
+        more = _piece_differences(sa, sb, ((pa, ra), (pb, rb)), seeds, scale, pieces_most, upper, move,
+                                  floor=lower if found is None else found[0], others=differences)
         if more:
             # (the first cover's members are members of this one too, but its cells differ: keep the better)
             again = covered_radius(differences + more, floor=lower if found is None else found[0])
@@ -458,25 +478,36 @@ def cover_bound(sa, sb, seeds: np.ndarray, scale: float, lower: float, upper: fl
     return r, seeds[0], u
 
 
-def _piece_differences(sa, sb, centres, seeds, scale, most, upper, move=None):
+def _piece_differences(sa, sb, centres, seeds, scale, most, upper, move=None, floor=0.0, others=()):
     """The differences of the vertex-hull pieces (core/mesh/depth_pieces.py) of A and B grown around each side's
     medial `centres` in a spread order from the one nearest the overlap (`seeds`: points inside both), for the
-    pairs whose boxes meet, nearest first, at most PIECE_PAIRS."""
+    pairs whose boxes meet, nearest first, at most PIECE_PAIRS; none when they cannot lift the covering above
+    `floor` with the members `others` (`_cannot_pay`), and no more once the stage's CPU time passes its budget
+    (`stage_budget`: the ones built by then are returned, any subset being still members of a cover)."""
     from .depth_pieces import pieces_around
 
+    start = time.thread_time()
+    budget = stage_budget(sa.local.triangles.shape[0] + sb.local.triangles.shape[0])
     touch = _contacts(sa, sb, move) if move is not None and np.any(move != 0.0) else None
     built = []
-    for side, (c, _), shift in zip((sa, sb), centres, (0.0, move)):
+    for k, (side, (c, _), shift) in enumerate(zip((sa, sb), centres, (0.0, move))):
         first = None if touch is None else touch - shift
-        built.append(pieces_around(side, _spread_from(seeds, c, first), scale, most))
+        # each side's growth gets its share of the budget, the differences the rest
+        built.append(pieces_around(side, _spread_from(seeds, c, first), scale, most,
+                                   deadline=start + GROWTH_SHARE * budget * (k + 1) / 2.0))
     # pairs whose boxes meet after some move shorter than the upper end (a pair that overlaps only after a move
-    # still carries the chain of shells on)
+    # still carries the chain on)
     pairs = [(float(np.linalg.norm(va.mean(axis=0) - vb.mean(axis=0))), i, j)
              for i, (va, _, _) in enumerate(built[0]) for j, (vb, _, _) in enumerate(built[1])
              if np.all(va.min(axis=0) < vb.max(axis=0) + upper) and np.all(vb.min(axis=0) < va.max(axis=0) + upper)]
+    pairs = [(i, j) for _, i, j in sorted(pairs)[:PIECE_PAIRS]]
+    if not pairs or _cannot_pay([(built[0][i][0], built[1][j][0]) for i, j in pairs], others, floor):
+        return []
     spread = fibonacci_directions(PAIR_DIRECTIONS)
     out = []
-    for _, i, j in sorted(pairs)[:PIECE_PAIRS]:
+    for i, j in pairs:
+        if time.thread_time() > start + budget:
+            break
         (va, na, ea), (vb, nb, eb) = built[0][i], built[1][j]
         cross = np.cross(ea[:, None, :], eb[None, :, :]).reshape(-1, 3)
         length = np.sqrt(row_dot(cross, cross))
@@ -486,6 +517,31 @@ def _piece_differences(sa, sb, centres, seeds, scale, most, upper, move=None):
         if m is not None:
             out.append(m)
     return out
+
+
+def stage_budget(triangles: int) -> float:
+    """CPU seconds the pieces stage may spend on a pair of this many triangles (both meshes): STAGE_SECONDS for
+    STAGE_TRIANGLES and more, in proportion below, never under STAGE_FLOOR."""
+    return STAGE_SECONDS * min(1.0, max(STAGE_FLOOR, triangles / STAGE_TRIANGLES))
+
+
+def _cannot_pay(pairs, others, floor: float) -> bool:
+    """Whether the covering with these piece pairs' differences (each given by its vertex sets) and the members
+    `others` certainly stays at or below `floor`, so their hulls need not be built.  Along a unit direction u
+    the chain of shells (`covered_radius`) ends where some member's interval along u ends, at most that member's
+    support value max_{x in M} u . x (a piece difference's: max va . u - min vb . u, over the vertices); the
+    covered radius is at most that chain's reach along any one u, so at most the least over CHECK_DIRECTIONS
+    directions of the largest support or interval end (with a relative 1e-9 of slack for rounding)."""
+    u = fibonacci_directions(CHECK_DIRECTIONS)
+    reach = np.zeros(u.shape[0])
+    for va, vb in pairs:
+        reach = np.maximum(reach, np.max(va @ u.T, axis=0) - np.min(vb @ u.T, axis=0))
+    for m in others:
+        if m is None:
+            continue
+        _, hi = m.interval(u)
+        reach = np.maximum(reach, np.max(np.where(np.isnan(hi), np.inf, hi), axis=0, initial=0.0))
+    return bool(np.min(reach) * (1.0 + 1e-9) + 1e-300 <= floor)
 
 
 def _cut_pair(va, vb):

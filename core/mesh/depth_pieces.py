@@ -21,6 +21,8 @@ planes clears (it cuts the hull, or only an edge-edge axis would separate it) re
 """
 from __future__ import annotations
 
+import time
+
 import numpy as np
 
 from ..rows import row_dot
@@ -45,6 +47,9 @@ size (planar quads rounded)."""
 
 STALL = 10
 """Growth stops after this many vertices refused in a row (the piece is then as large as the nearby ones allow)."""
+
+BATCH = 8
+"""Most candidate vertices certified together (`grow_piece` doubles the batch from one while they pass)."""
 
 WHOLE = 64
 """A mesh of up to this many vertices is first tried whole (a convex one is its own piece)."""
@@ -79,11 +84,12 @@ def _dedupe(n):
     return n[np.sort(first)]
 
 
-def grow_piece(vertices, corners, lo, hi, c, scale, candidates: int = CANDIDATES):
+def grow_piece(vertices, corners, lo, hi, c, scale, candidates: int = CANDIDATES, deadline=None):
     """A convex piece around c (a point inside the solid, not yet checked: `inside_piece` does) grown from the
     `candidates` mesh `vertices` nearest to it, certified against the triangles (`corners` (m, 3, 3), their boxes
     `lo`, `hi`).  Returns (points, normals, offsets): the piece's points (its hull is the piece) and the planes
-    P' of the module docstring, or None (no three-dimensional piece)."""
+    P' of the module docstring, or None (no three-dimensional piece).  Growth stops (keeping the piece certified
+    so far) once the process's CPU clock passes `deadline` (`time.process_time`), if given."""
     pull, margin = PULL * scale, MARGIN * scale
     d2 = row_dot(vertices - c, vertices - c)
     order = np.argsort(d2, kind="stable")[:candidates]
@@ -94,30 +100,57 @@ def grow_piece(vertices, corners, lo, hi, c, scale, candidates: int = CANDIDATES
     tri, tlo, thi = corners[near], lo[near], hi[near]
     points = c[None, :].copy()
     normals = np.empty((0, 3))
-    best, refused = None, 0
-    for v in cand:
-        size = float(np.sqrt(np.max(row_dot(points - v, points - v))))
-        if size == 0.0:
+    best, refused, at, batch = None, 0, 0, 1
+    while at < cand.shape[0]:
+        if deadline is not None and time.thread_time() > deadline:
+            break
+        if best is None:
+            # not yet three-dimensional: flat sets are taken on trust until the first check
+            added = _added(points, normals, cand[at])
+            at += 1
+            if added is None:
+                continue
+            trial, n = added
+            if trial.shape[0] < 4 or _flat(trial):
+                points, normals = trial, n
+                continue
+            planes = _certified(trial, n, tri, tlo, thi, pull, margin)
+            if planes is not None:
+                points, normals, best, refused = trial, n, planes, 0
             continue
-        tol = COPLANAR * size
-        # old facets v lies below stay; new ones pass through v
-        keep = normals[(normals @ v) <= np.max(points @ normals.T, axis=0) + tol] if normals.shape[0] else normals
-        trial = np.vstack([points, v])
-        fresh = _new_planes(points, v, tol)
-        n = _dedupe(np.concatenate([keep, fresh]))
-        if trial.shape[0] < 4 or _flat(trial):
-            points, normals = trial, n  # not yet three-dimensional: taken on trust until the first check
-            continue
-        planes = _certified(trial, n, tri, tlo, thi, pull, margin)
+        # `batch` candidates at once, certified together (the hull of the set with all of them holds the hull
+        # with any of them); doubled while they pass, back to one at a time when they do not
+        trial, n, took = points, normals, min(batch, cand.shape[0] - at)
+        for v in cand[at:at + took]:
+            added = _added(trial, n, v)
+            if added is not None:
+                trial, n = added
+        planes = _certified(trial, n, tri, tlo, thi, pull, margin) if trial.shape[0] > points.shape[0] else None
         if planes is not None:
             points, normals, best, refused = trial, n, planes, 0
+            at += took
+            batch = min(2 * batch, BATCH)
+        elif took > 1:
+            batch = 1  # (the same candidates again, one at a time)
         else:
+            at += 1
             refused += 1
             if refused >= STALL:
                 break
     if best is None:
         return None
     return points, best[0], best[1]
+
+
+def _added(points, normals, v):
+    """The set `points` with v joined and its facet normals updated (`normals` being those of `points`): the
+    old facets v lies below stay, the new ones pass through v.  None when v coincides with every point."""
+    size = float(np.sqrt(np.max(row_dot(points - v, points - v))))
+    if size == 0.0:
+        return None
+    tol = COPLANAR * size
+    keep = normals[(normals @ v) <= np.max(points @ normals.T, axis=0) + tol] if normals.shape[0] else normals
+    return np.vstack([points, v]), _dedupe(np.concatenate([keep, _new_planes(points, v, tol)]))
 
 
 def _flat(points) -> bool:
@@ -185,10 +218,11 @@ def inside_piece(points, normals, offsets):
     return centre + delta, centre
 
 
-def pieces_around(side, centres, scale, most: int):
+def pieces_around(side, centres, scale, most: int, deadline=None):
     """Up to `most` certified pieces of the closed mesh of `side` (pair frame), grown around `centres` in order (a
-    centre inside a piece already built is passed over; one on its boundary grows another, across the face).  Returns a list of (points, facet normals, unit edge
-    directions): the piece is the hull of its points."""
+    centre inside a piece already built is passed over; one on its boundary grows another, across the face), none
+    started (and the one growing stopped) once the CPU clock passes `deadline`.  Returns a list of (points, facet
+    normals, unit edge directions): the piece is the hull of its points."""
     from .points import winding_numbers
 
     world = side.world
@@ -205,11 +239,11 @@ def pieces_around(side, centres, scale, most: int):
             proofs.append(centre)
             centres = centres[:0]  # a convex mesh: every piece lies in this one
     for c in centres:
-        if len(built) >= most:
+        if len(built) >= most or (deadline is not None and time.thread_time() > deadline):
             break
         if any(np.all(n @ c < o) for n, o in planes):
             continue
-        grown = grow_piece(vertices, corners, lo, hi, c, scale)
+        grown = grow_piece(vertices, corners, lo, hi, c, scale, deadline=deadline)
         if grown is None:
             continue
         points, n, o = grown
