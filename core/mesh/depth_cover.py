@@ -60,6 +60,11 @@ MAX_CELLS = 3000
 MAX_ROUNDS = 6
 """Refinement rounds (each splits the cells below the corners' best value in four)."""
 
+FACE_HAIR = 1e-5
+"""Points within this times the difference's size of the extreme along a direction make one face
+(`_facet_triangles`): the pieces' facet normals and edges come from points pulled in after their planes were
+found, so a direction can miss its face's plane by about 1e-6 radians."""
+
 ROUNDING = 1e-9
 """Relative allowance: planes pulled in by this times the difference's size, and the radius shrunk by it."""
 
@@ -168,12 +173,20 @@ def minkowski_difference(va: np.ndarray, vb: np.ndarray, tag=None, directions=No
         ta = (ha >= ha.max(axis=0) - hair).astype(float)
         tb = (hb <= hb.min(axis=0) + hair).astype(float)
         i, j = np.nonzero(ta @ tb.T)
-        d = va[i] - vb[j]
+        d = np.unique(va[i] - vb[j], axis=0)
     else:
         d = (va[:, None, :] - vb[None, :, :]).reshape(-1, 3)
     if d.shape[0] < 4:
         return None
     size = float(np.max(np.abs(d))) + float(np.max(np.abs(va))) + float(np.max(np.abs(vb)))
+    if directions is not None:
+        # the faces the directions find, when they close up (no hull built); else the hull below
+        tri = _facet_triangles(d, directions, FACE_HAIR * size)
+        planes = _outward_planes(d[tri], size) if tri is not None else None
+        if planes is not None:
+            n, offsets = planes
+            if float(np.max(d @ n.T - offsets[None, :])) <= 1e-6 * size:
+                return Difference(n, offsets, tag) if not holding or np.all(offsets > 0.0) else None
     for attempt in range(2):
         hull = convex_hull(d)
         if hull is None:
@@ -191,6 +204,85 @@ def minkowski_difference(va: np.ndarray, vb: np.ndarray, tag=None, directions=No
             # (folded or not, the planes' inner side lies in the hull: only smaller than it could be)
             return None if holding else Difference(n, offsets, tag)
         d = d[hull[0]]
+    return None
+
+
+def _facet_triangles(d: np.ndarray, normals: np.ndarray, hair: float):
+    """A closed, outward triangulation of the hull of the points `d` (distinct) built without a hull: each unit
+    direction of `normals` whose extreme points (within `hair` of the extreme) number three or more gives a face,
+    fanned around its points in angular order about the direction; the faces found twice count once.  Returns
+    (k, 3) indices into `d`, or None unless the triangles close up (every directed edge once and its reverse
+    once) and each turns the way its direction points.  Any closed, outward surface made of the points serves
+    `minkowski_difference` (a point strictly inside every triangle's plane lies inside the hull of the points),
+    whether or not every face of the hull was found; a missing one leaves the surface open, and the hull is
+    built instead."""
+    h = d @ normals.T
+    tight = h >= h.max(axis=0) - hair
+    faces = np.flatnonzero(np.count_nonzero(tight, axis=0) >= 3)
+    if faces.size < 4:
+        return None
+    _, first = np.unique(np.packbits(tight[:, faces], axis=0).T, axis=0, return_index=True)
+    faces = faces[np.sort(first)]
+    # a set within another (a direction near an edge catching a point of a nearly coplanar face) is no face
+    m = tight[:, faces].astype(float)
+    share = m.T @ m
+    count = np.diag(share)
+    faces = faces[~np.any((share >= count[:, None]) & (count[None, :] > count[:, None]), axis=1)]
+    n = normals[faces]
+    pick = np.eye(3)[np.argmin(np.abs(n), axis=1)]
+    u = np.cross(n, pick)
+    u /= np.sqrt(row_dot(u, u))[:, None]
+    w = np.cross(n, u)
+    # every (point, face) pair on the face, ordered by face then angle about the face's centre
+    p, f = np.nonzero(tight[:, faces])
+    size = np.bincount(f, minlength=faces.size)
+    centre = np.zeros((faces.size, 3))
+    np.add.at(centre, f, d[p])
+    rel = d[p] - (centre / size[:, None])[f]
+    order = np.lexsort((np.arctan2(row_dot(rel, w[f]), row_dot(rel, u[f])), f))
+    p, f = p[order], f[order]
+    start = np.concatenate([[0], np.cumsum(size)[:-1]])
+    # the fan of a face of s points: (first, k, k + 1) for k = 1 .. s - 2
+    fans = size - 2
+    face_of = np.repeat(np.arange(faces.size), fans)
+    step = np.arange(face_of.size) - np.repeat(np.cumsum(fans) - fans, fans)
+    tri = np.column_stack([p[start[face_of]], p[start[face_of] + 1 + step], p[start[face_of] + 2 + step]])
+    turn = row_dot(np.cross(d[tri[:, 1]] - d[tri[:, 0]], d[tri[:, 2]] - d[tri[:, 0]]), n[face_of])
+    for k in np.unique(face_of[~(turn > 0.0)]):
+        # a point on the edge next to the fan's apex (a face of a difference often has one): fan from another
+        fan = _fan(d, p[start[k]:start[k] + size[k]], n[k], u[k], w[k])
+        if fan is None:
+            return None
+        tri = np.concatenate([tri[face_of != k], fan])
+        face_of = np.concatenate([face_of[face_of != k], np.full(fan.shape[0], k)])
+    count = d.shape[0]
+    edge = np.concatenate([tri[:, [0, 1]], tri[:, [1, 2]], tri[:, [2, 0]]])
+    forward = np.sort(edge[:, 0] * count + edge[:, 1])
+    backward = np.sort(edge[:, 1] * count + edge[:, 0])
+    if np.any(forward[1:] == forward[:-1]) or not np.array_equal(forward, backward):
+        return None
+    return tri
+
+
+def _fan(d, ring, n, u, w):
+    """Triangles (turning along n) over one face's points `ring` (in angular order about their centre): a fan
+    from one of them, or a star about one inside the others (a face of two nearly coplanar ones, whose shared
+    vertex lies within the hair of their common plane); None if neither turns the right way everywhere."""
+    def good(t):
+        return np.all(row_dot(np.cross(d[t[:, 1]] - d[t[:, 0]], d[t[:, 2]] - d[t[:, 0]]), n) > 0.0)
+
+    for shift in range(ring.size):
+        r = np.roll(ring, -shift)
+        fan = np.column_stack([np.full(r.size - 2, r[0]), r[1:-1], r[2:]])
+        if good(fan):
+            return fan
+    for c in ring:
+        rest = ring[ring != c]
+        rel = d[rest] - d[c]
+        r = rest[np.argsort(np.arctan2(row_dot(rel, w[None, :]), row_dot(rel, u[None, :])), kind="stable")]
+        star = np.column_stack([np.full(r.size, c), r, np.roll(r, -1)])
+        if good(star):
+            return star
     return None
 
 
@@ -374,7 +466,7 @@ STAGE_TRIANGLES = 4000
 STAGE_FLOOR = 0.5
 """The smallest share of STAGE_SECONDS a pair gets, however few its triangles."""
 
-GROWTH_SHARE = 0.6
+GROWTH_SHARE = 0.7
 """Share of the stage's budget the two sides' growth may use (half each, A first); the differences get the rest."""
 
 CHECK_DIRECTIONS = 64

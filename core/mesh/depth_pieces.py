@@ -48,9 +48,6 @@ size (planar quads rounded)."""
 STALL = 10
 """Growth stops after this many vertices refused in a row (the piece is then as large as the nearby ones allow)."""
 
-BATCH = 8
-"""Most candidate vertices certified together (`grow_piece` doubles the batch from one while they pass)."""
-
 WHOLE = 64
 """A mesh of up to this many vertices is first tried whole (a convex one is its own piece)."""
 
@@ -89,7 +86,7 @@ def grow_piece(vertices, corners, lo, hi, c, scale, candidates: int = CANDIDATES
     `candidates` mesh `vertices` nearest to it, certified against the triangles (`corners` (m, 3, 3), their boxes
     `lo`, `hi`).  Returns (points, normals, offsets): the piece's points (its hull is the piece) and the planes
     P' of the module docstring, or None (no three-dimensional piece).  Growth stops (keeping the piece certified
-    so far) once the process's CPU clock passes `deadline` (`time.process_time`), if given."""
+    so far) once this thread's CPU clock passes `deadline` (`time.thread_time`), if given."""
     pull, margin = PULL * scale, MARGIN * scale
     d2 = row_dot(vertices - c, vertices - c)
     order = np.argsort(d2, kind="stable")[:candidates]
@@ -100,40 +97,23 @@ def grow_piece(vertices, corners, lo, hi, c, scale, candidates: int = CANDIDATES
     tri, tlo, thi = corners[near], lo[near], hi[near]
     points = c[None, :].copy()
     normals = np.empty((0, 3))
-    best, refused, at, batch = None, 0, 0, 1
-    while at < cand.shape[0]:
+    best, refused = None, 0
+    for v in cand:
         if deadline is not None and time.thread_time() > deadline:
             break
-        if best is None:
-            # not yet three-dimensional: flat sets are taken on trust until the first check
-            added = _added(points, normals, cand[at])
-            at += 1
-            if added is None:
-                continue
-            trial, n = added
-            if trial.shape[0] < 4 or _flat(trial):
-                points, normals = trial, n
-                continue
-            planes = _certified(trial, n, tri, tlo, thi, pull, margin)
-            if planes is not None:
-                points, normals, best, refused = trial, n, planes, 0
+        added = _added(points, normals, v)
+        if added is None:
             continue
-        # `batch` candidates at once, certified together (the hull of the set with all of them holds the hull
-        # with any of them); doubled while they pass, back to one at a time when they do not
-        trial, n, took = points, normals, min(batch, cand.shape[0] - at)
-        for v in cand[at:at + took]:
-            added = _added(trial, n, v)
-            if added is not None:
-                trial, n = added
-        planes = _certified(trial, n, tri, tlo, thi, pull, margin) if trial.shape[0] > points.shape[0] else None
+        trial, n = added
+        if best is None and (trial.shape[0] < 4 or _flat(trial)):
+            # not yet three-dimensional (points is three-dimensional once a trial passed): taken on trust until
+            # the first check
+            points, normals = trial, n
+            continue
+        planes = _certified(trial, n, tri, tlo, thi, pull, margin)
         if planes is not None:
             points, normals, best, refused = trial, n, planes, 0
-            at += took
-            batch = min(2 * batch, BATCH)
-        elif took > 1:
-            batch = 1  # (the same candidates again, one at a time)
         else:
-            at += 1
             refused += 1
             if refused >= STALL:
                 break

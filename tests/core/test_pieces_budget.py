@@ -11,8 +11,10 @@ by hand.
 - The budget: a deadline already past grows nothing (pieces_around returns no piece) and the same call without
   one grows the torus segment's piece; `stage_budget` is STAGE_SECONDS from STAGE_TRIANGLES up, in proportion
   below, never under STAGE_FLOOR of it.
-- Batched growth: the piece grown with candidates certified several at once is the same two rings as one at a
-  time (tests/core/test_depth_pieces.py's torus segment).
+- The differences' faces without a hull (`_facet_triangles`): on seeded random piece pairs, with the directions
+  depth_cover.py gives them (spread ones, facet normals, cross products of edges), the region inside the planes
+  is the same as the hull's on 20,000 points (none inside one and outside the other); a direction set missing
+  faces leaves the surface open, and no triangulation is returned.
 """
 from __future__ import annotations
 
@@ -90,16 +92,38 @@ def test_stage_budget_scales_with_triangles():
     assert math.isclose(stage_budget(mid), full * mid / dc.STAGE_TRIANGLES)
 
 
-def test_batched_growth_takes_the_same_two_rings(monkeypatch):
-    side, v = _torus_side()
-    world = side.world
-    count = world.leaf_corners.shape[0]
-    angle = math.radians(15.0 * 5.5)
-    c = np.array([math.cos(angle), math.sin(angle), 0.0])
-    grown = {}
-    for batch in (1, dp.BATCH):
-        monkeypatch.setattr(dp, "BATCH", batch)
-        out = dp.grow_piece(side.vertices, world.leaf_corners, world.lo[:count], world.hi[:count], c, 4.0)
-        assert out is not None
-        grown[batch] = {tuple(np.round(p, 9)) for p in out[0]}
-    assert dp.BATCH > 1 and grown[1] == grown[dp.BATCH] and len(grown[1]) == 17
+
+def _directions(a, b):
+    from core.mesh.depth_pieces import edges, facet_normals
+    from core.rows import fibonacci_directions
+
+    na, nb = facet_normals(a), facet_normals(b)
+    ea, eb = edges(a, na), edges(b, nb)
+    cross = np.cross(ea[:, None], eb[None]).reshape(-1, 3)
+    length = np.linalg.norm(cross, axis=1)
+    cross = cross[length > 1e-6] / length[length > 1e-6][:, None]
+    return np.concatenate([fibonacci_directions(128), na, -nb, cross, -cross])
+
+
+def test_faces_without_a_hull_give_the_hulls_region():
+    rng = np.random.default_rng(2024)
+    box = np.array([[x, y, z] for x in (0, 1) for y in (0, 2) for z in (0, 1.5)], float)
+    fast = 0
+    for trial in range(20):
+        a = box + rng.normal(size=3) if trial % 3 == 0 else rng.normal(size=(14, 3))
+        b = rng.normal(size=(12, 3)) * 0.7
+        directions = _directions(a, b)
+        d = np.unique((a[:, None] - b[None]).reshape(-1, 3), axis=0)
+        tri = dc._facet_triangles(d, directions, dc.FACE_HAIR * 5.0)
+        fast += tri is not None
+        m = minkowski_difference(a, b, directions=directions, holding=False)
+        hull = minkowski_difference(a, b, holding=False)
+        pts = rng.uniform(-4.0, 4.0, size=(20000, 3))
+        inside = np.all(pts @ m.normals.T <= m.offsets, axis=1)
+        assert np.array_equal(inside, np.all(pts @ hull.normals.T <= hull.offsets, axis=1))
+    assert fast >= 15
+    # without the cross products of edges, the edge-edge faces are missing: the surface does not close
+    a, b = rng.normal(size=(14, 3)), rng.normal(size=(12, 3))
+    from core.mesh.depth_pieces import facet_normals
+    d = np.unique((a[:, None] - b[None]).reshape(-1, 3), axis=0)
+    assert dc._facet_triangles(d, np.concatenate([facet_normals(a), -facet_normals(b)]), dc.FACE_HAIR * 5.0) is None
