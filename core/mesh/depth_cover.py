@@ -28,8 +28,9 @@ point) less an allowance; the difference of two balls is the ball about the diff
 sum of the radii, whose radial function is closed-form.  The polytopes are proved inside the solids, their
 vertices pulled in; here their planes are first pruned (`pruned`: a triangle wholly beyond a kept plane cannot
 put a surface point inside the polytope, so its plane need not cut it).  A subset of a piece's vertices spans a
-convex set inside the piece, so each piece is cut down to its extreme vertices along a few spread directions.  M_ij's boundary is core/hull.py's closed, outward
-triangulation of the pairwise vertex differences (made of those points).  A point strictly on the inner side of
+convex set inside the piece, so each piece is cut down to its extreme vertices along a few spread directions.  M_ij's boundary is a closed, outward
+triangulation of (some of) the pairwise vertex differences: core/hull.py's, or for the vertex-hull pieces the
+faces their candidate directions find (`_facet_triangles`), when those close up.  A point strictly on the inner side of
 every triangle's plane of a closed, outward triangle surface has a positive winding number (every ray from it
 crosses triangles only outward, and some ray crosses one), so it lies inside the hull of the points, whether or
 not the computed surface is exactly convex; each plane is pulled in by a rounding allowance (larger for slivers,
