@@ -464,7 +464,7 @@ weaker, never wrong)."""
 STAGE_TRIANGLES = 4000
 """Pairs of at least this many triangles (both meshes) get the whole STAGE_SECONDS."""
 
-STAGE_FLOOR = 0.5
+STAGE_FLOOR = 0.75
 """The smallest share of STAGE_SECONDS a pair gets, however few its triangles."""
 
 GROWTH_SHARE = 0.7
