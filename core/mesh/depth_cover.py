@@ -28,8 +28,9 @@ point) less an allowance; the difference of two balls is the ball about the diff
 sum of the radii, whose radial function is closed-form.  The polytopes are proved inside the solids, their
 vertices pulled in; here their planes are first pruned (`pruned`: a triangle wholly beyond a kept plane cannot
 put a surface point inside the polytope, so its plane need not cut it).  A subset of a piece's vertices spans a
-convex set inside the piece, so each piece is cut down to its extreme vertices along a few spread directions.  M_ij's boundary is core/hull.py's closed, outward
-triangulation of the pairwise vertex differences (made of those points).  A point strictly on the inner side of
+convex set inside the piece, so each piece is cut down to its extreme vertices along a few spread directions.  M_ij's boundary is a closed, outward
+triangulation of (some of) the pairwise vertex differences: core/hull.py's, or for the vertex-hull pieces the
+faces their candidate directions find (`_facet_triangles`), when those close up.  A point strictly on the inner side of
 every triangle's plane of a closed, outward triangle surface has a positive winding number (every ray from it
 crosses triangles only outward, and some ray crosses one), so it lies inside the hull of the points, whether or
 not the computed surface is exactly convex; each plane is pulled in by a rounding allowance (larger for slivers,
@@ -38,6 +39,8 @@ declines, or one it folded (a point of the cloud far above a face) twice, drops 
 weaker).
 """
 from __future__ import annotations
+
+import time
 
 import numpy as np
 
@@ -57,6 +60,11 @@ MAX_CELLS = 3000
 
 MAX_ROUNDS = 6
 """Refinement rounds (each splits the cells below the corners' best value in four)."""
+
+FACE_HAIR = 1e-5
+"""Points within this times the difference's size of the extreme along a direction make one face
+(`_facet_triangles`): the pieces' facet normals and edges come from points pulled in after their planes were
+found, so a direction can miss its face's plane by about 1e-6 radians."""
 
 ROUNDING = 1e-9
 """Relative allowance: planes pulled in by this times the difference's size, and the radius shrunk by it."""
@@ -166,12 +174,20 @@ def minkowski_difference(va: np.ndarray, vb: np.ndarray, tag=None, directions=No
         ta = (ha >= ha.max(axis=0) - hair).astype(float)
         tb = (hb <= hb.min(axis=0) + hair).astype(float)
         i, j = np.nonzero(ta @ tb.T)
-        d = va[i] - vb[j]
+        d = np.unique(va[i] - vb[j], axis=0)
     else:
         d = (va[:, None, :] - vb[None, :, :]).reshape(-1, 3)
     if d.shape[0] < 4:
         return None
     size = float(np.max(np.abs(d))) + float(np.max(np.abs(va))) + float(np.max(np.abs(vb)))
+    if directions is not None:
+        # the faces the directions find, when they close up (no hull built); else the hull below
+        tri = _facet_triangles(d, directions, FACE_HAIR * size)
+        planes = _outward_planes(d[tri], size) if tri is not None else None
+        if planes is not None:
+            n, offsets = planes
+            if float(np.max(d @ n.T - offsets[None, :])) <= 1e-6 * size:
+                return Difference(n, offsets, tag) if not holding or np.all(offsets > 0.0) else None
     for attempt in range(2):
         hull = convex_hull(d)
         if hull is None:
@@ -189,6 +205,85 @@ def minkowski_difference(va: np.ndarray, vb: np.ndarray, tag=None, directions=No
             # (folded or not, the planes' inner side lies in the hull: only smaller than it could be)
             return None if holding else Difference(n, offsets, tag)
         d = d[hull[0]]
+    return None
+
+
+def _facet_triangles(d: np.ndarray, normals: np.ndarray, hair: float):
+    """A closed, outward triangulation of the hull of the points `d` (distinct) built without a hull: each unit
+    direction of `normals` whose extreme points (within `hair` of the extreme) number three or more gives a face,
+    fanned around its points in angular order about the direction; the faces found twice count once.  Returns
+    (k, 3) indices into `d`, or None unless the triangles close up (every directed edge once and its reverse
+    once) and each turns the way its direction points.  Any closed, outward surface made of the points serves
+    `minkowski_difference` (a point strictly inside every triangle's plane lies inside the hull of the points),
+    whether or not every face of the hull was found; a missing one leaves the surface open, and the hull is
+    built instead."""
+    h = d @ normals.T
+    tight = h >= h.max(axis=0) - hair
+    faces = np.flatnonzero(np.count_nonzero(tight, axis=0) >= 3)
+    if faces.size < 4:
+        return None
+    _, first = np.unique(np.packbits(tight[:, faces], axis=0).T, axis=0, return_index=True)
+    faces = faces[np.sort(first)]
+    # a set within another (a direction near an edge catching a point of a nearly coplanar face) is no face
+    m = tight[:, faces].astype(float)
+    share = m.T @ m
+    count = np.diag(share)
+    faces = faces[~np.any((share >= count[:, None]) & (count[None, :] > count[:, None]), axis=1)]
+    n = normals[faces]
+    pick = np.eye(3)[np.argmin(np.abs(n), axis=1)]
+    u = np.cross(n, pick)
+    u /= np.sqrt(row_dot(u, u))[:, None]
+    w = np.cross(n, u)
+    # every (point, face) pair on the face, ordered by face then angle about the face's centre
+    p, f = np.nonzero(tight[:, faces])
+    size = np.bincount(f, minlength=faces.size)
+    centre = np.zeros((faces.size, 3))
+    np.add.at(centre, f, d[p])
+    rel = d[p] - (centre / size[:, None])[f]
+    order = np.lexsort((np.arctan2(row_dot(rel, w[f]), row_dot(rel, u[f])), f))
+    p, f = p[order], f[order]
+    start = np.concatenate([[0], np.cumsum(size)[:-1]])
+    # the fan of a face of s points: (first, k, k + 1) for k = 1 .. s - 2
+    fans = size - 2
+    face_of = np.repeat(np.arange(faces.size), fans)
+    step = np.arange(face_of.size) - np.repeat(np.cumsum(fans) - fans, fans)
+    tri = np.column_stack([p[start[face_of]], p[start[face_of] + 1 + step], p[start[face_of] + 2 + step]])
+    turn = row_dot(np.cross(d[tri[:, 1]] - d[tri[:, 0]], d[tri[:, 2]] - d[tri[:, 0]]), n[face_of])
+    for k in np.unique(face_of[~(turn > 0.0)]):
+        # a point on the edge next to the fan's apex (a face of a difference often has one): fan from another
+        fan = _fan(d, p[start[k]:start[k] + size[k]], n[k], u[k], w[k])
+        if fan is None:
+            return None
+        tri = np.concatenate([tri[face_of != k], fan])
+        face_of = np.concatenate([face_of[face_of != k], np.full(fan.shape[0], k)])
+    count = d.shape[0]
+    edge = np.concatenate([tri[:, [0, 1]], tri[:, [1, 2]], tri[:, [2, 0]]])
+    forward = np.sort(edge[:, 0] * count + edge[:, 1])
+    backward = np.sort(edge[:, 1] * count + edge[:, 0])
+    if np.any(forward[1:] == forward[:-1]) or not np.array_equal(forward, backward):
+        return None
+    return tri
+
+
+def _fan(d, ring, n, u, w):
+    """Triangles (turning along n) over one face's points `ring` (in angular order about their centre): a fan
+    from one of them, or a star about one inside the others (a face of two nearly coplanar ones, whose shared
+    vertex lies within the hair of their common plane); None if neither turns the right way everywhere."""
+    def good(t):
+        return np.all(row_dot(np.cross(d[t[:, 1]] - d[t[:, 0]], d[t[:, 2]] - d[t[:, 0]]), n) > 0.0)
+
+    for shift in range(ring.size):
+        r = np.roll(ring, -shift)
+        fan = np.column_stack([np.full(r.size - 2, r[0]), r[1:-1], r[2:]])
+        if good(fan):
+            return fan
+    for c in ring:
+        rest = ring[ring != c]
+        rel = d[rest] - d[c]
+        r = rest[np.argsort(np.arctan2(row_dot(rel, w[None, :]), row_dot(rel, u[None, :])), kind="stable")]
+        star = np.column_stack([np.full(r.size, c), r, np.roll(r, -1)])
+        if good(star):
+            return star
     return None
 
 
@@ -361,6 +456,23 @@ PIECES = 10
 PIECES_ABOVE = 4e-3
 """The pieces are grown only while the balls and polytopes leave the interval wider than this (relative)."""
 
+STAGE_SECONDS = 1.0
+"""CPU seconds the pieces stage (growth and differences) may spend on a pair of STAGE_TRIANGLES triangles or more;
+`stage_budget` scales it down for smaller pairs.  Past it the stage returns what it has built (the bound is then
+weaker, never wrong)."""
+
+STAGE_TRIANGLES = 4000
+"""Pairs of at least this many triangles (both meshes) get the whole STAGE_SECONDS."""
+
+STAGE_FLOOR = 0.75
+"""The smallest share of STAGE_SECONDS a pair gets, however few its triangles."""
+
+GROWTH_SHARE = 0.7
+"""Share of the stage's budget the two sides' growth may use (half each, A first); the differences get the rest."""
+
+CHECK_DIRECTIONS = 64
+"""Directions along which `_cannot_pay` bounds the covering from above before any difference's hull is built."""
+
 TOUCH = 0.1
 """Vertices within this share of the move's length of the nearest count as touching (`_contacts`)."""
 
@@ -447,7 +559,8 @@ def cover_bound(sa, sb, seeds: np.ndarray, scale: float, lower: float, upper: fl
     found = covered_radius(differences, floor=lower)
     if (pieces_most and max(sa.local.triangles.shape[0], sb.local.triangles.shape[0]) <= PIECE_TRIANGLES
             and (found is None or found[0] * (1.0 + PIECES_ABOVE) < upper)):
-        more = _piece_differences(sa, sb, ((pa, ra), (pb, rb)), seeds, scale, pieces_most, upper, move)
+        more = _piece_differences(sa, sb, ((pa, ra), (pb, rb)), seeds, scale, pieces_most, upper, move,
+                                  floor=lower if found is None else found[0], others=differences)
         if more:
             # (the first cover's members are members of this one too, but its cells differ: keep the better)
             again = covered_radius(differences + more, floor=lower if found is None else found[0])
@@ -458,25 +571,36 @@ def cover_bound(sa, sb, seeds: np.ndarray, scale: float, lower: float, upper: fl
     return r, seeds[0], u
 
 
-def _piece_differences(sa, sb, centres, seeds, scale, most, upper, move=None):
+def _piece_differences(sa, sb, centres, seeds, scale, most, upper, move=None, floor=0.0, others=()):
     """The differences of the vertex-hull pieces (core/mesh/depth_pieces.py) of A and B grown around each side's
     medial `centres` in a spread order from the one nearest the overlap (`seeds`: points inside both), for the
-    pairs whose boxes meet, nearest first, at most PIECE_PAIRS."""
+    pairs whose boxes meet, nearest first, at most PIECE_PAIRS; none when they cannot lift the covering above
+    `floor` with the members `others` (`_cannot_pay`), and no more once the stage's CPU time passes its budget
+    (`stage_budget`: the ones built by then are returned, any subset being still members of a cover)."""
     from .depth_pieces import pieces_around
 
+    start = time.thread_time()
+    budget = stage_budget(sa.local.triangles.shape[0] + sb.local.triangles.shape[0])
     touch = _contacts(sa, sb, move) if move is not None and np.any(move != 0.0) else None
     built = []
-    for side, (c, _), shift in zip((sa, sb), centres, (0.0, move)):
+    for k, (side, (c, _), shift) in enumerate(zip((sa, sb), centres, (0.0, move))):
         first = None if touch is None else touch - shift
-        built.append(pieces_around(side, _spread_from(seeds, c, first), scale, most))
+        # each side's growth gets its share of the budget, the differences the rest
+        built.append(pieces_around(side, _spread_from(seeds, c, first), scale, most,
+                                   deadline=start + GROWTH_SHARE * budget * (k + 1) / 2.0))
     # pairs whose boxes meet after some move shorter than the upper end (a pair that overlaps only after a move
-    # still carries the chain of shells on)
+    # still carries the chain on)
     pairs = [(float(np.linalg.norm(va.mean(axis=0) - vb.mean(axis=0))), i, j)
              for i, (va, _, _) in enumerate(built[0]) for j, (vb, _, _) in enumerate(built[1])
              if np.all(va.min(axis=0) < vb.max(axis=0) + upper) and np.all(vb.min(axis=0) < va.max(axis=0) + upper)]
+    pairs = [(i, j) for _, i, j in sorted(pairs)[:PIECE_PAIRS]]
+    if not pairs or _cannot_pay([(built[0][i][0], built[1][j][0]) for i, j in pairs], others, floor):
+        return []
     spread = fibonacci_directions(PAIR_DIRECTIONS)
     out = []
-    for _, i, j in sorted(pairs)[:PIECE_PAIRS]:
+    for i, j in pairs:
+        if time.thread_time() > start + budget:
+            break
         (va, na, ea), (vb, nb, eb) = built[0][i], built[1][j]
         cross = np.cross(ea[:, None, :], eb[None, :, :]).reshape(-1, 3)
         length = np.sqrt(row_dot(cross, cross))
@@ -486,6 +610,31 @@ def _piece_differences(sa, sb, centres, seeds, scale, most, upper, move=None):
         if m is not None:
             out.append(m)
     return out
+
+
+def stage_budget(triangles: int) -> float:
+    """CPU seconds the pieces stage may spend on a pair of this many triangles (both meshes): STAGE_SECONDS for
+    STAGE_TRIANGLES and more, in proportion below, never under STAGE_FLOOR."""
+    return STAGE_SECONDS * min(1.0, max(STAGE_FLOOR, triangles / STAGE_TRIANGLES))
+
+
+def _cannot_pay(pairs, others, floor: float) -> bool:
+    """Whether the covering with these piece pairs' differences (each given by its vertex sets) and the members
+    `others` certainly stays at or below `floor`, so their hulls need not be built.  Along a unit direction u
+    the chain of shells (`covered_radius`) ends where some member's interval along u ends, at most that member's
+    support value max_{x in M} u . x (a piece difference's: max va . u - min vb . u, over the vertices); the
+    covered radius is at most that chain's reach along any one u, so at most the least over CHECK_DIRECTIONS
+    directions of the largest support or interval end (with a relative 1e-9 of slack for rounding)."""
+    u = fibonacci_directions(CHECK_DIRECTIONS)
+    reach = np.zeros(u.shape[0])
+    for va, vb in pairs:
+        reach = np.maximum(reach, np.max(va @ u.T, axis=0) - np.min(vb @ u.T, axis=0))
+    for m in others:
+        if m is None:
+            continue
+        _, hi = m.interval(u)
+        reach = np.maximum(reach, np.max(np.where(np.isnan(hi), np.inf, hi), axis=0, initial=0.0))
+    return bool(np.min(reach) * (1.0 + 1e-9) + 1e-300 <= floor)
 
 
 def _cut_pair(va, vb):

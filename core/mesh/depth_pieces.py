@@ -21,6 +21,8 @@ planes clears (it cuts the hull, or only an edge-edge axis would separate it) re
 """
 from __future__ import annotations
 
+import time
+
 import numpy as np
 
 from ..rows import row_dot
@@ -79,11 +81,12 @@ def _dedupe(n):
     return n[np.sort(first)]
 
 
-def grow_piece(vertices, corners, lo, hi, c, scale, candidates: int = CANDIDATES):
+def grow_piece(vertices, corners, lo, hi, c, scale, candidates: int = CANDIDATES, deadline=None):
     """A convex piece around c (a point inside the solid, not yet checked: `inside_piece` does) grown from the
     `candidates` mesh `vertices` nearest to it, certified against the triangles (`corners` (m, 3, 3), their boxes
     `lo`, `hi`).  Returns (points, normals, offsets): the piece's points (its hull is the piece) and the planes
-    P' of the module docstring, or None (no three-dimensional piece)."""
+    P' of the module docstring, or None (no three-dimensional piece).  Growth stops (keeping the piece certified
+    so far) once this thread's CPU clock passes `deadline` (`time.thread_time`), if given."""
     pull, margin = PULL * scale, MARGIN * scale
     d2 = row_dot(vertices - c, vertices - c)
     order = np.argsort(d2, kind="stable")[:candidates]
@@ -96,17 +99,16 @@ def grow_piece(vertices, corners, lo, hi, c, scale, candidates: int = CANDIDATES
     normals = np.empty((0, 3))
     best, refused = None, 0
     for v in cand:
-        size = float(np.sqrt(np.max(row_dot(points - v, points - v))))
-        if size == 0.0:
+        if deadline is not None and time.thread_time() > deadline:
+            break
+        added = _added(points, normals, v)
+        if added is None:
             continue
-        tol = COPLANAR * size
-        # old facets v lies below stay; new ones pass through v
-        keep = normals[(normals @ v) <= np.max(points @ normals.T, axis=0) + tol] if normals.shape[0] else normals
-        trial = np.vstack([points, v])
-        fresh = _new_planes(points, v, tol)
-        n = _dedupe(np.concatenate([keep, fresh]))
-        if trial.shape[0] < 4 or _flat(trial):
-            points, normals = trial, n  # not yet three-dimensional: taken on trust until the first check
+        trial, n = added
+        if best is None and (trial.shape[0] < 4 or _flat(trial)):
+            # not yet three-dimensional (points is three-dimensional once a trial passed): taken on trust until
+            # the first check
+            points, normals = trial, n
             continue
         planes = _certified(trial, n, tri, tlo, thi, pull, margin)
         if planes is not None:
@@ -118,6 +120,17 @@ def grow_piece(vertices, corners, lo, hi, c, scale, candidates: int = CANDIDATES
     if best is None:
         return None
     return points, best[0], best[1]
+
+
+def _added(points, normals, v):
+    """The set `points` with v joined and its facet normals updated (`normals` being those of `points`): the
+    old facets v lies below stay, the new ones pass through v.  None when v coincides with every point."""
+    size = float(np.sqrt(np.max(row_dot(points - v, points - v))))
+    if size == 0.0:
+        return None
+    tol = COPLANAR * size
+    keep = normals[(normals @ v) <= np.max(points @ normals.T, axis=0) + tol] if normals.shape[0] else normals
+    return np.vstack([points, v]), _dedupe(np.concatenate([keep, _new_planes(points, v, tol)]))
 
 
 def _flat(points) -> bool:
@@ -185,10 +198,11 @@ def inside_piece(points, normals, offsets):
     return centre + delta, centre
 
 
-def pieces_around(side, centres, scale, most: int):
+def pieces_around(side, centres, scale, most: int, deadline=None):
     """Up to `most` certified pieces of the closed mesh of `side` (pair frame), grown around `centres` in order (a
-    centre inside a piece already built is passed over; one on its boundary grows another, across the face).  Returns a list of (points, facet normals, unit edge
-    directions): the piece is the hull of its points."""
+    centre inside a piece already built is passed over; one on its boundary grows another, across the face), none
+    started (and the one growing stopped) once the CPU clock passes `deadline`.  Returns a list of (points, facet
+    normals, unit edge directions): the piece is the hull of its points."""
     from .points import winding_numbers
 
     world = side.world
@@ -205,11 +219,11 @@ def pieces_around(side, centres, scale, most: int):
             proofs.append(centre)
             centres = centres[:0]  # a convex mesh: every piece lies in this one
     for c in centres:
-        if len(built) >= most:
+        if len(built) >= most or (deadline is not None and time.thread_time() > deadline):
             break
         if any(np.all(n @ c < o) for n, o in planes):
             continue
-        grown = grow_piece(vertices, corners, lo, hi, c, scale)
+        grown = grow_piece(vertices, corners, lo, hi, c, scale, deadline=deadline)
         if grown is None:
             continue
         points, n, o = grown
