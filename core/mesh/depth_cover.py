@@ -40,8 +40,6 @@ weaker).
 """
 from __future__ import annotations
 
-import time
-
 import numpy as np
 
 from ..hull import convex_hull
@@ -457,9 +455,16 @@ PIECES_ABOVE = 4e-3
 """The pieces are grown only while the balls and polytopes leave the interval wider than this (relative)."""
 
 STAGE_SECONDS = 1.0
-"""CPU seconds the pieces stage (growth and differences) may spend on a pair of STAGE_TRIANGLES triangles or more;
-`stage_budget` scales it down for smaller pairs.  Past it the stage returns what it has built (the bound is then
-weaker, never wrong)."""
+"""Quiet-core CPU seconds the pieces stage (growth and differences) may spend on a pair of STAGE_TRIANGLES
+triangles or more, counted as estimated work (core/mesh/depth_pieces.py `Work`, so the answer does not depend on
+the machine's load); `stage_budget` scales it down for smaller pairs.  Past it the stage returns what it has
+built (the bound is then weaker, never wrong)."""
+
+DIFFERENCE_COST = 3500.0
+"""Work units (microseconds) of one piece difference, plus PAIR_COST per pair of the two pieces' points (fitted by
+CPU time on corpus pairs: about 3.5 ms + 0.043 ms per thousand point pairs)."""
+
+PAIR_COST = 0.043
 
 STAGE_TRIANGLES = 4000
 """Pairs of at least this many triangles (both meshes) get the whole STAGE_SECONDS."""
@@ -575,19 +580,19 @@ def _piece_differences(sa, sb, centres, seeds, scale, most, upper, move=None, fl
     """The differences of the vertex-hull pieces (core/mesh/depth_pieces.py) of A and B grown around each side's
     medial `centres` in a spread order from the one nearest the overlap (`seeds`: points inside both), for the
     pairs whose boxes meet, nearest first, at most PIECE_PAIRS; none when they cannot lift the covering above
-    `floor` with the members `others` (`_cannot_pay`), and no more once the stage's CPU time passes its budget
-    (`stage_budget`: the ones built by then are returned, any subset being still members of a cover)."""
-    from .depth_pieces import pieces_around
+    `floor` with the members `others` (`_cannot_pay`), and no more once the stage's estimated work passes its
+    budget (`stage_budget`: the ones built by then are returned, any subset being still members of a cover)."""
+    from .depth_pieces import Work, pieces_around
 
-    start = time.thread_time()
     budget = stage_budget(sa.local.triangles.shape[0] + sb.local.triangles.shape[0])
+    work = Work(budget * 1e6)
     touch = _contacts(sa, sb, move) if move is not None and np.any(move != 0.0) else None
     built = []
     for k, (side, (c, _), shift) in enumerate(zip((sa, sb), centres, (0.0, move))):
         first = None if touch is None else touch - shift
         # each side's growth gets its share of the budget, the differences the rest
-        built.append(pieces_around(side, _spread_from(seeds, c, first), scale, most,
-                                   deadline=start + GROWTH_SHARE * budget * (k + 1) / 2.0))
+        work.cap = work.limit * GROWTH_SHARE * (k + 1) / 2.0
+        built.append(pieces_around(side, _spread_from(seeds, c, first), scale, most, work=work))
     # pairs whose boxes meet after some move shorter than the upper end (a pair that overlaps only after a move
     # still carries the chain on)
     pairs = [(float(np.linalg.norm(va.mean(axis=0) - vb.mean(axis=0))), i, j)
@@ -598,10 +603,12 @@ def _piece_differences(sa, sb, centres, seeds, scale, most, upper, move=None, fl
         return []
     spread = fibonacci_directions(PAIR_DIRECTIONS)
     out = []
+    work.cap = work.limit
     for i, j in pairs:
-        if time.thread_time() > start + budget:
+        if work.over():
             break
         (va, na, ea), (vb, nb, eb) = built[0][i], built[1][j]
+        work.spend(DIFFERENCE_COST + PAIR_COST * va.shape[0] * vb.shape[0])
         cross = np.cross(ea[:, None, :], eb[None, :, :]).reshape(-1, 3)
         length = np.sqrt(row_dot(cross, cross))
         cross = cross[length > 1e-6] / length[length > 1e-6][:, None]
@@ -613,7 +620,7 @@ def _piece_differences(sa, sb, centres, seeds, scale, most, upper, move=None, fl
 
 
 def stage_budget(triangles: int) -> float:
-    """CPU seconds the pieces stage may spend on a pair of this many triangles (both meshes): STAGE_SECONDS for
+    """Quiet-core CPU seconds (as estimated work) the pieces stage may spend on a pair of this many triangles (both meshes): STAGE_SECONDS for
     STAGE_TRIANGLES and more, in proportion below, never under STAGE_FLOOR."""
     return STAGE_SECONDS * min(1.0, max(STAGE_FLOOR, triangles / STAGE_TRIANGLES))
 

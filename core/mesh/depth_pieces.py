@@ -21,8 +21,6 @@ planes clears (it cuts the hull, or only an edge-edge axis would separate it) re
 """
 from __future__ import annotations
 
-import time
-
 import numpy as np
 
 from ..rows import row_dot
@@ -81,12 +79,36 @@ def _dedupe(n):
     return n[np.sort(first)]
 
 
-def grow_piece(vertices, corners, lo, hi, c, scale, candidates: int = CANDIDATES, deadline=None):
+class Work:
+    """A budget of work counted in estimated microseconds of a quiet core, not read from a clock, so a stage stops
+    at the same point on every machine and in every run: the same pair always gets the same answer (a history's
+    answer equals a fresh query's, swapped arguments agree).  `over()` compares what is spent with `cap`, which
+    the caller may lower for one phase and raise for the next (at most `limit`)."""
+
+    def __init__(self, limit: float):
+        self.limit = self.cap = float(limit)
+        self.spent = 0.0
+
+    def spend(self, units: float) -> None:
+        self.spent += units
+
+    def over(self) -> bool:
+        return self.spent > self.cap
+
+
+CANDIDATE_COST = 250.0
+"""Work units (`Work`) of one candidate vertex tried in `grow_piece`, plus TRIANGLE_COST per nearby triangle its
+certificate checks (fitted by CPU time on corpus pairs: about 0.24 ms + 0.46 us per triangle)."""
+
+TRIANGLE_COST = 0.5
+
+
+def grow_piece(vertices, corners, lo, hi, c, scale, candidates: int = CANDIDATES, work: Work | None = None):
     """A convex piece around c (a point inside the solid, not yet checked: `inside_piece` does) grown from the
     `candidates` mesh `vertices` nearest to it, certified against the triangles (`corners` (m, 3, 3), their boxes
     `lo`, `hi`).  Returns (points, normals, offsets): the piece's points (its hull is the piece) and the planes
     P' of the module docstring, or None (no three-dimensional piece).  Growth stops (keeping the piece certified
-    so far) once this thread's CPU clock passes `deadline` (`time.thread_time`), if given."""
+    so far) once `work` is over its cap, if given; each candidate tried is charged to it."""
     pull, margin = PULL * scale, MARGIN * scale
     d2 = row_dot(vertices - c, vertices - c)
     order = np.argsort(d2, kind="stable")[:candidates]
@@ -99,8 +121,10 @@ def grow_piece(vertices, corners, lo, hi, c, scale, candidates: int = CANDIDATES
     normals = np.empty((0, 3))
     best, refused = None, 0
     for v in cand:
-        if deadline is not None and time.thread_time() > deadline:
-            break
+        if work is not None:
+            if work.over():
+                break
+            work.spend(CANDIDATE_COST + TRIANGLE_COST * tri.shape[0])
         added = _added(points, normals, v)
         if added is None:
             continue
@@ -198,10 +222,10 @@ def inside_piece(points, normals, offsets):
     return centre + delta, centre
 
 
-def pieces_around(side, centres, scale, most: int, deadline=None):
+def pieces_around(side, centres, scale, most: int, work: Work | None = None):
     """Up to `most` certified pieces of the closed mesh of `side` (pair frame), grown around `centres` in order (a
     centre inside a piece already built is passed over; one on its boundary grows another, across the face), none
-    started (and the one growing stopped) once the CPU clock passes `deadline`.  Returns a list of (points, facet
+    started (and the one growing stopped) once `work` is over its cap.  Returns a list of (points, facet
     normals, unit edge directions): the piece is the hull of its points."""
     from .points import winding_numbers
 
@@ -219,11 +243,11 @@ def pieces_around(side, centres, scale, most: int, deadline=None):
             proofs.append(centre)
             centres = centres[:0]  # a convex mesh: every piece lies in this one
     for c in centres:
-        if len(built) >= most or (deadline is not None and time.thread_time() > deadline):
+        if len(built) >= most or (work is not None and work.over()):
             break
         if any(np.all(n @ c < o) for n, o in planes):
             continue
-        grown = grow_piece(vertices, corners, lo, hi, c, scale, deadline=deadline)
+        grown = grow_piece(vertices, corners, lo, hi, c, scale, work=work)
         if grown is None:
             continue
         points, n, o = grown

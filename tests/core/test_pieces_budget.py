@@ -8,8 +8,9 @@ by hand.
   3 about the origin lifts every support to at least 3: then a floor of 2.7 may be reached (no skip).  Seeded
   random piece pairs: whenever the test says skip, the covering the differences' hulls give is not above the
   floor.
-- The budget: a deadline already past grows nothing (pieces_around returns no piece) and the same call without
-  one grows the torus segment's piece; `stage_budget` is STAGE_SECONDS from STAGE_TRIANGLES up, in proportion
+- The budget (`Work`, estimated work, not a clock): a budget already spent grows nothing (pieces_around returns no
+  piece) and the same call without one grows the torus segment's piece; the growth charges the same work in every
+  run; `stage_budget` is STAGE_SECONDS from STAGE_TRIANGLES up, in proportion
   below, never under STAGE_FLOOR of it.
 - The differences' faces without a hull (`_facet_triangles`): on seeded random piece pairs, with the directions
   depth_cover.py gives them (spread ones, facet normals, cross products of edges), the region inside the planes
@@ -19,7 +20,6 @@ by hand.
 from __future__ import annotations
 
 import math
-import time
 
 import numpy as np
 
@@ -75,12 +75,18 @@ def _torus_side():
     return Side(core.TriangleMesh(np.asarray(v, float), np.asarray(t, np.int64)), np.zeros(3)), v
 
 
-def test_past_deadline_grows_nothing():
+def test_spent_budget_grows_nothing():
     side, _ = _torus_side()
     angle = math.radians(15.0 * 5.5)
     c = np.array([math.cos(angle), math.sin(angle), 0.0])
-    assert dp.pieces_around(side, c[None, :], 4.0, 1, deadline=time.thread_time() - 1.0) == []
+    spent = dp.Work(0.0)
+    spent.spend(1.0)
+    assert dp.pieces_around(side, c[None, :], 4.0, 1, work=spent) == []
     assert len(dp.pieces_around(side, c[None, :], 4.0, 1)) == 1
+    first, second = dp.Work(1e12), dp.Work(1e12)
+    dp.pieces_around(side, c[None, :], 4.0, 1, work=first)
+    dp.pieces_around(side, c[None, :], 4.0, 1, work=second)
+    assert first.spent > 0.0 and first.spent == second.spent
 
 
 def test_stage_budget_scales_with_triangles():
