@@ -692,9 +692,18 @@ def pruned(side, planes, p, half, scale):
 
 
 def _medial_balls(side, points, scale, allowance, steps=BALL_STEPS):
-    """Balls inside the closed mesh of `side`: about those of `points` inside it, each centre moved away from its
-    nearest surface point while that grows the distance (each step shorter than the distance, so the centre
-    stays inside); radius the distance less `allowance`.  Returns (centres, radii)."""
+    """Balls inside the closed mesh of `side` about `medial_points`, radius the distance less `allowance`, none
+    held in another (`_outermost`).  Returns (centres, radii)."""
+    p, d = medial_points(side, points, scale, steps)
+    radii = d - allowance
+    keep = radii > allowance
+    return _outermost(p[keep], radii[keep])
+
+
+def medial_points(side, points, scale, steps):
+    """Points deep inside the closed mesh of `side`: those of `points` inside it (winding numbers), each moved away
+    from its nearest surface point while that grows the distance (each step shorter than the distance, so the
+    point stays inside).  Returns (points, their distances to the surface)."""
     from .points import closest_points, winding_numbers
 
     p = points[winding_numbers(points, side.world, scale) != 0]
@@ -713,9 +722,7 @@ def _medial_balls(side, points, scale, allowance, steps=BALL_STEPS):
         q = np.where(better[:, None], tq, q)
         d = np.where(better, td, d)
         step = np.where(better, step * 1.5, step * 0.3)
-    radii = d - allowance
-    keep = radii > allowance
-    return _outermost(p[keep], radii[keep])
+    return p, d
 
 
 def _outermost(centres, radii):

@@ -36,7 +36,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..rows import row_dot
-from .depth_cover import _cells, _split
+from .depth_cover import _cells, _split, medial_points
 from .points import closest_points, winding_numbers
 
 __all__ = ["lipschitz_bound", "WIDER"]
@@ -301,27 +301,6 @@ def _ascend(sa, sb, p, c, da, qa, db, qb, steps):
     return p, da, qa, db, qb
 
 
-def _medial(side, points, scale, steps=MEDIAL_STEPS):
-    """Balls inside the closed mesh of `side`: those of `points` inside it (winding numbers), each moved away from
-    its nearest surface point while that grows its distance (every step shorter than the distance, so it stays
-    inside).  Returns (centres, distances)."""
-    p = points[winding_numbers(points, side.world, scale) != 0]
-    if p.shape[0] == 0:
-        return p, np.empty(0)
-    d, q = closest_points(p, side.world)
-    step = 0.5 * d
-    for _ in range(steps):
-        u = p - q
-        norm = np.sqrt(row_dot(u, u))
-        size = np.where(norm > 0.0, np.minimum(step, 0.9 * d), 0.0)
-        trial = p + u / np.where(norm > 0.0, norm, 1.0)[:, None] * size[:, None]
-        td, tq = closest_points(trial, side.world)
-        better = td > d
-        p, q, d = np.where(better[:, None], trial, p), np.where(better[:, None], tq, q), np.where(better, td, d)
-        step = np.where(better, step * 1.5, step * 0.3)
-    return p, d
-
-
 def _balls(sa, sb, seeds, scale, upper):
     """Medial balls of A and of B where they can meet after a move up to `upper`: (xa, ra, xb, rb), the radii
     shrunk by a relative hair (so a point within a radius of the centre lies strictly inside)."""
@@ -332,7 +311,7 @@ def _balls(sa, sb, seeds, scale, upper):
     for side, (slo, shi), (olo, ohi) in ((sa, (lo_a, hi_a), (lo_b, hi_b)), (sb, (lo_b, hi_b), (lo_a, hi_a))):
         lo, hi = np.maximum(slo, olo - upper), np.minimum(shi, ohi + upper)
         points = np.concatenate([seeds, lo + rng.random((MEDIAL_SAMPLES, 3)) * np.maximum(hi - lo, 0.0)])
-        x, r = _medial(side, points, scale)
+        x, r = medial_points(side, points, scale, MEDIAL_STEPS)
         keep = _spread_best(x, r, BALLS)
         out += [x[keep], r[keep] * (1.0 - 1e-9)]
     return out
