@@ -449,21 +449,28 @@ def _finished(batch, first, second, scales, tolerances, penetration) -> dict:
     # row): the defaults, then the fields common to all of these answers, then each pair's own.
     common = dict(_CONTACT_DEFAULTS)
     common.update(converged=True, iteration_cap_hit=False, fallback_used=False, epa_outcome=EPAOutcome.CONVERGED)
-    names = (Status.SEPARATED, Status.INTERSECTING, Status.TOUCHING)
     own = ("scale", "touching_tolerance", "gjk_iterations", "epa_iterations", "gap", "distance", "normal", "point_a",
            "point_b")
+    return _filled(ks, status, common, own,
+                   (scale.tolist(), touching.tolist(), gjk_iterations[ks].tolist(), iterations[r].tolist(),
+                    certified[r].tolist(), signed.tolist(), n, world_a, world_b), move)
+
+
+def _filled(ks, status, common, own, columns, move) -> dict:
+    """Contacts by pair index k, made without `_contact`'s per-call checks (every vector already a read-only
+    float64 row): the fields `common` to all, then each pair's own (`own` names the `columns`, one value per
+    pair), its status from `status` (0 separated, 1 intersecting, 2 touching) and, when intersecting, its row of
+    `move` as the separation."""
+    names = (Status.SEPARATED, Status.INTERSECTING, Status.TOUCHING)
     new, out = object.__new__, {}
-    for k, s, values, m in zip(ks.tolist(), status.tolist(),
-                               zip(scale.tolist(), touching.tolist(), gjk_iterations[ks].tolist(),
-                                   iterations[r].tolist(), certified[r].tolist(), signed.tolist(), n, world_a,
-                                   world_b), move):
+    for k, s, values, m in zip(ks.tolist(), status.tolist(), zip(*columns), move):
         contact = new(Contact)
-        state = contact.__dict__
-        state.update(common)
-        state.update(zip(own, values))
-        state["status"] = names[s]
+        fields = contact.__dict__
+        fields.update(common)
+        fields.update(zip(own, values))
+        fields["status"] = names[s]
         if s == 1:
-            state["separation"] = m
+            fields["separation"] = m
         out[k] = contact
     return out
 
@@ -512,21 +519,10 @@ def _separated(batch, first, second, scales, tolerances, state, starts) -> dict:
         vectors.setflags(write=False)
     common = dict(_CONTACT_DEFAULTS)
     common.update(converged=True, iteration_cap_hit=False, fallback_used=False, epa_outcome=None, epa_iterations=0)
-    names = (Status.SEPARATED, Status.INTERSECTING, Status.TOUCHING)
     own = ("scale", "touching_tolerance", "gjk_iterations", "gap", "distance", "normal", "point_a", "point_b")
-    new, found = object.__new__, {}
-    for k, s, values, m in zip(ks.tolist(), status.tolist(),
-                               zip(scale.tolist(), touching.tolist(), out["iterations"][r].tolist(), gap.tolist(),
-                                   signed.tolist(), n, world_a, world_b), move):
-        contact = new(Contact)
-        fields = contact.__dict__
-        fields.update(common)
-        fields.update(zip(own, values))
-        fields["status"] = names[s]
-        if s == 1:
-            fields["separation"] = m
-        found[k] = contact
-    return found
+    return _filled(ks, status, common, own,
+                   (scale.tolist(), touching.tolist(), out["iterations"][r].tolist(), gap.tolist(), signed.tolist(),
+                    n, world_a, world_b), move)
 
 
 def find_clashes(shapes, clearance: float = 0.0, set_a=None, set_b=None,
