@@ -71,7 +71,7 @@ from .inside import deepest_inside
 from .meeting import _robust, containment
 from .bvh import WorldBVH
 from .pair_frame import Side
-from .points import closest_points, winding_numbers
+from .points import closest_points, inside_both, winding_numbers
 from .tritri import crossing_indexed
 from ..convex import collide_convex
 from ..hull import convex_hull
@@ -168,10 +168,7 @@ def ball_bound(sa, sb, seeds: np.ndarray, scale: float, steps: int = ASCENT_STEP
     towards A's; towards the common one when they coincide)."""
     if seeds.shape[0] == 0:
         return None
-    inside = winding_numbers(seeds, sa.world, scale) != 0
-    seeds = seeds[inside]
-    if seeds.shape[0]:
-        seeds = seeds[winding_numbers(seeds, sb.world, scale) != 0]
+    seeds = inside_both(seeds, sa.world, sb.world, scale)
     if seeds.shape[0] == 0:
         return None
     p = seeds

@@ -37,7 +37,7 @@ import numpy as np
 
 from ..rows import row_dot
 from .depth_cover import _cells, _split, medial_points
-from .points import closest_points, winding_numbers
+from .points import closest_points, inside_both, winding_numbers
 
 __all__ = ["lipschitz_bound", "WIDER"]
 
@@ -232,10 +232,7 @@ class _Cells:
 def _pool(sa, sb, seeds, scale):
     """Up to POOL points deep inside both solids as placed (the seeds inside both, climbed by the ascent at c = 0):
     (points, dA, dB), or None when no seed lies inside both."""
-    inside = winding_numbers(seeds, sa.world, scale) != 0
-    p = seeds[inside]
-    if p.shape[0]:
-        p = p[winding_numbers(p, sb.world, scale) != 0]
+    p = inside_both(seeds, sa.world, sb.world, scale)
     if p.shape[0] == 0:
         return None
     da, qa = closest_points(p, sa.world)

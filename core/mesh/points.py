@@ -159,3 +159,12 @@ def winding_numbers(points: np.ndarray, world: WorldBVH, scale: float) -> np.nda
         result[todo] = w
         todo = todo[bad]
     return result
+
+
+def inside_both(points: np.ndarray, wa: WorldBVH, wb: WorldBVH, scale: float) -> np.ndarray:
+    """The rows of `points` inside both closed meshes (non-zero winding numbers; B is asked only about the points
+    inside A)."""
+    points = points[winding_numbers(points, wa, scale) != 0]
+    if points.shape[0]:
+        points = points[winding_numbers(points, wb, scale) != 0]
+    return points
