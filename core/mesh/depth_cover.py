@@ -461,8 +461,10 @@ the machine's load); `stage_budget` scales it down for smaller pairs.  Past it t
 built (the bound is then weaker, never wrong)."""
 
 DIFFERENCE_COST = 3500.0
-"""Work units (microseconds) of one piece difference, plus PAIR_COST per pair of the two pieces' points (fitted by
-CPU time on corpus pairs: about 3.5 ms + 0.043 ms per thousand point pairs)."""
+"""Work units (microseconds) of one piece difference, plus PAIR_COST per pair of the two pieces' points.  The fit
+by CPU time on corpus pairs gave about 3.5 ms + 43 us per point pair; PAIR_COST is a thousand times below that
+fit, so in effect each difference costs DIFFERENCE_COST and PIECE_PAIRS, not the budget, caps the differences
+(the tightness in bench/README.md was measured so)."""
 
 PAIR_COST = 0.043
 
