@@ -44,6 +44,7 @@ import numpy as np
 
 from ..hull import convex_hull
 from ..rows import fibonacci_directions, row_dot
+from .depth_pieces import Work, pieces_around
 
 __all__ = ["Difference", "minkowski_difference", "covered_radius", "extreme_vertices"]
 
@@ -584,8 +585,6 @@ def _piece_differences(sa, sb, centres, seeds, scale, most, upper, move=None, fl
     pairs whose boxes meet, nearest first, at most PIECE_PAIRS; none when they cannot lift the covering above
     `floor` with the members `others` (`_cannot_pay`), and no more once the stage's estimated work passes its
     budget (`stage_budget`: the ones built by then are returned, any subset being still members of a cover)."""
-    from .depth_pieces import Work, pieces_around
-
     budget = stage_budget(sa.local.triangles.shape[0] + sb.local.triangles.shape[0])
     work = Work(budget * 1e6)
     touch = _contacts(sa, sb, move) if move is not None and np.any(move != 0.0) else None

@@ -156,6 +156,10 @@ class Interval:
         self.lower, self.point_a, self.point_b, self.normal, self.move = lower, point_a, point_b, normal, move
 
 
+COVER_WITNESS_DIRECTIONS = 64
+"""Directions tried, after the covering's own, for witness points of its bound (`_cover_witness`)."""
+
+
 def _unit_rows(v):
     n = np.sqrt(row_dot(v, v))
     return v / np.where(n > 0.0, n, 1.0)[:, None], n
@@ -471,17 +475,11 @@ def _interval(a, b, frame, tolerances, lower, point_a, point_b, normal, segments
         # still wide: pieces around points spread over the overlap, whose differences cover a ball (depth_cover.py)
         found = cover_bound(sa, sb, seeds, scale, best.lower, state["upper"], inner_polytope, _triangle_planes,
                             move=min(verified, key=lambda item: item[0])[1] if verified else best.move)
-        if found is not None and found[0] > best.lower:
-            witness = _cover_witness(sa, sb, scale, *found)
-            if witness is not None:
-                best.lower, best.point_a, best.point_b, best.normal = found[0], *witness
+        _raise_lower(best, sa, sb, scale, found)
     if sa.closed and sb.closed and state["upper"] - best.lower > LIPSCHITZ_WIDER * state["upper"]:
         # still wider than 1 %: the Lipschitz covering of translation space (depth_lipschitz.py)
         found = lipschitz_bound(sa, sb, seeds, scale, best.lower, state["upper"])
-        if found is not None and found[0] > best.lower:
-            witness = _cover_witness(sa, sb, scale, *found)
-            if witness is not None:
-                best.lower, best.point_a, best.point_b, best.normal = found[0], *witness
+        _raise_lower(best, sa, sb, scale, found)
     # the shortest move the crossing test passed, re-checked by the full query (the next one if it fails)
     for _, move in sorted(verified, key=lambda item: item[0]):
         if apart(a, _moved(b, move), tolerances):
@@ -490,8 +488,13 @@ def _interval(a, b, frame, tolerances, lower, point_a, point_b, normal, segments
     return best
 
 
-COVER_WITNESS_DIRECTIONS = 64
-"""Directions tried, after the covering's own, for witness points of its bound (`_cover_witness`)."""
+def _raise_lower(best, sa, sb, scale, found) -> None:
+    """A covering's bound (r, centre, u) raises `best`'s lower end when it is higher and comes with witness points
+    that follow core/contact.py (`_cover_witness`); else `best` stays."""
+    if found is not None and found[0] > best.lower:
+        witness = _cover_witness(sa, sb, scale, *found)
+        if witness is not None:
+            best.lower, best.point_a, best.point_b, best.normal = found[0], *witness
 
 
 def _cover_witness(sa, sb, scale, r, centre, u):
