@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 __all__ = ["row_dot", "row_cross", "row_extent", "unit_rows", "column_dot", "column_extent",
-           "fibonacci_directions"]
+           "fibonacci_directions", "add_rows"]
 
 
 def row_dot(u, v):
@@ -64,3 +64,14 @@ def fibonacci_directions(count: int) -> np.ndarray:
     r = np.sqrt(np.maximum(0.0, 1.0 - z * z))
     phi = i * (np.pi * (3.0 - np.sqrt(5.0)))
     return np.column_stack([r * np.cos(phi), r * np.sin(phi), z])
+
+
+def add_rows(rows: np.ndarray, offset: np.ndarray, block: int = 64) -> np.ndarray:
+    """rows + offset for (n, 3) rows and a 3-vector, the same numbers, faster: numpy's broadcast over a 3-long last
+    axis runs a 3-long inner loop per row, so whole blocks of rows go through as rows of 3 x `block` numbers."""
+    n = rows.shape[0]
+    whole = n - n % block
+    out = np.empty(rows.shape)
+    np.add(rows[:whole].reshape(-1, 3 * block), np.tile(offset, block), out=out[:whole].reshape(-1, 3 * block))
+    np.add(rows[whole:], offset, out=out[whole:])
+    return out

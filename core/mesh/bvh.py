@@ -21,10 +21,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..rows import column_dot, column_extent, row_cross, row_dot
+from ..rows import add_rows, column_dot, column_extent, row_cross, row_dot
 from .tritri import Planes
 
-__all__ = ["LocalBVH", "WorldBVH", "pair_lower_bound", "refit_boxes", "local_boxes", "add_rows"]
+__all__ = ["LocalBVH", "WorldBVH", "pair_lower_bound", "refit_boxes", "local_boxes"]
 
 
 
@@ -111,17 +111,6 @@ def _pairs(array, axis=0):
     if array.shape[0] % 2:
         array = np.concatenate([array, array[-1:]])
     return array[0::2], array[1::2]
-
-
-def add_rows(rows: np.ndarray, offset: np.ndarray, block: int = 64) -> np.ndarray:
-    """rows + offset for (n, 3) rows and a 3-vector, the same numbers, faster: numpy's broadcast over a 3-long last
-    axis runs a 3-long inner loop per row, so whole blocks of rows go through as rows of 3 x `block` numbers."""
-    n = rows.shape[0]
-    whole = n - n % block
-    out = np.empty(rows.shape)
-    np.add(rows[:whole].reshape(-1, 3 * block), np.tile(offset, block), out=out[:whole].reshape(-1, 3 * block))
-    np.add(rows[whole:], offset, out=out[whole:])
-    return out
 
 
 def refit_boxes(corners: np.ndarray, levels: int):

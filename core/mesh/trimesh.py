@@ -29,7 +29,8 @@ import numpy as np
 
 from ..shapes import as_matrix, as_transform, as_vertices
 from ..topology import edge_twins, weld
-from .bvh import LocalBVH, add_rows
+from ..rows import add_rows
+from .bvh import LocalBVH
 from .parts import part_labels
 
 __all__ = ["TriangleMesh"]

@@ -12,7 +12,8 @@ import numpy as np
 import pytest
 
 import core
-from core.mesh.bvh import WorldBVH, add_rows, local_boxes
+from core.mesh.bvh import WorldBVH, local_boxes
+from core.rows import add_rows
 from core.mesh.meeting import _planes
 from core.mesh.pair_frame import Frame
 from core.mesh.tritri import Planes
