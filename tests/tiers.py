@@ -126,6 +126,15 @@ TIERS: dict[str, tuple[str, ...]] = {
         "core/test_mesh_deformed_frames.py::test_frames_answer_as_a_fresh_check[jitter 1e-9-True]",
         "core/test_mesh_deformed_frames.py::test_frames_answer_as_a_fresh_check[jitter 1e-6-True]",
         "core/test_mesh_deformed_frames.py::test_frames_answer_as_a_fresh_check[bulge 1e-6-True]",
+        # the depth interval's longest single pairs (each 5 to 30 s of CPU: the covering of chain links and
+        # containment, a ring through a slot); the fast tier keeps one chain pair of the witness convention, the
+        # even seeds of the hull-depth bound and the L shapes at one of the two far scales
+        "core/test_depth_held_ring_slot.py",
+        "core/test_cover_witness.py::test_covering_keeps_the_witness_convention[chain-3]",
+        "core/test_cover_witness.py::test_covering_keeps_the_witness_convention[contain-",
+        "core/test_separation_moves_apart.py::test_separation_ends_the_intersection[pair30]",
+        "core/test_mesh_scale_invariance.py::test_scaled_and_moved_pairs_answer_alike[1.0-1000000.0-crossing L",
+        *(f"core/test_mesh_bounds.py::test_depth_never_exceeds_the_hull_depth[{odd}]" for odd in "13579"),
         # the crossing test against manifold3d on 200 grid pairs; the oracle's clearance lists below the largest
         # (the fast tier keeps the literal regression and the largest clearance)
         "core/test_overlaps_flush_faces.py::test_the_crossing_test_agrees_with_the_exact_volume_on_a_grid",
