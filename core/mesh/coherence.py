@@ -22,8 +22,9 @@ closest pair.  The next query places the seeds in the new pose first (a few tria
   from the start, so a descent of its own (`_closest`: the fresh descent's node bounds without its exact
   distances on the way; it starts from every node pair a few levels down, `_start`, where a level-by-level
   descent would prune little) keeps only the node pairs whose lower bound is within `MARGIN` x scale of the best
-  distance known (the seed's, lowered by the surface points of the nodes on the way and, when many pairs are
-  alive, by the first triangles of the most promising), plus some slack.  Its leaf pairs then go best first by
+  distance known (the seed's, lowered by the surface points of the nodes on the way), plus some slack; above the
+  leaves by their box distance alone (the oriented bounds prune little there for their cost), the leaves by the
+  full bound.  Its leaf pairs then go best first by
   their bounds: the separating-axis screen, then exact distances, until the next bound is beyond the best plus
   the margin.  The answer is taken only when it is the fresh query's for certain: the closest pair is farther
   than the band, every triangle pair within the margin of it gives the same distance and points bit for bit
@@ -78,13 +79,6 @@ SEEDS = 32
 
 MAX_LIVE = 20_000
 """Node pairs alive at one level of `_closest` beyond which the seed is judged a poor bound (a large move)."""
-
-REFINE = 16
-FLOOD = 256
-MAX_REFINES = 1
-"""Past FLOOD node pairs alive at a level of `_closest` (a poor seed: a jump), the first triangles of the REFINE
-most promising get their exact distance (a tighter best), on at most MAX_REFINES level (further down the best
-rarely drops by much, and each costs a round of the exact kernel)."""
 
 START = 2048
 """Node pairs `_closest` starts from (all pairs of two levels below the roots: `_start`)."""
@@ -402,39 +396,30 @@ def _closest(frame, ub: float, slack: float, travel: float, outside: bool):
     wa, wb = sa.world, sb.world
     ia, ib, la, lb = _start(wa, wb)
     pruned = math.inf  # the smallest lower bound of every node pair dropped
-    refines = 0
+    rep_a, rep_b = wa.rep, wb.rep
     while True:
         na, nb = wa.node(la, ia), wb.node(lb, ib)
         # surface points of the nodes lower the best distance known (their distance is a real one)
-        r = wa.rep[na] - wb.rep[nb]
+        r = np.take(rep_a, na, axis=0) - np.take(rep_b, nb, axis=0)
         ub = min(ub, math.sqrt(float(np.min(row_dot(r, r)))))
         if not ub > frame.band:
             return None, _NEAR  # touching or crossing: not for this route
         bound = box_lower_bound(wa, na, wb, nb)
         keep = bound <= ub + margin + slack
         pruned = _smallest_dropped(bound, keep, pruned)
-        ia, ib, na, nb = ia[keep], ib[keep], na[keep], nb[keep]
-        bound = pair_lower_bound(wa, na, wb, nb, bound[keep])
-        keep = bound <= ub + margin + slack
-        pruned = _smallest_dropped(bound, keep, pruned)
-        ia, ib, bound = ia[keep], ib[keep], bound[keep]
+        pick = np.flatnonzero(keep)
+        ia, ib, bound = ia[pick], ib[pick], bound[pick]
+        leaves = la == 0 and lb == 0
+        if leaves:
+            # the oriented bounds at the leaves only: above them they drop too few pairs to pay for their cost (a
+            # round of some hundred numpy calls per level), and the leaf pairs they keep are what `_answer` measures
+            bound = pair_lower_bound(wa, na[pick], wb, nb[pick], bound)
+            keep = bound <= ub + margin + slack
+            pruned = _smallest_dropped(bound, keep, pruned)
+            ia, ib, bound = ia[keep], ib[keep], bound[keep]
         if ia.size > MAX_LIVE or ia.size == 0:
             return None, None  # too many (a poor seed), or none left (rounding beyond the margin): fresh
-        if ia.size > FLOOD and refines < MAX_REFINES:
-            # a poor seed (a jump): the first triangles of the most promising pairs lower the best known
-            refines += 1
-            top = np.argpartition(bound, REFINE - 1)[:REFINE]
-            leaves_a, leaves_b = wa.local.first_leaf[wa.node(la, ia[top])], wb.local.first_leaf[wb.node(lb, ib[top])]
-            d, _, _ = triangle_triangle(np.take(wa.leaf_corners, leaves_a, axis=0),
-                                        np.take(wb.leaf_corners, leaves_b, axis=0))
-            if float(d.min()) < ub:
-                ub = float(d.min())
-                if not ub > frame.band:
-                    return None, _NEAR
-                keep = bound <= ub + margin + slack
-                pruned = _smallest_dropped(bound, keep, pruned)
-                ia, ib, bound = ia[keep], ib[keep], bound[keep]
-        if la == 0 and lb == 0:
+        if leaves:
             break
         ia, ib, la, lb = _split(wa, wb, ia, ib, la, lb)  # the fresh descent's own step down
     near = np.flatnonzero(bound <= frame.band)
