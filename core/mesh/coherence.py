@@ -7,8 +7,9 @@ change under a move (the hierarchies live in the meshes' local frames, shared by
 keeps: a few *seed* triangle pairs, the crossing pairs of the last answer when the meshes crossed, else its
 closest pair.  The next query places the seeds in the new pose first (a few triangle pairs, no hierarchy):
 
-- a seed still crosses, or the last answer was a crossing and the move since is no jump (`JUMP`): the answer is
-  most likely a crossing again (the route checks), and for crossing meshes every reported number depends only
+- a seed still crosses (after a jump, asked only when the seeds' first corners are within the band; past it the
+  closest route below finds any crossing), or the last answer was a crossing and the move since is no jump
+  (`JUMP`): the answer is most likely a crossing again (the route checks), and for crossing meshes every reported number depends only
   on the leaf pairs within the touching band (the crossing pairs, in the descent's order, which pruning by the
   upper bound never reorders; the depth probes sampled from them in leaf order; the hulls and convex parts), and
   any descent with valid lower bounds keeps every pair that crosses.  So the leaf pairs within the band replace
@@ -190,7 +191,10 @@ class PairHistory:
         # crosses and no point changed sides (no probe of the fresh query is inside the other mesh)
         outside = clear is not None and clear - step > frame.band
         X, Y = _corners(frame.sa, self._seeds[0]), _corners(frame.sb, self._seeds[1])
-        if not outside:
+        # after a jump the seeds are tested for crossing only when their first corners are within the band: past it,
+        # `_closest` finds any crossing itself (its leaf pairs within the band hold every crossing pair)
+        late = jump and max_distance is None
+        if not outside and not late:
             # (crossing last time and no jump: the band route whatever the seeds say, so they are not tested)
             if (self._crossed and not jump) or np.any(crossing(X, Y, frame.band)[0]):
                 # still crossing there, or crossing last time and only a small move since (then most likely
@@ -220,6 +224,11 @@ class PairHistory:
             d, _, _ = triangle_triangle(X, Y)
             ub = float(d.min())
         if not ub > frame.band:
+            if late and not outside and np.any(crossing(X, Y, frame.band)[0]):
+                staged = self._crossing(frame)  # the seeds' test put off above: still crossing, the band route
+                if staged is not None:
+                    self.route = Route.CROSSING
+                return staged
             return None
         self._last = here + (ub,)
         if front is not None and front.holds(frame, self._travel, ub, margin):
