@@ -67,7 +67,7 @@ from ..rows import row_dot
 from .bvh import box_lower_bound, pair_lower_bound
 from .descent import _split, descent_order
 from .meeting import Meeting, containment, meet
-from .tritri import crossing, crossing_indexed, separation_bound, triangle_triangle
+from .tritri import crossing, separation_bound, triangle_triangle
 
 __all__ = ["PairHistory"]
 
@@ -435,9 +435,13 @@ def _closest(frame, ub: float, slack: float, travel: float, outside: bool):
     if near.size:
         # leaf pairs within the band (a jump into the other mesh): every pair that crosses is among them (all its
         # ancestors are within the band, below ub), so if one crosses they answer as the crossing route does
-        mask, _ = crossing_indexed(wa.planes, wb.planes, ia[near], ib[near], frame.band)
-        if np.any(mask):
-            return _band_staged(frame, ia[near], ib[near], bound[near]), _CROSSED
+        # (in the fresh descent's order, the crossing test on their corners is the one `meet` runs: it is passed on)
+        order = np.argsort(descent_order(wa, wb, ia[near], ib[near]), kind="stable")
+        found = _Found()
+        found.ia, found.ib, found.lb = ia[near][order], ib[near][order], bound[near][order]
+        crossed = crossing(_corners(sa, found.ia), _corners(sb, found.ib), frame.band)
+        if np.any(crossed[0]):
+            return _met(frame, found, crossed), _CROSSED
     if ia.size > MAX_CANDIDATES:
         return None, None
     staged = _answer(frame, ia, ib, ub, bound, outside)  # (tightens the bounds it measures)
@@ -455,20 +459,11 @@ _CROSSED = "crossing"
 """`_closest`'s frontier when its leaf pairs within the band cross: its answer is the crossing route's."""
 
 
-def _band_staged(frame, ia, ib, lb) -> Staged | None:
-    """The crossing route's stage from leaf pairs (ia, ib) with lower bounds lb within the band, which hold every
-    pair that crosses, in any order: put in the fresh descent's order (`descent_order`), then `meet`; None when
+def _met(frame, found, crossed=None) -> Staged | None:
+    """The crossing route's stage from `found`'s leaf pairs (in the fresh descent's order): `meet` (given the
+    crossing test's `crossed` when run already), then the first crossing segment's start as both points; None when
     nothing crosses."""
-    order = np.argsort(descent_order(frame.sa.world, frame.sb.world, ia, ib), kind="stable")
-    found = _Found()
-    found.ia, found.ib, found.lb = ia[order], ib[order], lb[order]
-    return _met(frame, found)
-
-
-def _met(frame, found) -> Staged | None:
-    """The crossing route's stage from `found`'s leaf pairs (in the fresh descent's order): `meet`, then the
-    first crossing segment's start as both points; None when nothing crosses."""
-    meeting = meet(frame, found)
+    meeting = meet(frame, found, crossed)
     segments = meeting.crossing_segments
     if segments.shape[0] == 0:
         return None
