@@ -9,34 +9,33 @@ closest pair.  The next query places the seeds in the new pose first (a few tria
 
 - a seed still crosses (after a jump, asked only when the seeds' first corners are within the band; past it the
   closest route below finds any crossing), or the last answer was a crossing and the move since is no jump
-  (`JUMP`): the answer is most likely a crossing again (the route checks), and for crossing meshes every reported number depends only
-  on the leaf pairs within the touching band (the crossing pairs, in the descent's order, which pruning by the
-  upper bound never reorders; the depth probes sampled from them in leaf order; the hulls and convex parts), and
-  any descent with valid lower bounds keeps every pair that crosses.  So the leaf pairs within the band replace
-  the full descent: no upper bound, no exact distances.  They come from a band frontier: the leaf pairs within
-  the band plus some slack at an earlier pose (`_reach_descent`), which hold every pair within the band while the
-  move since (`displacement`) stays below the smallest bound the descent dropped minus the band; past that, a
-  new descent.  Each pose bounds again only the frontier's pairs whose box distance then, less what the move since
-  can take off it, is within the band (`_Frontier.near`).  If rounding leaves no crossing after all, the fresh
+  (`JUMP`): the answer is most likely a crossing again (the route checks), and for crossing meshes every reported
+  number depends only on the leaf pairs within the touching band (the crossing pairs, in the descent's order, which
+  pruning by the upper bound never reorders; the depth probes sampled from them in leaf order; the hulls and convex
+  parts), and any descent with valid lower bounds keeps every pair that crosses.  So the leaf pairs within the band
+  replace the full descent: no upper bound, no exact distances.  They come from a band frontier: the leaf pairs
+  within the band plus some slack at an earlier pose (`_reach_descent`), which hold every pair within the band
+  while the move since (`displacement`) stays below the smallest bound the descent dropped minus the band; past
+  that, a new descent.  Each pose bounds again only the frontier's pairs whose box distance then, less what the move
+  since can take off it, is within the band (`_Frontier.near`).  If rounding leaves no crossing after all, the fresh
   query answers.
 - no seed crosses and the closest seed is farther apart than the band: its distance bounds the answer from above
-  from the start, so a descent of its own (`_closest`: the fresh descent's node bounds without its exact
-  distances on the way; it starts from every node pair a few levels down, `_start`, where a level-by-level
-  descent would prune little) keeps only the node pairs whose lower bound is within `MARGIN` x scale of the best
-  distance known (the seed's, lowered by the surface points of the nodes on the way), plus some slack; above the
-  leaves by their box distance alone (the oriented bounds prune little there for their cost), the leaves by the
-  full bound.  Its leaf pairs then go best first by
-  their bounds: the separating-axis screen, then exact distances, until the next bound is beyond the best plus
-  the margin.  The answer is taken only when it is the fresh query's for certain: the closest pair is farther
-  than the band, every triangle pair within the margin of it gives the same distance and points bit for bit
-  (the pairs around a closest corner or edge share it; core/mesh/tritri.py takes every edge from its lower end so
-  that they do), and every pair of first corners the fresh descent may hold as its best within the margin is
-  that same answer.  The fresh query prunes at `PRUNE` x scale, far below the margin, so it reports one of those
-  pairs: the same numbers, from the same arithmetic on the same corners.  Otherwise (a near tie: a corner closest
-  to an edge gives points a few ulps apart), and past the work caps, the fresh query answers.  A jump takes this
-  route too (the seed is a poor bound, the surface points soon a better one: its first corners' distance stands
-  in for its exact one); when the descent's leaf pairs within the band cross (a jump into the other mesh), they
-  hold every crossing pair and answer as the crossing route does, put in the fresh descent's order
+  from the start, so a descent of its own (`_closest`: the fresh descent's node bounds without its exact distances
+  on the way; it starts from every node pair a few levels down, `_start`, where a level-by-level descent would
+  prune little) keeps only the node pairs whose lower bound is within `MARGIN` x scale of the best distance known
+  (the seed's, lowered by the surface points of the nodes on the way), plus some slack; above the leaves by their
+  box distance alone (the oriented bounds prune little there for their cost), the leaves by the full bound.  Its
+  leaf pairs then go best first by their bounds: the separating-axis screen, then exact distances, until the next
+  bound is beyond the best plus the margin.  The answer is taken only when it is the fresh query's for certain: the
+  closest pair is farther than the band, every triangle pair within the margin of it gives the same distance and
+  points bit for bit (the pairs around a closest corner or edge share it; core/mesh/tritri.py takes every edge from
+  its lower end so that they do), and every pair of first corners the fresh descent may hold as its best within the
+  margin is that same answer.  The fresh query prunes at `PRUNE` x scale, far below the margin, so it reports one of
+  those pairs: the same numbers, from the same arithmetic on the same corners.  Otherwise (a near tie: a corner
+  closest to an edge gives points a few ulps apart), and past the work caps, the fresh query answers.  A jump takes
+  this route too (the seed is a poor bound, the surface points soon a better one: its first corners' distance
+  stands in for its exact one); when the descent's leaf pairs within the band cross (a jump into the other mesh),
+  they hold every crossing pair and answer as the crossing route does, put in the fresh descent's order
   (`descent.descent_order`); any other pair within the band sends the query to the crossing route.
 - the leaf pairs that descent kept (`_Frontier`) serve the next queries without any descent while a bound of how
   far each mesh moved since (`displacement`) proves every node pair it dropped still farther than the closest
