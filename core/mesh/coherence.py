@@ -7,34 +7,35 @@ change under a move (the hierarchies live in the meshes' local frames, shared by
 keeps: a few *seed* triangle pairs, the crossing pairs of the last answer when the meshes crossed, else its
 closest pair.  The next query places the seeds in the new pose first (a few triangle pairs, no hierarchy):
 
-- a seed still crosses, or the last answer was a crossing and the move since is no jump (`JUMP`): the answer is
-  most likely a crossing again (the route checks), and for crossing meshes every reported number depends only
-  on the leaf pairs within the touching band (the crossing pairs, in the descent's order, which pruning by the
-  upper bound never reorders; the depth probes sampled from them in leaf order; the hulls and convex parts), and
-  any descent with valid lower bounds keeps every pair that crosses.  So the leaf pairs within the band replace
-  the full descent: no upper bound, no exact distances.  They come from a band frontier: the leaf pairs within
-  the band plus some slack at an earlier pose (`_reach_descent`), which hold every pair within the band while the
-  move since (`displacement`) stays below the smallest bound the descent dropped minus the band; past that, a
-  new descent.  Each pose bounds again only the frontier's pairs whose box distance then, less what the move since
-  can take off it, is within the band (`_Frontier.near`).  If rounding leaves no crossing after all, the fresh
+- a seed still crosses (after a jump, asked only when the seeds' first corners are within the band; past it the
+  closest route below finds any crossing), or the last answer was a crossing and the move since is no jump
+  (`JUMP`): the answer is most likely a crossing again (the route checks), and for crossing meshes every reported
+  number depends only on the leaf pairs within the touching band (the crossing pairs, in the descent's order, which
+  pruning by the upper bound never reorders; the depth probes sampled from them in leaf order; the hulls and convex
+  parts), and any descent with valid lower bounds keeps every pair that crosses.  So the leaf pairs within the band
+  replace the full descent: no upper bound, no exact distances.  They come from a band frontier: the leaf pairs
+  within the band plus some slack at an earlier pose (`_reach_descent`), which hold every pair within the band
+  while the move since (`displacement`) stays below the smallest bound the descent dropped minus the band; past
+  that, a new descent.  Each pose bounds again only the frontier's pairs whose box distance then, less what the move
+  since can take off it, is within the band (`_Frontier.near`).  If rounding leaves no crossing after all, the fresh
   query answers.
 - no seed crosses and the closest seed is farther apart than the band: its distance bounds the answer from above
-  from the start, so a descent of its own (`_closest`: the fresh descent's node bounds without its exact
-  distances on the way; it starts from every node pair a few levels down, `_start`, where a level-by-level
-  descent would prune little) keeps only the node pairs whose lower bound is within `MARGIN` x scale of the best
-  distance known (the seed's, lowered by the surface points of the nodes on the way and, when many pairs are
-  alive, by the first triangles of the most promising), plus some slack.  Its leaf pairs then go best first by
-  their bounds: the separating-axis screen, then exact distances, until the next bound is beyond the best plus
-  the margin.  The answer is taken only when it is the fresh query's for certain: the closest pair is farther
-  than the band, every triangle pair within the margin of it gives the same distance and points bit for bit
-  (the pairs around a closest corner or edge share it; core/mesh/tritri.py takes every edge from its lower end so
-  that they do), and every pair of first corners the fresh descent may hold as its best within the margin is
-  that same answer.  The fresh query prunes at `PRUNE` x scale, far below the margin, so it reports one of those
-  pairs: the same numbers, from the same arithmetic on the same corners.  Otherwise (a near tie: a corner closest
-  to an edge gives points a few ulps apart), and past the work caps, the fresh query answers.  A jump takes this
-  route too (the seed is a poor bound, the surface points soon a better one: its first corners' distance stands
-  in for its exact one); when the descent's leaf pairs within the band cross (a jump into the other mesh), they
-  hold every crossing pair and answer as the crossing route does, put in the fresh descent's order
+  from the start, so a descent of its own (`_closest`: the fresh descent's node bounds without its exact distances
+  on the way; it starts from every node pair a few levels down, `_start`, where a level-by-level descent would
+  prune little) keeps only the node pairs whose lower bound is within `MARGIN` x scale of the best distance known
+  (the seed's, lowered by the surface points of the nodes on the way), plus some slack; above the leaves by their
+  box distance alone (the oriented bounds prune little there for their cost), the leaves by the full bound.  Its
+  leaf pairs then go best first by their bounds: the separating-axis screen, then exact distances, until the next
+  bound is beyond the best plus the margin.  The answer is taken only when it is the fresh query's for certain: the
+  closest pair is farther than the band, every triangle pair within the margin of it gives the same distance and
+  points bit for bit (the pairs around a closest corner or edge share it; core/mesh/tritri.py takes every edge from
+  its lower end so that they do), and every pair of first corners the fresh descent may hold as its best within the
+  margin is that same answer.  The fresh query prunes at `PRUNE` x scale, far below the margin, so it reports one of
+  those pairs: the same numbers, from the same arithmetic on the same corners.  Otherwise (a near tie: a corner
+  closest to an edge gives points a few ulps apart), and past the work caps, the fresh query answers.  A jump takes
+  this route too (the seed is a poor bound, the surface points soon a better one: its first corners' distance
+  stands in for its exact one); when the descent's leaf pairs within the band cross (a jump into the other mesh),
+  they hold every crossing pair and answer as the crossing route does, put in the fresh descent's order
   (`descent.descent_order`); any other pair within the band sends the query to the crossing route.
 - the leaf pairs that descent kept (`_Frontier`) serve the next queries without any descent while a bound of how
   far each mesh moved since (`displacement`) proves every node pair it dropped still farther than the closest
@@ -65,7 +66,7 @@ from ..rows import row_dot
 from .bvh import box_lower_bound, pair_lower_bound
 from .descent import _split, descent_order
 from .meeting import Meeting, containment, meet
-from .tritri import crossing, crossing_indexed, separation_bound, triangle_triangle
+from .tritri import crossing, separation_bound, triangle_triangle
 
 __all__ = ["PairHistory"]
 
@@ -78,13 +79,6 @@ SEEDS = 32
 
 MAX_LIVE = 20_000
 """Node pairs alive at one level of `_closest` beyond which the seed is judged a poor bound (a large move)."""
-
-REFINE = 16
-FLOOD = 256
-MAX_REFINES = 1
-"""Past FLOOD node pairs alive at a level of `_closest` (a poor seed: a jump), the first triangles of the REFINE
-most promising get their exact distance (a tighter best), on at most MAX_REFINES level (further down the best
-rarely drops by much, and each costs a round of the exact kernel)."""
 
 START = 2048
 """Node pairs `_closest` starts from (all pairs of two levels below the roots: `_start`)."""
@@ -196,7 +190,10 @@ class PairHistory:
         # crosses and no point changed sides (no probe of the fresh query is inside the other mesh)
         outside = clear is not None and clear - step > frame.band
         X, Y = _corners(frame.sa, self._seeds[0]), _corners(frame.sb, self._seeds[1])
-        if not outside:
+        # after a jump the seeds are tested for crossing only when their first corners are within the band: past it,
+        # `_closest` finds any crossing itself (its leaf pairs within the band hold every crossing pair)
+        late = jump and max_distance is None
+        if not outside and not late:
             # (crossing last time and no jump: the band route whatever the seeds say, so they are not tested)
             if (self._crossed and not jump) or np.any(crossing(X, Y, frame.band)[0]):
                 # still crossing there, or crossing last time and only a small move since (then most likely
@@ -226,6 +223,11 @@ class PairHistory:
             d, _, _ = triangle_triangle(X, Y)
             ub = float(d.min())
         if not ub > frame.band:
+            if late and not outside and np.any(crossing(X, Y, frame.band)[0]):
+                staged = self._crossing(frame)  # the seeds' test put off above: still crossing, the band route
+                if staged is not None:
+                    self.route = Route.CROSSING
+                return staged
             return None
         self._last = here + (ub,)
         if front is not None and front.holds(frame, self._travel, ub, margin):
@@ -402,48 +404,43 @@ def _closest(frame, ub: float, slack: float, travel: float, outside: bool):
     wa, wb = sa.world, sb.world
     ia, ib, la, lb = _start(wa, wb)
     pruned = math.inf  # the smallest lower bound of every node pair dropped
-    refines = 0
+    rep_a, rep_b = wa.rep, wb.rep
     while True:
         na, nb = wa.node(la, ia), wb.node(lb, ib)
         # surface points of the nodes lower the best distance known (their distance is a real one)
-        r = wa.rep[na] - wb.rep[nb]
+        r = np.take(rep_a, na, axis=0) - np.take(rep_b, nb, axis=0)
         ub = min(ub, math.sqrt(float(np.min(row_dot(r, r)))))
         if not ub > frame.band:
             return None, _NEAR  # touching or crossing: not for this route
         bound = box_lower_bound(wa, na, wb, nb)
         keep = bound <= ub + margin + slack
         pruned = _smallest_dropped(bound, keep, pruned)
-        ia, ib, na, nb = ia[keep], ib[keep], na[keep], nb[keep]
-        bound = pair_lower_bound(wa, na, wb, nb, bound[keep])
-        keep = bound <= ub + margin + slack
-        pruned = _smallest_dropped(bound, keep, pruned)
-        ia, ib, bound = ia[keep], ib[keep], bound[keep]
+        pick = np.flatnonzero(keep)
+        ia, ib, bound = ia[pick], ib[pick], bound[pick]
+        leaves = la == 0 and lb == 0
+        if leaves:
+            # the oriented bounds at the leaves only: above them they drop too few pairs to pay for their cost (a
+            # round of some hundred numpy calls per level), and the leaf pairs they keep are what `_answer` measures
+            bound = pair_lower_bound(wa, na[pick], wb, nb[pick], bound)
+            keep = bound <= ub + margin + slack
+            pruned = _smallest_dropped(bound, keep, pruned)
+            ia, ib, bound = ia[keep], ib[keep], bound[keep]
         if ia.size > MAX_LIVE or ia.size == 0:
             return None, None  # too many (a poor seed), or none left (rounding beyond the margin): fresh
-        if ia.size > FLOOD and refines < MAX_REFINES:
-            # a poor seed (a jump): the first triangles of the most promising pairs lower the best known
-            refines += 1
-            top = np.argpartition(bound, REFINE - 1)[:REFINE]
-            leaves_a, leaves_b = wa.local.first_leaf[wa.node(la, ia[top])], wb.local.first_leaf[wb.node(lb, ib[top])]
-            d, _, _ = triangle_triangle(np.take(wa.leaf_corners, leaves_a, axis=0),
-                                        np.take(wb.leaf_corners, leaves_b, axis=0))
-            if float(d.min()) < ub:
-                ub = float(d.min())
-                if not ub > frame.band:
-                    return None, _NEAR
-                keep = bound <= ub + margin + slack
-                pruned = _smallest_dropped(bound, keep, pruned)
-                ia, ib, bound = ia[keep], ib[keep], bound[keep]
-        if la == 0 and lb == 0:
+        if leaves:
             break
         ia, ib, la, lb = _split(wa, wb, ia, ib, la, lb)  # the fresh descent's own step down
     near = np.flatnonzero(bound <= frame.band)
     if near.size:
         # leaf pairs within the band (a jump into the other mesh): every pair that crosses is among them (all its
         # ancestors are within the band, below ub), so if one crosses they answer as the crossing route does
-        mask, _ = crossing_indexed(wa.planes, wb.planes, ia[near], ib[near], frame.band)
-        if np.any(mask):
-            return _band_staged(frame, ia[near], ib[near], bound[near]), _CROSSED
+        # (in the fresh descent's order, the crossing test on their corners is the one `meet` runs: it is passed on)
+        order = np.argsort(descent_order(wa, wb, ia[near], ib[near]), kind="stable")
+        found = _Found()
+        found.ia, found.ib, found.lb = ia[near][order], ib[near][order], bound[near][order]
+        crossed = crossing(_corners(sa, found.ia), _corners(sb, found.ib), frame.band)
+        if np.any(crossed[0]):
+            return _met(frame, found, crossed), _CROSSED
     if ia.size > MAX_CANDIDATES:
         return None, None
     staged = _answer(frame, ia, ib, ub, bound, outside)  # (tightens the bounds it measures)
@@ -461,20 +458,11 @@ _CROSSED = "crossing"
 """`_closest`'s frontier when its leaf pairs within the band cross: its answer is the crossing route's."""
 
 
-def _band_staged(frame, ia, ib, lb) -> Staged | None:
-    """The crossing route's stage from leaf pairs (ia, ib) with lower bounds lb within the band, which hold every
-    pair that crosses, in any order: put in the fresh descent's order (`descent_order`), then `meet`; None when
+def _met(frame, found, crossed=None) -> Staged | None:
+    """The crossing route's stage from `found`'s leaf pairs (in the fresh descent's order): `meet` (given the
+    crossing test's `crossed` when run already), then the first crossing segment's start as both points; None when
     nothing crosses."""
-    order = np.argsort(descent_order(frame.sa.world, frame.sb.world, ia, ib), kind="stable")
-    found = _Found()
-    found.ia, found.ib, found.lb = ia[order], ib[order], lb[order]
-    return _met(frame, found)
-
-
-def _met(frame, found) -> Staged | None:
-    """The crossing route's stage from `found`'s leaf pairs (in the fresh descent's order): `meet`, then the
-    first crossing segment's start as both points; None when nothing crosses."""
-    meeting = meet(frame, found)
+    meeting = meet(frame, found, crossed)
     segments = meeting.crossing_segments
     if segments.shape[0] == 0:
         return None

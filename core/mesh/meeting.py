@@ -48,15 +48,19 @@ class Meeting:
         return self._B
 
 
-def meet(frame: Frame, found) -> Meeting:
+def meet(frame: Frame, found, crossed=None) -> Meeting:
     """The crossing curve and the containment from the descent's leaf pairs within the band.  One home for
     both routes: the general pipeline and the convex one (whose descent keeps only the pairs within the band;
     every crossing pair is among them).  The crossing test runs on columns gathered per pair
-    (`tritri.crossing_indexed`: the same numbers as `tritri.crossing` on the pairs' corners)."""
+    (`tritri.crossing_indexed`: the same numbers as `tritri.crossing` on the pairs' corners).  `crossed`: that
+    test's (mask, segments) when the caller ran it already on `found`'s pairs, all within the band."""
     sa, sb, band, scale = frame.sa, frame.sb, frame.band, frame.scale
     m = Meeting(frame, found)
     near = np.flatnonzero(found.lb <= band)
-    if near.size == found.lb.size:
+    if crossed is not None and near.size == found.lb.size:
+        cross_mask, segments = crossed
+        crossing_pairs = np.flatnonzero(cross_mask)
+    elif near.size == found.lb.size:
         planes_a, ia = _planes(sa.world, found.ia)
         planes_b, ib = _planes(sb.world, found.ib)
         cross_mask, segments = crossing_indexed(planes_a, planes_b, ia, ib, band)
