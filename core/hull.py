@@ -223,8 +223,8 @@ def convex_hull(points) -> tuple[np.ndarray, np.ndarray] | None:
     up to 2^20 point-face pairs; above that, only that the surface is closed and convex at every edge); the volume
     is then within 100 eps x the area of the exact hull's.  A cloud no hull holds to that (points within a few
     hundred eps of each other's planes: a jittered grid, a mesh rounded to float32; `_EPS_GROWTH`) is built with
-    10 eps, then 100 eps, in place of eps: its bound is then 1,000 or 10,000 eps (about 1e-9 or 1e-8 x the
-    diagonal), checked the same way."""
+    10 eps, then 100 eps, in place of eps: its bound is then 1,000 or 10,000 eps (1e-9 or 1e-8 x the
+    diagonal, plus the coordinates' rounding), checked the same way."""
     points = np.asarray(points, dtype=np.float64)
     if points.ndim != 2 or points.shape[1] != 3:
         raise ValueError(f"points must have shape (n, 3), got {points.shape}")

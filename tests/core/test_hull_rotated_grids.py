@@ -4,14 +4,14 @@ scaled, moved and rounded to float32 as Blender stores vertices (seeded), get a 
 
 Regression: three or more grid points along one edge, moved off their line by more than the tolerance eps (about
 7e-12 here), make sliver faces of the exact hull whose computed planes tilt by about 2^-52 x size over their width:
-points, even their own corners, hundreds to billions of eps above them.  Every build and repair at eps failed
-`_sound`, and `convex_hull` returned None for 35 of the 90 jittered grids and 1 of the 270 cubes, so
-core/mesh/overlap.py raised "the convex hull of its points could not be built" for a convex shape.  Such clouds are
-now built once more at 10 eps, then 100 eps (`_EPS_GROWTH`), and checked the same way.
+points, even their own corners, hundreds to hundreds of billions of eps above them.  Every build and repair at eps
+failed `_sound`, and `convex_hull` returned None for 35 of the 90 jittered grids and 1 of the 270 cubes, so
+core/mesh/overlap.py raised "the convex hull of its points could not be built" for a convex shape.  Such clouds
+are now built once more at 10 eps, then 100 eps (`_EPS_GROWTH`), and checked the same way.
 
 Oracle: the triangulation's own planes against every point and every edge's far corners, each directed edge used
 once and met by its reverse (tests/core/support.py), and scipy's qhull (test-only) for the volume.  Every corner is
-an input point, so the hull returned lies inside qhull's; holding every point within `SLACK` x size of its faces,
+an input point, so the hull returned lies inside qhull's; holding every point within `_slack` x size of its faces,
 its volume differs from qhull's by at most qhull's area times that distance (twice it, for qhull's own rounding).
 """
 from __future__ import annotations
@@ -25,11 +25,14 @@ from core.hull import convex_hull
 
 from .support import assert_closed_convex_hull
 
-# The loosest bound `convex_hull` states: 100 x 100 eps, eps = 1e-12 x size + 32 x 2^-52 x the largest coordinate
-# (at most 2e-13 x size for these clouds, the far placement included).
-SLACK = 2e-8
-
 GRID = np.stack(np.meshgrid(*[np.arange(5.0)] * 3, indexing="ij"), -1).reshape(-1, 3)
+
+
+def _slack(cloud: np.ndarray) -> float:
+    """The loosest bound `convex_hull` states, over the cloud's diagonal: 10,000 eps, eps = 1e-12 x the diagonal +
+    32 x 2^-52 x the largest coordinate (up to 2e-8 of the diagonal here: the cube scaled to 0.01 at 5)."""
+    size = float(np.linalg.norm(cloud.max(axis=0) - cloud.min(axis=0)))
+    return 1e4 * (1e-12 + 32.0 * np.finfo(float).eps * float(np.abs(cloud).max()) / size)
 
 
 def _jittered_grid(jitter: float, seed: int) -> np.ndarray:
@@ -46,10 +49,11 @@ def _float32_cube(cuts: int, seed: int, scale: float, shift: float) -> np.ndarra
 
 
 def _assert_sound_hull_of(cloud: np.ndarray) -> None:
-    volume = assert_closed_convex_hull(cloud, convex_hull(cloud), SLACK)
+    slack = _slack(cloud)
+    volume = assert_closed_convex_hull(cloud, convex_hull(cloud), slack)
     reference = ConvexHull(cloud)
     size = float(np.linalg.norm(cloud.max(axis=0) - cloud.min(axis=0)))
-    bound = 2.0 * reference.area * SLACK * size
+    bound = 2.0 * reference.area * slack * size
     assert abs(volume - reference.volume) <= bound, (volume, reference.volume, bound)
 
 
