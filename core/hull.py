@@ -50,8 +50,13 @@ thick-plane decisions leave edges reflex by up to a few hundred eps, points that
 result is mended (`_repaired`, for clouds up to `_FULL_CHECK_PAIRS` point-face pairs): reflex edges flipped to the
 hull of their four points (`_flip_reflex`), then the point highest above a face inserted alone, until every point
 is within `_SOUND_SLACK` x eps; from a tetrahedron when the result is too flat to mend; checked in full again,
-else declined.  The callers check the result before use (core/triangulation.py: `Triangulation` and `_holds`), so
-an imperfect hull costs time, never a wrong answer.
+else declined.  Points near a line (a rotated grid jittered by 1e-11 to 1e-9 x size, a subdivided cube rounded to
+float32) defeat even that: the exact hull has sliver faces along the grid's edges (three nearly collinear points)
+whose computed planes tilt by about 2^-52 x size over their width, leaving points thousands of eps above them,
+however the surface is built or mended.  Such a cloud is built once more at ten, then a hundred times eps
+(`_EPS_GROWTH`: those points then count as on the planes) and checked the same way to 100 times that.  The callers
+check the result before use (core/triangulation.py: `Triangulation` and `_holds`), so an imperfect hull costs
+time, never a wrong answer.
 """
 from __future__ import annotations
 
@@ -64,6 +69,12 @@ __all__ = ["convex_hull"]
 # Heights above a face plane up to this times the cloud's size (plus rounding of its coordinates) count as on the
 # plane: such points are not added.  Far below the 1e-9 x size within which core/triangulation.py accepts a hull.
 _RELATIVE_EPS = 1e-12
+# The tolerances tried in turn (times eps) when no sound hull is had: points within a few hundred eps of each other's
+# planes (a rotated grid jittered by 1e-11 to 1e-9 x size, a subdivided cube rounded to float32) make sliver faces
+# of the exact hull, whose computed planes tilt by about 2^-52 x size over their width (2e-7 rad for a width of
+# 1e-9 x size): builds and mends at eps leave points thousands of eps above them, but at ten or a hundred times eps
+# the near-coplanar points count as on the planes and the slivers are not made.
+_EPS_GROWTH = (1.0, 10.0, 100.0)
 # Clouds of more than this many points start from the hull of their extreme points along 162 spread directions
 # (`_direction_meshes`, `_mapped_seed`; or built in rounds).
 _SEED_ABOVE = 256
@@ -210,7 +221,10 @@ def convex_hull(points) -> tuple[np.ndarray, np.ndarray] | None:
     Tolerance: with eps = 1e-12 x the cloud's bounding-box diagonal + 32 x 2^-52 x its largest coordinate, every
     edge is convex and every point lies at most 100 eps (`_SOUND_SLACK`) above every face plane (checked for clouds
     up to 2^20 point-face pairs; above that, only that the surface is closed and convex at every edge); the volume
-    is then within 100 eps x the area of the exact hull's."""
+    is then within 100 eps x the area of the exact hull's.  A cloud no hull holds to that (points within a few
+    hundred eps of each other's planes: a jittered grid, a mesh rounded to float32; `_EPS_GROWTH`) is built with
+    10 eps, then 100 eps, in place of eps: its bound is then 1,000 or 10,000 eps (1e-9 or 1e-8 x the
+    diagonal, plus the coordinates' rounding), checked the same way."""
     points = np.asarray(points, dtype=np.float64)
     if points.ndim != 2 or points.shape[1] != 3:
         raise ValueError(f"points must have shape (n, 3), got {points.shape}")
@@ -223,6 +237,20 @@ def convex_hull(points) -> tuple[np.ndarray, np.ndarray] | None:
     p = points - centre  # heights keep their precision far from the origin
     size = float(np.sqrt(((hi - lo) ** 2).sum()))
     eps = _RELATIVE_EPS * size + 32.0 * np.finfo(float).eps * float(np.abs(points).max())
+    for grow in _EPS_GROWTH:
+        triangles = _hull(p, grow * eps)
+        if triangles is not None:
+            break
+    if triangles is None:
+        return None
+    used = np.zeros(points.shape[0], bool)
+    used[triangles] = True
+    return np.flatnonzero(used), triangles
+
+
+def _hull(p: np.ndarray, eps: float) -> np.ndarray | None:
+    """Outward triangles (indices into p, centred) of a hull of p that passes `_sound` to `_SOUND_SLACK` x eps, or
+    None: built in rounds, else from a tetrahedron, else mended (see the module docstring)."""
     slack = _SOUND_SLACK * eps
     across: list = []
     triangles = _build(p, eps, neighbours=across)
@@ -245,11 +273,7 @@ def convex_hull(points) -> tuple[np.ndarray, np.ndarray] | None:
                         b, c = c, b
                     tetra = np.array([[a, b, c], [a, d, b], [b, d, c], [c, d, a]])
                     triangles = _repaired(p, tetra, eps, slack, steps=p.shape[0])
-    if triangles is None:
-        return None
-    used = np.zeros(points.shape[0], bool)
-    used[triangles] = True
-    return np.flatnonzero(used), triangles
+    return triangles
 
 
 def _icosphere(level: int) -> tuple[np.ndarray, np.ndarray]:

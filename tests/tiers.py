@@ -101,6 +101,8 @@ TIERS: dict[str, tuple[str, ...]] = {
         "core/test_hull_folded.py::test_the_same_difference_moved_scaled_and_reordered_is_not_folded",
         "core/test_hull_near_degenerate.py::test_jittered_differences_get_a_sound_hull",
         "core/test_hull_near_degenerate.py::test_jittered_differences_moved_and_scaled_get_a_sound_hull",
+        "core/test_hull_rotated_grids.py::test_rotated_jittered_grids_get_a_sound_hull",
+        "core/test_hull_rotated_grids.py::test_float32_subdivided_cubes_get_a_sound_hull",
         "core/test_mesh_scale_invariance.py::test_scaled_and_moved_pairs_answer_alike[0.001-1000.0-ball in cup wall",
         "core/test_lockstep_epa.py::test_lockstep_epa_gives_the_scalar_answers[0-1.0-0.0-0.2]",
         "core/test_lockstep_epa.py::test_lockstep_epa_gives_the_scalar_answers[1-1e-06-0.0-0.0]",

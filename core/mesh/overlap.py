@@ -1,7 +1,10 @@
 """How much two solids overlap: the volume of A ∩ B and the closed surface that bounds it.
 
 `overlap(a, b)` takes two closed `TriangleMesh`es, or two convex polytopes (raw (n, 3) arrays, `PointCloud`s
-without a margin, `ConvexPolytope`s: each stands for its hull), and returns an `Overlap`.
+without a margin, `ConvexPolytope`s: each stands for its hull), and returns an `Overlap`.  A polytope's hull is
+core/hull.py's, which may leave points outside it by up to its tolerance (1e-10 x the points' diagonal plus their
+coordinates' rounding; up to 100 times that on near-coplanar points such as a jittered grid or a subdivided cube
+rounded to float32): the volume is that hull's, below the exact hull's by at most that distance times its area.
 
 Method (a boolean intersection restricted to what the volume needs; no new vertex is ever shared between
 triangles, so nothing has to be welded):
