@@ -86,9 +86,10 @@ def run_check(operator, context, obj_a, obj_b, settings: CheckSettings):
 
 FIRST_S = 0.25
 """A check with a window that is done within this time answers at once; a longer one goes on as a modal run."""
-STEP_S = 0.1
+STEP_S = 0.25
 """Time given to the check per timer tick of the modal run (a unit of the core's work, once started, runs to its
-end: a fraction of a second)."""
+end: a fraction of a second).  The work waits between ticks, while Blender handles events and redraws: longer
+ticks waste less of that on a busy machine, shorter ones answer Esc sooner."""
 PROGRESS_STEPS = 1000
 
 
@@ -159,9 +160,9 @@ or distance and closest points"""
                 progress = next(self._steps)
                 # a stage may be skipped and a unit report a stage again: the bar never goes back
                 self._done, self._stage = max(self._done, progress.done), progress.stage.text
-                if show:
-                    self._status(context)
                 if time.perf_counter() >= deadline:
+                    if show:
+                        self._status(context)
                     return None  # Esc gets its turn before the next unit
         except StopIteration as finished:
             self._end(context)
