@@ -19,10 +19,13 @@ from core.mesh import depth_cover, depth_interval, depth_lipschitz
 from core.progress import Progress, Stage
 from tests.core.depth_corpus import make_case
 
-from .test_depth_lipschitz import SIDE, _bound
+from .test_depth_lipschitz import SIDE, _pair
 
 CASE = ("rod_torus", 5)
 """A corpus pair whose interval runs the ball bound, the directions, the pieces' covering and the Lipschitz one."""
+
+QUERIES = 6_000
+"""The Lipschitz covering's budget in the direct test: a few batches of cells (its bound is then weaker)."""
 
 TRACED = ((depth_interval, "_overlaps"), (depth_cover, "covered_radius"), (depth_lipschitz, "_evaluate"))
 """The units of work the trace records (module, function)."""
@@ -52,9 +55,8 @@ class _Stop:
             raise core.Cancelled
 
 
-def _traced_run(trace, hook):
-    """collide on fresh meshes of CASE with the units of TRACED logged into `trace`."""
-    case = make_case(*CASE)
+def _traced_run(trace, hook, case):
+    """collide on fresh meshes of the corpus `case` with the units of TRACED logged into `trace`."""
     with pytest.MonkeyPatch.context() as patch:
         for module, name in TRACED:
             original = getattr(module, name)
@@ -72,8 +74,8 @@ def runs():
     case = make_case(*CASE)
     plain = core.collide(case.a.build(), case.b.build())
     trace = []
-    hooked = _traced_run(trace, _Stop(trace))
-    return plain, hooked, trace
+    hooked = _traced_run(trace, _Stop(trace), case)
+    return case, plain, hooked, trace
 
 
 def _fields(contact):
@@ -81,7 +83,7 @@ def _fields(contact):
 
 
 def test_a_hook_that_returns_changes_no_bit(runs):
-    plain, hooked, trace = runs
+    _, plain, hooked, trace = runs
     assert plain.status is core.Status.INTERSECTING
     for name, value in _fields(plain).items():
         other = getattr(hooked, name)
@@ -98,7 +100,7 @@ def test_a_hook_that_returns_changes_no_bit(runs):
 
 @pytest.mark.parametrize("where", ["first", "in the pieces' covering", "in the Lipschitz covering", "last"])
 def test_cancelling_stops_at_that_report(runs, where):
-    _, _, full = runs
+    case, _, _, full = runs
     reports = [i for i, entry in enumerate(full) if entry[0] == "hook"]
     stages = [full[i][1] for i in reports]
     k = {"first": 1, "in the pieces' covering": stages.index(Stage.COVER) + 2,
@@ -106,7 +108,7 @@ def test_cancelling_stops_at_that_report(runs, where):
     trace = []
     hook = _Stop(trace, at=k)
     with pytest.raises(core.Cancelled):
-        _traced_run(trace, hook)
+        _traced_run(trace, hook, case)
     # the same units as the full run up to the k-th report, and not one after it
     assert hook.calls == k
     assert trace == full[: reports[k - 1] + 1]
@@ -116,16 +118,15 @@ def test_cancelling_stops_at_that_report(runs, where):
 def test_the_lipschitz_covering_stops_between_batches():
     """Directly on two boxes (tests/core/test_depth_lipschitz.py's side-by-side case): a hook that returns gives
     the same bound; one that raises at its second report stops the covering (the first is before the balls)."""
-    plain = _bound(SIDE, 0.1)
     calls = []
     a_box, b_box, _, upper = SIDE
 
     def run(hook):
-        from .test_depth_lipschitz import _pair
         frame, seeds = _pair(a_box, b_box)
         return depth_lipschitz.lipschitz_bound(frame.sa, frame.sb, seeds, frame.scale, 0.1, upper,
-                                               max_queries=200_000, finest=5e-3, progress=hook)
+                                               max_queries=QUERIES, finest=5e-3, progress=hook)
 
+    plain = run(None)
     hooked = run(lambda progress: calls.append(progress))
     assert hooked[0] == plain[0] and np.array_equal(hooked[1], plain[1]) and np.array_equal(hooked[2], plain[2])
     assert len(calls) >= 3 and all(p.stage is Stage.MOVES for p in calls)
@@ -141,3 +142,23 @@ def test_the_lipschitz_covering_stops_between_batches():
     with pytest.raises(core.Cancelled):
         run(stop)
     assert len(stopped) == 2
+
+
+def test_a_quick_pair_reports_and_stops():
+    """The fast tier's case of the same: a rod through a torus's tube whose interval is done in a few reports (the
+    ball bound and its direction suffice); a hook that returns changes no bit, one that raises at its second report
+    stops the query."""
+    case = make_case("rod_torus", 8)
+    plain = core.collide(case.a.build(), case.b.build())
+    reports = []
+    hooked = core.collide(case.a.build(), case.b.build(), progress=reports.append)
+    assert len(reports) >= 3 and reports[0].stage is Stage.BOUNDS
+    assert all(isinstance(p, Progress) for p in reports)
+    for name, value in _fields(plain).items():
+        other = getattr(hooked, name)
+        assert np.array_equal(value, other) if isinstance(value, np.ndarray) else value == other, name
+    trace = []
+    with pytest.raises(core.Cancelled):
+        _traced_run(trace, _Stop(trace, at=2), case)
+    assert [entry for entry in trace if entry[0] == "hook"] == [("hook", p.stage, p.share) for p in reports[:2]]
+    assert trace[-1][0] == "hook"
