@@ -479,7 +479,7 @@ def _interval(a, b, frame, tolerances, lower, point_a, point_b, normal, segments
             # one mesh holds the other (no crossing as placed)
             start = min(verified, key=lambda item: item[0])[1] if verified else best.move
             report(progress, Stage.DIRECTIONS, 0.8)
-            _cone_search(frame, best.lower, True, state, verified, free, start)
+            _cone_search(frame, best.lower, True, state, verified, free, start, progress)
     if sa.closed and sb.closed and state["upper"] > best.lower * (1.0 + GOOD):
         # still wide: pieces around points spread over the overlap, whose differences cover a ball (depth_cover.py)
         report(progress, Stage.COVER)
@@ -565,7 +565,7 @@ def _judge(found, state, verified, free):
     return None
 
 
-def _cone_search(frame, lower, held, state, verified, free, start):
+def _cone_search(frame, lower, held, state, verified, free, start, progress=None):
     """After the spread samples, still wider than SAMPLE_ABOVE, for a pair whose sweep was not built (too many
     triangle pairs within reach: one mesh holding the other puts nearly every pair there, but few meet along any one
     direction).  First RAY_SPREAD spread directions, each with the exact depth from only the pairs that can meet
@@ -573,12 +573,13 @@ def _cone_search(frame, lower, held, state, verified, free, start):
     within the cone (`cone_sweep`), a pattern search from its axis, and candidates only from directions inside it
     (exact there; outside it pairs are missing).  The shortest candidates are judged by the crossing test (at most
     SWEEP_CHECKS per stage); a free one joins the verified moves and centres the next cone.  `start`: the best
-    move so far (the hulls' when none was verified)."""
+    move so far (the hulls' when none was verified).  `progress`: the hook, called between rays and cones."""
     ca, cb = state["pairs"] if "pairs" in state else pairs_within(frame, lower, state["upper"])
+    report(progress, Stage.DIRECTIONS, 0.8)
     # spread directions first, each with only the pairs that can meet along its own segment
     directions = fibonacci_directions(RAY_SPREAD)
     balls = pair_balls(ca, cb)
-    ray = ray_depths(ca, cb, frame.scale, directions, lower, state["upper"], held, balls)
+    ray = ray_depths(ca, cb, frame.scale, directions, lower, state["upper"], held, balls, progress)
     checks = 0
     for j in np.argsort(ray, kind="stable"):
         if checks >= SWEEP_CHECKS or ray[j] >= state["upper"]:
@@ -592,6 +593,7 @@ def _cone_search(frame, lower, held, state, verified, free, start):
             start = length * directions[j]
             break
     for _ in range(CONE_ROUNDS):
+        report(progress, Stage.DIRECTIONS, 0.9)
         best_t = state["upper"]
         axis = start / np.linalg.norm(start)
         angle, local = CONE_ANGLE, None
