@@ -18,6 +18,7 @@ from .epa import EPAOutcome
 from .mesh import Overlap, PairHistory, TriangleMesh, overlap
 from .parts import collide_worst
 from .polytope import ConvexPolytope
+from .progress import Cancelled, Progress, Stage
 from .query import collide, distance, intersects
 from .shapes import Box, Capsule, Cone, Cylinder, PointCloud, Shape, Sphere, as_shape
 from .tolerances import DEFAULT_TOLERANCES, Tolerances
@@ -28,4 +29,5 @@ __all__ = [
     "Shape", "PointCloud", "ConvexPolytope", "Sphere", "Box", "Capsule", "Cylinder", "Cone", "as_shape",
     "TriangleMesh", "overlap", "Overlap", "PairHistory",
     "candidate_pairs", "ShapeBatch", "collide_many", "find_clashes",
+    "Progress", "Stage", "Cancelled",
 ]

@@ -15,7 +15,7 @@ __all__ = ["collide", "intersects", "distance"]
 
 
 def collide(a, b, tolerances: Tolerances = DEFAULT_TOLERANCES, *, max_distance=None, direction=None,
-            history=None, depth_interval: bool = True) -> Contact:
+            history=None, depth_interval: bool = True, progress=None) -> Contact:
     """Full answer for two shapes: status, signed distance, normal (A towards B) and points, in world space.
 
     a, b: `core.Shape` instances or (n, 3) vertex arrays (each standing for its convex hull).
@@ -38,11 +38,15 @@ def collide(a, b, tolerances: Tolerances = DEFAULT_TOLERANCES, *, max_distance=N
       narrowed and `separation` is the shortest verified move (core/mesh/depth_interval.py).  False: the same
       status, crossing curve and containment with the loose interval (the deepest sample and the hulls' move), for
       callers that only need the verdict (repeated re-checks).  Convex answers are exact either way.
+    progress: None, or a hook called with a `core.Progress` between units of the long work (an intersecting mesh
+      pair's depth interval: core/progress.py); it may raise `core.Cancelled`, which stops the query and is raised
+      on.  It never changes an answer that completes.
     Raises ValueError on invalid input (empty, wrong shape, NaN/inf, non-numeric, negative max_distance)."""
     limit = as_max_distance(max_distance)
     guess = as_direction(direction)
     if isinstance(a, TriangleMesh) or isinstance(b, TriangleMesh):
-        return collide_meshes(a, b, tolerances, limit, history=history, depth_interval=depth_interval)
+        return collide_meshes(a, b, tolerances, limit, history=history, depth_interval=depth_interval,
+                              progress=progress)
     return collide_convex(a, b, tolerances, max_distance=limit, direction=guess)
 
 

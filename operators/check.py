@@ -4,9 +4,17 @@
 Each is thin: `collision.check` picks the pair, calls the one pipeline (`checking.check_pair`), hands the record
 to the one writer (`store`) and reports one line.  A check changes nothing in the scene, so it pushes no undo
 step (bl_options has no 'UNDO').
+
+With a window, a check that is not done within FIRST_S (two meshes in Exact mode whose depth interval takes
+seconds) goes on as a modal run, like Check Object's (`modal_run`): `checking.check_pair_steps` on a window timer,
+the progress bar and the interval's stage in the status bar; Esc stops it at the core's next report (a fraction of
+a second) and nothing changes: the results stay as they were, since a half-narrowed interval is not the answer
+the check gives (a quicker verdict alone is what the scene check, Hull mode or Live mode give).  Without a window
+(scripts, `execute`) it runs straight through.
 """
 from __future__ import annotations
 
+import time
 import traceback
 from dataclasses import replace
 
@@ -15,8 +23,8 @@ from bpy.props import EnumProperty
 
 from ..results import text
 from ..results.record import Mode
-from . import access, store
-from .checking import CheckSettings, check_pair
+from . import access, modal_run, store
+from .checking import CheckSettings, check_pair, check_pair_steps
 from .reading import GeometryError, SelectionError, pair_problem, pick_pair
 
 
@@ -55,19 +63,34 @@ def check_settings(context) -> CheckSettings:
     return CheckSettings(mode=Mode[group.mode])
 
 
+def failure_message(name_a: str, name_b: str, exc: Exception) -> str:
+    """What a pair check reports when checking objects `name_a` and `name_b` raised `exc` (a bug's trace goes to
+    the console)."""
+    if isinstance(exc, GeometryError):
+        return str(exc)
+    if isinstance(exc, ValueError):
+        return f"Cannot check '{name_a}' and '{name_b}': {exc}"
+    traceback.print_exc()  # a bug in the engine: report it, keep Blender running, keep the trace
+    return (f"Collision check failed on '{name_a}' and '{name_b}': {type(exc).__name__}: {exc} "
+            f"(details in the console)")
+
+
 def run_check(operator, context, obj_a, obj_b, settings: CheckSettings):
     """check_pair with every failure turned into a report naming the objects; the record, or None."""
     try:
         return check_pair(obj_a, obj_b, context.evaluated_depsgraph_get(), settings)
-    except GeometryError as exc:
-        operator.report({"ERROR"}, str(exc))
-    except ValueError as exc:
-        operator.report({"ERROR"}, f"Cannot check '{obj_a.name}' and '{obj_b.name}': {exc}")
-    except Exception as exc:  # a bug in the engine: report it, keep Blender running, keep the trace
-        traceback.print_exc()
-        operator.report({"ERROR"}, f"Collision check failed on '{obj_a.name}' and '{obj_b.name}': "
-                                   f"{type(exc).__name__}: {exc} (details in the console)")
+    except Exception as exc:
+        operator.report({"ERROR"}, failure_message(obj_a.name, obj_b.name, exc))
     return None
+
+
+FIRST_S = 0.25
+"""A check with a window that is done within this time answers at once; a longer one goes on as a modal run."""
+STEP_S = 0.25
+"""Time given to the check per timer tick of the modal run (a unit of the core's work, once started, runs to its
+end: a fraction of a second).  The work waits between ticks, while Blender handles events and redraws: longer
+ticks waste less of that on a busy machine, shorter ones answer Esc sooner."""
+PROGRESS_STEPS = 1000
 
 
 class COLLISION_OT_check(bpy.types.Operator):
@@ -82,6 +105,25 @@ or distance and closest points"""
     def poll(cls, context):
         return poll_ready(cls, context)  # execute repeats the pair tests for callers that skip poll
 
+    _steps = None
+    _timer = None
+    _names = ("", "")
+    _done = 0.0
+    _stage = ""
+
+    def _pair(self):
+        """The checked pair, as the messages name it."""
+        return f"'{self._names[0]}' and '{self._names[1]}'"
+
+    def _settings(self, context) -> CheckSettings:
+        # the pair check measures the overlap too (Exact mode); scene checks, sweeps and pushes do not
+        return replace(check_settings(context), overlap_volume=True)
+
+    def _publish(self, context, record):
+        store.store(context.window_manager, record)
+        self.report({"INFO"}, text.summary_line(record, context.scene.unit_settings))
+        return {"FINISHED"}
+
     def execute(self, context):
         wm = context.window_manager
         try:
@@ -91,15 +133,86 @@ or distance and closest points"""
             return {"CANCELLED"}
         wm.progress_begin(0, 1)
         try:
-            # the pair check measures the overlap too (Exact mode); scene checks, sweeps and pushes do not
-            record = run_check(self, context, obj_a, obj_b, replace(check_settings(context), overlap_volume=True))
+            record = run_check(self, context, obj_a, obj_b, self._settings(context))
         finally:
             wm.progress_end()
         if record is None:
             return {"CANCELLED"}
-        store.store(wm, record)
-        self.report({"INFO"}, text.summary_line(record, context.scene.unit_settings))
-        return {"FINISHED"}
+        return self._publish(context, record)
+
+    def _begin(self, context) -> bool:
+        """Start the modal run's steps (`_steps`, not run yet); False (and an ERROR report) when it cannot run."""
+        try:
+            obj_a, obj_b = pick_pair(context)
+        except SelectionError as exc:
+            self.report({"ERROR"}, str(exc))
+            return False
+        self._names, self._done, self._stage = (obj_a.name, obj_b.name), 0.0, "reading the objects"
+        self._steps = check_pair_steps(obj_a, obj_b, context.evaluated_depsgraph_get(), self._settings(context))
+        return True
+
+    def _advance(self, context, budget_s: float, show: bool = True):
+        """Run the steps for `budget_s` seconds (at least one step); None while they go on, else the operator's
+        return value (the record published, or the failure reported)."""
+        deadline = time.perf_counter() + budget_s
+        try:
+            while True:
+                progress = next(self._steps)
+                # a stage may be skipped and a unit report a stage again: the bar never goes back
+                self._done, self._stage = max(self._done, progress.done), progress.stage.text
+                if time.perf_counter() >= deadline:
+                    if show:
+                        self._status(context)
+                    return None  # Esc gets its turn before the next unit
+        except StopIteration as finished:
+            self._end(context)
+            return self._publish(context, finished.value)
+        except Exception as exc:
+            self._end(context)
+            self.report({"ERROR"}, failure_message(*self._names, exc))
+            return {"CANCELLED"}
+
+    def invoke(self, context, _event):
+        if context.window is None:
+            return self.execute(context)
+        if not self._begin(context):
+            return {"CANCELLED"}
+        # a quick check answers at once, as `execute` does; a long one goes on as a modal run
+        outcome = self._advance(context, FIRST_S, show=False)
+        if outcome is not None:
+            return outcome
+        modal_run.start(self, context, PROGRESS_STEPS, 0.01)
+        self._status(context)
+        return {"RUNNING_MODAL"}
+
+    def _status(self, context):
+        """The progress bar and, in the status bar, the stage of the depth interval that runs."""
+        modal_run.show(context, self._done, PROGRESS_STEPS,
+                       f"Check Collision {self._pair()}: {self._stage} (Esc to cancel)")
+
+    def _end(self, context):
+        """Stop the modal run: no timer, no progress bar, no status text; the work stopped and dropped."""
+        if self._timer is not None:
+            modal_run.stop(self, context)
+        if self._steps is not None:
+            self._steps.close()
+            self._steps = None
+
+    def cancel(self, context):
+        """Blender ends the run (the window closes, another file loads): nothing is written."""
+        self._end(context)
+
+    def modal(self, context, event):
+        if event.type == "ESC":
+            self._end(context)
+            self.report({"INFO"}, f"Check Collision cancelled on {self._pair()}: nothing changed")
+            return {"CANCELLED"}
+        if event.type == "TIMER":
+            outcome = self._advance(context, STEP_S)
+            return {"RUNNING_MODAL"} if outcome is None else outcome
+        if event.type in modal_run.NAVIGATION:
+            return {"PASS_THROUGH"}
+        return {"RUNNING_MODAL"}
 
 
 class COLLISION_OT_clear(bpy.types.Operator):

@@ -7,7 +7,8 @@ pair check, the sweep, the live re-check, Push Apart and its confirmations) call
 object once itself (`reading.read_object`: an instanced object's instances share the read) and answers each pair
 through `check_geometry`, the second half of `check_pair`.  None of them calls `core.collide` on its own.
 `check_object(obj, depsgraph, clearance)` is the same for one object on its own (Check Object); its modal run
-takes it stage by stage (`check_object_steps`).
+takes it stage by stage (`check_object_steps`).  The pair check's modal run takes `check_pair_steps`: the same
+check, reporting the depth interval's progress (core/progress.py) and stopped by closing it.
 `check_pair` raises `reading.GeometryError` (the message names the object) for objects it cannot check,
 `ValueError` for numbers the core refuses; it never touches the scene.
 
@@ -19,7 +20,7 @@ from __future__ import annotations
 
 import hashlib
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -28,6 +29,7 @@ from ..core import (DEFAULT_TOLERANCES, ConvexPolytope, PairHistory, PointCloud,
 from ..core.mesh import loose_part_count, loose_parts, overlap, part_clearance_steps, self_intersections, volume
 from ..results.object_check import ObjectCheck, object_records
 from ..results.record import CheckRecord, Mode
+from .modal_run import stepped
 from .reading import GeometryError, object_identity, read_object
 
 
@@ -186,12 +188,12 @@ def shapes_for(geometry, mode: Mode):
     return _hull_shape(geometry)
 
 
-def _collide(shape_a, shape_b, max_distance, warm_start=None, history=None, narrow_depth=True):
-    """The pair's answer: the worst pair of parts in Loose Parts mode, else one query."""
+def _collide(shape_a, shape_b, max_distance, warm_start=None, history=None, narrow_depth=True, progress=None):
+    """The pair's answer: the worst pair of parts in Loose Parts mode, else one query (`progress`: its hook)."""
     if isinstance(shape_a, PartHulls):
         return collide_worst(shape_a, shape_b)[0]
     return collide(shape_a, shape_b, max_distance=max_distance, direction=warm_start, history=history,
-                   depth_interval=narrow_depth)
+                   depth_interval=narrow_depth, progress=progress)
 
 
 def _geometry_and_shape(obj, depsgraph, mode: Mode, cache):
@@ -214,11 +216,12 @@ def _geometry_and_shape(obj, depsgraph, mode: Mode, cache):
 
 def check_geometry(geometry_a, geometry_b, settings: CheckSettings = CheckSettings(), *, identity_a: int = 0,
                    identity_b: int = 0, shape_a=None, shape_b=None, read_ms: float = 0.0,
-                   mesh_check=None) -> CheckRecord:
+                   mesh_check=None, progress=None) -> CheckRecord:
     """The record of two geometries already read (`reading.read_object`); the scene check reuses each object's
     geometry and shape (`shapes_for`) across all of its pairs through `shape_a`/`shape_b`.  mesh_check: what
     answers for two TriangleMeshes instead of `core.collide` when no clearance limit applies (the sweep's
-    `core.deform.SampleChecker.check`: the same status and distance)."""
+    `core.deform.SampleChecker.check`: the same status and distance).  progress: `core.collide`'s hook
+    (core/progress.py), for a run that shows the depth interval's progress and may stop it."""
     started = time.perf_counter()
     shape_a = shape_a if shape_a is not None else shapes_for(geometry_a, settings.mode)
     shape_b = shape_b if shape_b is not None else shapes_for(geometry_b, settings.mode)
@@ -228,7 +231,7 @@ def check_geometry(geometry_a, geometry_b, settings: CheckSettings = CheckSettin
         contact = mesh_check(shape_a, shape_b)
     else:
         contact = _collide(shape_a, shape_b, max_distance, settings.warm_start, settings.history,
-                           settings.narrow_depth)
+                           settings.narrow_depth, progress)
     measured = {}
     if settings.overlap_volume and isinstance(shape_a, TriangleMesh) and isinstance(shape_b, TriangleMesh):
         measured = _overlap_volumes(shape_a, shape_b, contact)
@@ -269,6 +272,38 @@ def check_pair(obj_a, obj_b, depsgraph, settings: CheckSettings = CheckSettings(
     return check_geometry(geometry_a, geometry_b, settings, identity_a=object_identity(obj_a),
                           identity_b=object_identity(obj_b), shape_a=shape_a, shape_b=shape_b, read_ms=read_ms,
                           mesh_check=mesh_check)
+
+
+def check_pair_steps(obj_a, obj_b, depsgraph, settings: CheckSettings = CheckSettings(), cache=None):
+    """`check_pair` in steps, for a run that shows progress and may be stopped: a generator that reads both
+    objects at its first step, then, for two meshes (Exact mode: the depth interval can take seconds), yields each
+    `core.Progress` the core reports between units of its work, and returns the record as its StopIteration value
+    (the same record as `check_pair`'s, its time without the pauses between steps).  Closing it part way stops the
+    core at its next report (`modal_run.stepped`); it keeps nothing outside itself, so nothing is left behind.
+    Raises as `check_pair` does."""
+    started = time.perf_counter()
+    geometry_a, shape_a = _geometry_and_shape(obj_a, depsgraph, settings.mode, cache)
+    geometry_b, shape_b = _geometry_and_shape(obj_b, depsgraph, settings.mode, cache)
+    read_ms = (time.perf_counter() - started) * 1e3
+    named = dict(identity_a=object_identity(obj_a), identity_b=object_identity(obj_b), shape_a=shape_a,
+                 shape_b=shape_b, read_ms=read_ms)  # the objects are not touched after this step
+
+    def work(hook):
+        paused = 0.0
+
+        def timed(progress):
+            nonlocal paused
+            at = time.perf_counter()
+            hook(progress)
+            paused += time.perf_counter() - at
+
+        record = check_geometry(geometry_a, geometry_b, settings, progress=timed, **named)
+        return replace(record, time_ms=max(0.0, record.time_ms - paused * 1e3))
+
+    if isinstance(shape_a, TriangleMesh) and isinstance(shape_b, TriangleMesh):
+        return (yield from stepped(work))
+    # the other modes answer in one short call (and Hull mode may call Blender's Convex Hull: not in a thread)
+    return check_geometry(geometry_a, geometry_b, settings, **named)
 
 
 OBJECT_STAGES = ("reading the object", "finding self-intersections", "measuring the clearance between parts",

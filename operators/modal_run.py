@@ -1,13 +1,24 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""The modal run the long operators share (Check All, Sweep Frames, Check Object).
+"""The modal run the long operators share (Check All, Sweep Frames, Check Object, Check Collision).
 
 With a window, an operator's `invoke` starts the run (`start`: Blender's progress bar, a window timer, the operator
 as the window's modal handler); each TIMER event does a slice of the work within a time budget and reports it
 (`show`: the share done, and the line in the status bar that says what runs and that Esc cancels); Esc, the end of
 the work or an error ends it (`stop`: no timer, no progress bar, no status line).  Without a window the operators
 run straight through in `execute` instead.  The operator keeps its timer in `_timer`.
+
+Work that is one engine call (a pair's depth interval) reaches the timer's slices through `stepped`: the call
+runs in a thread of its own, handed the core's progress hook (core/progress.py), and only while the modal run
+waits for it, up to its next report.
 """
 from __future__ import annotations
+
+import threading
+
+from ..core import Cancelled
+
+NAVIGATION = {"MIDDLEMOUSE", "WHEELUPMOUSE", "WHEELDOWNMOUSE", "TRACKPADPAN", "TRACKPADZOOM"}
+"""Events a modal run lets through: the view can be moved while it runs; the scene cannot be edited."""
 
 
 def start(operator, context, steps: int, interval: float) -> None:
@@ -37,3 +48,54 @@ def stop(operator, context) -> None:
     workspace = getattr(context, "workspace", None)
     if workspace is not None:
         workspace.status_text_set(None)
+
+
+def stepped(work):
+    """`work(hook)` as a generator, for a modal run's slices: each `next` lets the work go on until it calls
+    `hook` (the core's progress hook: between units of its work) and yields the `core.Progress` reported; the
+    work's value is the StopIteration value, and its exception is raised from `next`.  Closing the generator
+    (Esc, the run dropped) makes that pending hook call raise `core.Cancelled`, and waits until the work has
+    ended.
+
+    The work runs in a thread of its own but never while the caller runs: each waits for the other, so the work
+    may use the core objects the caller holds (their caches are never touched by two at once); it must not touch
+    bpy.  The hook returns normally while the run goes on, so the work's answer is that of a straight call."""
+    resume, paused = threading.Semaphore(0), threading.Semaphore(0)
+    box = {}
+    stop = False
+
+    def hook(progress):
+        box["progress"] = progress
+        paused.release()
+        resume.acquire()
+        if stop:
+            raise Cancelled
+
+    def run():
+        resume.acquire()
+        try:
+            box["value"] = work(hook)
+        except BaseException as exc:  # handed to the caller's thread (Cancelled too, where it is dropped)
+            box["error"] = exc
+        finally:
+            box["finished"] = True
+            paused.release()
+
+    thread = threading.Thread(target=run, name="collision-inspector-work", daemon=True)
+    thread.start()
+    try:
+        while True:
+            resume.release()
+            paused.acquire()
+            if box.get("finished"):
+                break
+            yield box.pop("progress")
+    finally:
+        if not box.get("finished"):  # closed while the work waits in its hook: stop it there
+            stop = True
+            resume.release()
+            thread.join()
+    thread.join()
+    if "error" in box:
+        raise box["error"]
+    return box["value"]

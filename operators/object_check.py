@@ -42,8 +42,6 @@ def object_problem(context) -> str | None:
 STEP_S = 0.05
 """Time given to the stages per timer tick of the modal run (a stage, once started, runs to its end)."""
 PROGRESS_STEPS = 1000
-NAVIGATION = {"MIDDLEMOUSE", "WHEELUPMOUSE", "WHEELDOWNMOUSE", "TRACKPADPAN", "TRACKPADZOOM"}
-"""Events the modal run lets through: the view can be moved while it runs; the scene cannot be edited."""
 
 
 def failure_message(name: str, exc: Exception) -> str:
@@ -161,7 +159,7 @@ loose parts come closer than the scene's Clearance"""
                 self._end(context)
                 self.report({"ERROR"}, failure_message(self._name, exc))
                 return {"CANCELLED"}
-        if event.type in NAVIGATION:
+        if event.type in modal_run.NAVIGATION:
             return {"PASS_THROUGH"}
         return {"RUNNING_MODAL"}
 

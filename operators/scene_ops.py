@@ -191,7 +191,7 @@ clearance, worst first"""
                     return {"FINISHED"}
             self._status(context)
             return {"RUNNING_MODAL"}
-        if event.type in {"MIDDLEMOUSE", "WHEELUPMOUSE", "WHEELDOWNMOUSE", "TRACKPADPAN", "TRACKPADZOOM"}:
+        if event.type in modal_run.NAVIGATION:
             return {"PASS_THROUGH"}  # the view can be moved while the check runs; the scene cannot be edited
         return {"RUNNING_MODAL"}
 

@@ -119,6 +119,10 @@ TIERS: dict[str, tuple[str, ...]] = {
         "core/test_depth_cover.py::test_cover_bound_is_below_every_separating_move_found[rod across a torus tube]",
         "core/test_depth_lipschitz.py::test_bound_reaches_the_depth_and_not_beyond",
         "core/test_depth_lipschitz.py::test_interval_stage_raises_a_wide_lower_end",
+        # the progress hook on a corpus pair that runs every stage of the interval (each run a few seconds)
+        "core/test_depth_progress.py::test_a_hook_that_returns_changes_no_bit",
+        "core/test_depth_progress.py::test_cancelling_stops_at_that_report",
+        "core/test_depth_progress.py::test_the_lipschitz_covering_stops_between_batches",
         "core/test_mesh_scale_invariance.py::test_scaled_and_moved_pairs_answer_alike[1.0-1000000.0-ball in cup wall",
         "core/test_duplicate_cylinders.py::test_mesh_copies_answer_as_in_the_same_order[1024",
         "core/test_duplicate_cylinders.py::test_cylinder_copies_are_exact[1024",

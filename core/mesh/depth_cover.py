@@ -43,6 +43,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..hull import convex_hull
+from ..progress import Stage, report
 from ..rows import fibonacci_directions, row_dot
 from .depth_pieces import Work, pieces_around
 
@@ -501,7 +502,7 @@ WIDE = 0.1
 
 
 def cover_bound(sa, sb, seeds: np.ndarray, scale: float, lower: float, upper: float, polytope=None, planes=None,
-                pieces_most: int = PIECES, move=None):
+                pieces_most: int = PIECES, move=None, progress=None):
     """A lower bound of PD above `lower`, or None: the covered radius of the differences of pieces of A and B
     (pair-frame sides `sa`, `sb`, both closed) near their overlap: balls about points inside each solid pushed
     towards its medial axis, and (meshes of up to POLYTOPE_TRIANGLES) inner polytopes around up to MAX_CENTRES
@@ -510,7 +511,7 @@ def cover_bound(sa, sb, seeds: np.ndarray, scale: float, lower: float, upper: fl
     (handed in: that module calls this one); without them, balls only.  Pairs of more
     than SMALL_PAIR triangles get fewer samples and steps, and only while `upper` is above `lower` by more than
     WIDE.  Returns (r, centre, direction): `direction` where the cover is thinnest, `centre` a point inside
-    both."""
+    both.  `progress`: the depth interval's hook (core/progress.py), called between the units of work."""
     from .points import winding_numbers
 
     if seeds.shape[0] == 0 or not upper > 0.0:
@@ -535,6 +536,7 @@ def cover_bound(sa, sb, seeds: np.ndarray, scale: float, lower: float, upper: fl
     lo, hi = np.maximum(lo_a, lo_b) - upper, np.minimum(hi_a, hi_b) + upper
     balls = []
     for side, (slo, shi) in ((sa, (lo_a, hi_a)), (sb, (lo_b, hi_b))):
+        report(progress, Stage.COVER, 0.1 * len(balls))
         a, b = np.maximum(lo, slo), np.minimum(hi, shi)
         points = np.concatenate([seeds, a + rng.random((samples, 3)) * np.maximum(b - a, 0.0)])
         balls.append(_medial_balls(side, points, scale, allowance, steps))
@@ -557,20 +559,24 @@ def cover_bound(sa, sb, seeds: np.ndarray, scale: float, lower: float, upper: fl
     if polytope is not None and planes is not None and small:
         halves = [f * upper for f in SIZES] + [float(scale)]
         cuts = [planes(sa), planes(sb)]
-        for p in _spread(seeds):
+        spread = _spread(seeds)
+        for k, p in enumerate(spread):
+            report(progress, Stage.COVER, 0.2 + 0.2 * k / spread.shape[0])
             for half in halves:
                 va = polytope(sa, pruned(sa, cuts[0], p, half, scale), p, half, scale)
                 vb = polytope(sb, pruned(sb, cuts[1], p, half, scale), p, half, scale) if va is not None else None
                 if va is None or vb is None or va.shape[0] < 4 or vb.shape[0] < 4:
                     continue
                 differences.append(minkowski_difference(*_cut_pair(va, vb)))
+    report(progress, Stage.COVER, 0.4)
     found = covered_radius(differences, floor=lower)
     if (pieces_most and max(sa.local.triangles.shape[0], sb.local.triangles.shape[0]) <= PIECE_TRIANGLES
             and (found is None or found[0] * (1.0 + PIECES_ABOVE) < upper)):
         more = _piece_differences(sa, sb, ((pa, ra), (pb, rb)), seeds, scale, pieces_most, upper, move,
-                                  floor=lower if found is None else found[0], others=differences)
+                                  floor=lower if found is None else found[0], others=differences, progress=progress)
         if more:
             # (the first cover's members are members of this one too, but its cells differ: keep the better)
+            report(progress, Stage.COVER, 0.9)
             again = covered_radius(differences + more, floor=lower if found is None else found[0])
             found = again if again is not None else found
     if found is None:
@@ -579,7 +585,7 @@ def cover_bound(sa, sb, seeds: np.ndarray, scale: float, lower: float, upper: fl
     return r, seeds[0], u
 
 
-def _piece_differences(sa, sb, centres, seeds, scale, most, upper, move=None, floor=0.0, others=()):
+def _piece_differences(sa, sb, centres, seeds, scale, most, upper, move=None, floor=0.0, others=(), progress=None):
     """The differences of the vertex-hull pieces (core/mesh/depth_pieces.py) of A and B grown around each side's
     medial `centres` in a spread order from the one nearest the overlap (`seeds`: points inside both), for the
     pairs whose boxes meet, nearest first, at most PIECE_PAIRS; none when they cannot lift the covering above
@@ -593,6 +599,7 @@ def _piece_differences(sa, sb, centres, seeds, scale, most, upper, move=None, fl
         first = None if touch is None else touch - shift
         # each side's growth gets its share of the budget, the differences the rest
         work.cap = work.limit * GROWTH_SHARE * (k + 1) / 2.0
+        report(progress, Stage.COVER, 0.5 + 0.1 * k)
         built.append(pieces_around(side, _spread_from(seeds, c, first), scale, most, work=work))
     # pairs whose boxes meet after some move shorter than the upper end (a pair that overlaps only after a move
     # still carries the chain on)
@@ -605,9 +612,10 @@ def _piece_differences(sa, sb, centres, seeds, scale, most, upper, move=None, fl
     spread = fibonacci_directions(PAIR_DIRECTIONS)
     out = []
     work.cap = work.limit
-    for i, j in pairs:
+    for n, (i, j) in enumerate(pairs):
         if work.over():
             break
+        report(progress, Stage.COVER, 0.7 + 0.2 * n / len(pairs))
         (va, na, ea), (vb, nb, eb) = built[0][i], built[1][j]
         work.spend(DIFFERENCE_COST + PAIR_COST * va.shape[0] * vb.shape[0])
         cross = np.cross(ea[:, None, :], eb[None, :, :]).reshape(-1, 3)

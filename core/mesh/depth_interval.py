@@ -75,6 +75,7 @@ from .points import closest_points, inside_both, winding_numbers
 from .tritri import crossing_indexed
 from ..convex import collide_convex
 from ..hull import convex_hull
+from ..progress import Stage, report
 
 __all__ = ["Interval", "ball_bound", "depth_interval"]
 
@@ -348,12 +349,14 @@ def _snapped(points, scale):
     return np.round(points / step) * step
 
 
-def depth_interval(a, b, frame, tolerances, lower, point_a, point_b, normal, segments, hull_move, apart):
+def depth_interval(a, b, frame, tolerances, lower, point_a, point_b, normal, segments, hull_move, apart,
+                   progress=None):
     """Refine an intersecting answer's interval.  `lower`, `point_a`, `point_b`, `normal`: today's certified bound
     and witness (pair frame; the points may be None); `segments`: the crossing curve (pair frame); `hull_move`: the
     hulls' separating move of B (world), always valid; `apart(a, moved_b, tolerances)`: the full query's verdict
     that two meshes do not intersect (core/mesh/query.py hands it in: it imports this module).  Returns an
-    `Interval`.
+    `Interval`.  `progress`: None, or the caller's hook (core/progress.py), called between stages and between the
+    units of work within them; it may raise `core.Cancelled` to stop, and never changes the answer.
 
     The work runs on the pair in a canonical order (`_first`), so collide(b, a) is collide(a, b).swapped(): moving
     B by v separates exactly when moving A by -v does."""
@@ -361,9 +364,9 @@ def depth_interval(a, b, frame, tolerances, lower, point_a, point_b, normal, seg
         swapped = _SwappedFrame(frame)
         flip = None if normal is None else -np.asarray(normal, float)
         out = _interval(b, a, swapped, tolerances, lower, point_b, point_a, flip, segments,
-                        -np.asarray(hull_move, float), apart)
+                        -np.asarray(hull_move, float), apart, progress)
         return Interval(out.lower, out.point_b, out.point_a, None if out.normal is None else -out.normal, -out.move)
-    return _interval(a, b, frame, tolerances, lower, point_a, point_b, normal, segments, hull_move, apart)
+    return _interval(a, b, frame, tolerances, lower, point_a, point_b, normal, segments, hull_move, apart, progress)
 
 
 def _first(a, b) -> bool:
@@ -385,7 +388,7 @@ class _SwappedFrame:
         self.sa, self.sb = frame.sb, frame.sa
 
 
-def _interval(a, b, frame, tolerances, lower, point_a, point_b, normal, segments, hull_move, apart):
+def _interval(a, b, frame, tolerances, lower, point_a, point_b, normal, segments, hull_move, apart, progress=None):
     sa, sb, scale, band = frame.sa, frame.sb, frame.scale, frame.band
     best = Interval(lower, point_a, point_b, normal, np.asarray(hull_move, float))
     hull_length = float(np.linalg.norm(hull_move))
@@ -396,6 +399,7 @@ def _interval(a, b, frame, tolerances, lower, point_a, point_b, normal, segments
     verified = []
 
     def free(t, d):
+        report(progress, Stage.DIRECTIONS, state["checks"] / (most + SWEEP_CHECKS + SAMPLES))
         state["checks"] += 1
         return not _overlaps(frame, b, t * d)
 
@@ -433,6 +437,7 @@ def _interval(a, b, frame, tolerances, lower, point_a, point_b, normal, segments
             state["upper"] = hi
             verified.append((hi, hi * d))
 
+    report(progress, Stage.BOUNDS)
     if sa.closed and sb.closed:
         seeds = _seeds(frame, segments, (point_a, point_b, None if point_a is None else 0.5 * (point_a + point_b)),
                        scale, np.random.default_rng(19))
@@ -448,6 +453,7 @@ def _interval(a, b, frame, tolerances, lower, point_a, point_b, normal, segments
             # local polytopes (skipped when the ball's move already closes the interval)
             search(direction)
             if state["upper"] > best.lower * (1.0 + POLYTOPES_ABOVE):
+                report(progress, Stage.BOUNDS, 0.5)
                 poly = _polytope_bound(sa, sb, p, max(value, best.lower), direction, frame, tolerances)
                 if poly is not None:
                     lower_p, pa_p, pb_p, normal_p = poly
@@ -460,8 +466,10 @@ def _interval(a, b, frame, tolerances, lower, point_a, point_b, normal, segments
         search(np.asarray(hull_move, float) / hull_length)
     swept = False
     if best.lower > band and state["upper"] > best.lower * (1.0 + SWEEP_ABOVE) and triangles <= SWEEP_TRIANGLES:
+        report(progress, Stage.DIRECTIONS, 0.5)
         swept = _sweep_search(frame, best.lower, segments.shape[0] == 0, state, verified, free)
     if not swept and best.lower > band and state["upper"] > best.lower * (1.0 + SAMPLE_ABOVE):
+        report(progress, Stage.DIRECTIONS, 0.6)
         move = _sample_directions(a, b, best.lower, state, verified, free)
         if move is not None:
             search(move / np.linalg.norm(move))
@@ -470,18 +478,23 @@ def _interval(a, b, frame, tolerances, lower, point_a, point_b, normal, segments
                 and sa.local.triangles.shape[0] * sb.local.triangles.shape[0] <= CONE_PAIRS):
             # one mesh holds the other (no crossing as placed)
             start = min(verified, key=lambda item: item[0])[1] if verified else best.move
-            _cone_search(frame, best.lower, True, state, verified, free, start)
+            report(progress, Stage.DIRECTIONS, 0.8)
+            _cone_search(frame, best.lower, True, state, verified, free, start, progress)
     if sa.closed and sb.closed and state["upper"] > best.lower * (1.0 + GOOD):
         # still wide: pieces around points spread over the overlap, whose differences cover a ball (depth_cover.py)
+        report(progress, Stage.COVER)
         found = cover_bound(sa, sb, seeds, scale, best.lower, state["upper"], inner_polytope, _triangle_planes,
-                            move=min(verified, key=lambda item: item[0])[1] if verified else best.move)
+                            move=min(verified, key=lambda item: item[0])[1] if verified else best.move,
+                            progress=progress)
         _raise_lower(best, sa, sb, scale, found)
     if sa.closed and sb.closed and state["upper"] - best.lower > LIPSCHITZ_WIDER * state["upper"]:
         # still wider than 1 %: the Lipschitz covering of translation space (depth_lipschitz.py)
-        found = lipschitz_bound(sa, sb, seeds, scale, best.lower, state["upper"])
+        report(progress, Stage.MOVES)
+        found = lipschitz_bound(sa, sb, seeds, scale, best.lower, state["upper"], progress=progress)
         _raise_lower(best, sa, sb, scale, found)
     # the shortest move the crossing test passed, re-checked by the full query (the next one if it fails)
-    for _, move in sorted(verified, key=lambda item: item[0]):
+    for k, (_, move) in enumerate(sorted(verified, key=lambda item: item[0])):
+        report(progress, Stage.VERIFY, k / len(verified))
         if apart(a, _moved(b, move), tolerances):
             best.move = move
             break
@@ -552,7 +565,7 @@ def _judge(found, state, verified, free):
     return None
 
 
-def _cone_search(frame, lower, held, state, verified, free, start):
+def _cone_search(frame, lower, held, state, verified, free, start, progress=None):
     """After the spread samples, still wider than SAMPLE_ABOVE, for a pair whose sweep was not built (too many
     triangle pairs within reach: one mesh holding the other puts nearly every pair there, but few meet along any one
     direction).  First RAY_SPREAD spread directions, each with the exact depth from only the pairs that can meet
@@ -560,12 +573,13 @@ def _cone_search(frame, lower, held, state, verified, free, start):
     within the cone (`cone_sweep`), a pattern search from its axis, and candidates only from directions inside it
     (exact there; outside it pairs are missing).  The shortest candidates are judged by the crossing test (at most
     SWEEP_CHECKS per stage); a free one joins the verified moves and centres the next cone.  `start`: the best
-    move so far (the hulls' when none was verified)."""
+    move so far (the hulls' when none was verified).  `progress`: the hook, called between rays and cones."""
     ca, cb = state["pairs"] if "pairs" in state else pairs_within(frame, lower, state["upper"])
+    report(progress, Stage.DIRECTIONS, 0.8)
     # spread directions first, each with only the pairs that can meet along its own segment
     directions = fibonacci_directions(RAY_SPREAD)
     balls = pair_balls(ca, cb)
-    ray = ray_depths(ca, cb, frame.scale, directions, lower, state["upper"], held, balls)
+    ray = ray_depths(ca, cb, frame.scale, directions, lower, state["upper"], held, balls, progress)
     checks = 0
     for j in np.argsort(ray, kind="stable"):
         if checks >= SWEEP_CHECKS or ray[j] >= state["upper"]:
@@ -579,6 +593,7 @@ def _cone_search(frame, lower, held, state, verified, free, start):
             start = length * directions[j]
             break
     for _ in range(CONE_ROUNDS):
+        report(progress, Stage.DIRECTIONS, 0.9)
         best_t = state["upper"]
         axis = start / np.linalg.norm(start)
         angle, local = CONE_ANGLE, None

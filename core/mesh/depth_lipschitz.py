@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..progress import Stage, report
 from ..rows import row_dot
 from .depth_cover import _cells, _split, medial_points
 from .points import closest_points, inside_both, winding_numbers
@@ -107,12 +108,13 @@ ROUNDING = 1e-9
 """Relative rounding allowance (of the pair's scale plus U) that g must exceed the circumradius by."""
 
 def lipschitz_bound(sa, sb, seeds: np.ndarray, scale: float, lower: float, upper: float, max_queries=None,
-                    finest: float = FINEST, goal: float = GOAL, margin: bool = True):
+                    finest: float = FINEST, goal: float = GOAL, margin: bool = True, progress=None):
     """A lower bound of PD above `lower`, or None (pair-frame sides `sa`, `sb`, both closed; `seeds` points where
     the solids may overlap as placed; [lower, upper] the interval so far, upper realised by a free move).
     Returns (r, centre, direction): `centre` a point inside both solids as placed, `direction` the unit
     translation where the covering stopped (the axis of the nearest cell left uncertified).  `margin=False` drops
-    the Lipschitz and rounding margins: for tests only (the result is then not a bound)."""
+    the Lipschitz and rounding margins: for tests only (the result is then not a bound).  `progress`: the depth
+    interval's hook (core/progress.py), called before each batch of cells."""
     if not (upper > 0.0) or seeds.shape[0] == 0:
         return None
     triangles = sa.local.triangles.shape[0] + sb.local.triangles.shape[0]
@@ -124,6 +126,7 @@ def lipschitz_bound(sa, sb, seeds: np.ndarray, scale: float, lower: float, upper
     if pool is None:
         return None
     p0, a0, b0 = pool
+    report(progress, Stage.MOVES)
     balls = _balls(sa, sb, seeds, scale, upper)
     if balls[0].shape[0] == 0 or balls[2].shape[0] == 0:
         return None
@@ -157,6 +160,7 @@ def lipschitz_bound(sa, sb, seeds: np.ndarray, scale: float, lower: float, upper
             if cells.r0[j] < radius:
                 radius, stop_direction = float(cells.r0[j]), cells.axis()[j]
             break
+        report(progress, Stage.MOVES, spent / max_queries)
         order = np.argsort(cells.r0, kind="stable")
         batch, cells = cells.select(order[:BATCH]), cells.select(order[BATCH:])
         centres, size = batch.ball()

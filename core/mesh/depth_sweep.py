@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..progress import Stage, report
 from ..rows import fibonacci_directions, row_cross, row_dot
 from .descent import PRUNE, descend
 
@@ -218,16 +219,17 @@ def _near_segments(centre, radius, directions, lower, upper, widen=0.0):
             <= (reach * reach * (1.0 + 1e-9))[:, None] + 1e-9 * norm2[:, None])
 
 
-def ray_depths(ca, cb, scale, directions, lower, upper, held=False, balls=None):
+def ray_depths(ca, cb, scale, directions, lower, upper, held=False, balls=None, progress=None):
     """Per direction d (rows of `directions`, unit) the first candidate length in [lower, upper) (inf if none),
     each from a `Sweep` of only the pairs among (ca, cb) whose difference a - b can hold a point t d with
     lower <= t <= upper: a - b lies in the ball about the difference of the triangles' centroids whose radius is
     the sum of their corners' largest distances from them, which must reach the segment, and then `in_cone` with
     no angle.  Exact along each d as the whole sweep is; for pairs too many to sweep at once (a direction along which more than MAX_PAIRS can meet is
-    left inf)."""
+    left inf).  `progress`: the depth interval's hook (core/progress.py), called before each eight directions."""
     centre, radius = pair_balls(ca, cb) if balls is None else balls
     out = np.full(directions.shape[0], np.inf)
     for first in range(0, directions.shape[0], 8):
+        report(progress, Stage.DIRECTIONS, 0.8 + 0.1 * first / directions.shape[0])
         near = _near_segments(centre, radius, directions[first:first + 8], lower, upper)
         for k in range(near.shape[1]):
             _ray(out, first + k, directions[first + k], np.flatnonzero(near[:, k]), ca, cb, scale, lower, upper, held)

@@ -66,7 +66,7 @@ end (float32 folds leave it far narrower; a bevel's n-gons may not)."""
 
 
 def collide_meshes(a, b, tolerances: Tolerances = DEFAULT_TOLERANCES, max_distance=None, history=None, *,
-                   depth_interval: bool = True) -> Contact:
+                   depth_interval: bool = True, progress=None) -> Contact:
     """`core.collide` for two TriangleMeshes (see core/mesh/__init__.py for the meaning of every field).
 
     max_distance: when given, the query may stop as soon as the meshes are proven farther apart than that
@@ -74,7 +74,8 @@ def collide_meshes(a, b, tolerances: Tolerances = DEFAULT_TOLERANCES, max_distan
     `core.PairHistory` (core/mesh/coherence.py: the next query of the pair starts from what this one learnt; the
     answer is the same).  depth_interval: True (the default) narrows an intersecting answer's interval
     (core/mesh/depth_interval.py); False keeps the loose one (the deepest sample and the hulls' move: as certified,
-    cheaper), for callers that only need the verdict.  ValueError on bad arguments."""
+    cheaper), for callers that only need the verdict.  progress: `core.collide`'s hook (core/progress.py), handed
+    to the depth interval.  ValueError on bad arguments."""
     if history is not None and not isinstance(history, PairHistory):
         raise ValueError(f"history must be a core.PairHistory, got {type(history).__name__}")
     if history is not None:
@@ -96,10 +97,11 @@ def collide_meshes(a, b, tolerances: Tolerances = DEFAULT_TOLERANCES, max_distan
     if _both_nearly_convex(a, b):
         # both nearly convex (a fast no for most other meshes: see core/mesh/inner.py)
         hull = _hulls(a, b, tolerances)
-        nearly = _nearly_convex(a, b, tolerances, hull, depth_interval)
+        nearly = _nearly_convex(a, b, tolerances, hull, depth_interval, progress)
         if nearly is not None:
             return nearly
-    return _mesh_collide(a, b, tolerances, max_distance, hull, history=history, narrow=depth_interval)
+    return _mesh_collide(a, b, tolerances, max_distance, hull, history=history, narrow=depth_interval,
+                         progress=progress)
 
 
 def sample_meshes(a: TriangleMesh, b: TriangleMesh, tolerances: Tolerances = DEFAULT_TOLERANCES) -> Contact:
@@ -195,7 +197,7 @@ def _hulls(a: TriangleMesh, b: TriangleMesh, tolerances: Tolerances) -> Contact:
 
 
 def _nearly_convex(a: TriangleMesh, b: TriangleMesh, tolerances: Tolerances, hull: Contact,
-                   narrow: bool = True) -> Contact | None:
+                   narrow: bool = True, progress=None) -> Contact | None:
     """The answer for two closed, nearly convex meshes deep in each other (Blender's float32 UV Sphere and its
     duplicate in place), from their hulls' answer `hull`, or None to leave the pair to the general pipeline: the
     depth from the hulls (`_nearly_convex_depth`), the crossing curve and containment from
@@ -213,7 +215,7 @@ def _nearly_convex(a: TriangleMesh, b: TriangleMesh, tolerances: Tolerances, hul
         frame = Frame(a, b, tolerances)
         origin = frame.origin
         refined = narrow_interval(a, b, frame, tolerances, depth, point_a - origin, point_b - origin, normal,
-                                  segments - origin, separation, _apart)
+                                  segments - origin, separation, _apart, progress)
         if refined.lower > depth:
             depth, normal = refined.lower, refined.normal
             point_a, point_b = refined.point_a + origin, refined.point_b + origin
@@ -266,11 +268,12 @@ def crossing_and_containment(a: TriangleMesh, b: TriangleMesh, tolerances: Toler
 
 
 def _mesh_collide(a: TriangleMesh, b: TriangleMesh, tolerances: Tolerances, max_distance,
-                  hull: Contact | None = None, certify: bool = True, history=None, narrow: bool = True) -> Contact:
+                  hull: Contact | None = None, certify: bool = True, history=None, narrow: bool = True,
+                  progress=None) -> Contact:
     """The general pipeline (steps 2-6 of the module docstring); `hull`: the hulls' answer, if already known;
     `history`: the pair's `PairHistory`, or None; `narrow`: narrow an intersecting answer's interval
     (core/mesh/depth_interval.py).  certify False (`sample_meshes`): an intersecting pair gets no upper end (`gap`
-    infinite) unless the hulls are needed anyway."""
+    infinite) unless the hulls are needed anyway.  `progress`: the depth interval's hook (core/progress.py)."""
     frame = Frame(a, b, tolerances)
     sa, sb, band, scale, origin = frame.sa, frame.sb, frame.band, frame.scale, frame.origin
     fallback_normal = frame.fallback_normal
@@ -350,7 +353,7 @@ def _mesh_collide(a: TriangleMesh, b: TriangleMesh, tolerances: Tolerances, max_
         if narrow and hull is not None:
             refined = narrow_interval(a, b, frame, tolerances, depth, wa, wb,
                                       None if wa is None else unit_or(wa - wb, fallback_normal), segments, separation,
-                                      _apart)
+                                      _apart, progress)
             if refined.lower > depth:
                 depth, wa, wb = refined.lower, refined.point_a, refined.point_b
             separation = refined.move

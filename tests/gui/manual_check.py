@@ -1,7 +1,8 @@
-"""What the manual window checks (motion_window_check.py, object_check_window_check.py) share: a tagged log, a
-failure that ends Blender at once with exit code 1, enabling the repository as the legacy add-on (through
-scripts/blender_env.py, as every other tier does), the steps run from a Blender timer once the window is up,
-an empty scene, the 3D view, and making an object active (tests/blender/scenes.py, as the headless tier does).
+"""What the manual window checks (motion_window_check.py, object_check_window_check.py, pair_check_window_check.py)
+share: a tagged log, a failure that ends Blender at once with exit code 1, enabling the repository as the legacy
+add-on (through scripts/blender_env.py, as every other tier does), the steps run from a Blender timer once the
+window is up, an empty scene, the 3D view, and making an object active (tests/blender/scenes.py, as the headless
+tier does).
 Runs inside Blender only."""
 import os
 import sys

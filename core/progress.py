@@ -1,0 +1,61 @@
+"""A caller's hook into the engine's long work: where it has got to, and a way to stop it.
+
+A query that may run for seconds (an intersecting mesh pair's depth interval, core/mesh/depth_interval.py and the
+coverings it calls) takes `progress`: None, or a callable that it calls with a `Progress` between units of its work
+(a stage, a batch of cells, a piece).  The hook may raise `Cancelled`: the query then stops there and raises it on,
+answering nothing.  A hook that returns lets the work go on exactly as without it: the units are counted, never
+timed, so an answer that completes is the same, bit for bit, with or without a hook.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from typing import Callable
+
+__all__ = ["Cancelled", "Progress", "Stage", "report"]
+
+
+class Cancelled(Exception):
+    """Raised by a progress hook to stop the query that called it (and raised on by the query)."""
+
+
+class Stage(Enum):
+    """The depth interval's stages in the order they run (a pair skips those it does not need), each with what a
+    status line says of it and the span of the whole interval's work it is given on a progress bar."""
+
+    BOUNDS = ("bounding the depth", 0.0, 0.15)
+    DIRECTIONS = ("searching the separating directions", 0.15, 0.3)
+    COVER = ("covering the overlap with pieces", 0.3, 0.65)
+    MOVES = ("covering the short moves", 0.65, 0.95)
+    VERIFY = ("verifying the separating move", 0.95, 1.0)
+
+    @property
+    def text(self) -> str:
+        return self.value[0]
+
+    @property
+    def span(self) -> tuple[float, float]:
+        return self.value[1], self.value[2]
+
+
+@dataclass(frozen=True)
+class Progress:
+    """One report: the stage that runs and the share of it done (0 to 1; an estimate from counted work)."""
+
+    stage: Stage
+    share: float = 0.0
+
+    @property
+    def done(self) -> float:
+        """The share of the whole interval's work done (0 to 1), for a progress bar."""
+        start, end = self.stage.span
+        return start + (end - start) * min(1.0, max(0.0, self.share))
+
+
+Hook = Callable[[Progress], None]
+
+
+def report(hook: Hook | None, stage: Stage, share: float = 0.0) -> None:
+    """Call `hook` (when there is one) with the stage and the share of it done; it may raise `Cancelled`."""
+    if hook is not None:
+        hook(Progress(stage, float(share)))
