@@ -416,7 +416,11 @@ def _add_point(rows, face, w, a, b, W, A, B, nv, faces, normals, offsets, alive,
     visible = [(local, face)]
     horizon = []  # (rows, i, j) in the order the scalar walk appends them
     slack = -flat[rows]
-    wx, wy, wz = w[:, 0], w[:, 1], w[:, 2]
+    # Each row's start in the flattened face arrays and edge table (the polytope arrays are indexed flat: one
+    # take instead of numpy's index on two arrays).
+    face_base = rows * nf_cap
+    edge_base = rows * (nv_cap * nv_cap)
+    faces_flat, normals_flat = faces.reshape(-1, 3), normals.reshape(-1, 3)
     active = local
     while len(active):
         # One face per row, its three edges at once (in the scalar walk's order: pushes and horizon edges by
@@ -424,11 +428,10 @@ def _add_point(rows, face, w, a, b, W, A, B, nv, faces, normals, offsets, alive,
         # engine's case.
         top = sp[active] - 1
         sp[active] = top
-        r_act = rows[active]
-        ii = _at(faces, r_act, stack_flat.take(active * width + top))
+        ii = faces_flat.take(face_base[active] + stack_flat.take(active * width + top), axis=0)
         jj = ii[:, [1, 2, 0]]
-        nb = edge_flat.take((r_act[:, None] * nv_cap + jj) * nv_cap + ii)  # edge[r_act[:, None], jj, ii]
-        bad = (nb < 0).any(axis=1) | (nb[:, 0] == nb[:, 1]) | (nb[:, 1] == nb[:, 2]) | (nb[:, 0] == nb[:, 2])
+        nb = edge_flat.take(edge_base[active][:, None] + (jj * nv_cap + ii))  # edge[rows[active], jj, ii]
+        bad = (nb.min(axis=1) < 0) | (nb[:, 0] == nb[:, 1]) | (nb[:, 1] == nb[:, 2]) | (nb[:, 0] == nb[:, 2])
         if bad.any():
             ok[active[bad]] = False
             nb = np.maximum(nb, 0)
@@ -437,10 +440,10 @@ def _add_point(rows, face, w, a, b, W, A, B, nv, faces, normals, offsets, alive,
         if len(fresh):
             fr = fresh // 3
             f_sel, f_nb = active[fr], nb.reshape(-1).take(fresh)
-            f_rows = rows[f_sel]
-            nn = _at(normals, f_rows, f_nb)
-            h = (((nn[:, 0] * wx[f_sel] + nn[:, 1] * wy[f_sel]) + nn[:, 2] * wz[f_sel])
-                 - offsets_flat.take(f_rows * nf_cap + f_nb))
+            slot = face_base[f_sel] + f_nb
+            nn = normals_flat.take(slot, axis=0)
+            wf = w.take(f_sel, axis=0)
+            h = (((nn[:, 0] * wf[:, 0] + nn[:, 1] * wf[:, 1]) + nn[:, 2] * wf[:, 2]) - offsets_flat.take(slot))
             up = h > slack[f_sel]
             mark = np.where(up, _SEEN, _NOT_SEEN)
             seen.reshape(-1)[fresh] = mark
