@@ -21,9 +21,10 @@ works on all the pairs still expanding:
 The arithmetic is epa.py's, formula by formula (the same sums in the same order, each product and sum rounded
 once), so a pair takes the same steps and ends on the same face with the same bits.  Where the vectorised support
 product could round differently from the scalar one (two vertices within 1e-14 x |vertex| of each other along the
-direction), that support is taken with the scalar product instead, so the same vertex wins.  Every other case
-leaves the pair to the scalar engine, which runs EPA again from the same tetrahedron: a tetrahedron that is not
-well shaped, a face whose support needs `_settle`'s refinement, a horizon that is not a disc, a sliver, a
+direction), that support is taken with the scalar product instead, so the same vertex wins, unless the step
+settles whichever of them wins (`_unsettled_ties`: the point is then only compared with EPA's gap).  Every other
+case leaves the pair to the scalar engine, which runs EPA again from the same tetrahedron: a tetrahedron that is
+not well shaped, a face whose support needs `_settle`'s refinement, a horizon that is not a disc, a sliver, a
 non-finite value, or the step budget spent.  tests/core/test_lockstep_epa.py compares every answer with the
 scalar engine's, field by field.
 """
@@ -43,6 +44,10 @@ _TIE = 4e-15
 """Two vertices whose products with the direction are closer than this x |vertex| x sum|d_i| may be ordered
 differently by the batched and the scalar product (each product errs by at most ~3.3e-16 of that, so two
 computations can disagree only within 4 x 3.3e-16): such supports are taken with the scalar product."""
+_SETTLE_MARGIN = 2e-14
+"""A main-loop step whose certified gap is below EPA's gap by more than this x (|n|_1 x reach + |offset|)
+settles whichever of its near-tied support vertices wins, so its ties are left unresolved (`_unsettled_ties`:
+ten times the rounding bound)."""
 _CLOSE_AFTER = 512
 """Certified pairs gathered before they are closed together (see `_run`)."""
 _SEEN, _NOT_SEEN = np.int8(1), np.int8(2)
@@ -147,20 +152,35 @@ class _Sides:
                                           np.concatenate([side.local for side in sides])))
         return cache[key][1]
 
+    def reach(self):
+        """(m,) a bound on |support point|_inf of each pair's side: its row's largest vertex norm plus its offset's
+        largest component."""
+        radius = np.zeros(len(self.bucket))
+        for b in np.unique(self.bucket).tolist():
+            mine = np.flatnonzero(self.bucket == b)
+            radius[mine] = self.radii[b][self.local[mine]]
+        return radius + np.abs(self.offset).max(axis=1)
+
     def __call__(self, rows, d):
         """Support vertex (plus offset) of each pair in `rows` along the rows of d (m, 3)."""
         return _supports((self,), rows, d)[0]
 
 
-def _supports(sides, rows, d):
+def _supports(sides, rows, d, defer=False):
     """Each of `sides`' (`_Sides` over the same blocks) support vertices (plus offset) for the pairs in `rows`
     along the rows of d: one list of (m, 3) arrays, the sides' batched products taken together (one product per
-    block for both of a pair's shapes)."""
+    block for both of a pair's shapes).
+
+    defer=True leaves the near ties unresolved (the batched product's vertex stands) and returns (supports,
+    tied): tied[k] (m,) marks the rows whose side-k support is such a vertex (None: no batched product); the
+    caller takes the scalar query's vertex where it matters (`_unsettled_ties`)."""
     m = len(rows)
     count = len(sides)
     first = sides[0]
     if m <= first.scalar_rows:  # few rows: the scalar product of each costs less than the blocks' set-up
-        return [_scalar(side, rows, d, np.arange(m)) for side in sides]
+        found = [_scalar(side, rows, d, np.arange(m)) for side in sides]
+        return (found, None) if defer else found
+    tied = np.zeros(count * m, bool) if defer else None
     out = np.empty((count * m, 3))
     gathered = first.gathered(sides)
     slots = np.concatenate([rows + k * len(first.bucket) for k in range(count)])
@@ -184,7 +204,9 @@ def _supports(sides, rows, d):
         # A padding vertex repeats a row's last one: when that one wins, the tie sends it to the scalar
         # product too (which then picks the same vertex).
         near = np.flatnonzero(~(best - p.max(axis=1) > tie[sel] * radii[b][r]))
-        if len(near):
+        if len(near) and defer:
+            tied[sel[near]] = True
+        elif len(near):
             # The scalar query's own vertex (its index in the block row is its index in the vertex array).
             tied = sel[near]
             side_of = tied // m
@@ -196,7 +218,8 @@ def _supports(sides, rows, d):
                     at[near[mine]] = row[near[mine]] * width + np.array(
                         [pick(world[row].dot(dk)) for row, dk in zip(rows[pair].tolist(), d[pair])], dtype=np.intp)
         out[sel] = block.reshape(-1, 3).take(at, axis=0)
-    return [out[k * m:(k + 1) * m] + side.offset[rows] for k, side in enumerate(sides)]
+    found = [out[k * m:(k + 1) * m] + side.offset[rows] for k, side in enumerate(sides)]
+    return (found, [tied[k * m:(k + 1) * m] for k in range(count)]) if defer else found
 
 
 def _scalar(side, rows, d, which):
@@ -207,6 +230,32 @@ def _scalar(side, rows, d, which):
     picked = [world[pick(world.dot(dk))] for world, dk in zip([worlds[row] for row in rows[which].tolist()],
                                                               d[which])]
     return np.array(picked).reshape(-1, 3) + side.offset[rows[which]]
+
+
+def _step(a, b, n, offset, cw, gap):
+    """A step's support point w = a - b, the certified gap of the popped face (offset, normal n) and whether the
+    step settles (gap reached, or w already a corner of the face: cw (r, 3, 3)), as `epa` computes them."""
+    w = a - b
+    cg = ((n[:, 0] * w[:, 0] + n[:, 1] * w[:, 1]) + n[:, 2] * w[:, 2]) - offset
+    repeat = (cw == w[:, None, :]).all(axis=2).any(axis=1)
+    return w, cg, (cg <= gap) | repeat
+
+
+def _unsettled_ties(tied, rows, n, offset, cg, gap, reach):
+    """The rows (indices into `rows`) whose deferred near ties (`_supports(defer=True)`) must take the scalar
+    query's vertex: all but those whose step settles whichever tied vertex wins.
+
+    A settling step uses its support point only through the settle test and the sign of cg (`close` keeps
+    min(cg, 0), then max(., 0): +0.0 for any finite cg but -0.0).  Another tied vertex moves the true n.w by at
+    most twice a product's rounding, and each computed cg errs by a few roundings of |n|_1 x (|a| + |b|) and of
+    |offset|: together under 2e-15 x (|n|_1 x reach + |offset|), a tenth of `_SETTLE_MARGIN`'s.  So cg + margin
+    <= gap settles with either vertex, and cg can be -0.0 only if the face's offset is +0.0 (x - y is -0.0 only
+    for x = -0.0, y = +0.0): those rows are resolved too."""
+    either = tied[0] | tied[1]
+    size = (np.abs(n).sum(axis=1) * reach[rows] + np.abs(offset)) * _SETTLE_MARGIN
+    plus_zero = (offset == 0.0) & ~np.signbit(offset)
+    safe = (cg + size <= gap[rows]) & ~plus_zero
+    return np.flatnonzero(either & ~safe)
 
 
 def lockstep_epa(start_w, start_a, start_b, side_a, side_b, gap, flat, budget):
@@ -245,6 +294,7 @@ def _run(start_w, start_a, start_b, side_a, side_b, gap, flat, budget):
     point_b = np.zeros((m, 3))
     certified = np.zeros(m)
     every = np.arange(m)
+    reach = side_a.reach() + side_b.reach()  # bounds |support point| on both sides: `_unsettled_ties`' margin
 
     # `epa`'s test of the tetrahedron: 6 x volume against the longest edge cubed, as vec3's dot/cross/norm form them.
     p = [start_w[:, k] for k in range(4)]
@@ -332,13 +382,18 @@ def _run(start_w, start_a, start_b, side_a, side_b, gap, flat, budget):
             continue
         iterations[rows] += 1
         n = _at(normals, rows, face)
-        a, b = _supports((side_a, side_b), rows, n)
-        w = a - b
-        cg = ((n[:, 0] * w[:, 0] + n[:, 1] * w[:, 1]) + n[:, 2] * w[:, 2]) - offset
+        (a, b), tied = _supports((side_a, side_b), rows, n, defer=True)
         corners = _at(faces, rows, face)  # (r, 3)
         cw = _at(W, rows[:, None], corners)  # (r, 3, 3)
-        repeat = (cw == w[:, None, :]).all(axis=2).any(axis=1)
-        settle = (cg <= gap[rows]) | repeat
+        w, cg, settle = _step(a, b, n, offset, cw, gap[rows])
+        if tied is not None and (tied[0].any() or tied[1].any()):
+            redo = _unsettled_ties(tied, rows, n, offset, cg, gap, reach)
+            if len(redo):
+                for side, points, mine in ((side_a, a, tied[0]), (side_b, b, tied[1])):
+                    fix = redo[mine[redo]]
+                    points[fix] = _scalar(side, rows, n, fix)
+                w[redo], cg[redo], settle[redo] = _step(a[redo], b[redo], n[redo], offset[redo], cw[redo],
+                                                       gap[rows[redo]])
         if settle.any():
             s = np.flatnonzero(settle)
             running[rows[s]] = False  # unless a refinement in `close` sends them on
@@ -416,7 +471,11 @@ def _add_point(rows, face, w, a, b, W, A, B, nv, faces, normals, offsets, alive,
     visible = [(local, face)]
     horizon = []  # (rows, i, j) in the order the scalar walk appends them
     slack = -flat[rows]
-    wx, wy, wz = w[:, 0], w[:, 1], w[:, 2]
+    # Each row's start in the flattened face arrays and edge table (the polytope arrays are indexed flat: one
+    # take instead of numpy's index on two arrays).
+    face_base = rows * nf_cap
+    edge_base = rows * (nv_cap * nv_cap)
+    faces_flat, normals_flat = faces.reshape(-1, 3), normals.reshape(-1, 3)
     active = local
     while len(active):
         # One face per row, its three edges at once (in the scalar walk's order: pushes and horizon edges by
@@ -424,11 +483,10 @@ def _add_point(rows, face, w, a, b, W, A, B, nv, faces, normals, offsets, alive,
         # engine's case.
         top = sp[active] - 1
         sp[active] = top
-        r_act = rows[active]
-        ii = _at(faces, r_act, stack_flat.take(active * width + top))
+        ii = faces_flat.take(face_base[active] + stack_flat.take(active * width + top), axis=0)
         jj = ii[:, [1, 2, 0]]
-        nb = edge_flat.take((r_act[:, None] * nv_cap + jj) * nv_cap + ii)  # edge[r_act[:, None], jj, ii]
-        bad = (nb < 0).any(axis=1) | (nb[:, 0] == nb[:, 1]) | (nb[:, 1] == nb[:, 2]) | (nb[:, 0] == nb[:, 2])
+        nb = edge_flat.take(edge_base[active][:, None] + (jj * nv_cap + ii))  # edge[rows[active], jj, ii]
+        bad = (nb.min(axis=1) < 0) | (nb[:, 0] == nb[:, 1]) | (nb[:, 1] == nb[:, 2]) | (nb[:, 0] == nb[:, 2])
         if bad.any():
             ok[active[bad]] = False
             nb = np.maximum(nb, 0)
@@ -437,10 +495,10 @@ def _add_point(rows, face, w, a, b, W, A, B, nv, faces, normals, offsets, alive,
         if len(fresh):
             fr = fresh // 3
             f_sel, f_nb = active[fr], nb.reshape(-1).take(fresh)
-            f_rows = rows[f_sel]
-            nn = _at(normals, f_rows, f_nb)
-            h = (((nn[:, 0] * wx[f_sel] + nn[:, 1] * wy[f_sel]) + nn[:, 2] * wz[f_sel])
-                 - offsets_flat.take(f_rows * nf_cap + f_nb))
+            slot = face_base[f_sel] + f_nb
+            nn = normals_flat.take(slot, axis=0)
+            wf = w.take(f_sel, axis=0)
+            h = (((nn[:, 0] * wf[:, 0] + nn[:, 1] * wf[:, 1]) + nn[:, 2] * wf[:, 2]) - offsets_flat.take(slot))
             up = h > slack[f_sel]
             mark = np.where(up, _SEEN, _NOT_SEEN)
             seen.reshape(-1)[fresh] = mark
