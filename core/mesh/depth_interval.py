@@ -65,6 +65,7 @@ import numpy as np
 from ..contact import Status
 from ..rows import fibonacci_directions, row_dot
 from .depth_cover import cover_bound
+from .depth_exit import exit_bound
 from .depth_lipschitz import WIDER as LIPSCHITZ_WIDER, lipschitz_bound
 from .depth_sweep import MAX_PAIRS, Sweep, cone_sweep, pair_balls, pairs_within, ray_depths, shortest
 from .descent import PRUNE, descend
@@ -460,12 +461,14 @@ def _interval(a, b, frame, tolerances, lower, point_a, point_b, normal, segments
             state["upper"] = hi
             verified.append((hi, hi * d))
 
+    deep = None  # a point inside both solids (the ball bound's)
     if sa.closed and sb.closed:
         seeds = _seeds(frame, segments, (point_a, point_b, None if point_a is None else 0.5 * (point_a + point_b)),
                        scale, np.random.default_rng(19))
         found = ball_bound(sa, sb, seeds, scale)
         if found is not None:
             value, p, qa, qb, direction = found
+            deep = p
             if value > best.lower:
                 # point_a: A's side of the ball pair, point_b: B's, point_a - point_b = value * direction
                 ra, rb = float(np.linalg.norm(p - qa)), float(np.linalg.norm(p - qb))
@@ -503,6 +506,11 @@ def _interval(a, b, frame, tolerances, lower, point_a, point_b, normal, segments
         found = cover_bound(sa, sb, seeds, scale, best.lower, state["upper"], inner_polytope, _triangle_planes,
                             move=min(verified, key=lambda item: item[0])[1] if verified else best.move)
         _raise_lower(best, sa, sb, scale, found)
+    if deep is not None and segments.shape[0] == 0 and state["upper"] > best.lower * (1.0 + GOOD):
+        # one mesh holds the other, still wide: how far the inner one's points must travel to leave the outer
+        # (depth_exit.py; where the surfaces cross, points entering on the way make that bound weak)
+        found = exit_bound(sa, sb, scale, best.lower, state["upper"])
+        _raise_lower(best, sa, sb, scale, None if found is None else (found[0], deep, found[1]))
     if sa.closed and sb.closed and state["upper"] - best.lower > LIPSCHITZ_WIDER * state["upper"]:
         # still wider than 1 %: the Lipschitz covering of translation space (depth_lipschitz.py)
         found = lipschitz_bound(sa, sb, seeds, scale, best.lower, state["upper"])

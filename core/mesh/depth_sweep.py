@@ -181,9 +181,10 @@ def pairs_within(frame, lower, reach):
 
 
 def _with_area(corners):
-    """Triangles (rows of (K, 3, 3) corners) with an area: a dirty mesh's zero-area triangles and collinear slivers
-    add nothing to the winding number, hence bound nothing, while their missing axes would widen every interval they
-    are in to most of the line (and leave no candidate)."""
+    """Triangles (rows of (K, 3, 3) corners) with an area.  A dirty mesh's zero-area triangles and collinear slivers
+    lie on the edges of its other triangles, and their missing axes would widen every interval they are in to most
+    of the line (leaving no candidate); a candidate is judged by the crossing test anyway, so leaving a triangle out
+    can only cost a candidate, never a wrong move."""
     n = row_cross(corners[:, 1] - corners[:, 0], corners[:, 2] - corners[:, 0])
     edge = np.max(np.abs(corners - corners[:, :1]), axis=(1, 2))
     return row_dot(n, n) > (1e-12 * edge * edge) ** 2
