@@ -84,11 +84,15 @@ def exit_bound(sa, sb, scale: float, lower: float, upper: float, max_work: int =
     if not target > lower:
         return None
     allowance = ROUNDING * float(scale)
-    sides = [_Rays(inner, outer, scale, target) for inner, outer in ((sb, sa), (sa, sb))]
+    sides, room = [], MAX_PAIRS
+    for inner, outer in ((sb, sa), (sa, sb)):
+        side = _Rays(inner, outer, scale, target, room)
+        if side.too_many:
+            return None
+        room -= side.count * side.triangles
+        sides.append(side)
     sides = [s for s in sides if s.count]
     if not sides:
-        return None
-    if sum(s.count * s.triangles for s in sides) > MAX_PAIRS:
         return None
     # a cell tries its parent's TOP best points and its own TRAIL last ones along its direction; every point
     # once it reaches the finest angle
@@ -177,11 +181,12 @@ def _caps(cells):
 
 
 class _Rays:
-    """The points of `inner` inside `outer` and, for each, the triangles of `outer` within reach as seen from it:
+    """The points of `inner` inside `outer` and, for each, the triangles of `outer` within reach as seen from it
+    (`too_many` when there are more than `most` such pairs: nothing else is built):
     the inward unit normals of the planes through the point and each edge, |h| = the distance of the triangle's
     plane less how far its corners lie off it (0 for a triangle without area), and the distance to the triangle."""
 
-    def __init__(self, inner, outer, scale, reach):
+    def __init__(self, inner, outer, scale, reach, most):
         x = inner.vertices[inner.local.used]
         if x.shape[0] > MAX_POINTS:
             x = x[np.linspace(0, x.shape[0] - 1, MAX_POINTS).astype(int)]
@@ -197,6 +202,11 @@ class _Rays:
         else:
             near = np.zeros(corners.shape[0], bool)
         keep = np.flatnonzero(near)
+        # (the pairs' arrays are built only when there are at most `most` of them)
+        self.too_many = x.shape[0] * keep.size > most
+        if self.too_many:
+            self.count = self.triangles = 0
+            return
         proper = size[keep] > 1e-12 * edge[keep] * edge[keep]
         corners = corners[keep]
         n = n[keep] / np.where(proper, size[keep], 1.0)[:, None]
