@@ -26,7 +26,8 @@ class Stage(Enum):
     BOUNDS = ("bounding the depth", 0.0, 0.15)
     DIRECTIONS = ("searching the separating directions", 0.15, 0.3)
     COVER = ("covering the overlap with pieces", 0.3, 0.65)
-    MOVES = ("covering the short moves", 0.65, 0.95)
+    EXIT = ("bounding how far the held mesh must travel", 0.65, 0.7)
+    MOVES = ("covering the short moves", 0.7, 0.95)
     VERIFY = ("verifying the separating move", 0.95, 1.0)
 
     @property

@@ -123,6 +123,8 @@ TIERS: dict[str, tuple[str, ...]] = {
         "core/test_depth_progress.py::test_a_hook_that_returns_changes_no_bit",
         "core/test_depth_progress.py::test_cancelling_stops_at_that_report",
         "core/test_depth_progress.py::test_the_lipschitz_covering_stops_between_batches",
+        "core/test_depth_sweep_dirty.py",
+        "core/test_depth_exit_box_in_box.py::test_bound_never_passes_the_depth[True]",
         "core/test_mesh_scale_invariance.py::test_scaled_and_moved_pairs_answer_alike[1.0-1000000.0-ball in cup wall",
         "core/test_duplicate_cylinders.py::test_mesh_copies_answer_as_in_the_same_order[1024",
         "core/test_duplicate_cylinders.py::test_cylinder_copies_are_exact[1024",

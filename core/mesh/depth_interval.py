@@ -17,8 +17,9 @@ Lower bound 2, local inner polytopes (faceted shapes).  For p strictly inside A 
 by the plane of every triangle whose box meets X's box, each on p's side.  A surface point in X lies on some
 listed triangle, whose plane bounds C, so C's interior holds no surface point; being connected and holding p, it
 lies inside A.  The same for B; any move separating A and B separates C_A and C_B, so the convex engine's depth
-of the two, minus its gap, is a lower bound.  The planes are pulled towards p by a rounding allowance, a
-triangle without area in the box (it has no plane) or p on a plane rules that box out, and every vertex found is
+of the two, minus its gap, is a lower bound.  The planes are pulled towards p by a rounding allowance; a
+triangle without area (a dirty mesh's) is bounded by the plane through its segment facing p; p on a plane rules
+that box out, and every vertex found is
 pulled towards p until it satisfies every plane, so the hull of the vertices lies in C whatever the rounding.
 Boxes: cubes of a few multiples of the ball bound, boxes long along its direction, the whole pair.
 
@@ -64,6 +65,7 @@ import numpy as np
 from ..contact import Status
 from ..rows import fibonacci_directions, row_dot
 from .depth_cover import cover_bound
+from .depth_exit import exit_bound
 from .depth_lipschitz import WIDER as LIPSCHITZ_WIDER, lipschitz_bound
 from .depth_sweep import MAX_PAIRS, Sweep, cone_sweep, pair_balls, pairs_within, ray_depths, shortest
 from .descent import PRUNE, descend
@@ -241,6 +243,20 @@ def _triangle_planes(side, lo=None, hi=None):
     # how far the corners (hence every point of the triangle) lie off the computed plane: a sliver's normal is
     # rounded the most, and its plane is widened by that much
     off = np.max(np.abs(np.einsum("kij,kj->ki", corners - a[:, None, :], n)), axis=1)
+    flat = np.flatnonzero(~proper)
+    if flat.size:
+        # a triangle without a plane (zero area, a collinear sliver: a dirty mesh's) lies on a segment or a point:
+        # `n` keeps the unit direction of its longest edge (zero for a point) and `off` how far its corners lie
+        # off the line along it through `a`; inner_polytope bounds it by the plane through that line facing p
+        c = corners[flat] - a[flat][:, None, :]
+        edges = np.stack([c[:, 1], c[:, 2], c[:, 2] - c[:, 1]], axis=1)
+        length = np.sqrt(np.einsum("kij,kij->ki", edges, edges))
+        longest = edges[np.arange(flat.size), np.argmax(length, axis=1)]
+        size = length.max(axis=1)
+        d = longest / np.where(size > 0.0, size, 1.0)[:, None]
+        across = c - np.einsum("kij,kj->ki", c, d)[:, :, None] * d[:, None, :]
+        n[flat] = d
+        off[flat] = np.sqrt(np.einsum("kij,kij->ki", across, across)).max(axis=1)
     return corners.min(axis=1), corners.max(axis=1), n, a, proper, off
 
 
@@ -251,7 +267,8 @@ def inner_polytope(side, planes, p: np.ndarray, half, scale: float, axes=None, m
     C's interior meets no surface point (a surface point in the box lies on a listed triangle, whose plane bounds
     C), so, being connected and holding p, it lies inside the mesh.  The planes are pulled towards p by how far the
     triangle's corners lie off the computed plane and by a rounding allowance; a triangle without a plane (no
-    area) in the box, or p within that allowance of a listed plane, gives None.  Vertices by duality: the hull
+    area: a segment or a point) cuts by the plane through its line square to the way from p, pulled in the same
+    way; p within that allowance of a listed plane gives None.  Vertices by duality: the hull
     (core/hull.py) of the planes' poles n / h about p gives one vertex per facet (every triple of planes for a
     few); each is then pulled towards p until it satisfies every plane (so whatever the rounding, the hull of the
     returned points lies in C)."""
@@ -261,10 +278,21 @@ def inner_polytope(side, planes, p: np.ndarray, half, scale: float, axes=None, m
     reach = np.abs(axes.T) @ halves  # the oriented box's own axis-aligned box: p +- reach
     box_lo, box_hi = p - reach, p + reach
     meets = np.flatnonzero(np.all(lo <= box_hi, axis=1) & np.all(hi >= box_lo, axis=1))
-    if meets.size > max_planes or not np.all(proper[meets]):
+    if meets.size > max_planes:
         return None
     allowance = 1e-11 * scale
     n = n[meets]
+    flat = np.flatnonzero(~proper[meets])
+    if flat.size:
+        # a triangle without a plane lies within `off` of the line through its corner along n (`_triangle_planes`):
+        # the plane through that line square to the way from p to it has the triangle beyond it
+        d = n[flat]
+        w = corner[meets[flat]] - p
+        w = w - row_dot(w, d)[:, None] * d
+        size = np.sqrt(row_dot(w, w))
+        if not np.all(size > 0.0):
+            return None
+        n[flat] = w / size[:, None]
     s = row_dot(n, corner[meets] - p)       # p's side: n . (x - p) <= s when s > 0
     flip = np.where(s < 0.0, -1.0, 1.0)
     n = n * flip[:, None]
@@ -438,12 +466,14 @@ def _interval(a, b, frame, tolerances, lower, point_a, point_b, normal, segments
             verified.append((hi, hi * d))
 
     report(progress, Stage.BOUNDS)
+    deep = None  # a point inside both solids (the ball bound's)
     if sa.closed and sb.closed:
         seeds = _seeds(frame, segments, (point_a, point_b, None if point_a is None else 0.5 * (point_a + point_b)),
                        scale, np.random.default_rng(19))
         found = ball_bound(sa, sb, seeds, scale)
         if found is not None:
             value, p, qa, qb, direction = found
+            deep = p
             if value > best.lower:
                 # point_a: A's side of the ball pair, point_b: B's, point_a - point_b = value * direction
                 ra, rb = float(np.linalg.norm(p - qa)), float(np.linalg.norm(p - qb))
@@ -487,6 +517,12 @@ def _interval(a, b, frame, tolerances, lower, point_a, point_b, normal, segments
                             move=min(verified, key=lambda item: item[0])[1] if verified else best.move,
                             progress=progress)
         _raise_lower(best, sa, sb, scale, found)
+    if deep is not None and segments.shape[0] == 0 and state["upper"] > best.lower * (1.0 + GOOD):
+        # one mesh holds the other, still wide: how far the inner one's points must travel to leave the outer
+        # (depth_exit.py; where the surfaces cross, points entering on the way make that bound weak)
+        report(progress, Stage.EXIT)
+        found = exit_bound(sa, sb, scale, best.lower, state["upper"], progress=progress)
+        _raise_lower(best, sa, sb, scale, None if found is None else (found[0], deep, found[1]))
     if sa.closed and sb.closed and state["upper"] - best.lower > LIPSCHITZ_WIDER * state["upper"]:
         # still wider than 1 %: the Lipschitz covering of translation space (depth_lipschitz.py)
         report(progress, Stage.MOVES)

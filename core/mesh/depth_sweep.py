@@ -166,7 +166,8 @@ def in_cone(ca, cb, axis, angle, lower, upper):
 def pairs_within(frame, lower, reach):
     """The corners (ca, cb), each (K, 3, 3), of the triangle pairs the descent finds within `reach` of each other
     as placed, less those that meet only for moves shorter than `lower` (every corner of a - b nearer than
-    `lower`: the difference, their hull, lies inside that ball, and so does every t d at which they meet)."""
+    `lower`: the difference, their hull, lies inside that ball, and so does every t d at which they meet) and
+    those with a triangle without area (`_with_area`)."""
     wa, wb = frame.sa.world, frame.sb.world
     found = descend(wa, wb, reach + frame.band, PRUNE * frame.scale, None, near_only=True)
     ia, ib = found.ia, found.ib
@@ -176,8 +177,18 @@ def pairs_within(frame, lower, reach):
         for j in range(3):
             diff = ca[:, i] - cb[:, j]
             far = np.maximum(far, row_dot(diff, diff))
-    keep = far >= lower * lower
+    keep = (far >= lower * lower) & _with_area(ca) & _with_area(cb)
     return ca[keep], cb[keep]
+
+
+def _with_area(corners):
+    """Triangles (rows of (K, 3, 3) corners) with an area.  A dirty mesh's zero-area triangles and collinear slivers
+    lie on the edges of its other triangles, and their missing axes would widen every interval they are in to most
+    of the line (leaving no candidate); a candidate is judged by the crossing test anyway, so leaving a triangle out
+    can only cost a candidate, never a wrong move."""
+    n = row_cross(corners[:, 1] - corners[:, 0], corners[:, 2] - corners[:, 0])
+    edge = np.max(np.abs(corners - corners[:, :1]), axis=(1, 2))
+    return row_dot(n, n) > (1e-12 * edge * edge) ** 2
 
 
 def cone_sweep(ca, cb, scale, axis, angle, lower, upper, held=False, most=MAX_PAIRS, balls=None):

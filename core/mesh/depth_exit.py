@@ -1,0 +1,273 @@
+"""A lower bound of the translational penetration depth from how far points must travel to leave the other solid
+(issue 19; called from core/mesh/depth_interval.py while its other bounds leave the interval wider than GOOD).
+It is the bound of one mesh held inside another (nothing crosses: the covering bounds over the overlap then have
+the whole inner solid to cover), and it applies as well to a shape sunk into another.
+
+The argument.  A move v of B separates the solids only when no point of B ends inside A: for a point x of B
+inside A, x + v must lie outside A's interior.  Along a ray x + s u the winding number of A's surface changes only
+where the ray meets a triangle, so x + s u stays inside A until the ray meets one: every separating move t u has
+t >= e(x, u), the distance along u to the first triangle of A.  The same for a point y of A inside B and the move -u of A relative to B.  So for a set K of
+directions, every separating move along a direction of K is at least
+
+    bound(K) = max( max_x min_{u in K} e_A(x, u), max_y min_{u in K} e_B(y, -u) ),
+
+and PD is at least the least bound(K) over cells K covering the sphere of directions.
+
+A cone of rays.  K is a spherical triangle, held in the cap of half-angle theta about its axis a.  A ray from x
+meets a triangle T only inside T's pyramid seen from x, the directions on the inner side of the three planes
+through x and an edge of T; when the whole cap lies beyond one of those planes (its unit normal q, inward, has
+q . a < -sin(theta)), no ray of K meets T.  A ray along u that meets T's plane at distance s has
+s |n . u| = |n . (T - x)| = |h|, and |n . u| <= m = cos(max(0, angle(n, a) - theta)) over the cap: s >= |h| / m.
+So min_{u in K} e(x, u) >= min over the triangles not ruled out of max(|h| / m, d(x, T)) (|h| taken smaller by
+how far T's corners lie off its computed plane; a triangle without area (a dirty mesh's) has only d(x, T); all
+less a rounding allowance; no triangle left: the bound is the goal).  As the cells
+shrink the bound tends to the exact first exit along the ray, so a cell is split (in four) while its bound falls
+short of the goal, down to MIN_ANGLE; a cell left then keeps its bound.
+
+Points.  The vertices of each mesh proved inside the other (winding numbers): the last points of the inner mesh to
+leave lie on its surface (a vertex of the outer one meeting a face of the inner one last is missed: the bound then
+stays below the depth).  A cell tries its parent's TOP best points and its own TRAIL last ones along its axis;
+every point once per lineage below EVERY_BELOW.  Work is counted in point-triangle evaluations (MAX_WORK), never in
+time; the answer is deterministic, and the work runs in core/mesh/depth_interval.py's canonical order of the pair.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..progress import Stage, report
+from ..rows import row_cross, row_dot
+from .depth_cover import _cells, _split
+from .points import winding_numbers
+from .tritri import point_triangle
+
+__all__ = ["exit_bound"]
+
+GOAL = 8e-3
+"""Directions are certified up to (1 - GOAL) x U: the bound then leaves a gap of at most this fraction of U."""
+
+MIN_ANGLE = 2e-3
+"""Cells are split until their cap's half-angle (radians) falls below this."""
+
+MAX_POINTS = 400
+"""Points per side at most (evenly spread over the vertex list beyond it)."""
+
+MAX_PAIRS = 300_000
+"""Point-triangle pairs held at most (points x triangles within reach, both sides)."""
+
+MAX_WORK = 20_000_000
+"""Point-triangle evaluations (one cap test of a pair) spent at most."""
+
+TOP = 6
+"""Points a child cell tries: its parent's best (besides its own TRAIL)."""
+
+TRAIL = 16
+"""Points a cell tries that come last along its direction (their rays start farthest back)."""
+
+EVERY_BELOW = 0.03
+"""A cell short of the goal whose cap is narrower than this (radians) tries every point, once per lineage (its
+children then start from the best of them)."""
+
+ROOT_LEVEL = 2
+"""The first cells: the icosahedron's faces split this many times (320)."""
+
+BATCH = 256
+"""Cells evaluated per pass."""
+
+ROUNDING = 1e-9
+"""Relative rounding allowance (of the pair's scale) taken off every exit distance."""
+
+
+def exit_bound(sa, sb, scale: float, lower: float, upper: float, max_work: int = MAX_WORK, goal: float = GOAL,
+               progress=None):
+    """A lower bound of PD above `lower`, or None (pair-frame sides `sa`, `sb`, both closed; [lower, upper] the
+    interval so far).  Returns (r, direction): `direction` a unit move of B in the cell that set r (the goal's
+    direction when every cell reached it).  `progress` (core/progress.py) hears of each pass of cells, with the
+    share of the work budget spent."""
+    target = upper * (1.0 - goal)
+    if not target > lower:
+        return None
+    allowance = ROUNDING * float(scale)
+    sides, room = [], MAX_PAIRS
+    for inner, outer in ((sb, sa), (sa, sb)):
+        side = _Rays(inner, outer, scale, target, room)
+        if side.too_many:
+            return None
+        room -= side.count * side.triangles
+        sides.append(side)
+    sides = [s for s in sides if s.count]
+    if not sides:
+        return None
+    # a cell tries its parent's TOP best points and its own TRAIL last ones along its direction; every point
+    # once it reaches the finest angle
+    cells = _cells(ROOT_LEVEL)
+    everything = [np.arange(s.count) for s in sides]
+    tops = [np.zeros((cells.shape[0], min(TOP, s.count)), int) for s in sides]  # (point 0: a placeholder)
+    bound = np.full(cells.shape[0], -np.inf)   # each cell's parent's bound: it holds for the cell too
+    fresh = np.zeros(cells.shape[0], bool)     # a cell of the lineage has tried every point
+    radius, where, spent = target, None, 0
+    finest = np.sin(MIN_ANGLE)
+    while cells.shape[0]:
+        report(progress, Stage.EXIT, spent / max_work)
+        # the weakest first: the result is the least bound over the cells left
+        order = np.argsort(bound, kind="stable")
+        if spent >= max_work:
+            j = int(order[0])
+            if bound[j] < radius:
+                radius, where = float(bound[j]), _caps(cells[j:j + 1])[0][0]
+            break
+        take, rest = order[:BATCH], order[BATCH:]
+        batch = cells[take]
+        a, s, c = _caps(batch)
+        final = s < finest
+        rows = [np.concatenate([t[take], side.trailing(-a if k else a)], axis=1)
+                for k, (t, side) in enumerate(zip(tops, sides))]
+        got, picks, used = _evaluate(sides, rows, a, s, c, allowance)
+        spent += used
+        got = np.maximum(got, bound[take])
+        again = np.flatnonzero((got < target) & ~fresh[take] & (s < np.sin(EVERY_BELOW)))
+        renewed = np.zeros(take.size, bool)
+        if again.size:
+            more, more_picks, used = _evaluate(sides, [np.broadcast_to(e, (again.size, e.size))
+                                                       for e in everything], a[again], s[again], c[again], allowance)
+            spent += used
+            got[again] = np.maximum(got[again], more)
+            renewed[again] = True
+            for k in range(len(sides)):
+                picks[k][again] = more_picks[k]
+        got = np.minimum(got, target)
+        short = got < target
+        done = short & final
+        if np.any(done):
+            j = int(np.argmin(np.where(done, got, np.inf)))
+            if got[j] < radius:
+                radius, where = float(got[j]), a[j]
+        grow = np.flatnonzero(short & ~final)
+        kids = _split(batch[grow])
+        cells = np.concatenate([cells[rest], kids])
+        tops = [np.concatenate([t[rest], np.tile(p[grow], (4, 1))]) for t, p in zip(tops, picks)]
+        bound = np.concatenate([bound[rest], np.tile(got[grow], 4)])
+        fresh = np.concatenate([fresh[rest], np.tile((fresh[take] | renewed)[grow], 4)])
+        # cells whose parent's bound already reaches the radius cannot lower it
+        keep = np.flatnonzero(bound < radius)
+        cells, bound, fresh = cells[keep], bound[keep], fresh[keep]
+        tops = [t[keep] for t in tops]
+    if not radius > lower:
+        return None
+    return radius, (where if where is not None else np.array([0.0, 0.0, 1.0]))
+
+
+def _evaluate(sides, rows, a, s, c, allowance):
+    """Each cell's bound over the points `rows` (per side, a row of point indices per cell), the TOP best points
+    per side and cell, and the evaluations spent.  Side 0's rays go along the cells' directions, side 1's against
+    them."""
+    best = np.full(a.shape[0], -np.inf)
+    picks, spent = [], 0
+    for k, side in enumerate(sides):
+        r = np.ascontiguousarray(rows[k])
+        e, used = side.exits(r, (-a if k else a), s, c, allowance)
+        spent += used
+        best = np.maximum(best, e.max(axis=1))
+        order = np.argsort(-e, axis=1, kind="stable")[:, :min(TOP, side.count)]
+        picks.append(np.take_along_axis(r, order, axis=1))
+    return best, picks, spent
+
+
+def _caps(cells):
+    """Each spherical triangle's axis and the sine and cosine of the half-angle of a cap about it that holds its
+    corners (the cosine a hair small, the sine a hair large)."""
+    if cells.shape[0] == 0:
+        return np.empty((0, 3)), np.empty(0), np.empty(0)
+    a = cells.sum(axis=1)
+    a = a / np.sqrt(row_dot(a, a))[:, None]
+    cos = np.einsum("kj,kij->ki", a, cells).min(axis=1) * (1.0 - 1e-12) - 1e-15
+    sin = np.sqrt(np.maximum(1.0 - cos * cos, 0.0)) + 1e-12
+    return a, sin, cos
+
+
+class _Rays:
+    """The points of `inner` inside `outer` and, for each, the triangles of `outer` within reach as seen from it
+    (`too_many` when there are more than `most` such pairs: nothing else is built):
+    the inward unit normals of the planes through the point and each edge, |h| = the distance of the triangle's
+    plane less how far its corners lie off it (0 for a triangle without area), and the distance to the triangle."""
+
+    def __init__(self, inner, outer, scale, reach, most):
+        x = inner.vertices[inner.local.used]
+        if x.shape[0] > MAX_POINTS:
+            x = x[np.linspace(0, x.shape[0] - 1, MAX_POINTS).astype(int)]
+        x = x[winding_numbers(x, outer.world, scale) != 0] if x.shape[0] else x
+        corners = outer.world.leaf_corners
+        n = row_cross(corners[:, 1] - corners[:, 0], corners[:, 2] - corners[:, 0])
+        size = np.sqrt(row_dot(n, n))
+        edge = np.max(np.abs(corners - corners[:, :1]), axis=(1, 2))
+        # within reach of some point: the triangle's box within `reach` of the points' box
+        if x.shape[0]:
+            lo, hi = x.min(axis=0) - reach, x.max(axis=0) + reach
+            near = np.all(corners.max(axis=1) >= lo, axis=1) & np.all(corners.min(axis=1) <= hi, axis=1)
+        else:
+            near = np.zeros(corners.shape[0], bool)
+        keep = np.flatnonzero(near)
+        # (the pairs' arrays are built only when there are at most `most` of them)
+        self.too_many = x.shape[0] * keep.size > most
+        if self.too_many:
+            self.count = self.triangles = 0
+            return
+        proper = size[keep] > 1e-12 * edge[keep] * edge[keep]
+        corners = corners[keep]
+        n = n[keep] / np.where(proper, size[keep], 1.0)[:, None]
+        off = np.max(np.abs(np.einsum("kij,kj->ki", corners - corners[:, :1], n)), axis=1)
+        self.count, self.triangles = x.shape[0], corners.shape[0]
+        self.x, self.n = x, n
+        if self.count == 0 or self.triangles == 0:
+            self.count = 0
+            return
+        rel = corners[None, :, :, :] - x[:, None, None, :]          # (p, t, 3 corners, 3)
+        q = np.stack([np.cross(rel[:, :, i], rel[:, :, (i + 1) % 3]) for i in range(3)], axis=2)  # (p, t, 3, 3)
+        det = np.einsum("ptj,ptj->pt", q[:, :, 0], rel[:, :, 2])
+        qn = np.sqrt(np.einsum("ptij,ptij->pti", q, q))
+        # the pyramid's inside: sign(det) q . u >= 0 for its three planes; a point nearly in T's plane (its
+        # pyramid flat) or an edge through it rules nothing out (q = 0)
+        scale_rel = np.max(np.sqrt(np.einsum("ptij,ptij->pti", rel, rel)), axis=2)
+        flat = np.abs(det) <= 1e-9 * scale_rel ** 3
+        sign = np.where(det < 0.0, -1.0, 1.0)
+        good = (qn > 1e-12 * scale_rel[:, :, None] ** 2) & ~flat[:, :, None]
+        q = np.where(good[..., None], q * (sign[:, :, None] / np.where(good, qn, 1.0))[..., None], 0.0)
+        self.q = np.ascontiguousarray(q.reshape(x.shape[0], -1, 3))  # (p, 3 t, 3): the planes of triangle j at 3j
+        h = np.abs(np.einsum("tj,ptj->pt", n, rel[:, :, 0])) - off[None, :]
+        self.h = np.where(proper[None, :], np.maximum(h, 0.0), 0.0)
+        # and the distance to the triangle itself, whatever the direction
+        count, tris = x.shape[0], corners.shape[0]
+        flat_x = np.repeat(x, tris, axis=0)
+        flat_c = np.tile(corners, (count, 1, 1))
+        gap = flat_x - point_triangle(flat_x, flat_c[:, 0], flat_c[:, 1], flat_c[:, 2])
+        self.d = np.sqrt(row_dot(gap, gap)).reshape(count, tris)
+
+    def trailing(self, d):
+        """Per direction (rows of d) the TRAIL points least along it."""
+        along = d @ self.x.T
+        count = min(TRAIL, self.count)
+        if count == self.count:
+            return np.tile(np.arange(self.count), (d.shape[0], 1))
+        part = np.argpartition(along, count - 1, axis=1)[:, :count]
+        return np.sort(part, axis=1)
+
+    def exits(self, rows, a, sin, cos, allowance):
+        """For each cell (axes `a`, cap sine and cosine) and each of its points (`rows`: one list for all, or a
+        row per cell), a lower bound of the first exit distance along the cell's directions.  Returns (bounds
+        (cells, points), evaluations)."""
+        cells = a.shape[0]
+        rows = np.broadcast_to(rows, (cells, rows.shape[-1])) if rows.ndim == 1 else rows
+        out = np.empty(rows.shape)
+        # a cap about a with cosine c: max over it of |n . u| is cos(max(0, angle(n, a) - theta))
+        na = np.clip(np.abs(self.n @ a.T), 0.0, 1.0)                 # (t, cells)
+        sn = np.sqrt(np.maximum(1.0 - na * na, 0.0))
+        # cos(phi - theta) = cos phi cos theta + sin phi sin theta, and 1 once phi <= theta
+        m = np.where(na >= cos[None, :], 1.0, na * cos[None, :] + sn * sin[None, :])
+        m = np.minimum(m * (1.0 + 1e-12) + 1e-15, 1.0)
+        tris = self.triangles
+        for i in range(cells):
+            r = rows[i]
+            reach = (self.q[r] @ a[i]).reshape(r.size, tris, 3).min(axis=2)   # (p, t)
+            e = np.maximum(self.h[r] / m[:, i][None, :], self.d[r])
+            e[reach < -sin[i] - 1e-9] = np.inf
+            out[i] = e.min(axis=1) * (1.0 - 1e-12) - allowance
+        return out, rows.size * self.triangles
