@@ -3,6 +3,7 @@
 pairs that certainly overlap, and how long the answer takes, per family.
 
     OPENBLAS_NUM_THREADS=1 .venv/bin/python bench/depth_tightness.py [--quick] [--fraction F] [--check]
+        [--families chain,rod_torus]
 
 The pairs are tests/core/depth_corpus.py's (seeded: rod through a torus, chain links, ball in a cup's wall, box in a
 crate's wall, containment, hooked L prisms, blobs, dirty meshes; as built, far from the origin, tiny and huge),
@@ -34,10 +35,11 @@ def main() -> int:
     parser.add_argument("--quick", action="store_true", help="fraction 0.5 (40 pairs)")
     parser.add_argument("--fraction", type=float, default=None, help="cases per family x this (default 7)")
     parser.add_argument("--check", action="store_true", help="also run the oracles' checks on every pair")
+    parser.add_argument("--families", default=None, help="comma-separated families to run (default: all)")
     args = parser.parse_args()
     fraction = args.fraction if args.fraction is not None else (0.5 if args.quick else 7.0)
     start = time.perf_counter()
-    corpus = cases(fraction)
+    corpus = cases(fraction, None if args.families is None else args.families.split(","))
     built = time.perf_counter() - start
     records = [examine(case, check=args.check) for case in corpus]
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
