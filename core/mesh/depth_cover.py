@@ -532,9 +532,9 @@ THIN_STEP = 0.25
 THIN_SAMPLES = 64
 """Points sampled in the boxes' overlap after an aimed move (besides the medial centres) for `_overlap_point`."""
 
-THIN_PAST = (0.05, 0.2)
-"""How far past the other side's nearest surface point a centre is carried (`_overlap_point`), as shares of its
-distance to it."""
+THIN_PAST = 0.05
+"""How far past the other side's nearest surface point a centre is carried when that point lies outside the
+centre's ball (`_overlap_point`), as a share of its distance to it."""
 
 THIN_SECONDS = 0.5
 """Estimated quiet-core seconds (`Work`) the aimed pieces may spend per pair (growth, differences, point queries;
@@ -781,18 +781,24 @@ def _overlap_point(sa, sb, m, centres, near, scale, work, closest_points):
     the move."""
     from .points import winding_numbers
 
-    (pa, _), (pb, _) = centres
+    (pa, ra), (pb, rb) = centres
     lo = np.maximum(sa.world.lo[-1], sb.world.lo[-1] + m)
     hi = np.minimum(sa.world.hi[-1], sb.world.hi[-1] + m)
     if np.any(lo > hi):
         return None
     rng = np.random.default_rng(19)
-    # each side's centres carried a little past the other's nearest surface point (into it, when the segment
-    # there stays in their own solid: where a thin overlap after the move lies)
+    # each side's centres carried past the other's nearest surface point q: when q lies in the centre's ball
+    # (radius r), half-way from q to the ball's rim along the same line (into the other solid, and still in the
+    # ball: where a thin overlap after the move lies), else a little past q
     work.spend(POINT_COST * (pa.shape[0] + pb.shape[0]))
     _, qb = closest_points(pa - m, sb.world)
     _, qa = closest_points(pb + m, sa.world)
-    past = [q + (q - p) * f for p, q in ((pa, qb + m), (pb + m, qa)) for f in THIN_PAST]
+    past = []
+    for p, r, q in ((pa, ra, qb + m), (pb + m, rb, qa)):
+        w = q - p
+        gap = np.sqrt(row_dot(w, w))
+        share = np.where(gap < r, 0.5 * (r - gap) / np.maximum(gap, 1e-300), THIN_PAST)
+        past.append(q + w * share[:, None])
     points = np.concatenate([near, *past, pa, pb + m, lo + rng.random((THIN_SAMPLES, 3)) * (hi - lo)])
     work.spend(POINT_COST * points.shape[0])
     points = points[winding_numbers(points, sa.world, scale) != 0]
