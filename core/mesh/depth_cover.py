@@ -690,10 +690,11 @@ def _thin_pieces(sa, sb, members, centres, scale, upper, cover):
     """Piece differences aimed at where the covering of `members` is thinnest (issue 19: the chain along a
     direction stops where no pair of the pieces built so far still overlaps after that move, as on thick links
     crossing, whose pieces are thin slabs of the tubes).  Per round: the covering's least cells, up to
-    THIN_DIRECTIONS of them apart from each other by THIN_APART; for a cell held up to h along its centre
-    direction u, the move m = (h + THIN_STEP (U - h)) u, a point x inside A and inside B + m (`_overlap_point`),
+    THIN_DIRECTIONS of them apart from each other by THIN_APART; for a cell held up to h, with the chain along its
+    centre direction u reaching R, the move m = (s + THIN_STEP (U - s)) u for s = max(h, R) (none when s >= U),
+    a point x inside A and inside B + m (`_overlap_point`, from candidates that include `_last_links`'),
     and the pieces of A around x and of B around x - m (core/mesh/depth_pieces.py `pieces_around`, certified
-    there): after the move m the two share x, so their difference holds m and carries that cell's chain past h.
+    there): after the move m the two share x, so their difference holds m and carries that cell's chain past s.
     Which points are chosen only decides how much the bound rises: every difference is of certified pieces.  At
     most THIN_ROUNDS rounds, within THIN_SECONDS of estimated work (`Work`).  `cover`: `cells_held`'s answer for
     `members`; returns it for the members and the differences built (each round redoes only the cells held
@@ -777,8 +778,8 @@ def _last_links(members, u, reach, m, work):
 def _overlap_point(sa, sb, m, centres, near, scale, work, closest_points):
     """A point inside A and inside B moved by m, as deep in both as the candidates allow (the largest least
     distance to the two surfaces), or None: the candidates are the points `near`, both sides' medial `centres`
-    ((pa, ra), (pb, rb); B's moved by m) and THIN_SAMPLES points of a fixed sequence in the boxes' overlap after
-    the move."""
+    ((pa, ra), (pb, rb); B's moved by m), those carried past the other side's nearest surface point, and
+    THIN_SAMPLES points of a fixed sequence in the boxes' overlap after the move."""
     from .points import winding_numbers
 
     (pa, ra), (pb, rb) = centres
