@@ -341,6 +341,30 @@ def covered_radius(differences, floor: float = 0.0, max_cells: int = MAX_CELLS, 
     reach so far), so a move along which one pair of pieces parts from the start while another has begun to
     overlap is still followed.  Members holding the origin start the chain; alone they give the star-shaped
     test of the module docstring."""
+    return held_radius(cells_held(differences, floor, max_cells, rounds), floor)
+
+
+def held_radius(cover, floor: float = 0.0):
+    """(r, direction) from `cells_held`'s answer: the least cell's value shrunk by ROUNDING and that cell's centre
+    direction, or None when it is not above `floor` (or there is no answer)."""
+    if cover is None:
+        return None
+    held, done = cover
+    j = int(np.argmin(held))
+    r = float(held[j]) * (1.0 - ROUNDING)
+    if not r > floor:
+        return None
+    u = done[j].sum(axis=0)
+    return r, u / np.linalg.norm(u)
+
+
+def cells_held(differences, floor: float = 0.0, max_cells: int = MAX_CELLS, rounds: int = MAX_ROUNDS, start=None,
+               limit: float = np.inf):
+    """`covered_radius`'s cells: (held, cells), the radius each final cell (k, 3, 3 unit corners) is held up to
+    (before the rounding shrink), or None when the covering is not above `floor`.  With `start`, an earlier
+    answer (held, cells) for a subset of these members, only its cells held below `limit` are worked out again:
+    the others keep their values (held by fewer members, so still held), and the least of all is still the
+    covering's certified radius."""
     sets = []
     for m in differences:
         if m is None:
@@ -350,11 +374,15 @@ def covered_radius(differences, floor: float = 0.0, max_cells: int = MAX_CELLS, 
             sets.append(m.subset(keep))
     if not sets:
         return None
-    cells = _cells(START_LEVEL)
-    held = np.empty(0)
-    done = np.empty((0, 3, 3))
+    if start is None:
+        cells, held, done = _cells(START_LEVEL), np.empty(0), np.empty((0, 3, 3))
+    else:
+        redo = start[0] < limit
+        cells, held, done = start[1][redo], start[0][~redo], start[1][~redo]
     reach = np.inf
     for k in range(rounds + 1):
+        if cells.shape[0] == 0:
+            break
         best_cell, best_dir = _best(sets, cells)
         held = np.concatenate([held, best_cell])
         done = np.concatenate([done, cells])
@@ -367,12 +395,7 @@ def covered_radius(differences, floor: float = 0.0, max_cells: int = MAX_CELLS, 
             break
         cells = _split(done[low])
         held, done = held[~low], done[~low]
-    j = int(np.argmin(held))
-    r = float(held[j]) * (1.0 - ROUNDING)
-    if not r > floor:
-        return None
-    u = done[j].sum(axis=0)
-    return r, u / np.linalg.norm(u)
+    return held, done
 
 
 CHAIN_STEPS = 32
@@ -456,19 +479,19 @@ PIECES = 10
 PIECES_ABOVE = 4e-3
 """The pieces are grown only while the balls and polytopes leave the interval wider than this (relative)."""
 
-STAGE_SECONDS = 1.0
+STAGE_SECONDS = 1.6
 """Quiet-core CPU seconds the pieces stage (growth and differences) may spend on a pair of STAGE_TRIANGLES
 triangles or more, counted as estimated work (core/mesh/depth_pieces.py `Work`, so the answer does not depend on
 the machine's load); `stage_budget` scales it down for smaller pairs.  Past it the stage returns what it has
 built (the bound is then weaker, never wrong)."""
 
-DIFFERENCE_COST = 3500.0
-"""Work units (microseconds) of one piece difference, plus PAIR_COST per pair of the two pieces' points.  The fit
-by CPU time on corpus pairs gave about 3.5 ms + 43 us per point pair; PAIR_COST is a thousand times below that
-fit, so in effect each difference costs DIFFERENCE_COST and PIECE_PAIRS, not the budget, caps the differences
-(the tightness in bench/README.md was measured so)."""
+DIFFERENCE_COST = 500.0
+"""Work units (microseconds) of one piece difference, plus PAIR_COST per pair of the two pieces' points: the fit by
+CPU time on corpus chain and rod/torus pairs gave about 45 us per point pair with no fixed part to speak of (a
+difference's directions are mostly the cross products of the two pieces' edges, each direction's extreme pairs a
+few microseconds), so a pair of 20-point pieces costs about 18 ms."""
 
-PAIR_COST = 0.043
+PAIR_COST = 43.0
 
 STAGE_TRIANGLES = 4000
 """Pairs of at least this many triangles (both meshes) get the whole STAGE_SECONDS."""
@@ -476,8 +499,9 @@ STAGE_TRIANGLES = 4000
 STAGE_FLOOR = 0.75
 """The smallest share of STAGE_SECONDS a pair gets, however few its triangles."""
 
-GROWTH_SHARE = 0.7
-"""Share of the stage's budget the two sides' growth may use (half each, A first); the differences get the rest."""
+GROWTH_SHARE = 0.45
+"""Share of the stage's budget the two sides' growth may use (half each, A first); the differences get the rest
+(about PIECE_PAIRS differences of typical pieces)."""
 
 CHECK_DIRECTIONS = 64
 """Directions along which `_cannot_pay` bounds the covering from above before any difference's hull is built."""
@@ -493,6 +517,35 @@ PIECE_PAIRS = 32
 
 PAIR_DIRECTIONS = 128
 """Directions whose extreme vertex pairs make a piece difference's points (`minkowski_difference`)."""
+
+THIN_ROUNDS = 3
+"""Rounds of pieces aimed at the covering's thinnest cells (`_thin_pieces`), each followed by a new covering."""
+
+THIN_DIRECTIONS = 6
+"""Thin cells aimed at per round (the least-held ones, apart from each other)."""
+
+THIN_APART = 0.25
+"""Least angle (radians) between two thin cells' directions aimed at in one round."""
+
+THIN_STEP = 0.25
+"""The aimed move goes this share of the way from where a thin cell's chain stops to the upper end."""
+
+THIN_SAMPLES = 64
+"""Points sampled in the boxes' overlap after an aimed move (besides the medial centres) for `_overlap_point`."""
+
+THIN_PAST = 0.05
+"""How far past the other side's nearest surface point a centre is carried when that point lies outside the
+centre's ball (`_overlap_point`), as a share of its distance to it."""
+
+THIN_SECONDS = 0.5
+"""Estimated quiet-core seconds (`Work`) the aimed pieces may spend per pair (growth, differences, point queries;
+the coverings between rounds are not counted)."""
+
+POINT_COST = 30.0
+"""Work units (microseconds) of one point's winding number or closest point in `_overlap_point`."""
+
+CONVEX_COST = 1000.0
+"""Work units (microseconds) of one convex query between two pieces in `_last_links`."""
 
 PIECE_TRIANGLES = 5000
 """Vertex-hull pieces (core/mesh/depth_pieces.py) only for meshes up to this many triangles each."""
@@ -575,10 +628,18 @@ def cover_bound(sa, sb, seeds: np.ndarray, scale: float, lower: float, upper: fl
         more = _piece_differences(sa, sb, ((pa, ra), (pb, rb)), seeds, scale, pieces_most, upper, move,
                                   floor=lower if found is None else found[0], others=differences, progress=progress)
         if more:
-            # (the first cover's members are members of this one too, but its cells differ: keep the better)
+            # (the first cover's members are members of this one too, but its cells differ: keep the better; the
+            # cells are worked out from no floor, so that they also show where a covering below it is thin)
             report(progress, Stage.COVER, 0.9)
-            again = covered_radius(differences + more, floor=lower if found is None else found[0])
+            floor = lower if found is None else found[0]
+            cover = cells_held(differences + more)
+            again = held_radius(cover, floor)
             found = again if again is not None else found
+            if cover is not None and (found is None or found[0] * (1.0 + PIECES_ABOVE) < upper):
+                report(progress, Stage.COVER, 0.95)
+                again = held_radius(_thin_pieces(sa, sb, differences + more, ((pa, ra), (pb, rb)), scale, upper,
+                                                 cover), floor)
+                found = again if again is not None and (found is None or again[0] > found[0]) else found
     if found is None:
         return None
     r, u = found
@@ -609,23 +670,157 @@ def _piece_differences(sa, sb, centres, seeds, scale, most, upper, move=None, fl
     pairs = [(i, j) for _, i, j in sorted(pairs)[:PIECE_PAIRS]]
     if not pairs or _cannot_pay([(built[0][i][0], built[1][j][0]) for i, j in pairs], others, floor):
         return []
-    spread = fibonacci_directions(PAIR_DIRECTIONS)
     out = []
     work.cap = work.limit
     for n, (i, j) in enumerate(pairs):
         if work.over():
             break
         report(progress, Stage.COVER, 0.7 + 0.2 * n / len(pairs))
-        (va, na, ea), (vb, nb, eb) = built[0][i], built[1][j]
-        work.spend(DIFFERENCE_COST + PAIR_COST * va.shape[0] * vb.shape[0])
-        cross = np.cross(ea[:, None, :], eb[None, :, :]).reshape(-1, 3)
-        length = np.sqrt(row_dot(cross, cross))
-        cross = cross[length > 1e-6] / length[length > 1e-6][:, None]
-        directions = np.concatenate([spread, na, -nb, cross, -cross])
-        m = minkowski_difference(va, vb, "pieces", directions, holding=False)
+        m = _pair_difference(built[0][i], built[1][j], work)
         if m is not None:
             out.append(m)
     return out
+
+
+def _pair_difference(piece_a, piece_b, work: Work):
+    """The `Difference` of two vertex-hull pieces ((points, facet normals, edge directions) each, from
+    `pieces_around`), or None; its estimated cost is charged to `work`.  Its `tag` is the two vertex sets (where
+    `_thin_pieces` looks for the last link of a chain)."""
+    (va, na, ea), (vb, nb, eb) = piece_a, piece_b
+    work.spend(DIFFERENCE_COST + PAIR_COST * va.shape[0] * vb.shape[0])
+    cross = np.cross(ea[:, None, :], eb[None, :, :]).reshape(-1, 3)
+    length = np.sqrt(row_dot(cross, cross))
+    cross = cross[length > 1e-6] / length[length > 1e-6][:, None]
+    directions = np.concatenate([fibonacci_directions(PAIR_DIRECTIONS), na, -nb, cross, -cross])
+    return minkowski_difference(va, vb, (va, vb), directions, holding=False)
+
+
+def _thin_pieces(sa, sb, members, centres, scale, upper, cover):
+    """Piece differences aimed at where the covering of `members` is thinnest (issue 19: the chain along a
+    direction stops where no pair of the pieces built so far still overlaps after that move, as on thick links
+    crossing, whose pieces are thin slabs of the tubes).  Per round: the covering's least cells, up to
+    THIN_DIRECTIONS of them apart from each other by THIN_APART; for a cell held up to h, with the chain along its
+    centre direction u reaching R, the move m = (s + THIN_STEP (U - s)) u for s = max(h, R) (none when s >= U),
+    a point x inside A and inside B + m (`_overlap_point`, from candidates that include `_last_links`'),
+    and the pieces of A around x and of B around x - m (core/mesh/depth_pieces.py `pieces_around`, certified
+    there): after the move m the two share x, so their difference holds m and carries that cell's chain past s.
+    Which points are chosen only decides how much the bound rises: every difference is of certified pieces.  At
+    most THIN_ROUNDS rounds, within THIN_SECONDS of estimated work (`Work`).  `cover`: `cells_held`'s answer for
+    `members`; returns it for the members and the differences built (each round redoes only the cells held
+    below U)."""
+    from .points import closest_points
+
+    work = Work(THIN_SECONDS * 1e6)
+    out = []
+    for _ in range(THIN_ROUNDS):
+        held, cells = cover
+        if float(held.min()) * (1.0 + PIECES_ABOVE) >= upper or work.over():
+            break
+        new = []
+        for u, h, reach in _thin_directions(held, cells, members + out):
+            if work.over():
+                break
+            # past where the cell is held and where the chain along u stops (the pieces there are the ones whose
+            # neighbours are missing)
+            stop = max(h, float(reach))
+            if not stop < upper:
+                continue
+            m = (stop + THIN_STEP * (upper - stop)) * u
+            near = _last_links(members + out, u, reach, m, work)
+            x = _overlap_point(sa, sb, m, centres, near, scale, work, closest_points)
+            if x is None:
+                continue
+            piece_a = pieces_around(sa, x[None, :], scale, 1, work=work)
+            piece_b = pieces_around(sb, (x - m)[None, :], scale, 1, work=work) if piece_a else []
+            if piece_b:
+                d = _pair_difference(piece_a[0], piece_b[0], work)
+                if d is not None:
+                    new.append(d)
+        if not new:
+            break
+        out += new
+        # only the cells held below the upper end can still set the covering: the others keep their values
+        cover = cells_held(members + out, start=cover, limit=upper)
+    return cover
+
+
+def _thin_directions(held, cells, members):
+    """For the least-held cells, least first, each at least THIN_APART (radians) from those taken, at most
+    THIN_DIRECTIONS: the cell's centre direction u, the value the cell is held up to, and how far the chain of
+    the `members`' intervals along u reaches."""
+    taken, values = [], []
+    for k in np.argsort(held, kind="stable"):
+        centre = cells[k].sum(axis=0)
+        centre = centre / np.linalg.norm(centre)
+        if all(float(np.dot(centre, w)) < np.cos(THIN_APART) for w in taken):
+            taken.append(centre)
+            values.append(float(held[k]))
+            if len(taken) >= THIN_DIRECTIONS:
+                break
+    if not taken:
+        return []
+    directions = np.array(taken)
+    reach = _chain(*(np.concatenate(x).T for x in zip(*(m.interval(directions) for m in members if m is not None))))
+    return list(zip(directions, values, reach))
+
+
+def _last_links(members, u, reach, m, work):
+    """Points near where the pieces of the chain's last link along u (the piece differences whose interval along
+    u ends at `reach`, where the chain stops) meet after the move m a little beyond it: the midpoints of their
+    closest points (core/convex.py), where the solids, though not those pieces, may still overlap."""
+    from ..convex import collide_convex
+
+    points = []
+    for d in members:
+        if not isinstance(d, Difference) or not isinstance(d.tag, tuple):
+            continue
+        lo, hi = d.interval(u[None, :])
+        if lo[0, 0] <= reach and abs(hi[0, 0] - reach) <= 1e-6 * reach:
+            va, vb = d.tag
+            work.spend(CONVEX_COST)
+            answer = collide_convex(va, vb + m)
+            if answer.point_a is not None and answer.point_b is not None:
+                points.append(0.5 * (np.asarray(answer.point_a, float) + np.asarray(answer.point_b, float)))
+    return np.array(points).reshape(-1, 3)
+
+
+def _overlap_point(sa, sb, m, centres, near, scale, work, closest_points):
+    """A point inside A and inside B moved by m, as deep in both as the candidates allow (the largest least
+    distance to the two surfaces), or None: the candidates are the points `near`, both sides' medial `centres`
+    ((pa, ra), (pb, rb); B's moved by m), those carried past the other side's nearest surface point, and
+    THIN_SAMPLES points of a fixed sequence in the boxes' overlap after the move."""
+    from .points import winding_numbers
+
+    (pa, ra), (pb, rb) = centres
+    lo = np.maximum(sa.world.lo[-1], sb.world.lo[-1] + m)
+    hi = np.minimum(sa.world.hi[-1], sb.world.hi[-1] + m)
+    if np.any(lo > hi):
+        return None
+    rng = np.random.default_rng(19)
+    # each side's centres carried past the other's nearest surface point q: when q lies in the centre's ball
+    # (radius r), half-way from q to the ball's rim along the same line (into the other solid, and still in the
+    # ball: where a thin overlap after the move lies), else a little past q
+    work.spend(POINT_COST * (pa.shape[0] + pb.shape[0]))
+    _, qb = closest_points(pa - m, sb.world)
+    _, qa = closest_points(pb + m, sa.world)
+    past = []
+    for p, r, q in ((pa, ra, qb + m), (pb + m, rb, qa)):
+        w = q - p
+        gap = np.sqrt(row_dot(w, w))
+        share = np.where(gap < r, 0.5 * (r - gap) / np.maximum(gap, 1e-300), THIN_PAST)
+        past.append(q + w * share[:, None])
+    points = np.concatenate([near, *past, pa, pb + m, lo + rng.random((THIN_SAMPLES, 3)) * (hi - lo)])
+    work.spend(POINT_COST * points.shape[0])
+    points = points[winding_numbers(points, sa.world, scale) != 0]
+    if points.shape[0]:
+        work.spend(POINT_COST * points.shape[0])
+        points = points[winding_numbers(points - m, sb.world, scale) != 0]
+    if points.shape[0] == 0:
+        return None
+    work.spend(2.0 * POINT_COST * points.shape[0])
+    da, _ = closest_points(points, sa.world)
+    db, _ = closest_points(points - m, sb.world)
+    return points[int(np.argmax(np.minimum(da, db)))]
 
 
 def stage_budget(triangles: int) -> float:
