@@ -5,8 +5,8 @@ and a hook that raises `core.Cancelled` stops the work right there.
 The stop is checked against a trace of the interval's units of work (the crossing tests of the directional
 search, the coverings' radius computations, the batches of cells of the Lipschitz covering), interleaved with the
 hook's calls: cancelled at its k-th call, the run has done exactly what the full run did up to that call, and
-nothing after it.  The pair is chain-link-like enough to run every stage: a rod through a torus's tube from the
-depth corpus (tests/core/depth_corpus.py), whose interval needs the pieces' covering and the Lipschitz covering."""
+nothing after it.  The pair runs every stage: a ball sunk in a dirty cup's wall from the depth corpus
+(tests/core/depth_corpus.py), whose pieces' covering finds little and leaves the work to the Lipschitz covering."""
 from __future__ import annotations
 
 import dataclasses
@@ -21,8 +21,9 @@ from tests.core.depth_corpus import make_case
 
 from .test_depth_lipschitz import SIDE, _pair
 
-CASE = ("rod_torus", 5)
-"""A corpus pair whose interval runs the ball bound, the directions, the pieces' covering and the Lipschitz one."""
+CASE = ("degenerate", 2)
+"""A corpus pair whose interval runs the ball bound, the directions, the pieces' covering, the Lipschitz one and
+the verification of its move."""
 
 QUERIES = 6_000
 """The Lipschitz covering's budget in the direct test: a few batches of cells (its bound is then weaker)."""
