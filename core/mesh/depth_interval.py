@@ -514,8 +514,8 @@ def _cover_witness(sa, sb, scale, r, centre, u):
             return ends_a[k], centre.copy(), directions[k]
         if in_b[k]:
             return centre.copy(), ends_b[k], directions[k]
-    # no such ray end inside: a point of A's (else B's) surface at distance r from the centre, on an edge whose
-    # ends lie either side of that distance
+    # no such ray end inside: a point of A's (else B's) surface at distance r from the centre, on a segment of a
+    # triangle whose ends lie either side of that distance
     for side, sign in ((sa, 1.0), (sb, -1.0)):
         point = _edge_point_at(side.world.leaf_corners, centre, r)
         if point is not None:
@@ -525,10 +525,12 @@ def _cover_witness(sa, sb, scale, r, centre, u):
 
 
 def _edge_point_at(corners, centre, r):
-    """A point of a triangle edge (corners (k, 3, 3)) at distance r from `centre`: on the first edge, in order,
-    with one end nearer than r and the other not; None when no edge straddles r."""
-    v0 = corners.reshape(-1, 3)
-    v1 = corners[:, [1, 2, 0], :].reshape(-1, 3)
+    """A point of a triangle (corners (k, 3, 3)) at distance r from `centre`, on a segment of the triangle (an edge,
+    or from its centroid to a corner) with one end nearer than r and the other not: the first such segment in
+    order; None when none straddles r."""
+    mid = np.repeat(corners.mean(axis=1), 3, axis=0)
+    v0 = np.concatenate([corners.reshape(-1, 3), mid])
+    v1 = np.concatenate([corners[:, [1, 2, 0], :].reshape(-1, 3), corners.reshape(-1, 3)])
     d0, d1 = row_dot(v0 - centre, v0 - centre), row_dot(v1 - centre, v1 - centre)
     r2 = r * r
     k = np.flatnonzero((d0 < r2) & (d1 >= r2))
