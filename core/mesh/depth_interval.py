@@ -550,8 +550,9 @@ def _cover_witness(sa, sb, scale, r, centre, u):
     """Witness points for the covering's bound r as core/contact.py asks of an intersecting answer: point_a in A,
     point_b in B, point_a - point_b = r * normal, one of them inside the other mesh.  `centre` lies inside both
     solids, so it serves as one of the two when the other end of a segment of length r from it lies in its own
-    mesh: along the covering's thinnest direction u first, then along spread directions.  Returns (point_a,
-    point_b, normal), or None when no such segment is found (the bound is then not used)."""
+    mesh: along the covering's thinnest direction u first, then along spread directions, then to a point of A's
+    (or B's) surface at distance r.  Returns (point_a, point_b, normal), or None when no such segment is found
+    (the bound is then not used)."""
     directions = np.vstack([u[None, :], fibonacci_directions(COVER_WITNESS_DIRECTIONS)])
     ends_a = centre[None, :] + r * directions  # point_b = centre, point_a here: must lie in A
     ends_b = centre[None, :] - r * directions  # point_a = centre, point_b here: must lie in B
@@ -562,7 +563,33 @@ def _cover_witness(sa, sb, scale, r, centre, u):
             return ends_a[k], centre.copy(), directions[k]
         if in_b[k]:
             return centre.copy(), ends_b[k], directions[k]
+    # no such ray end inside: a point of A's (else B's) surface at distance r from the centre, on a segment of a
+    # triangle whose ends lie either side of that distance
+    for side, sign in ((sa, 1.0), (sb, -1.0)):
+        point = _edge_point_at(side.world.leaf_corners, centre, r)
+        if point is not None:
+            u = sign * (point - centre) / np.linalg.norm(point - centre)
+            return (centre + r * u, centre.copy(), u) if sign > 0.0 else (centre.copy(), centre - r * u, u)
     return None
+
+
+def _edge_point_at(corners, centre, r):
+    """A point of a triangle (corners (k, 3, 3)) at distance r from `centre`, on a segment of the triangle (an edge,
+    or from its centroid to a corner) with one end nearer than r and the other not: the first such segment in
+    order; None when none straddles r."""
+    mid = np.repeat(corners.mean(axis=1), 3, axis=0)
+    v0 = np.concatenate([corners.reshape(-1, 3), mid])
+    v1 = np.concatenate([corners[:, [1, 2, 0], :].reshape(-1, 3), corners.reshape(-1, 3)])
+    d0, d1 = row_dot(v0 - centre, v0 - centre), row_dot(v1 - centre, v1 - centre)
+    r2 = r * r
+    k = np.flatnonzero((d0 < r2) & (d1 >= r2))
+    if k.size == 0:
+        return None
+    x, e = v0[k[0]] - centre, v1[k[0]] - v0[k[0]]
+    a, b, c = float(e @ e), float(x @ e), float(x @ x) - r2
+    t = min(1.0, max(0.0, (-b + np.sqrt(max(b * b - a * c, 0.0))) / a))
+    point = v0[k[0]] + t * e
+    return point if np.linalg.norm(point - centre) > 0.0 else None
 
 
 def _sweep_search(frame, lower, held, state, verified, free) -> bool:

@@ -25,7 +25,13 @@ x - y of radius rA + rB), and each cell's best point so far (the balls' argument
 source reaching past a cell's ball certifies it with no query; otherwise the cell's CANDIDATES farthest-reaching
 sources give points (proved inside by their ball, or by winding numbers where the ball falls short), their exact
 g, and the best climbs by a local ascent (the gradient of g is the sum of the unit directions away from the two
-nearest surface points; every step is shorter than min(dA, dB), so the point stays inside both).
+nearest surface points; every step is shorter than min(dA, dB), so the point stays inside both).  A point stuck
+on one surface (the smaller distance below STUCK of the larger: the source's point is inside, but at the edge of
+the overlap) cannot move that way; it climbs by `_climb` instead, whose steps are as long as the larger distance,
+each proved to stay inside by the distances at both of its ends (no surface point on the segment) or by winding
+numbers.  (Such points are common deep in a covering of bumpy shapes: the overlap of A and the moved B is small
+there, the sources' points land at its rim, and g read there is a small fraction of what the overlap's middle
+gives.)
 
 Certified.  The distances are the hierarchy's exact closest points (core/mesh/points.py) and the inside tests
 its winding numbers; a cell counts only when g exceeds its ball's radius (taken a hair large) plus a rounding
@@ -86,7 +92,19 @@ TRIALS = np.array([0.5, 2.0])
 """Step lengths tried at each ascent step (times the point's own step, which grows on success)."""
 
 CLIMB_FROM = 0.6
-"""A cell's best point climbs only when its g is above this share of the cell's ball's radius."""
+"""A cell's best point (not stuck on a surface) climbs only when its g is above this share of the cell's ball's
+radius."""
+
+STUCK = 0.25
+"""A cell's best point whose smaller distance is below this share of the larger sits on one surface, deep in the
+other solid: it climbs by `_climb` (long steps), whatever its g."""
+
+CLIMB_STEPS = 4
+"""Steps of `_climb`."""
+
+CLIMB_TRIALS = np.array([0.5, 1.0, 2.0])
+"""Step lengths `_climb` tries at each step (times the point's own step: half the larger distance at first, 1.5
+times the last step taken after a success, a quarter after a failure)."""
 
 CANDIDATES = 2
 """Points (of the sources reaching farthest past its centre) whose exact g a cell not certified by the sources
@@ -165,7 +183,7 @@ def lipschitz_bound(sa, sb, seeds: np.ndarray, scale: float, lower: float, upper
         batch, cells = cells.select(order[:BATCH]), cells.select(order[BATCH:])
         centres, size = batch.ball()
         h = size * stretch + allowance
-        best, found, used = _evaluate(sa, sb, centres, sources, h, scale)
+        best, found, used = _evaluate(sa, sb, centres, sources, h, scale, allowance)
         sources = sources.add(found)
         spent += used
         failed = best <= h
@@ -302,6 +320,64 @@ def _ascend(sa, sb, p, c, da, qa, db, qb, steps):
     return p, da, qa, db, qb
 
 
+def _climb(sa, sb, p, c, da, qa, db, qb, steps, allowance, scale):
+    """Local ascent of g(c, p) over p like `_ascend`, but with steps as long as the larger of the two distances
+    (a point on one surface, deep in the other solid, moves off it at once).  A step of length s from p (inside A)
+    to p' stays inside A when s < dA(p) - allowance or dA(p) + dA(p') > s + allowance (the distance to the surface
+    is 1-Lipschitz along the segment, so no surface point lies on it); else by winding numbers.  The same for B
+    moved by c.  Returns (p, dA, dB, queries spent)."""
+    spent = 0
+    step = 0.5 * np.maximum(da, db)
+    factors = CLIMB_TRIALS
+    t = factors.shape[0]
+    count = p.shape[0]
+    rows_all = np.arange(count)
+    for _ in range(steps):
+        ua = (p - qa) / np.where(da > 0.0, da, 1.0)[:, None]
+        ub = (p - c - qb) / np.where(db > 0.0, db, 1.0)[:, None]
+        grad = ua + ub
+        gn = np.sqrt(row_dot(grad, grad))
+        live = (gn > 1e-9) & (step > allowance)
+        if not np.any(live):
+            break
+        rows = np.flatnonzero(live)
+        grad = grad[rows] / gn[rows][:, None]
+        sizes = step[rows][:, None] * factors[None, :]
+        trial = (p[rows][:, None, :] + sizes[:, :, None] * grad[:, None, :]).reshape(-1, 3)
+        shift = np.repeat(c[rows], t, axis=0)
+        ta, tqa = closest_points(trial, sa.world)
+        tb, tqb = closest_points(trial - shift, sb.world)
+        spent += 2 * trial.shape[0]
+        s = sizes.ravel()
+        da0, db0 = np.repeat(da[rows], t), np.repeat(db[rows], t)
+        in_a = (s < da0 - allowance) | (da0 + ta > s + allowance)
+        in_b = (s < db0 - allowance) | (db0 + tb > s + allowance)
+        value = ta + tb
+        # the trials better than the point's own g and not proved inside by their distances: winding numbers
+        gain = value > np.repeat(da[rows] + db[rows], t)
+        for inside, world, offset in ((in_a, sa.world, None), (in_b, sb.world, shift)):
+            test = np.flatnonzero(gain & ~inside)
+            if test.size:
+                spent += test.size
+                q = trial[test] if offset is None else trial[test] - offset[test]
+                inside[test] = winding_numbers(q, world, scale) != 0
+            gain &= inside
+        value = np.where(gain, value, -np.inf).reshape(-1, t)
+        pick = np.argmax(value, axis=1)
+        better = np.isfinite(value[np.arange(rows.size), pick])
+        k = np.arange(rows.size) * t + pick
+        take = rows[better]
+        k = k[better]
+        p[take], qa[take], qb[take] = trial[k], tqa[k], tqb[k]
+        da[take], db[take] = ta[k], tb[k]
+        grow = np.zeros(count, bool)
+        grow[take] = True
+        taken = np.zeros(count)
+        taken[take] = s[k]
+        step = np.where(grow, taken * 1.5, np.where(np.isin(rows_all, rows), step * 0.25, step))
+    return p, da, db, spent
+
+
 def _balls(sa, sb, seeds, scale, upper):
     """Medial balls of A and of B where they can meet after a move up to `upper`: (xa, ra, xb, rb), the radii
     shrunk by a relative hair (so a point within a radius of the centre lies strictly inside)."""
@@ -354,11 +430,12 @@ class _Sources:
         return pick, self.radius[pick] - np.sqrt(np.einsum("ijk,ijk->ij", gap, gap))
 
 
-def _evaluate(sa, sb, c, sources, h, scale):
+def _evaluate(sa, sb, c, sources, h, scale, allowance):
     """The best lower bound of max_p g(c, p) found for each cell's centre c (-inf where none), the new sources
     (each evaluated cell's best point), and the point queries spent.  First the sources alone: a source whose
     ball reaches past c by more than h certifies the cell with no query.  Else the CANDIDATES best sources' points
-    (proved inside by their ball or by winding numbers), their exact g, and the best one climbs by the ascent."""
+    (proved inside by their ball or by winding numbers), their exact g, and the best one climbs (`_ascend`, or
+    `_climb` when it is stuck on a surface)."""
     n = c.shape[0]
     pick, slack = sources.nearest(c, NEIGHBOURS)
     best = slack.max(axis=1)
@@ -394,13 +471,24 @@ def _evaluate(sa, sb, c, sources, h, scale):
     # each cell's best point; it climbs while the cell is not certified
     order = np.lexsort((-value, owner))
     first = order[np.r_[True, owner[order][1:] != owner[order][:-1]]]
-    # (a cell far from certified is split instead: its children cost less than the climb would)
-    climb = first[(best[owner[first]] <= h[owner[first]]) & (best[owner[first]] > CLIMB_FROM * h[owner[first]])]
+    # a cell far from certified is split instead (its children cost less than the climb would), unless its point
+    # is stuck on one surface: the ascent's steps, shorter than min(dA, dB), cannot move it off, `_climb`'s can
+    fb, fh = best[owner[first]], h[owner[first]]
+    stuck = np.minimum(da[first], db[first]) < STUCK * np.maximum(da[first], db[first])
+    ascend = first[(fb <= fh) & (fb > CLIMB_FROM * fh) & ~stuck]
+    climb = first[(fb <= fh) & stuck]
+    if ascend.size:
+        spent += 2 * TRIALS.size * STEPS * ascend.size
+        p2, da2, _, db2, _ = _ascend(sa, sb, p[ascend], sh[ascend], da[ascend], qa[ascend], db[ascend], qb[ascend],
+                                     STEPS)
+        p[ascend], da[ascend], db[ascend] = p2, da2, db2
     if climb.size:
-        spent += 2 * TRIALS.size * STEPS * climb.size
-        p2, da2, _, db2, _ = _ascend(sa, sb, p[climb], sh[climb], da[climb], qa[climb], db[climb], qb[climb], STEPS)
+        p2, da2, db2, used = _climb(sa, sb, p[climb], sh[climb], da[climb], qa[climb], db[climb], qb[climb],
+                                    CLIMB_STEPS, allowance, scale)
+        spent += used
         p[climb], da[climb], db[climb] = p2, da2, db2
-        value[climb] = da2 + db2
-        np.maximum.at(best, owner[climb], value[climb])
+    moved = np.concatenate([ascend, climb])
+    value[moved] = da[moved] + db[moved]
+    np.maximum.at(best, owner[moved], value[moved])
     r = da[first] + db[first]
     return best, _Sources(sh[first].copy(), r, p[first].copy(), da[first] / r), spent
