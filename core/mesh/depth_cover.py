@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import sphere_cells
 from ..hull import convex_hull
 from ..progress import Stage, report
 from ..rows import fibonacci_directions, row_dot
@@ -302,26 +303,6 @@ def _outward_planes(tri, size):
     return n, row_dot(n, tri[:, 0]) - allowance
 
 
-def _cells(level: int) -> np.ndarray:
-    """(k, 3, 3) corner directions of the icosahedron's faces split in four `level` times (outward order)."""
-    from ..hull import _icosphere
-    v, tri = _icosphere(level)
-    return v[tri]
-
-
-def _split(cells: np.ndarray) -> np.ndarray:
-    """Each spherical triangle split in four at its edges' normalised midpoints (the same float midpoint for the
-    two cells on an edge: u + v is computed the same either way round)."""
-    a, b, c = cells[:, 0], cells[:, 1], cells[:, 2]
-
-    def mid(x, y):
-        m = x + y
-        return m / np.sqrt(row_dot(m, m))[:, None]
-
-    ab, bc, ca = mid(a, b), mid(b, c), mid(c, a)
-    return np.concatenate([np.stack(t, axis=1) for t in ((a, ab, ca), (b, bc, ab), (c, ca, bc), (ab, bc, ca))])
-
-
 def _heights(cells: np.ndarray) -> np.ndarray:
     """h = min_k n . u_k for n the (shortened) unit normal of the flat triangle through the corners, towards them."""
     n = np.cross(cells[:, 1] - cells[:, 0], cells[:, 2] - cells[:, 0])
@@ -375,7 +356,7 @@ def cells_held(differences, floor: float = 0.0, max_cells: int = MAX_CELLS, roun
     if not sets:
         return None
     if start is None:
-        cells, held, done = _cells(START_LEVEL), np.empty(0), np.empty((0, 3, 3))
+        cells, held, done = sphere_cells.cells(START_LEVEL), np.empty(0), np.empty((0, 3, 3))
     else:
         redo = start[0] < limit
         cells, held, done = start[1][redo], start[0][~redo], start[1][~redo]
@@ -393,7 +374,7 @@ def cells_held(differences, floor: float = 0.0, max_cells: int = MAX_CELLS, roun
         low = held < reach * (1.0 - 1e-3)
         if k == rounds or not np.any(low) or done.shape[0] + 3 * np.count_nonzero(low) > max_cells:
             break
-        cells = _split(done[low])
+        cells = sphere_cells.split(done[low])
         held, done = held[~low], done[~low]
     return held, done
 

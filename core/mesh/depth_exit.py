@@ -34,9 +34,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import sphere_cells
 from ..progress import Stage, report
 from ..rows import row_cross, row_dot
-from .depth_cover import _cells, _split
 from .points import winding_numbers
 from .tritri import point_triangle
 
@@ -99,7 +99,7 @@ def exit_bound(sa, sb, scale: float, lower: float, upper: float, max_work: int =
         return None
     # a cell tries its parent's TOP best points and its own TRAIL last ones along its direction; every point
     # once it reaches the finest angle
-    cells = _cells(ROOT_LEVEL)
+    cells = sphere_cells.cells(ROOT_LEVEL)
     everything = [np.arange(s.count) for s in sides]
     tops = [np.zeros((cells.shape[0], min(TOP, s.count)), int) for s in sides]  # (point 0: a placeholder)
     bound = np.full(cells.shape[0], -np.inf)   # each cell's parent's bound: it holds for the cell too
@@ -142,7 +142,7 @@ def exit_bound(sa, sb, scale: float, lower: float, upper: float, max_work: int =
             if got[j] < radius:
                 radius, where = float(got[j]), a[j]
         grow = np.flatnonzero(short & ~final)
-        kids = _split(batch[grow])
+        kids = sphere_cells.split(batch[grow])
         cells = np.concatenate([cells[rest], kids])
         tops = [np.concatenate([t[rest], np.tile(p[grow], (4, 1))]) for t, p in zip(tops, picks)]
         bound = np.concatenate([bound[rest], np.tile(got[grow], 4)])

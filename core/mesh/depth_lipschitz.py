@@ -41,9 +41,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import sphere_cells
 from ..progress import Stage, report
 from ..rows import row_dot
-from .depth_cover import _cells, _split, medial_points
+from .depth_cover import medial_points
 from .points import closest_points, inside_both, winding_numbers
 
 __all__ = ["lipschitz_bound", "WIDER"]
@@ -156,7 +157,7 @@ def lipschitz_bound(sa, sb, seeds: np.ndarray, scale: float, lower: float, upper
     radius = target  # the bound: lowered by every finest cell that fails
     # the first cells: each face of a split icosahedron over LAYERS shells from `lower` to `target` (the inner
     # ones are finished first, so a budget that runs out still leaves L raised)
-    corners = _cells(START_LEVEL)
+    corners = sphere_cells.cells(START_LEVEL)
     edges = lower + (target - lower) * np.arange(LAYERS + 1) / LAYERS
     edges[-1] = target
     cells = _Cells(np.tile(corners, (LAYERS, 1, 1)), np.repeat(edges[:-1], corners.shape[0]),
@@ -247,7 +248,7 @@ class _Cells:
         across = part.r1 * np.sqrt(np.maximum(1.0 - part._cos() ** 2, 0.0)) > 0.5 * (part.r1 - part.r0)
         x, y = part.select(np.flatnonzero(across)), part.select(np.flatnonzero(~across))
         mid = 0.5 * (y.r0 + y.r1)
-        return _Cells(np.concatenate([_split(x.corners), y.corners, y.corners]),
+        return _Cells(np.concatenate([sphere_cells.split(x.corners), y.corners, y.corners]),
                       np.concatenate([np.tile(x.r0, 4), y.r0, mid]), np.concatenate([np.tile(x.r1, 4), mid, y.r1]))
 
 

@@ -19,12 +19,13 @@ import numpy as np
 import pytest
 
 from core import hull
+from core.sphere_cells import icosphere
 
 EPS = 1e-12
 
 
 def _mesh():
-    v, tri = hull._icosphere(2)
+    v, tri = icosphere(2)
     return v, tri
 
 

@@ -15,10 +15,11 @@ from __future__ import annotations
 import numpy as np
 
 from core import hull
+from core.sphere_cells import icosphere
 
 
 def _mesh():
-    v, tri = hull._icosphere(1)
+    v, tri = icosphere(1)
     return v, tri
 
 
