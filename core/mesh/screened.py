@@ -16,17 +16,21 @@ import numpy as np
 
 from .tritri import separation_bound, triangle_triangle
 
-__all__ = ["screened_distances", "HEAD"]
+__all__ = ["screened_distances", "HEAD", "SCREEN_ABOVE"]
 
 HEAD = 64
 """Pairs measured before the others are screened (the most promising ones: the batch is in lower-bound order)."""
+
+SCREEN_ABOVE = 4 * HEAD
+"""Smaller batches are measured whole: two kernel calls and the bound cost more than the pairs screening spares
+(the kernel's cost per call is that of about 60 pairs; the bound costs about a tenth of the kernel per pair)."""
 
 
 def screened_distances(X, Y, best: float, band: float, prune: float):
     """(d, xa, xb) as `triangle_triangle(X, Y)` gives them for every pair that can be the first nearest one
     (when nearer than `best`) or lie within `band`; d is inf (and xa, xb zero) for the pairs certainly farther."""
     k = X.shape[0]
-    if k <= 2 * HEAD:
+    if k <= SCREEN_ABOVE:
         return triangle_triangle(X, Y)
     d = np.full(k, np.inf)
     xa = np.zeros((k, 3))
