@@ -16,6 +16,7 @@ import numpy as np
 from ..rows import row_cross, row_dot
 from .bvh import WorldBVH, box_lower_bound, pair_lower_bound
 from .pair_frame import unit_or
+from .screened import screened_distances
 from .tritri import separation_bound, triangle_triangle
 
 __all__ = ["PRUNE", "Found", "descend", "best_distance", "touch_normal", "descent_order"]
@@ -272,7 +273,9 @@ def best_distance(A, B, found, band, prune):
                 start += chunk
                 chunk *= 2
                 continue
-        d, xa, xb = triangle_triangle(A[sel], B[sel])
+        # the first chunk unscreened above: core/mesh/screened.py measures only the pairs that can matter to it
+        d, xa, xb = triangle_triangle(A[sel], B[sel]) if start > 0 else screened_distances(A[sel], B[sel], best,
+                                                                                          band, prune)
         j = int(np.argmin(d))
         if d[j] < best:
             best, pa, pb = float(d[j]), xa[j], xb[j]

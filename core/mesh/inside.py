@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..rows import row_cross
+from .farthest import farthest_from_surface
 from .pair_frame import Side
 from .points import closest_points, winding_numbers
 from .tritri import crossing, point_triangle
@@ -78,18 +79,18 @@ def deepest_inside(sx: Side, sy: Side, found, crossing_pairs, touching_pairs, X,
     points = np.concatenate(probes)
     winding = winding_numbers(points, sy.world, scale)
     inside = winding != 0
-    dist = np.zeros(points.shape[0])
-    surface = np.zeros((points.shape[0], 3))
     if np.any(inside):
         measured = np.flatnonzero(inside)
-        # every part representative found inside is measured, the other points up to MAX_DEPTH_POINTS
+        # every part representative found inside is measured, the other points up to MAX_DEPTH_POINTS: the
+        # deepest of them beyond the band (only it is kept, so the others are measured no further than needed)
         reps = measured[measured < rep_points.shape[0]]
         others = measured[measured >= rep_points.shape[0]]
         measured = np.concatenate([reps, others[:: max(1, others.size // MAX_DEPTH_POINTS)]])
-        d, q = closest_points(points[measured], sy.world)
-        dist[measured], surface[measured] = d, q
-    deep = inside & (dist > band)
-    result.any_inside = bool(np.any(deep))
+        deepest = farthest_from_surface(points[measured], sy.world, band)
+        if deepest is not None:
+            row, result.depth, result.point_surface = deepest
+            result.point_in = points[measured[row]]
+            result.any_inside = True
     if not result.any_inside and sx.closed and touching_pairs.size:
         # Surfaces in contact with no surface point found inside (coplanar faces, identical meshes, crossings
         # only along shared edges): points of X's solid just behind the contact faces, kept where X's own
@@ -98,18 +99,11 @@ def deepest_inside(sx: Side, sy: Side, found, crossing_pairs, touching_pairs, X,
         behind = _steps_behind(X[pick], scale)
         behind = behind[winding_numbers(behind, sx.world, scale) != 0]
         behind = behind[winding_numbers(behind, sy.world, scale) != 0]
-        if behind.shape[0]:
-            d, q = closest_points(behind, sy.world)
-            points = np.concatenate([points, behind])
-            dist = np.concatenate([dist, d])
-            surface = np.concatenate([surface, q])
-            deep = np.concatenate([deep, d > band])
-            result.any_inside = bool(np.any(deep))
-    if result.any_inside:
-        j = int(np.argmax(np.where(deep, dist, -1.0)))
-        result.depth = float(dist[j])
-        result.point_in = points[j]
-        result.point_surface = surface[j]
+        deepest = farthest_from_surface(behind, sy.world, band)
+        if deepest is not None:
+            row, result.depth, result.point_surface = deepest
+            result.point_in = behind[row]
+            result.any_inside = True
     return result
 
 

@@ -12,10 +12,11 @@ import numpy as np
 from ..contact import Containment
 from ..rows import row_cross
 from .copies import beyond_convex
+from .farthest import any_farther
 from .inside import crossing_sample, in_leaf_order, parts_inside, steps_off_the_curve
 from .pair_frame import Frame, Side
 from .parts import is_convex
-from .points import closest_points, winding_numbers
+from .points import winding_numbers
 from .tritri import Planes, crossing_indexed
 
 __all__ = ["Meeting", "meet", "containment"]
@@ -131,7 +132,7 @@ def _leaves(sx: Side, sy: Side, found, crossing_pairs, band, scale, swap=False) 
     out = stepped[winding_numbers(stepped, sy.world, scale) == 0]
     if out.shape[0] and is_convex(sy.mesh) and beyond_convex(out, sy, band):
         return True  # a face plane of convex Y already puts a point beyond the band: no closest-point search
-    return bool(out.shape[0]) and bool(np.any(closest_points(out, sy.world)[0] > band))
+    return bool(out.shape[0]) and any_farther(out, sy.world, band)
 
 
 def _robust(X, Y, segments, band) -> np.ndarray:

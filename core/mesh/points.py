@@ -103,17 +103,26 @@ def _ray_count(points, world: WorldBVH, direction, slack):
     pts = np.arange(count)
     nodes = np.zeros(count, np.int64)
     top = local.levels - 1
+    # The slab test column by column: along axis x the ray enters a node's slab at (lo - slack - p) x inv and
+    # leaves it at (hi + slack - p) x inv, the other way round where the direction is negative (the directions
+    # have no zero component); the same numbers as the (k, 3) form, without its rows' min and max.
+    columns = world.columns
+    lower = [columns["lo"][x] - slack for x in range(3)]
+    upper = [columns["hi"][x] + slack for x in range(3)]
+    entry = [lower[x] if inv[x] > 0.0 else upper[x] for x in range(3)]
+    exit_ = [upper[x] if inv[x] > 0.0 else lower[x] for x in range(3)]
+    coordinates = [points[:, x] for x in range(3)]
     for level in range(top, -1, -1):
         if level < top:
             pts, nodes = _descend_one_level(world, level, pts, nodes)
         flat = world.node(level, nodes)
-        p = np.take(points, pts, axis=0)
-        t1 = (np.take(world.lo, flat, axis=0) - slack - p) * inv
-        t2 = (np.take(world.hi, flat, axis=0) + slack - p) * inv
-        near, far = np.minimum(t1, t2), np.maximum(t1, t2)
-        # column by column (a reduction along axis 1 of a (k, 3) array runs a 3-long loop per row)
-        enter = np.maximum(np.maximum(near[:, 0], near[:, 1]), near[:, 2])
-        leave = np.minimum(np.minimum(far[:, 0], far[:, 1]), far[:, 2])
+        enter = leave = None
+        for x in range(3):
+            p = coordinates[x][pts]
+            t_in = (entry[x][flat] - p) * inv[x]
+            t_out = (exit_[x][flat] - p) * inv[x]
+            enter = t_in if enter is None else np.maximum(enter, t_in)
+            leave = t_out if leave is None else np.minimum(leave, t_out)
         keep = (leave >= enter) & (leave >= 0.0)
         pts, nodes = pts[keep], nodes[keep]
     corners = np.take(world.leaf_corners, nodes, axis=0)
