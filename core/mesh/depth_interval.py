@@ -79,7 +79,7 @@ from ..convex import collide_convex
 from ..hull import convex_hull
 from ..progress import Stage, report
 
-__all__ = ["Interval", "ball_bound", "depth_interval"]
+__all__ = ["Interval", "ball_bound", "depth_interval", "in_canonical_order"]
 
 SEEDS = 128
 """Seed points tried for the ball bound (before the inside test)."""
@@ -386,9 +386,9 @@ def depth_interval(a, b, frame, tolerances, lower, point_a, point_b, normal, seg
     `Interval`.  `progress`: None, or the caller's hook (core/progress.py), called between stages and between the
     units of work within them; it may raise `core.Cancelled` to stop, and never changes the answer.
 
-    The work runs on the pair in a canonical order (`_first`), so collide(b, a) is collide(a, b).swapped(): moving
+    The work runs on the pair in a canonical order (`in_canonical_order`), so collide(b, a) is collide(a, b).swapped(): moving
     B by v separates exactly when moving A by -v does."""
-    if not _first(a, b):
+    if not in_canonical_order(a, b):
         swapped = _SwappedFrame(frame)
         flip = None if normal is None else -np.asarray(normal, float)
         out = _interval(b, a, swapped, tolerances, lower, point_b, point_a, flip, segments,
@@ -397,7 +397,7 @@ def depth_interval(a, b, frame, tolerances, lower, point_a, point_b, normal, seg
     return _interval(a, b, frame, tolerances, lower, point_a, point_b, normal, segments, hull_move, apart, progress)
 
 
-def _first(a, b) -> bool:
+def in_canonical_order(a, b) -> bool:
     """Whether (a, b) is the canonical order of the pair: by triangle and vertex counts, then checksums of the world
     vertices and the triangles (deterministic from run to run; a pair of identical meshes is its own swap)."""
     def key(mesh):

@@ -49,7 +49,7 @@ from ..shapes import PointCloud
 from ..tolerances import DEFAULT_TOLERANCES, Tolerances
 from . import copies, flat_faces, inner
 from .coherence import PairHistory, Route
-from .depth_interval import depth_interval as narrow_interval
+from .depth_interval import depth_interval as narrow_interval, in_canonical_order
 from .descent import PRUNE, best_distance, descend, touch_normal
 from .inside import deepest_inside
 from .meeting import containment, meet
@@ -192,8 +192,12 @@ def _hull_shape(mesh: TriangleMesh) -> PointCloud:
 
 
 def _hulls(a: TriangleMesh, b: TriangleMesh, tolerances: Tolerances) -> Contact:
-    """The convex engine's answer for the two meshes' hulls (`_hull_shape`)."""
-    return collide_convex(_hull_shape(a), _hull_shape(b), tolerances)
+    """The convex engine's answer for the two meshes' hulls (`_hull_shape`), worked out in the pair's canonical order
+    (core/mesh/depth_interval.py), so that collide(b, a) starts from exactly the swapped hulls' move: the depth
+    interval's stages depend on its last bits."""
+    if in_canonical_order(a, b):
+        return collide_convex(_hull_shape(a), _hull_shape(b), tolerances)
+    return collide_convex(_hull_shape(b), _hull_shape(a), tolerances).swapped()
 
 
 def _nearly_convex(a: TriangleMesh, b: TriangleMesh, tolerances: Tolerances, hull: Contact,
