@@ -48,8 +48,9 @@ axes) over the directions tried, spread directions and a pattern search around t
 candidates are judged by the crossing test and join the verified moves (`_sweep_search`).  Larger pairs, a
 sweep with too many pairs, or one whose candidates all fail: spread directions are sampled (`_sample_directions`).  When
 one mesh holds the other (nothing crosses as placed: nearly every pair is within reach, and the sweep is not
-built), still wider than 1 %: the same exact depths from only the pairs that can meet along each direction, first along spread
-rays, then in cones around the best move (`_cone_search`).  When the budget runs out the answer is the honest,
+built), or any pair whose sweep was not built for too many triangle pairs within reach (finely meshed surfaces
+crossing over a wide stretch), still wider than 1 %: the same exact depths from only the pairs that can meet along
+each direction, first along spread rays, then in cones around the best move (`_cone_search`).  When the budget runs out the answer is the honest,
 wider interval.
 
 Open meshes (a sheet crossing a solid) have no inside: nothing here runs, the interval is the samples' bound and
@@ -130,8 +131,8 @@ SWEEP_CHECKS = 6
 """Crossing tests spent judging the sweep's candidates."""
 
 CONE_PAIRS = 2_000_000
-"""Pairs where one mesh holds the other (nothing crosses as placed), whose sweep was not built (too many triangle
-pairs within reach), up to SWEEP_TRIANGLES and with triangle counts multiplying to at most this many, get the
+"""Pairs whose sweep was not built (too many triangle pairs within reach: one mesh holds the other, or the surfaces
+cross over a wide stretch), up to SWEEP_TRIANGLES and with triangle counts multiplying to at most this many, get the
 exact depths of the pairs along spread rays and in cones around the best moves found (`_cone_search`; memory:
 about 150 bytes a pair within reach)."""
 
@@ -503,13 +504,14 @@ def _interval(a, b, frame, tolerances, lower, point_a, point_b, normal, segments
         move = _sample_directions(a, b, best.lower, state, verified, free)
         if move is not None:
             search(move / np.linalg.norm(move))
-        if (segments.shape[0] == 0 and state["upper"] > best.lower * (1.0 + SAMPLE_ABOVE) and state["upper"] > 0.0
+        if (state["upper"] > best.lower * (1.0 + SAMPLE_ABOVE) and state["upper"] > 0.0
                 and triangles <= SWEEP_TRIANGLES
                 and sa.local.triangles.shape[0] * sb.local.triangles.shape[0] <= CONE_PAIRS):
-            # one mesh holds the other (no crossing as placed)
+            # the sweep was not built (too many triangle pairs within reach: one mesh holds the other, or finely
+            # meshed surfaces cross over a wide stretch), but few pairs meet along any one direction
             start = min(verified, key=lambda item: item[0])[1] if verified else best.move
             report(progress, Stage.DIRECTIONS, 0.8)
-            _cone_search(frame, best.lower, True, state, verified, free, start, progress)
+            _cone_search(frame, best.lower, segments.shape[0] == 0, state, verified, free, start, progress)
     if sa.closed and sb.closed and state["upper"] > best.lower * (1.0 + GOOD):
         # still wide: pieces around points spread over the overlap, whose differences cover a ball (depth_cover.py)
         report(progress, Stage.COVER)
@@ -630,8 +632,8 @@ def _judge(found, state, verified, free):
 
 def _cone_search(frame, lower, held, state, verified, free, start, progress=None):
     """After the spread samples, still wider than SAMPLE_ABOVE, for a pair whose sweep was not built (too many
-    triangle pairs within reach: one mesh holding the other puts nearly every pair there, but few meet along any one
-    direction).  First RAY_SPREAD spread directions, each with the exact depth from only the pairs that can meet
+    triangle pairs within reach: one mesh holding the other puts nearly every pair there, and so do finely meshed
+    surfaces crossing over a wide stretch, but few meet along any one direction).  First RAY_SPREAD spread directions, each with the exact depth from only the pairs that can meet
     along it (core/mesh/depth_sweep.py `ray_depths`); then cones around the best move: the pairs that can meet
     within the cone (`cone_sweep`), a pattern search from its axis, and candidates only from directions inside it
     (exact there; outside it pairs are missing).  The shortest candidates are judged by the crossing test (at most
