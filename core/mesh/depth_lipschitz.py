@@ -114,11 +114,14 @@ alone gets."""
 MAX_PAIRS = 20_000
 """Medial ball pairs kept as sources (those reaching farthest)."""
 
-MEDIAL_SAMPLES = 192
+MEDIAL_SAMPLES = 512
 """Points sampled in each solid's box (besides the seeds) for its medial balls."""
 
-BALLS = 48
-"""Medial balls kept per solid (the largest, spread: BALLS^2 pairs at most)."""
+BALLS = 128
+"""Medial balls kept per solid (the largest, spread: BALLS^2 pairs at most).  Many, because far out in the
+covering the overlap of A and the moved B is a few bumps' worth near the solids' rims: a cell's point comes from the
+pair of balls nearest its translation, and with few balls that point lands in a thin corner of the overlap, where
+g is a small share of what the overlap's thick part gives (a bumpy pair's cells then fail at the finest size)."""
 
 MEDIAL_STEPS = 6
 """Steps moving each towards the medial axis."""
