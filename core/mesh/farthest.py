@@ -21,9 +21,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..rows import row_dot, row_extent
 from .bvh import WorldBVH
-from .tritri import point_triangle
+from .points import descend_one_level, nearest_on_leaves, node_bounds
 
 __all__ = ["farthest_from_surface", "any_farther"]
 
@@ -64,25 +63,8 @@ def _descend(points, world, floor, early):
     slack = 1e-12 * float(np.linalg.norm(world.hi[-1] - world.lo[-1]) + np.abs(points).max(initial=0.0))
     for level in range(top, -1, -1):
         if level < top:
-            left, right, has_right = world.children(level + 1, nodes)
-            pts, nodes = np.concatenate([pts, pts[has_right]]), np.concatenate([left, right[has_right]])
-        flat = world.node(level, nodes)
-        p = np.take(points, pts, axis=0)
-        rep = np.take(world.rep, flat, axis=0) - p
-        np.minimum.at(best, pts, np.sqrt(row_dot(rep, rep)))
-        gap = np.maximum(np.maximum(np.take(world.lo, flat, axis=0) - p, p - np.take(world.hi, flat, axis=0)), 0.0)
-        bound = np.sqrt(row_dot(gap, gap))
-        if level == 0:
-            d = np.take(world.centre, flat, axis=0) - p
-            dist = np.sqrt(row_dot(d, d))
-            ok = dist > 0.0
-            u = d / np.where(ok, dist, 1.0)[:, None]
-            half = [np.take(h, flat, axis=0) for h in world.half]
-            ext = row_extent(half, u)
-            bound = np.maximum(bound, np.where(ok, dist - ext, 0.0))
-            n = np.take(world.normal, flat, axis=0)
-            ext = row_extent(half, n)
-            bound = np.maximum(bound, np.where(world.normal_ok[flat], np.abs(row_dot(d, n)) - ext, 0.0))
+            pts, nodes = descend_one_level(world, level, pts, nodes)
+        bound = node_bounds(world, level, nodes, points, pts, best)
         keep = bound <= best[pts] + slack
         pts, nodes, bound = pts[keep], nodes[keep], bound[keep]
         largest = _lower_bounds(bound, pts, count)
@@ -93,11 +75,7 @@ def _descend(points, world, floor, early):
         pts, nodes = pts[keep], nodes[keep]
         if pts.size == 0:
             return None
-    corners = np.take(world.leaf_corners, nodes, axis=0)
-    q = point_triangle(np.take(points, pts, axis=0), corners[:, 0], corners[:, 1], corners[:, 2])
-    dist = np.sqrt(row_dot(q - points[pts], q - points[pts]))
-    order = np.lexsort((dist, pts))
-    first = order[np.concatenate([[True], pts[order][1:] != pts[order][:-1]])]  # each point's nearest, by row
+    q, dist, first = nearest_on_leaves(points, world, pts, nodes)  # each point's nearest, by row
     far = first[np.argmax(dist[first])]  # `first` is in row order: argmax takes the lowest row of a tie
     if not dist[far] > floor:
         return None

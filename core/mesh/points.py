@@ -19,7 +19,7 @@ from .bvh import WorldBVH
 from ..rows import row_cross, row_dot, row_extent
 from .tritri import point_triangle
 
-__all__ = ["closest_points", "winding_numbers"]
+__all__ = ["closest_points", "winding_numbers", "descend_one_level", "node_bounds", "nearest_on_leaves"]
 
 _DIRECTIONS = np.array([
     [0.5773502691896258, 0.5916079783099616, 0.5627314338711377],
@@ -34,11 +34,48 @@ _DIRECTIONS = np.array([
 _DIRECTIONS = _DIRECTIONS / np.linalg.norm(_DIRECTIONS, axis=1)[:, None]
 
 
-def _descend_one_level(world, level, pts, nodes):
+def descend_one_level(world, level, pts, nodes):
     """Each (point, node) pair at `level + 1` becomes (point, left child) and, where there is one, (point, right
     child) at `level`: one step of the breadth-first descent that every point query makes."""
     left, right, has_right = world.children(level + 1, nodes)
     return np.concatenate([pts, pts[has_right]]), np.concatenate([left, right[has_right]])
+
+
+def node_bounds(world, level, nodes, points, pts, best):
+    """Lower bounds of the distances from points[pts] to the surface in their nodes at `level`; `best` (one per
+    point) is lowered in place to the distance of each node's representative surface point.  Above the leaves the
+    bound is the box distance alone; at the leaves the oriented bounds (towards the leaf's centre and along its
+    normal) are taken too."""
+    flat = world.node(level, nodes)
+    p = np.take(points, pts, axis=0)
+    rep = np.take(world.rep, flat, axis=0) - p
+    np.minimum.at(best, pts, np.sqrt(row_dot(rep, rep)))
+    gap = np.maximum(np.maximum(np.take(world.lo, flat, axis=0) - p, p - np.take(world.hi, flat, axis=0)), 0.0)
+    bound = np.sqrt(row_dot(gap, gap))
+    if level > 0:
+        return bound
+    d = np.take(world.centre, flat, axis=0) - p
+    dist = np.sqrt(row_dot(d, d))
+    ok = dist > 0.0
+    u = d / np.where(ok, dist, 1.0)[:, None]
+    half = [np.take(h, flat, axis=0) for h in world.half]
+    ext = row_extent(half, u)
+    bound = np.maximum(bound, np.where(ok, dist - ext, 0.0))
+    n = np.take(world.normal, flat, axis=0)
+    ext = row_extent(half, n)
+    return np.maximum(bound, np.where(world.normal_ok[flat], np.abs(row_dot(d, n)) - ext, 0.0))
+
+
+def nearest_on_leaves(points, world, pts, nodes):
+    """The exact stage of a point query: for each (point, leaf) pair left, the closest point q of the leaf's
+    triangle and its distance; `first` picks each point's nearest pair (the first in pair order among equals),
+    in row order."""
+    corners = np.take(world.leaf_corners, nodes, axis=0)
+    q = point_triangle(np.take(points, pts, axis=0), corners[:, 0], corners[:, 1], corners[:, 2])
+    dist = np.sqrt(row_dot(q - points[pts], q - points[pts]))
+    order = np.lexsort((dist, pts))
+    first = order[np.concatenate([[True], pts[order][1:] != pts[order][:-1]])]
+    return q, dist, first
 
 
 def closest_points(points: np.ndarray, world: WorldBVH):
@@ -61,34 +98,11 @@ def closest_points(points: np.ndarray, world: WorldBVH):
     slack = 1e-12 * float(np.linalg.norm(world.hi[-1] - world.lo[-1]) + np.abs(points).max(initial=0.0))
     for level in range(top, -1, -1):
         if level < top:
-            pts, nodes = _descend_one_level(world, level, pts, nodes)
-        flat = world.node(level, nodes)
-        p = np.take(points, pts, axis=0)
-        rep = np.take(world.rep, flat, axis=0) - p
-        np.minimum.at(best, pts, np.sqrt(row_dot(rep, rep)))
-        gap = np.maximum(np.maximum(np.take(world.lo, flat, axis=0) - p, p - np.take(world.hi, flat, axis=0)), 0.0)
-        bound = np.sqrt(row_dot(gap, gap))
-        if level > 0:
-            keep = bound <= best[pts] + slack
-            pts, nodes = pts[keep], nodes[keep]
-            continue
-        d = np.take(world.centre, flat, axis=0) - p
-        dist = np.sqrt(row_dot(d, d))
-        ok = dist > 0.0
-        u = d / np.where(ok, dist, 1.0)[:, None]
-        half = [np.take(h, flat, axis=0) for h in world.half]
-        ext = row_extent(half, u)
-        bound = np.maximum(bound, np.where(ok, dist - ext, 0.0))
-        n = np.take(world.normal, flat, axis=0)
-        ext = row_extent(half, n)
-        bound = np.maximum(bound, np.where(world.normal_ok[flat], np.abs(row_dot(d, n)) - ext, 0.0))
+            pts, nodes = descend_one_level(world, level, pts, nodes)
+        bound = node_bounds(world, level, nodes, points, pts, best)
         keep = bound <= best[pts] + slack
         pts, nodes = pts[keep], nodes[keep]
-    corners = np.take(world.leaf_corners, nodes, axis=0)
-    q = point_triangle(np.take(points, pts, axis=0), corners[:, 0], corners[:, 1], corners[:, 2])
-    dist = np.sqrt(row_dot(q - points[pts], q - points[pts]))
-    order = np.lexsort((dist, pts))
-    first = order[np.concatenate([[True], pts[order][1:] != pts[order][:-1]])]
+    q, dist, first = nearest_on_leaves(points, world, pts, nodes)
     out_d = np.full(count, np.inf)
     out_q = np.zeros((count, 3))
     out_d[pts[first]] = dist[first]
@@ -114,7 +128,7 @@ def _ray_count(points, world: WorldBVH, direction, slack):
     coordinates = [points[:, x] for x in range(3)]
     for level in range(top, -1, -1):
         if level < top:
-            pts, nodes = _descend_one_level(world, level, pts, nodes)
+            pts, nodes = descend_one_level(world, level, pts, nodes)
         flat = world.node(level, nodes)
         enter = leave = None
         for x in range(3):
