@@ -93,6 +93,12 @@ ticks waste less of that on a busy machine, shorter ones answer Esc sooner."""
 PROGRESS_STEPS = 1000
 
 
+def pair_settings(context) -> CheckSettings:
+    """The settings of Check Collision: the panel's, with the overlap measured too (Exact mode); scene checks,
+    sweeps and pushes do not measure it."""
+    return replace(check_settings(context), overlap_volume=True)
+
+
 class COLLISION_OT_check(bpy.types.Operator):
     """Check whether the active object and the other selected object collide: penetration depth and normal, \
 or distance and closest points"""
@@ -115,10 +121,6 @@ or distance and closest points"""
         """The checked pair, as the messages name it."""
         return f"'{self._names[0]}' and '{self._names[1]}'"
 
-    def _settings(self, context) -> CheckSettings:
-        # the pair check measures the overlap too (Exact mode); scene checks, sweeps and pushes do not
-        return replace(check_settings(context), overlap_volume=True)
-
     def _publish(self, context, record):
         store.store(context.window_manager, record)
         self.report({"INFO"}, text.summary_line(record, context.scene.unit_settings))
@@ -133,7 +135,7 @@ or distance and closest points"""
             return {"CANCELLED"}
         wm.progress_begin(0, 1)
         try:
-            record = run_check(self, context, obj_a, obj_b, self._settings(context))
+            record = run_check(self, context, obj_a, obj_b, pair_settings(context))
         finally:
             wm.progress_end()
         if record is None:
@@ -148,7 +150,7 @@ or distance and closest points"""
             self.report({"ERROR"}, str(exc))
             return False
         self._names, self._done, self._stage = (obj_a.name, obj_b.name), 0.0, "reading the objects"
-        self._steps = check_pair_steps(obj_a, obj_b, context.evaluated_depsgraph_get(), self._settings(context))
+        self._steps = check_pair_steps(obj_a, obj_b, context.evaluated_depsgraph_get(), pair_settings(context))
         return True
 
     def _advance(self, context, budget_s: float, show: bool = True):

@@ -30,7 +30,7 @@ def _fake_operator(check_module):
     invoke() starts it; `progress` logs each (share done, stage text) the run shows."""
     cls = bpy.types.COLLISION_OT_check
     methods = {name: getattr(cls, name)
-               for name in ("modal", "_begin", "_advance", "_publish", "_end", "_pair", "_settings")}
+               for name in ("modal", "_begin", "_advance", "_publish", "_end", "_pair")}
     fake = type("FakeCheck", (), methods)()
     fake._timer, fake._steps, fake.reports, fake.progress = None, None, [], []
     fake.report = lambda kind, message: fake.reports.append((set(kind), message))
