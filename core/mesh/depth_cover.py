@@ -43,10 +43,12 @@ from __future__ import annotations
 import numpy as np
 
 from .. import sphere_cells
+from ..convex import collide_convex
 from ..hull import convex_hull
 from ..progress import Stage, report
 from ..rows import fibonacci_directions, row_dot
 from .depth_pieces import Work, pieces_around
+from .points import closest_points, winding_numbers
 
 __all__ = ["Difference", "minkowski_difference", "covered_radius", "extreme_vertices"]
 
@@ -546,8 +548,6 @@ def cover_bound(sa, sb, seeds: np.ndarray, scale: float, lower: float, upper: fl
     than SMALL_PAIR triangles get fewer samples and steps, and only while `upper` is above `lower` by more than
     WIDE.  Returns (r, centre, direction): `direction` where the cover is thinnest, `centre` a point inside
     both.  `progress`: the depth interval's hook (core/progress.py), called between the units of work."""
-    from .points import winding_numbers
-
     if seeds.shape[0] == 0 or not upper > 0.0:
         return None
     triangles = sa.local.triangles.shape[0] + sb.local.triangles.shape[0]
@@ -689,8 +689,6 @@ def _thin_pieces(sa, sb, members, centres, scale, upper, cover):
     most THIN_ROUNDS rounds, within THIN_SECONDS of estimated work (`Work`).  `cover`: `cells_held`'s answer for
     `members`; returns it for the members and the differences built (each round redoes only the cells held
     below U)."""
-    from .points import closest_points
-
     work = Work(THIN_SECONDS * 1e6)
     out = []
     for _ in range(THIN_ROUNDS):
@@ -708,7 +706,7 @@ def _thin_pieces(sa, sb, members, centres, scale, upper, cover):
                 continue
             m = (stop + THIN_STEP * (upper - stop)) * u
             near = _last_links(members + out, u, reach, m, work)
-            x = _overlap_point(sa, sb, m, centres, near, scale, work, closest_points)
+            x = _overlap_point(sa, sb, m, centres, near, scale, work)
             if x is None:
                 continue
             piece_a = pieces_around(sa, x[None, :], scale, 1, work=work)
@@ -749,8 +747,6 @@ def _last_links(members, u, reach, m, work):
     """Points near where the pieces of the chain's last link along u (the piece differences whose interval along
     u ends at `reach`, where the chain stops) meet after the move m a little beyond it: the midpoints of their
     closest points (core/convex.py), where the solids, though not those pieces, may still overlap."""
-    from ..convex import collide_convex
-
     points = []
     for d in members:
         if not isinstance(d, Difference) or not isinstance(d.tag, tuple):
@@ -765,13 +761,11 @@ def _last_links(members, u, reach, m, work):
     return np.array(points).reshape(-1, 3)
 
 
-def _overlap_point(sa, sb, m, centres, near, scale, work, closest_points):
+def _overlap_point(sa, sb, m, centres, near, scale, work):
     """A point inside A and inside B moved by m, as deep in both as the candidates allow (the largest least
     distance to the two surfaces), or None: the candidates are the points `near`, both sides' medial `centres`
     ((pa, ra), (pb, rb); B's moved by m), those carried past the other side's nearest surface point, and
     THIN_SAMPLES points of a fixed sequence in the boxes' overlap after the move."""
-    from .points import winding_numbers
-
     (pa, ra), (pb, rb) = centres
     lo = np.maximum(sa.world.lo[-1], sb.world.lo[-1] + m)
     hi = np.minimum(sa.world.hi[-1], sb.world.hi[-1] + m)
@@ -889,8 +883,6 @@ def medial_points(side, points, scale, steps):
     """Points deep inside the closed mesh of `side`: those of `points` inside it (winding numbers), each moved away
     from its nearest surface point while that grows the distance (each step shorter than the distance, so the
     point stays inside).  Returns (points, their distances to the surface)."""
-    from .points import closest_points, winding_numbers
-
     p = points[winding_numbers(points, side.world, scale) != 0]
     if p.shape[0] == 0:
         return np.empty((0, 3)), np.empty(0)
@@ -951,8 +943,6 @@ def _contacts(sa, sb, move, most: int = CONTACTS):
     """Where B moved by `move` (the upper end's move: it leaves the solids touching) comes nearest to A: up to
     `most` spread points among the vertices of either mesh that lie nearest to the other (within TOUCH of the move's
     length of the nearest), in A's place (B's are these less the move)."""
-    from .points import closest_points
-
     vb = sb.vertices[sb.local.used] + move
     va = sa.vertices[sa.local.used]
     db, _ = closest_points(vb, sa.world)

@@ -24,6 +24,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..rows import row_dot
+from .points import winding_numbers
 
 __all__ = ["grow_piece", "pieces_around", "inside_piece", "certify", "facet_normals"]
 
@@ -199,8 +200,6 @@ def certify(side, points: np.ndarray, scale: float):
     """Whether the hull of `points` (pair frame) is certified inside the closed mesh of `side` by the test of the
     module docstring (every nearby triangle cleared by a pulled-in plane of the hull or of its box, and the
     centroid inside by winding numbers).  Returns the piece's points pulled in (its hull is inside), or None."""
-    from .points import winding_numbers
-
     world = side.world
     count = world.leaf_corners.shape[0]
     planes = _certified(points, facet_normals(points), world.leaf_corners, world.lo[:count], world.hi[:count],
@@ -227,8 +226,6 @@ def pieces_around(side, centres, scale, most: int, work: Work | None = None):
     centre inside a piece already built is passed over; one on its boundary grows another, across the face), none
     started (and the one growing stopped) once `work` is over its cap.  Returns a list of (points, facet
     normals, unit edge directions): the piece is the hull of its points."""
-    from .points import winding_numbers
-
     world = side.world
     count = world.leaf_corners.shape[0]
     corners, lo, hi = world.leaf_corners, world.lo[:count], world.hi[:count]
