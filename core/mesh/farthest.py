@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 
 from .bvh import WorldBVH
-from .points import descend_one_level, nearest_on_leaves, node_bounds
+from .points import descend_one_level, nearest_on_leaves, node_bounds, rounding_slack
 
 __all__ = ["farthest_from_surface", "any_farther"]
 
@@ -59,8 +59,7 @@ def _descend(points, world, floor, early):
     nodes = np.zeros(count, np.int64)
     best = np.full(count, np.inf)
     top = local.levels - 1
-    # the same rounding allowance as closest_points (a function of all the points: the same pruning per point)
-    slack = 1e-12 * float(np.linalg.norm(world.hi[-1] - world.lo[-1]) + np.abs(points).max(initial=0.0))
+    slack = rounding_slack(points, world)  # closest_points' own
     for level in range(top, -1, -1):
         if level < top:
             pts, nodes = descend_one_level(world, level, pts, nodes)

@@ -19,7 +19,8 @@ from .bvh import WorldBVH
 from ..rows import row_cross, row_dot, row_extent
 from .tritri import point_triangle
 
-__all__ = ["closest_points", "winding_numbers", "descend_one_level", "node_bounds", "nearest_on_leaves"]
+__all__ = ["closest_points", "winding_numbers", "descend_one_level", "node_bounds", "nearest_on_leaves",
+           "rounding_slack"]
 
 _DIRECTIONS = np.array([
     [0.5773502691896258, 0.5916079783099616, 0.5627314338711377],
@@ -39,6 +40,12 @@ def descend_one_level(world, level, pts, nodes):
     child) at `level`: one step of the breadth-first descent that every point query makes."""
     left, right, has_right = world.children(level + 1, nodes)
     return np.concatenate([pts, pts[has_right]]), np.concatenate([left, right[has_right]])
+
+
+def rounding_slack(points, world) -> float:
+    """The rounding allowance of a point query's pruning: a lower bound may not exceed a real distance by rounding
+    alone (a function of all the points, so each point is pruned alike in any query it is part of)."""
+    return 1e-12 * float(np.linalg.norm(world.hi[-1] - world.lo[-1]) + np.abs(points).max(initial=0.0))
 
 
 def node_bounds(world, level, nodes, points, pts, best):
@@ -94,8 +101,7 @@ def closest_points(points: np.ndarray, world: WorldBVH):
     nodes = np.zeros(count, np.int64)
     best = np.full(count, np.inf)
     top = local.levels - 1
-    # rounding allowance: a bound may not exceed a real distance by rounding alone
-    slack = 1e-12 * float(np.linalg.norm(world.hi[-1] - world.lo[-1]) + np.abs(points).max(initial=0.0))
+    slack = rounding_slack(points, world)
     for level in range(top, -1, -1):
         if level < top:
             pts, nodes = descend_one_level(world, level, pts, nodes)
