@@ -335,7 +335,6 @@ def _climb(sa, sb, p, c, da, qa, db, qb, steps, allowance, scale):
     factors = CLIMB_TRIALS
     t = factors.shape[0]
     count = p.shape[0]
-    rows_all = np.arange(count)
     for _ in range(steps):
         ua = (p - qa) / np.where(da > 0.0, da, 1.0)[:, None]
         ub = (p - c - qb) / np.where(db > 0.0, db, 1.0)[:, None]
@@ -378,7 +377,7 @@ def _climb(sa, sb, p, c, da, qa, db, qb, steps, allowance, scale):
         grow[take] = True
         taken = np.zeros(count)
         taken[take] = s[k]
-        step = np.where(grow, taken * 1.5, np.where(np.isin(rows_all, rows), step * 0.25, step))
+        step = np.where(grow, taken * 1.5, np.where(live, step * 0.25, step))
     return p, da, db, spent
 
 
