@@ -208,12 +208,12 @@ def _supports(sides, rows, d, defer=False):
             tied[sel[near]] = True
         elif len(near):
             # The scalar query's own vertex (its index in the block row is its index in the vertex array).
-            tied = sel[near]
-            side_of = tied // m
+            ties = sel[near]  # (slots: side k's rows at k * m + row)
+            side_of = ties // m
             for k, side in enumerate(sides):
                 mine = np.flatnonzero(side_of == k)
                 if len(mine):
-                    pair = tied[mine] - k * m
+                    pair = ties[mine] - k * m
                     world, pick = side.world, np.ndarray.argmax if side.largest else np.ndarray.argmin
                     at[near[mine]] = row[near[mine]] * width + np.array(
                         [pick(world[row].dot(dk)) for row, dk in zip(rows[pair].tolist(), d[pair])], dtype=np.intp)
