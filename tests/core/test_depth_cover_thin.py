@@ -21,19 +21,10 @@ import pytest
 
 import core
 from core.mesh import depth_cover, depth_interval
-from core.mesh.depth_cover import cells_held, covered_radius, held_radius, minkowski_difference
+from core.mesh.depth_cover import cells_held, covered_radius, held_radius
 
 from .depth_corpus import make_case
-
-
-def _corners(lo, hi):
-    return np.array([[x, y, z] for x in (lo[0], hi[0]) for y in (lo[1], hi[1]) for z in (lo[2], hi[2])], float)
-
-
-def _slabs():
-    m1 = minkowski_difference(_corners((-4, -0.5, -4), (4, 0.5, 4)), _corners((-1, -0.5, -1), (1, 0.5, 1)))
-    m2 = minkowski_difference(_corners((-0.5, -4, -4), (0.5, 4, 4)), _corners((-0.5, -1, -1), (0.5, 1, 1)))
-    return m1, m2
+from .test_depth_cover import _slabs  # the crossed slabs M1, M2 worked there
 
 
 def test_cells_redone_below_the_limit_reach_the_fresh_covering():

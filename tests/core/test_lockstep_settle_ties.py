@@ -19,16 +19,7 @@ from core.batch import ShapeBatch, _finished
 from core.convex import Pair, solve
 from core.lockstep_epa import _Sides
 from tests.core.test_lockstep_epa import CASES, _same, _scene
-
-
-def _ulp_noise(seed):
-    rng = np.random.default_rng(seed)
-
-    def product(x, y):
-        p = np.matmul(x, y)
-        up = rng.random(p.shape) < 0.5
-        return np.where(up, np.nextafter(p, np.inf), np.nextafter(p, -np.inf))
-    return product
+from tests.core.test_lockstep_supports import _ulp_noise  # a product one ulp off at random
 
 
 @pytest.mark.parametrize("seed,size,offset", CASES)
