@@ -14,7 +14,6 @@ the check gives (a quicker verdict alone is what the scene check, Hull mode or L
 """
 from __future__ import annotations
 
-import time
 import traceback
 from dataclasses import replace
 
@@ -156,23 +155,22 @@ or distance and closest points"""
     def _advance(self, context, budget_s: float, show: bool = True):
         """Run the steps for `budget_s` seconds (at least one step); None while they go on, else the operator's
         return value (the record published, or the failure reported)."""
-        deadline = time.perf_counter() + budget_s
+        def take(progress):
+            # a stage may be skipped and a unit report a stage again: the bar never goes back
+            self._done, self._stage = max(self._done, progress.done), progress.stage.text
+
         try:
-            while True:
-                progress = next(self._steps)
-                # a stage may be skipped and a unit report a stage again: the bar never goes back
-                self._done, self._stage = max(self._done, progress.done), progress.stage.text
-                if time.perf_counter() >= deadline:
-                    if show:
-                        self._status(context)
-                    return None  # Esc gets its turn before the next unit
-        except StopIteration as finished:
-            self._end(context)
-            return self._publish(context, finished.value)
+            finished, record = modal_run.advance(self._steps, budget_s, take)
         except Exception as exc:
             self._end(context)
             self.report({"ERROR"}, failure_message(*self._names, exc))
             return {"CANCELLED"}
+        if finished:
+            self._end(context)
+            return self._publish(context, record)
+        if show:
+            self._status(context)
+        return None
 
     def invoke(self, context, _event):
         if context.window is None:
@@ -205,16 +203,12 @@ or distance and closest points"""
         self._end(context)
 
     def modal(self, context, event):
-        if event.type == "ESC":
+        def escape():
             self._end(context)
             self.report({"INFO"}, f"Check Collision cancelled on {self._pair()}: nothing changed")
             return {"CANCELLED"}
-        if event.type == "TIMER":
-            outcome = self._advance(context, STEP_S)
-            return {"RUNNING_MODAL"} if outcome is None else outcome
-        if event.type in modal_run.NAVIGATION:
-            return {"PASS_THROUGH"}
-        return {"RUNNING_MODAL"}
+
+        return modal_run.dispatch(event, escape, lambda: self._advance(context, STEP_S))
 
 
 class COLLISION_OT_clear(bpy.types.Operator):

@@ -5,7 +5,9 @@ With a window, an operator's `invoke` starts the run (`start`: Blender's progres
 as the window's modal handler); each TIMER event does a slice of the work within a time budget and reports it
 (`show`: the share done, and the line in the status bar that says what runs and that Esc cancels); Esc, the end of
 the work or an error ends it (`stop`: no timer, no progress bar, no status line).  Without a window the operators
-run straight through in `execute` instead.  The operator keeps its timer in `_timer`.
+run straight through in `execute` instead.  The operator keeps its timer in `_timer`.  Work given as a generator
+of steps (Check Object's stages, Check Collision's reports) is run slice by slice by `advance`, and the events of
+its run are sorted by `dispatch`.
 
 Work that is one engine call (a pair's depth interval) reaches the timer's slices through `stepped`: the call
 runs in a thread of its own, handed the core's progress hook (core/progress.py), and only while the modal run
@@ -14,6 +16,7 @@ waits for it, up to its next report.
 from __future__ import annotations
 
 import threading
+import time
 
 from ..core import Cancelled
 
@@ -48,6 +51,34 @@ def stop(operator, context) -> None:
     workspace = getattr(context, "workspace", None)
     if workspace is not None:
         workspace.status_text_set(None)
+
+
+def advance(steps, budget_s: float, take):
+    """Run the generator `steps` for `budget_s` seconds (at least one step), handing each value it yields to
+    `take`: (True, its return value) once it is done, else (False, None) when the time is up (Esc gets its turn
+    before the next step).  Its exceptions, and `take`'s, are raised on."""
+    deadline = time.perf_counter() + budget_s
+    while True:
+        try:
+            value = next(steps)
+        except StopIteration as finished:
+            return True, finished.value
+        take(value)
+        if time.perf_counter() >= deadline:
+            return False, None
+
+
+def dispatch(event, escape, tick):
+    """A modal run's handling of one event: Esc calls `escape()`, a timer tick `tick()` (None while the work goes
+    on, else the operator's return value), view navigation passes through, anything else is held back."""
+    if event.type == "ESC":
+        return escape()
+    if event.type == "TIMER":
+        outcome = tick()
+        return {"RUNNING_MODAL"} if outcome is None else outcome
+    if event.type in NAVIGATION:
+        return {"PASS_THROUGH"}
+    return {"RUNNING_MODAL"}
 
 
 def stepped(work):

@@ -13,7 +13,6 @@ window (scripts, `execute`) it runs straight through.  Choosing a row of the lis
 """
 from __future__ import annotations
 
-import time
 import traceback
 
 import bpy
@@ -140,28 +139,24 @@ loose parts come closer than the scene's Clearance"""
         self._end(context)
 
     def modal(self, context, event):
-        if event.type == "ESC":
+        def escape():
             self._end(context)
             self.report({"INFO"}, f"Check Object cancelled on '{self._name}': nothing changed")
             return {"CANCELLED"}
-        if event.type == "TIMER":
-            deadline = time.perf_counter() + STEP_S
+
+        def tick():
             try:
-                while True:
-                    done, stage = next(self._steps)
-                    self._status(context, done, stage)
-                    if time.perf_counter() >= deadline:
-                        return {"RUNNING_MODAL"}  # Esc gets its turn before the next stage
-            except StopIteration as finished:
-                self._end(context)
-                return self._publish(context, *finished.value)
+                finished, value = modal_run.advance(self._steps, STEP_S, lambda step: self._status(context, *step))
             except Exception as exc:
                 self._end(context)
                 self.report({"ERROR"}, failure_message(self._name, exc))
                 return {"CANCELLED"}
-        if event.type in modal_run.NAVIGATION:
-            return {"PASS_THROUGH"}
-        return {"RUNNING_MODAL"}
+            if not finished:
+                return None  # Esc gets its turn before the next stage
+            self._end(context)
+            return self._publish(context, *value)
+
+        return modal_run.dispatch(event, escape, tick)
 
 
 # --------------------------------------------------------------------------------------------- row choice
