@@ -59,8 +59,6 @@ mesh inside the other is not free (the crossing test reports the containment).
 """
 from __future__ import annotations
 
-import zlib
-
 import numpy as np
 
 from ..contact import Status
@@ -400,13 +398,14 @@ def depth_interval(a, b, frame, tolerances, lower, point_a, point_b, normal, seg
 
 def in_canonical_order(a, b) -> bool:
     """Whether (a, b) is the canonical order of the pair: by triangle and vertex counts, then checksums of the world
-    vertices and the triangles (deterministic from run to run; a pair of identical meshes is its own swap)."""
-    def key(mesh):
-        local = mesh._local
-        return (local.triangles.shape[0], local.vertices.shape[0],
-                zlib.crc32(np.ascontiguousarray(mesh.world_vertices()).tobytes()),
-                zlib.crc32(np.ascontiguousarray(local.triangles).tobytes()))
-    return key(a) <= key(b)
+    vertices and the triangles (deterministic from run to run; a pair of identical meshes is its own swap).  The
+    checksums are worked out only when the counts tie, and once per placed mesh (`TriangleMesh.checksums`): the
+    mesh query asks before its hulls' answer and again here."""
+    counts_a = (a._local.triangles.shape[0], a._local.vertices.shape[0])
+    counts_b = (b._local.triangles.shape[0], b._local.vertices.shape[0])
+    if counts_a != counts_b:
+        return counts_a < counts_b
+    return a.checksums() <= b.checksums()
 
 
 class _SwappedFrame:

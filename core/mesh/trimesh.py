@@ -23,6 +23,7 @@ so the frames of a deforming mesh, new vertices on the same triangles, derive it
 from __future__ import annotations
 
 import hashlib
+import zlib
 from collections import OrderedDict
 
 import numpy as np
@@ -228,6 +229,7 @@ class TriangleMesh:
         self._local = _LocalData(verts, tris)
         self._linear, self._translation = as_transform(transform)
         self._bounds = None
+        self._checksums = None
 
     # ------------------------------------------------------------------ data
     @property
@@ -257,6 +259,7 @@ class TriangleMesh:
         clone._local = self._local
         clone._linear, clone._translation = as_transform(transform)
         clone._bounds = None
+        clone._checksums = None
         return clone
 
     # ------------------------------------------------------------------ geometry
@@ -268,6 +271,15 @@ class TriangleMesh:
         if self._linear is not None:
             v = v @ self._linear.T
         return add_rows(v, offset)
+
+    def checksums(self) -> tuple[int, int]:
+        """crc32 of the world vertices' bytes and of the triangles' (computed once for this placed mesh): with the
+        counts, the key of a pair's canonical order (core/mesh/depth_interval.py `in_canonical_order`)."""
+        if self._checksums is None:
+            triangles = self._local.triangles
+            self._checksums = (zlib.crc32(np.ascontiguousarray(self.world_vertices()).tobytes()),
+                               zlib.crc32(np.ascontiguousarray(triangles).tobytes()))
+        return self._checksums
 
     def bounds(self) -> tuple[np.ndarray, np.ndarray]:
         """World axis-aligned box (lo, hi) of the referenced vertices."""
