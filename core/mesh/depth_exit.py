@@ -5,9 +5,9 @@ the whole inner solid to cover), and it applies as well to a shape sunk into ano
 
 The argument.  A move v of B separates the solids only when no point of B ends inside A: for a point x of B
 inside A, x + v must lie outside A's interior.  Along a ray x + s u the winding number of A's surface changes only
-where the ray meets a triangle, so x + s u stays inside A until the ray meets one: every separating move t u has
-t >= e(x, u), the distance along u to the first triangle of A.  The same for a point y of A inside B and the move -u of A relative to B.  So for a set K of
-directions, every separating move along a direction of K is at least
+where the ray meets a triangle, so x + s u stays inside A until the ray meets one: every separating move t u has t >=
+e(x, u), the distance along u to the first triangle of A.  The same for a point y of A inside B and the move -u of A
+relative to B.  So for a set K of directions, every separating move along a direction of K is at least
 
     bound(K) = max( max_x min_{u in K} e_A(x, u), max_y min_{u in K} e_B(y, -u) ),
 

@@ -47,11 +47,11 @@ after the candidate directions, for pairs up to SWEEP_TRIANGLES: the exact direc
 axes) over the directions tried, spread directions and a pattern search around the best ones; its shortest
 candidates are judged by the crossing test and join the verified moves (`_sweep_search`).  Larger pairs, a
 sweep with too many pairs, or one whose candidates all fail: spread directions are sampled (`_sample_directions`).  When
-one mesh holds the other (nothing crosses as placed: nearly every pair is within reach, and the sweep is not
-built), or any pair whose sweep was not built for too many triangle pairs within reach (finely meshed surfaces
-crossing over a wide stretch), still wider than 1 %: the same exact depths from only the pairs that can meet along
-each direction, first along spread rays, then in cones around the best move (`_cone_search`).  When the budget runs out the answer is the honest,
-wider interval.
+one mesh holds the other (nothing crosses as placed: nearly every pair is within reach, and the sweep is not built), or
+any pair whose sweep was not built for too many triangle pairs within reach (finely meshed surfaces crossing over a wide
+stretch), still wider than 1 %: the same exact depths from only the pairs that can meet along each direction, first
+along spread rays, then in cones around the best move (`_cone_search`).  When the budget runs out the answer is the
+honest, wider interval.
 
 Open meshes (a sheet crossing a solid) have no inside: nothing here runs, the interval is the samples' bound and
 the hulls' move.  Containment: the same bounds on points inside both (the inner solid); a move that leaves one
@@ -385,8 +385,8 @@ def depth_interval(a, b, frame, tolerances, lower, point_a, point_b, normal, seg
     `Interval`.  `progress`: None, or the caller's hook (core/progress.py), called between stages and between the
     units of work within them; it may raise `core.Cancelled` to stop, and never changes the answer.
 
-    The work runs on the pair in a canonical order (`in_canonical_order`), so collide(b, a) is collide(a, b).swapped(): moving
-    B by v separates exactly when moving A by -v does."""
+    The work runs on the pair in a canonical order (`in_canonical_order`), so collide(b, a) is collide(a, b).swapped():
+    moving B by v separates exactly when moving A by -v does."""
     if not in_canonical_order(a, b):
         swapped = _SwappedFrame(frame)
         flip = None if normal is None else -np.asarray(normal, float)
@@ -508,14 +508,14 @@ def _interval(a, b, frame, tolerances, lower, point_a, point_b, normal, segments
                 and sa.local.triangles.shape[0] * sb.local.triangles.shape[0] <= CONE_PAIRS):
             # the sweep was not built (too many triangle pairs within reach: one mesh holds the other, or finely
             # meshed surfaces cross over a wide stretch), but few pairs meet along any one direction
-            start = min(verified, key=lambda item: item[0])[1] if verified else best.move
+            start = _shortest(verified, best.move)
             report(progress, Stage.DIRECTIONS, 0.8)
             _cone_search(frame, best.lower, segments.shape[0] == 0, state, verified, free, start, progress)
     if sa.closed and sb.closed and state["upper"] > best.lower * (1.0 + GOOD):
         # still wide: pieces around points spread over the overlap, whose differences cover a ball (depth_cover.py)
         report(progress, Stage.COVER)
         found = cover_bound(sa, sb, seeds, scale, best.lower, state["upper"], inner_polytope, _triangle_planes,
-                            move=min(verified, key=lambda item: item[0])[1] if verified else best.move,
+                            move=_shortest(verified, best.move),
                             progress=progress)
         _raise_lower(best, sa, sb, scale, found)
     if deep is not None and segments.shape[0] == 0 and state["upper"] > best.lower * (1.0 + GOOD):
@@ -536,6 +536,11 @@ def _interval(a, b, frame, tolerances, lower, point_a, point_b, normal, segments
             best.move = move
             break
     return best
+
+
+def _shortest(verified, fallback):
+    """The shortest of the verified moves ((length, move) items), or `fallback` when there is none."""
+    return min(verified, key=lambda item: item[0])[1] if verified else fallback
 
 
 def _raise_lower(best, sa, sb, scale, found) -> None:
@@ -632,12 +637,13 @@ def _judge(found, state, verified, free):
 def _cone_search(frame, lower, held, state, verified, free, start, progress=None):
     """After the spread samples, still wider than SAMPLE_ABOVE, for a pair whose sweep was not built (too many
     triangle pairs within reach: one mesh holding the other puts nearly every pair there, and so do finely meshed
-    surfaces crossing over a wide stretch, but few meet along any one direction).  First RAY_SPREAD spread directions, each with the exact depth from only the pairs that can meet
-    along it (core/mesh/depth_sweep.py `ray_depths`); then cones around the best move: the pairs that can meet
-    within the cone (`cone_sweep`), a pattern search from its axis, and candidates only from directions inside it
-    (exact there; outside it pairs are missing).  The shortest candidates are judged by the crossing test (at most
-    SWEEP_CHECKS per stage); a free one joins the verified moves and centres the next cone.  `start`: the best
-    move so far (the hulls' when none was verified).  `progress`: the hook, called between rays and cones."""
+    surfaces crossing over a wide stretch, but few meet along any one direction).  First RAY_SPREAD spread directions,
+    each with the exact depth from only the pairs that can meet along it (core/mesh/depth_sweep.py `ray_depths`); then
+    cones around the best move: the pairs that can meet within the cone (`cone_sweep`), a pattern search from its axis,
+    and candidates only from directions inside it (exact there; outside it pairs are missing).  The shortest candidates
+    are judged by the crossing test (at most SWEEP_CHECKS per stage); a free one joins the verified moves and centres
+    the next cone.  `start`: the best move so far (the hulls' when none was verified).  `progress`: the hook, called
+    between rays and cones."""
     ca, cb = state["pairs"] if "pairs" in state else pairs_within(frame, lower, state["upper"])
     report(progress, Stage.DIRECTIONS, 0.8)
     # spread directions first, each with only the pairs that can meet along its own segment
