@@ -24,7 +24,9 @@ closest pair.  The next query places the seeds in the new pose first (a few tria
   on the way; it starts from every node pair a few levels down, `_start`, where a level-by-level descent would
   prune little) keeps only the node pairs whose lower bound is within `MARGIN` x scale of the best distance known
   (the seed's, lowered by the surface points of the nodes on the way), plus some slack; above the leaves by their
-  box distance alone (the oriented bounds prune little there for their cost), the leaves by the full bound.  Its
+  box distance alone (the oriented bounds prune little there for their cost), the leaves by the full bound; when
+  the larger mesh is turned (a rotation), in that mesh's own frame (`_pruning_frame`: no refit of its turned
+  hierarchy, the other mesh placed in it, an allowance for the rounding taken off every bound).  Its
   leaf pairs then go best first by their bounds: the separating-axis screen, then exact distances, until the next
   bound is beyond the best plus the margin.  The answer is taken only when it is the fresh query's for certain: the
   closest pair is farther than the band, every triangle pair within the margin of it gives the same distance and
@@ -479,13 +481,12 @@ def _pruning_frame(frame):
     if not skew <= ORTHONORMAL:
         return sa.world, sb.world, 0.0
     local = big.local
-    home = local.cached("own frame hierarchy", lambda: WorldBVH(
-        local.bvh, local.vertices, None, np.zeros(3), local.cached("local boxes",
-                                                                   lambda: local_boxes(local.bvh, local.vertices))))
+    boxes = local.cached("local boxes", lambda: local_boxes(local.bvh, local.vertices))  # as pair_frame.Side's
+    home = local.cached("own frame hierarchy", lambda: WorldBVH(local.bvh, local.vertices, None, np.zeros(3), boxes))
     inverse = linear.T
-    other_linear = small.mesh._linear
-    placed = WorldBVH(small.local.bvh, (small.vertices - big.offset) @ linear,
-                      inverse if other_linear is None else inverse @ other_linear, inverse @ (small.offset - big.offset))
+    turn = inverse if small.mesh._linear is None else inverse @ small.mesh._linear
+    placed = WorldBVH(small.local.bvh, (small.vertices - big.offset) @ linear, turn,
+                      inverse @ (small.offset - big.offset))
     allowance = (1e-11 + 4.0 * skew) * _magnitude(frame)
     return (home, placed, allowance) if big is sa else (placed, home, allowance)
 
