@@ -251,12 +251,33 @@ class WorldBVH:
                 self.normal = local.normal
                 self.normal_ok = np.zeros(local.normal.shape[0], bool)
         if linear is None and boxes is not None:
-            self.lo = add_rows(boxes[0], offset)
-            self.hi = add_rows(boxes[1], offset)
+            self._lo, self._hi = add_rows(boxes[0], offset), add_rows(boxes[1], offset)
         else:
-            self.lo, self.hi = refit_boxes(self.leaf_corners, local.levels)
+            self._lo = self._hi = None  # refitted on first use: some queries ask only for corners and planes
         self._planes = None
         self._columns = None
+
+    @property
+    def lo(self) -> np.ndarray:
+        """(nodes, 3) low corners of every node's axis-aligned box, in the flat node order."""
+        if self._lo is None:
+            self._lo, self._hi = refit_boxes(self.leaf_corners, self.local.levels)
+        return self._lo
+
+    @property
+    def hi(self) -> np.ndarray:
+        """(nodes, 3) high corners, as `lo`."""
+        if self._hi is None:
+            self._lo, self._hi = refit_boxes(self.leaf_corners, self.local.levels)
+        return self._hi
+
+    @lo.setter
+    def lo(self, value) -> None:
+        self._lo = value
+
+    @hi.setter
+    def hi(self, value) -> None:
+        self._hi = value
 
     @property
     def leaf_corners(self) -> np.ndarray:

@@ -24,7 +24,9 @@ closest pair.  The next query places the seeds in the new pose first (a few tria
   on the way; it starts from every node pair a few levels down, `_start`, where a level-by-level descent would
   prune little) keeps only the node pairs whose lower bound is within `MARGIN` x scale of the best distance known
   (the seed's, lowered by the surface points of the nodes on the way), plus some slack; above the leaves by their
-  box distance alone (the oriented bounds prune little there for their cost), the leaves by the full bound.  Its
+  box distance alone (the oriented bounds prune little there for their cost), the leaves by the full bound; when
+  the larger mesh is turned (a rotation), in that mesh's own frame (`_pruning_frame`: no refit of its turned
+  hierarchy, the other mesh placed in it, an allowance for the rounding taken off every bound).  Its
   leaf pairs then go best first by their bounds: the separating-axis screen, then exact distances, until the next
   bound is beyond the best plus the margin.  The answer is taken only when it is the fresh query's for certain: the
   closest pair is farther than the band, every triangle pair within the margin of it gives the same distance and
@@ -63,7 +65,7 @@ import math
 import numpy as np
 
 from ..rows import row_dot
-from .bvh import box_lower_bound, pair_lower_bound
+from .bvh import WorldBVH, box_lower_bound, local_boxes, pair_lower_bound
 from .descent import _split, descent_order
 from .meeting import Meeting, containment, meet
 from .tritri import crossing, separation_bound, triangle_triangle
@@ -401,18 +403,20 @@ def _closest(frame, ub: float, slack: float, travel: float, outside: bool):
     moves at this pose; `outside`: as for `_answer`.  Returns (Staged or None, _Frontier or None)."""
     sa, sb, scale = frame.sa, frame.sb, frame.scale
     margin = MARGIN * scale
-    wa, wb = sa.world, sb.world
+    wa, wb, allowance = _pruning_frame(frame)
     ia, ib, la, lb = _start(wa, wb)
     pruned = math.inf  # the smallest lower bound of every node pair dropped
-    rep_a, rep_b = wa.rep, wb.rep
+    first_a, first_b = _first_corners(sa.local), _first_corners(sb.local)
     while True:
         na, nb = wa.node(la, ia), wb.node(lb, ib)
-        # surface points of the nodes lower the best distance known (their distance is a real one)
-        r = np.take(rep_a, na, axis=0) - np.take(rep_b, nb, axis=0)
+        # surface points of the nodes (a corner of each, in the pair frame) lower the best distance known (their
+        # distance is a real one)
+        r = np.take(sa.vertices, first_a[na], axis=0) - np.take(sb.vertices, first_b[nb], axis=0)
         ub = min(ub, math.sqrt(float(np.min(row_dot(r, r)))))
         if not ub > frame.band:
             return None, _NEAR  # touching or crossing: not for this route
-        bound = box_lower_bound(wa, na, wb, nb)
+        box = box_lower_bound(wa, na, wb, nb)
+        bound = box - allowance
         keep = bound <= ub + margin + slack
         pruned = _smallest_dropped(bound, keep, pruned)
         pick = np.flatnonzero(keep)
@@ -421,7 +425,7 @@ def _closest(frame, ub: float, slack: float, travel: float, outside: bool):
         if leaves:
             # the oriented bounds at the leaves only: above them they drop too few pairs to pay for their cost (a
             # round of some hundred numpy calls per level), and the leaf pairs they keep are what `_answer` measures
-            bound = pair_lower_bound(wa, na[pick], wb, nb[pick], bound)
+            bound = pair_lower_bound(wa, na[pick], wb, nb[pick], box[pick]) - allowance
             keep = bound <= ub + margin + slack
             pruned = _smallest_dropped(bound, keep, pruned)
             ia, ib, bound = ia[keep], ib[keep], bound[keep]
@@ -449,6 +453,48 @@ def _closest(frame, ub: float, slack: float, travel: float, outside: bool):
     frontier = _Frontier(frame, ia, ib, pruned, bound, travel)
     frontier.upper = (ub if staged is None else staged.d_min) - travel
     return staged, frontier
+
+
+ORTHONORMAL = 1e-9
+"""How far from orthonormal (|L^T L - I|, Frobenius) the linear part of a mesh may be for `_closest` to bound its
+node pairs in that mesh's own frame (`_pruning_frame`)."""
+
+
+def _pruning_frame(frame):
+    """(wa, wb, allowance): the two hierarchies where `_closest` bounds its node pairs, and what to take off every
+    bound so that it holds for the pair frame's surfaces.
+
+    A mesh turned in the pose would be placed in the pair frame by a full refit of its node boxes.  When the larger
+    mesh is turned by a rotation (orthonormal within ORTHONORMAL) and not yet placed, the bounds are taken in its
+    own frame instead: its hierarchy there is its local one (built once, `local.cached`; its local boxes are often
+    tighter than the turned ones too) and only the other mesh is placed in it, by the inverse map
+    x -> L^T (x - offset).  Distances there are the pair frame's up to the rounding of the placed vertices and of
+    the map (a relative 1e-11 of `_magnitude`, the size of every number involved) and the map's departure from a
+    rotation (|L^T L - I| times the distances, at most twice the magnitude): `allowance` covers both.  The rest
+    of the route (its surface points, the screen, the exact distances) stays in the pair frame."""
+    sa, sb = frame.sa, frame.sb
+    big, small = (sa, sb) if sa.local.bvh.sizes[0] >= sb.local.bvh.sizes[0] else (sb, sa)
+    linear = big.mesh._linear
+    if linear is None or big._world is not None:
+        return sa.world, sb.world, 0.0
+    skew = float(np.sqrt(np.square(linear.T @ linear - np.eye(3)).sum())) + 1e-15
+    if not skew <= ORTHONORMAL:
+        return sa.world, sb.world, 0.0
+    local = big.local
+    boxes = local.cached("local boxes", lambda: local_boxes(local.bvh, local.vertices))  # as pair_frame.Side's
+    home = local.cached("own frame hierarchy", lambda: WorldBVH(local.bvh, local.vertices, None, np.zeros(3), boxes))
+    inverse = linear.T
+    turn = inverse if small.mesh._linear is None else inverse @ small.mesh._linear
+    placed = WorldBVH(small.local.bvh, (small.vertices - big.offset) @ linear, turn,
+                      inverse @ (small.offset - big.offset))
+    allowance = (1e-11 + 4.0 * skew) * _magnitude(frame)
+    return (home, placed, allowance) if big is sa else (placed, home, allowance)
+
+
+def _first_corners(local):
+    """The vertex index of each node's surface point (`WorldBVH.rep`: the first corner of its first leaf)."""
+    bvh = local.bvh
+    return local.cached("first corners", lambda: bvh.leaf_triangles[bvh.first_leaf, 0])
 
 
 _NEAR = "within the band"
