@@ -313,7 +313,9 @@ def _lockstep(blocks, index_a, index_b, offset_a, offset_b, direction, stop_abov
         if not len(rows):
             continue
         # The candidate simplex: the kept points, then w.
-        sw[rows, cnt], sa[rows, cnt], sb[rows, cnt] = w, a, b
+        at = rows * 4 + cnt  # [rows, cnt] in the flattened (m x 4, 3) simplex arrays
+        for points, value in ((sw, w), (sa, a), (sb, b)):
+            points.reshape(-1, 3)[at] = value
         q = np.zeros((len(rows), 3))
         lam = np.zeros((len(rows), 4))
         bad = np.zeros(len(rows), bool)

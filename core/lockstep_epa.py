@@ -50,6 +50,9 @@ settles whichever of its near-tied support vertices wins, so its ties are left u
 ten times the rounding bound)."""
 _CLOSE_AFTER = 512
 """Certified pairs gathered before they are closed together (see `_run`)."""
+_NEXT_CORNER, _PREVIOUS_CORNER = np.array([1, 2, 0]), np.array([2, 0, 1])
+"""Each corner's successor and predecessor around a face (corner k's edge runs to corner _NEXT_CORNER[k]); also
+the components k + 1 and k + 2 (mod 3) of a cross product's component k."""
 _SEEN, _NOT_SEEN = np.int8(1), np.int8(2)
 """`_add_point`'s marks of a tested face: the new point sees it, or not."""
 
@@ -62,27 +65,38 @@ def _at(array, rows, index):
 
 
 def _plane(a, b, c):
-    """`epa._plane` over rows: (normals (m, 3), offsets (m,)); zero-area rows get normal 0 and offset inf."""
-    edges = np.stack([b - a, c - b, a - c], axis=1)  # ab, bc, ca
-    e2 = edges[:, :, 0] * edges[:, :, 0] + edges[:, :, 1] * edges[:, :, 1] + edges[:, :, 2] * edges[:, :, 2]
+    """`epa._plane` over rows: (normals (m, 3), offsets (m,)); zero-area rows get normal 0 and offset inf.
+
+    Whole (m, 3) rows per call where the scalar code works component by component: each product is rounded
+    once and the sums are taken in its order ((x + y) + z), so the bits are its own."""
+    m = len(a)
+    edges = np.empty((m, 3, 3))  # ab, bc, ca
+    np.subtract(b, a, out=edges[:, 0])
+    np.subtract(c, b, out=edges[:, 1])
+    np.subtract(a, c, out=edges[:, 2])
+    sq = edges * edges
+    e2 = (sq[:, :, 0] + sq[:, :, 1]) + sq[:, :, 2]
     ab2, bc2, ca2 = e2[:, 0], e2[:, 1], e2[:, 2]
     # Crossed at the corner facing the longest edge: a (ab x -ca), else b (bc x -ab), else c (ca x -bc).
     pivot = np.where((bc2 >= ab2) & (bc2 >= ca2), 0, np.where(ca2 >= ab2, 1, 2))
     flat = edges.reshape(-1, 3)
-    base = np.arange(0, 3 * len(a), 3)
+    base = np.arange(0, 3 * m, 3)
     p = flat.take(base + pivot, axis=0)
-    q = -flat.take(base + (pivot + 2) % 3, axis=0)
-    px, py, pz = p[:, 0], p[:, 1], p[:, 2]
-    qx, qy, qz = q[:, 0], q[:, 1], q[:, 2]
-    nx, ny, nz = py * qz - pz * qy, pz * qx - px * qz, px * qy - py * qx
-    length = np.sqrt(nx * nx + ny * ny + nz * nz)
-    nx, ny, nz = nx / length, ny / length, nz / length
+    q = flat.take(base + (pivot + 2) % 3, axis=0)
+    np.negative(q, out=q)
+    # p x q, component k = p[k+1] q[k+2] - p[k+2] q[k+1]
+    normal = p.take(_NEXT_CORNER, axis=1) * q.take(_PREVIOUS_CORNER, axis=1)
+    normal -= p.take(_PREVIOUS_CORNER, axis=1) * q.take(_NEXT_CORNER, axis=1)
+    sq = normal * normal
+    length = np.sqrt((sq[:, 0] + sq[:, 1]) + sq[:, 2])
+    normal /= length[:, None]
     s = (a + b) + c
-    offset = (nx * s[:, 0] + ny * s[:, 1] + nz * s[:, 2]) / 3.0
+    s *= normal
+    offset = ((s[:, 0] + s[:, 1]) + s[:, 2]) / 3.0
     zero = length == 0.0
-    normal = np.stack([nx, ny, nz], axis=1)
-    normal[zero] = 0.0
-    offset[zero] = np.inf
+    if zero.any():
+        normal[zero] = 0.0
+        offset[zero] = np.inf
     return normal, offset
 
 
@@ -481,40 +495,46 @@ def _add_point(rows, face, w, a, b, W, A, B, nv, faces, normals, offsets, alive,
         # One face per row, its three edges at once (in the scalar walk's order: pushes and horizon edges by
         # edge).  Two edges of a face with the same neighbour would need the one-by-one walk: the scalar
         # engine's case.
-        top = sp[active] - 1
-        sp[active] = top
-        ii = faces_flat.take(face_base[active] + stack_flat.take(active * width + top), axis=0)
-        jj = ii[:, [1, 2, 0]]
-        nb = edge_flat.take(edge_base[active][:, None] + (jj * nv_cap + ii))  # edge[rows[active], jj, ii]
+        size = sp.take(active) - 1  # the stack after the pop (the popped face sat at this slot)
+        base = active * width  # each row's start in the flattened stack and marks
+        ii = faces_flat.take(face_base.take(active) + stack_flat.take(base + size), axis=0)
+        jj = ii.take(_NEXT_CORNER, axis=1)
+        nb = edge_flat.take(edge_base.take(active)[:, None] + (jj * nv_cap + ii))  # edge[rows[active], jj, ii]
         bad = (nb.min(axis=1) < 0) | (nb[:, 0] == nb[:, 1]) | (nb[:, 1] == nb[:, 2]) | (nb[:, 0] == nb[:, 2])
-        if bad.any():
+        broken = bad.any()
+        if broken:
             ok[active[bad]] = False
             nb = np.maximum(nb, 0)
-        seen = tested_flat.take(active[:, None] * width + nb)  # tested[active[:, None], nb]
+        cell = base[:, None] + nb  # tested[active[:, None], nb] in the flattened marks
+        seen = tested_flat.take(cell)
         fresh = np.flatnonzero(seen == 0)
         if len(fresh):
             fr = fresh // 3
-            f_sel, f_nb = active[fr], nb.reshape(-1).take(fresh)
-            slot = face_base[f_sel] + f_nb
-            nn = normals_flat.take(slot, axis=0)
-            wf = w.take(f_sel, axis=0)
-            h = (((nn[:, 0] * wf[:, 0] + nn[:, 1] * wf[:, 1]) + nn[:, 2] * wf[:, 2]) - offsets_flat.take(slot))
-            up = h > slack[f_sel]
+            f_sel, f_nb = active.take(fr), nb.reshape(-1).take(fresh)
+            slot = face_base.take(f_sel) + f_nb
+            # n.w as `epa` sums it ((n0 w0 + n1 w1) + n2 w2): the three products in one call, each rounded once.
+            nw = normals_flat.take(slot, axis=0)
+            nw *= w.take(f_sel, axis=0)
+            h = ((nw[:, 0] + nw[:, 1]) + nw[:, 2]) - offsets_flat.take(slot)
+            up = h > slack.take(f_sel)
             mark = np.where(up, _SEEN, _NOT_SEEN)
             seen.reshape(-1)[fresh] = mark
-            tested_flat[f_sel * width + f_nb] = mark
+            tested_flat[cell.reshape(-1).take(fresh)] = mark
             if up.any():
                 push_local, pushed = fr[up], f_nb[up]
                 counts = np.bincount(push_local, minlength=len(active))
                 rank = np.arange(len(push_local)) - (np.cumsum(counts) - counts)[push_local]
-                push = active[push_local]
-                stack_flat[push * width + sp[push] + rank] = pushed
-                sp[active] += counts
-                visible.append((push, pushed))
+                stack_flat[base.take(push_local) + size.take(push_local) + rank] = pushed
+                size += counts
+                visible.append((active.take(push_local), pushed))
+        sp[active] = size
         rim = np.flatnonzero(seen == 2)
         if len(rim):
             horizon.append((active[rim // 3], ii.reshape(-1).take(rim), jj.reshape(-1).take(rim)))
-        active = active[ok[active] & (sp[active] > 0)]
+        going = size > 0
+        if broken:
+            going &= ~bad
+        active = active[going]
     if horizon:
         h_row = np.concatenate([h[0] for h in horizon])
         order = np.argsort(h_row, kind="stable")
@@ -568,7 +588,9 @@ def _add_point(rows, face, w, a, b, W, A, B, nv, faces, normals, offsets, alive,
     go = np.flatnonzero(ok)
     g_rows = rows[go]
     new = nv[g_rows]
-    W[g_rows, new], A[g_rows, new], B[g_rows, new] = w[go], a[go], b[go]
+    at = g_rows * nv_cap + new  # [g_rows, new] in the flattened (m x nv_cap, 3) vertex arrays
+    for points, value in ((W, w), (A, a), (B, b)):
+        points.reshape(-1, 3)[at] = value.take(go, axis=0)
     nv[g_rows] += 1
     keep = ok[h_row]
     f_rows = rows[h_row[keep]]
