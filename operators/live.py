@@ -172,15 +172,19 @@ def recheck(now: float | None = None) -> int:
         touched = record.identity_a in marked or record.identity_b in marked
         if not touched and not (record.preview and settled and not _held):
             continue
-        if settled and record.preview and in_window:  # its answer in its own mode: the modal run gives it
-            waiting = True
-            continue
         if record.is_one_object:  # Check Object's rows are not re-checked live: they go stale until checked again
             store.mark_stale(wm, {record.identity_a})
             continue
         key = (record.identity_a, record.identity_b)
         wanted = _wanted.get(key, record.mode) if record.preview else record.mode
-        preview = wanted is not Mode.HULL and not settled and (record.preview or _is_large(record))
+        large = wanted is not Mode.HULL and (record.preview or _is_large(record))
+        # settled, a large pair's answer in its own mode is the modal run's (with a window); it is previewed
+        # until then (when it has just changed: a change the timer comes to late has settled already)
+        preview = large and (not settled or in_window)
+        if preview and settled:
+            waiting = True
+            if not touched:
+                continue  # the preview shown is of the objects where they stand
         obj_a = store.resolve_object("A", record)
         obj_b = store.resolve_object("B", record)
         if obj_a is None or obj_b is None:  # deleted: the record is stale for good
@@ -254,13 +258,18 @@ def _window_region():
 
 
 def _settle_in_window() -> None:
-    """Start the settled answers' modal run in a window (the timer has no window of its own)."""
+    """Start the settled answers' modal run in a window (the timer has no window of its own); when Blender
+    refuses to start it there, they are answered here, straight through."""
     found = _window_region()
-    if found is None or _settling:
+    if _settling:
         return
-    window, area, region = found
-    with bpy.context.temp_override(window=window, area=area, region=region):
-        bpy.ops.collision.live_settle("INVOKE_DEFAULT")
+    try:
+        window, area, region = found
+        with bpy.context.temp_override(window=window, area=area, region=region):
+            bpy.ops.collision.live_settle("INVOKE_DEFAULT")
+    except (RuntimeError, TypeError):
+        traceback.print_exc()
+        modal_run.run_through(settle_steps())
 
 
 def tick():

@@ -109,3 +109,26 @@ def test_esc_keeps_the_preview_until_the_next_change(live, addon_modules, modal_
     settle(live)
     assert live.tick() is None
     assert store.active_record().mode.name == "EXACT" and not store.active_record().preview
+
+
+def test_with_a_window_a_settled_change_is_previewed_and_handed_to_the_modal_run(live, addon_modules, monkeypatch):
+    """A timer that comes after SETTLE (a busy machine) finds the links' change settled already: with a window
+    their exact answer is not computed in the timer (seconds, no Esc) but previewed as hulls and handed to the
+    modal run (`_settle_in_window`, recorded here: there is no window to run it in)."""
+    store = addon_modules.store
+    checking, Mode = addon_modules.checking, addon_modules.record.Mode
+    a, b = crossing_links()
+    select_pair(a, b)
+    bpy.context.view_layer.update()
+    record = checking.check_pair(a, b, bpy.context.evaluated_depsgraph_get(), checking.CheckSettings(mode=Mode.EXACT))
+    store.store(bpy.context.window_manager, record)
+    bpy.context.scene.collision_inspector.live = True
+    handed = []
+    monkeypatch.setattr(live, "_window_region", lambda: ("a window",))
+    monkeypatch.setattr(live, "_settle_in_window", lambda: handed.append(store.active_record()))
+    b.location.x += 0.01
+    bpy.context.view_layer.update()
+    settle(live)
+    live.tick()
+    assert len(handed) == 1 and handed[0].preview and handed[0].mode is Mode.HULL
+    assert store.active_record() is handed[0]
