@@ -22,10 +22,10 @@ Submodules import bpy, so they are imported inside `register()` only.
 
 
 def _classes():
-    from . import check, object_check, props, push, scene_ops, sweep
+    from . import check, live, object_check, props, push, scene_ops, sweep
 
     return (props.CLASSES + check.CLASSES + sweep.CLASSES + push.CLASSES + scene_ops.CLASSES
-            + object_check.CLASSES)
+            + object_check.CLASSES + live.CLASSES)
 
 
 def register():

@@ -5,12 +5,13 @@ Each is thin: `collision.check` picks the pair, calls the one pipeline (`checkin
 to the one writer (`store`) and reports one line.  A check changes nothing in the scene, so it pushes no undo
 step (bl_options has no 'UNDO').
 
-With a window, a check that is not done within FIRST_S (two meshes in Exact mode whose depth interval takes
-seconds) goes on as a modal run, like Check Object's (`modal_run`): `checking.check_pair_steps` on a window timer,
-the progress bar and the interval's stage in the status bar; Esc stops it at the core's next report (a fraction of
-a second) and nothing changes: the results stay as they were, since a half-narrowed interval is not the answer
-the check gives (a quicker verdict alone is what the scene check, Hull mode or Live mode give).  Without a window
-(scripts, `execute`) it runs straight through.
+With a window, a check that is not done within `modal_run.FIRST_S` (two meshes in Exact mode whose depth
+interval or overlap volume takes seconds) goes on as a modal run (`modal_run.ProgressRun`):
+`checking.check_pair_steps` on a window timer, the progress bar and the stage (of the depth interval, then of the
+overlap volume) in the status bar; Esc stops it at the core's next report (a fraction of a second) and nothing
+changes: the results stay as they were, since a half-narrowed interval is not the answer the check gives (a
+quicker verdict alone is what the scene check, Hull mode or Live mode give).  Without a window (scripts,
+`execute`) it runs straight through.
 """
 from __future__ import annotations
 
@@ -83,22 +84,13 @@ def run_check(operator, context, obj_a, obj_b, settings: CheckSettings):
     return None
 
 
-FIRST_S = 0.25
-"""A check with a window that is done within this time answers at once; a longer one goes on as a modal run."""
-STEP_S = 0.25
-"""Time given to the check per timer tick of the modal run (a unit of the core's work, once started, runs to its
-end: a fraction of a second).  The work waits between ticks, while Blender handles events and redraws: longer
-ticks waste less of that on a busy machine, shorter ones answer Esc sooner."""
-PROGRESS_STEPS = 1000
-
-
 def pair_settings(context) -> CheckSettings:
     """The settings of Check Collision: the panel's, with the overlap measured too (Exact mode); scene checks,
     sweeps and pushes do not measure it."""
     return replace(check_settings(context), overlap_volume=True)
 
 
-class COLLISION_OT_check(bpy.types.Operator):
+class COLLISION_OT_check(modal_run.ProgressRun, bpy.types.Operator):
     """Check whether the active object and the other selected object collide: penetration depth and normal, \
 or distance and closest points"""
 
@@ -110,20 +102,13 @@ or distance and closest points"""
     def poll(cls, context):
         return poll_ready(cls, context)  # execute repeats the pair tests for callers that skip poll
 
-    _steps = None
-    _timer = None
-    _names = ("", "")
-    _done = 0.0
-    _stage = ""
-
-    def _pair(self):
-        """The checked pair, as the messages name it."""
-        return f"'{self._names[0]}' and '{self._names[1]}'"
-
     def _publish(self, context, record):
         store.store(context.window_manager, record)
         self.report({"INFO"}, text.summary_line(record, context.scene.unit_settings))
         return {"FINISHED"}
+
+    def _failure(self, exc):
+        return failure_message(*self._names, exc)
 
     def execute(self, context):
         wm = context.window_manager
@@ -148,67 +133,9 @@ or distance and closest points"""
         except SelectionError as exc:
             self.report({"ERROR"}, str(exc))
             return False
-        self._names, self._done, self._stage = (obj_a.name, obj_b.name), 0.0, "reading the objects"
+        self._names = (obj_a.name, obj_b.name)
         self._steps = check_pair_steps(obj_a, obj_b, context.evaluated_depsgraph_get(), pair_settings(context))
         return True
-
-    def _advance(self, context, budget_s: float, show: bool = True):
-        """Run the steps for `budget_s` seconds (at least one step); None while they go on, else the operator's
-        return value (the record published, or the failure reported)."""
-        def take(progress):
-            # a stage may be skipped and a unit report a stage again: the bar never goes back
-            self._done, self._stage = max(self._done, progress.done), progress.stage.text
-
-        try:
-            finished, record = modal_run.advance(self._steps, budget_s, take)
-        except Exception as exc:
-            self._end(context)
-            self.report({"ERROR"}, failure_message(*self._names, exc))
-            return {"CANCELLED"}
-        if finished:
-            self._end(context)
-            return self._publish(context, record)
-        if show:
-            self._status(context)
-        return None
-
-    def invoke(self, context, _event):
-        if context.window is None:
-            return self.execute(context)
-        if not self._begin(context):
-            return {"CANCELLED"}
-        # a quick check answers at once, as `execute` does; a long one goes on as a modal run
-        outcome = self._advance(context, FIRST_S, show=False)
-        if outcome is not None:
-            return outcome
-        modal_run.start(self, context, PROGRESS_STEPS, 0.01)
-        self._status(context)
-        return {"RUNNING_MODAL"}
-
-    def _status(self, context):
-        """The progress bar and, in the status bar, the stage of the depth interval that runs."""
-        modal_run.show(context, self._done, PROGRESS_STEPS,
-                       f"Check Collision {self._pair()}: {self._stage} (Esc to cancel)")
-
-    def _end(self, context):
-        """Stop the modal run: no timer, no progress bar, no status text; the work stopped and dropped."""
-        if self._timer is not None:
-            modal_run.stop(self, context)
-        if self._steps is not None:
-            self._steps.close()
-            self._steps = None
-
-    def cancel(self, context):
-        """Blender ends the run (the window closes, another file loads): nothing is written."""
-        self._end(context)
-
-    def modal(self, context, event):
-        def escape():
-            self._end(context)
-            self.report({"INFO"}, f"Check Collision cancelled on {self._pair()}: nothing changed")
-            return {"CANCELLED"}
-
-        return modal_run.dispatch(event, escape, lambda: self._advance(context, STEP_S))
 
 
 class COLLISION_OT_clear(bpy.types.Operator):

@@ -27,9 +27,10 @@ import numpy as np
 from ..core import (DEFAULT_TOLERANCES, ConvexPolytope, PairHistory, PointCloud, Status, TriangleMesh, collide,
                     collide_worst)
 from ..core.mesh import loose_part_count, loose_parts, overlap, part_clearance_steps, self_intersections, volume
+from ..core.progress import within
 from ..results.object_check import ObjectCheck, object_records
 from ..results.record import CheckRecord, Mode
-from .modal_run import stepped
+from .modal_run import run_through, stepped
 from .reading import GeometryError, object_identity, read_object
 
 
@@ -220,21 +221,24 @@ def check_geometry(geometry_a, geometry_b, settings: CheckSettings = CheckSettin
     """The record of two geometries already read (`reading.read_object`); the scene check reuses each object's
     geometry and shape (`shapes_for`) across all of its pairs through `shape_a`/`shape_b`.  mesh_check: what
     answers for two TriangleMeshes instead of `core.collide` when no clearance limit applies (the sweep's
-    `core.deform.SampleChecker.check`: the same status and distance).  progress: `core.collide`'s hook
-    (core/progress.py), for a run that shows the depth interval's progress and may stop it."""
+    `core.deform.SampleChecker.check`: the same status and distance).  progress: the hook (core/progress.py) of
+    `core.collide` and of the overlap volume's `core.overlap` (given the bar from `OVERLAP_FROM` on), for a run
+    that shows their progress and may stop them."""
     started = time.perf_counter()
     shape_a = shape_a if shape_a is not None else shapes_for(geometry_a, settings.mode)
     shape_b = shape_b if shape_b is not None else shapes_for(geometry_b, settings.mode)
     max_distance = settings.clearance if settings.stop_beyond_clearance else None
+    measures_overlap = (settings.overlap_volume and isinstance(shape_a, TriangleMesh)
+                        and isinstance(shape_b, TriangleMesh))
     if (mesh_check is not None and max_distance is None and isinstance(shape_a, TriangleMesh)
             and isinstance(shape_b, TriangleMesh)):
         contact = mesh_check(shape_a, shape_b)
     else:
         contact = _collide(shape_a, shape_b, max_distance, settings.warm_start, settings.history,
-                           settings.narrow_depth, progress)
+                           settings.narrow_depth, within(progress, 0.0, OVERLAP_FROM if measures_overlap else 1.0))
     measured = {}
-    if settings.overlap_volume and isinstance(shape_a, TriangleMesh) and isinstance(shape_b, TriangleMesh):
-        measured = _overlap_volumes(shape_a, shape_b, contact)
+    if measures_overlap:
+        measured = _overlap_volumes(shape_a, shape_b, contact, within(progress, OVERLAP_FROM, 1.0))
     return CheckRecord(
         contact=contact, object_a=geometry_a.name, object_b=geometry_b.name, mode=settings.mode,
         identity_a=identity_a, identity_b=identity_b,
@@ -244,13 +248,18 @@ def check_geometry(geometry_a, geometry_b, settings: CheckSettings = CheckSettin
         read_ms=read_ms, time_ms=(time.perf_counter() - started) * 1e3, clearance=settings.clearance, **measured)
 
 
-def _overlap_volumes(mesh_a: TriangleMesh, mesh_b: TriangleMesh, contact) -> dict:
+OVERLAP_FROM = 0.7
+"""A check that measures the overlap volume gives the rest of its progress bar from here on to it (its cost is
+about that of the pair's depth interval, which comes first)."""
+
+
+def _overlap_volumes(mesh_a: TriangleMesh, mesh_b: TriangleMesh, contact, progress=None) -> dict:
     """The record's overlap fields: nothing when a mesh is open (no inside); else the volume of A ∩ B (0.0 unless
     the pair intersects: apart or touching solids share no volume) and both volumes, for the share."""
     if not (mesh_a.is_closed and mesh_b.is_closed):
         return {}
     if contact.status is Status.INTERSECTING:
-        measured = overlap(mesh_a, mesh_b)
+        measured = overlap(mesh_a, mesh_b, progress)
         shared, region, exact = measured.volume, measured.region, measured.exact
         region.setflags(write=False)
     else:
@@ -274,10 +283,12 @@ def check_pair(obj_a, obj_b, depsgraph, settings: CheckSettings = CheckSettings(
                           mesh_check=mesh_check)
 
 
-def check_pair_steps(obj_a, obj_b, depsgraph, settings: CheckSettings = CheckSettings(), cache=None):
+def check_pair_steps(obj_a, obj_b, depsgraph, settings: CheckSettings = CheckSettings(), cache=None,
+                     part: tuple[float, float] = (0.0, 1.0)):
     """`check_pair` in steps, for a run that shows progress and may be stopped: a generator that reads both
-    objects at its first step, then, for two meshes (Exact mode: the depth interval can take seconds), yields each
-    `core.Progress` the core reports between units of its work, and returns the record as its StopIteration value
+    objects at its first step, then, for two meshes (Exact mode: the depth interval and the overlap volume can
+    take seconds), yields each `core.Progress` the core reports between units of its work (placed in `part` of
+    the caller's task: `core.progress.within`), and returns the record as its StopIteration value
     (the same record as `check_pair`'s, its time without the pauses between steps).  Closing it part way stops the
     core at its next report (`modal_run.stepped`); it keeps nothing outside itself, so nothing is left behind.
     Raises as `check_pair` does."""
@@ -297,7 +308,7 @@ def check_pair_steps(obj_a, obj_b, depsgraph, settings: CheckSettings = CheckSet
             hook(progress)
             paused += time.perf_counter() - at
 
-        record = check_geometry(geometry_a, geometry_b, settings, progress=timed, **named)
+        record = check_geometry(geometry_a, geometry_b, settings, progress=within(timed, *part), **named)
         return replace(record, time_ms=max(0.0, record.time_ms - paused * 1e3))
 
     if isinstance(shape_a, TriangleMesh) and isinstance(shape_b, TriangleMesh):
@@ -357,9 +368,4 @@ def check_object(obj, depsgraph, clearance: float, cache=None):
     its surface crosses itself, and the pairs of its loose parts that cross, touch or are no farther apart than
     `clearance` (Blender units).  Returns (`results.object_check.ObjectCheck`, its results-list rows).  Raises as
     `check_pair` does.  All of `check_object_steps` in one go."""
-    steps = check_object_steps(obj, depsgraph, clearance, cache)
-    while True:
-        try:
-            next(steps)
-        except StopIteration as finished:
-            return finished.value
+    return run_through(check_object_steps(obj, depsgraph, clearance, cache))

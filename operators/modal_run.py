@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""The modal run the long operators share (Check All, Sweep Frames, Check Object, Check Collision).
+"""The modal run the long operators share (Check All, Sweep Frames, Check Object, Check Collision, Push Apart and
+Move to Contact).
 
 With a window, an operator's `invoke` starts the run (`start`: Blender's progress bar, a window timer, the operator
 as the window's modal handler); each TIMER event does a slice of the work within a time budget and reports it
@@ -9,9 +10,10 @@ run straight through in `execute` instead.  The operator keeps its timer in `_ti
 of steps (Check Object's stages, Check Collision's reports) is run slice by slice by `advance`, and the events of
 its run are sorted by `dispatch`.
 
-Work that is one engine call (a pair's depth interval) reaches the timer's slices through `stepped`: the call
-runs in a thread of its own, handed the core's progress hook (core/progress.py), and only while the modal run
-waits for it, up to its next report.
+Work that is one engine call (a pair's depth interval, its overlap volume) reaches the timer's slices through
+`stepped`: the call runs in a thread of its own, handed the core's progress hook (core/progress.py), and only
+while the modal run waits for it, up to its next report.  `ProgressRun` is the whole run of an operator whose
+work is such a generator of `core.Progress` reports (Check Collision, Push Apart, Move to Contact).
 """
 from __future__ import annotations
 
@@ -68,6 +70,15 @@ def advance(steps, budget_s: float, take):
             return False, None
 
 
+def run_through(steps):
+    """The generator `steps` run to its end, its values dropped: its return value (its exceptions raised on)."""
+    while True:
+        try:
+            next(steps)
+        except StopIteration as finished:
+            return finished.value
+
+
 def dispatch(event, escape, tick):
     """A modal run's handling of one event: Esc calls `escape()`, a timer tick `tick()` (None while the work goes
     on, else the operator's return value), view navigation passes through, anything else is held back."""
@@ -79,6 +90,16 @@ def dispatch(event, escape, tick):
     if event.type in NAVIGATION:
         return {"PASS_THROUGH"}
     return {"RUNNING_MODAL"}
+
+
+_paused = 0
+"""`stepped` works under way: each waits, part way through a query, on core objects that other checks share."""
+
+
+def busy() -> bool:
+    """Engine work of a modal run waits part way (live mode's timer waits too: its re-checks would use the
+    shapes that work holds)."""
+    return _paused > 0
 
 
 def stepped(work):
@@ -112,8 +133,10 @@ def stepped(work):
             box["finished"] = True
             paused.release()
 
+    global _paused
     thread = threading.Thread(target=run, name="collision-inspector-work", daemon=True)
     thread.start()
+    _paused += 1
     try:
         while True:
             resume.release()
@@ -126,7 +149,104 @@ def stepped(work):
             stop = True
             resume.release()
             thread.join()
+        _paused -= 1
     thread.join()
     if "error" in box:
         raise box["error"]
     return box["value"]
+
+
+FIRST_S = 0.25
+"""Work run from `invoke` that is done within this time answers at once; longer work goes on as a modal run."""
+STEP_S = 0.25
+"""Time given to the work per timer tick of the modal run (a unit of the core's work, once started, runs to its
+end: a fraction of a second).  The work waits between ticks, while Blender handles events and redraws: longer
+ticks waste less of that on a busy machine, shorter ones answer Esc sooner."""
+PROGRESS_STEPS = 1000
+
+
+class ProgressRun:
+    """Mixin of an operator whose work is a generator of `core.Progress` reports ending in a value: with a window,
+    `invoke` runs it for FIRST_S and, when it is not done by then, goes on as a modal run (progress bar, the
+    stage in the status bar, Esc cancels at the core's next report); `execute` is the operator's own straight run.
+
+    The operator provides `_begin(context)` (sets `_steps` and `_names`; False, having reported why, when it
+    cannot run), `_publish(context, value)` (the operator's return value once the work is done),
+    `_failure(exc)` (the message of an error the work raised) and, when its work changes the scene on the way,
+    `_restore(context)` (put it back as it was: the run was cancelled or failed; called after the work stopped)."""
+
+    _steps = None
+    _timer = None
+    _names = ("", "")
+    _done = 0.0
+    _stage = ""
+
+    def _pair(self):
+        """The pair worked on, as the messages name it."""
+        return f"'{self._names[0]}' and '{self._names[1]}'"
+
+    def _restore(self, context):
+        """Nothing to put back: the work changes nothing in the scene before it is done."""
+
+    def _advance(self, context, budget_s: float, show: bool = True):
+        """Run the steps for `budget_s` seconds (at least one step); None while they go on, else the operator's
+        return value (the value published, or the failure reported)."""
+        def take(progress):
+            # a stage may be skipped and a unit report a stage again: the bar never goes back
+            self._done, self._stage = max(self._done, progress.done), progress.stage.text
+
+        try:
+            finished, value = advance(self._steps, budget_s, take)
+        except Exception as exc:
+            self._drop(context)
+            self.report({"ERROR"}, self._failure(exc))
+            return {"CANCELLED"}
+        if finished:
+            self._end(context)
+            return self._publish(context, value)
+        if show:
+            self._status(context)
+        return None
+
+    def invoke(self, context, _event):
+        if context.window is None:
+            return self.execute(context)
+        if not self._begin(context):
+            return {"CANCELLED"}
+        self._done, self._stage = 0.0, "reading the objects"
+        # quick work answers at once, as `execute` does; long work goes on as a modal run
+        outcome = self._advance(context, FIRST_S, show=False)
+        if outcome is not None:
+            return outcome
+        start(self, context, PROGRESS_STEPS, 0.01)
+        self._status(context)
+        return {"RUNNING_MODAL"}
+
+    def _status(self, context):
+        """The progress bar and, in the status bar, the stage that runs."""
+        show(context, self._done, PROGRESS_STEPS, f"{self.bl_label} {self._pair()}: {self._stage} (Esc to cancel)")
+
+    def _end(self, context):
+        """Stop the modal run: no timer, no progress bar, no status text; the work stopped and dropped."""
+        if self._timer is not None:
+            stop(self, context)
+        if self._steps is not None:
+            self._steps.close()
+            self._steps = None
+
+    def _drop(self, context):
+        """End the run without its answer: the work stopped, the scene as it was before."""
+        self._end(context)
+        self._restore(context)
+
+    def cancel(self, context):
+        """Blender ends the run (the window closes, another file loads): nothing is written."""
+        self._drop(context)
+
+    def modal(self, context, event):
+        def escape():
+            self._drop(context)
+            self.report({"INFO"}, f"{self.bl_label} cancelled on {self._pair()}: nothing changed")
+            return {"CANCELLED"}
+
+        return dispatch(event, escape, lambda: self._advance(context, STEP_S))

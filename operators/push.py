@@ -21,6 +21,12 @@ overlapping) by at most a few float32 steps, and the report gives the residual. 
 the translation is turned into a change of `location` through the linear part of (matrix_world @
 matrix_basis^-1), which includes any parent and its parent inverse.  B is refused when its location is locked,
 driven or moved by a constraint.  Each operator is one undo step.
+
+With a window, a run that is not done within `modal_run.FIRST_S` (meshes in Exact mode: the first check's depth
+interval, then each re-check's, can take seconds) goes on as a modal run (`modal_run.ProgressRun`, as Check
+Collision's): `place_steps` on a window timer, the progress bar and the engine's stage in the status bar.  Esc
+stops it at the engine's next report and puts B back where it was: nothing changes, no undo step, no result
+stored.  Without a window (scripts, the redo panel's `execute`) it runs straight through (`place`).
 """
 from __future__ import annotations
 
@@ -34,10 +40,10 @@ from bpy.props import FloatProperty
 from ..core import PairHistory, Status
 from ..results import text
 from ..results.record import Mode
-from . import reading, store
-from .check import check_settings, poll_ready
-from .checking import check_pair
-from .reading import GeometryError, SelectionError, pick_pair
+from . import modal_run, reading, store
+from .check import check_settings, failure_message, poll_ready
+from .checking import check_pair, check_pair_steps
+from .reading import SelectionError, pick_pair
 
 MAX_STEPS = 8
 """Re-checks (and corrections) after the first move."""
@@ -129,21 +135,42 @@ def pair_settings(settings):
     return settings
 
 
-def place(context, obj_a, obj_b, gap: float, settings, cache=None, separate: bool = False, record=None):
-    """Move B until |distance - gap| is within the band, re-checking after every move; never left closer than
-    `gap` by float32 rounding.  `separate` (Push Apart): while the pair intersects and has not been apart yet, B
-    moves by the answer's separating move (`separating_move`) instead of along the normal.  `settings`: as
-    `pair_settings` gives them (one history for all the checks).  `record`: the pair's check where it stands
-    now, made with these settings, when the caller has it (else it is made here).  The final record and the
-    number of checks made here."""
+def _span(k: int) -> tuple[float, float]:
+    """The part of the progress bar given to a run's check `k` (0: the first): half of what is left each time,
+    since how many re-checks a move needs is known only at the end."""
+    return 1.0 - 0.5 ** k, 1.0 - 0.5 ** (k + 1)
+
+
+def _checker(stepwise: bool):
+    """How `place_steps` checks the pair: `checking.check_pair_steps` (the core's reports yielded, the pair's
+    check stoppable) or, straight, `checking.check_pair` as a generator that yields nothing (no thread)."""
+    if stepwise:
+        return check_pair_steps
+
+    def straight(obj_a, obj_b, depsgraph, settings, cache=None, part=None):
+        return check_pair(obj_a, obj_b, depsgraph, settings, cache=cache)
+        yield  # a generator: nothing to report
+
+    return straight
+
+
+def place_steps(context, obj_a, obj_b, gap: float, settings, cache=None, separate: bool = False, record=None,
+                stepwise: bool = True):
+    """`place` in steps, for a run that shows progress and may be stopped: a generator that yields the core's
+    `core.Progress` reports of each check (each placed in its part of the bar, `_span`) and returns what `place`
+    returns.  B is moved between the checks (on the caller's thread): a run stopped part way leaves B where
+    the last move put it, and the caller puts it back.  `stepwise=False`: no report, no thread (`place`)."""
     cache = reading.GEOMETRY_CACHE if cache is None else cache
+    check = _checker(stepwise)
+    checks = 0
+    before = 0 if record is None else 1  # the caller's check was the run's first
 
     def measure():
-        return check_pair(obj_a, obj_b, context.evaluated_depsgraph_get(), settings, cache=cache)
+        return (yield from check(obj_a, obj_b, context.evaluated_depsgraph_get(), settings, cache=cache,
+                                 part=_span(before + checks)))
 
-    checks = 0
     if record is None:
-        record = measure()
+        record = yield from measure()
         checks = 1
     rounded_out = separate  # Push Apart rounds each move's float32 location away from A; Move to Contact does not
     for _ in range(MAX_STEPS):
@@ -160,7 +187,7 @@ def place(context, obj_a, obj_b, gap: float, settings, cache=None, separate: boo
             move, safe = -residual * normal, normal
         if not _move(obj_b, move, safe if rounded_out else None):
             break
-        record = measure()
+        record = yield from measure()
         checks += 1
     normal = np.asarray(record.contact.normal)
     for _ in range(MAX_NUDGES):  # float32 left it closer than asked: step out to the safe side
@@ -168,13 +195,40 @@ def place(context, obj_a, obj_b, gap: float, settings, cache=None, separate: boo
         if contact.distance - gap >= -contact.touching_tolerance:
             break
         _nudge(obj_b, normal, +1.0)
-        record = measure()
+        record = yield from measure()
         checks += 1
     return record, checks
 
 
-class _MoveB:
-    """Shared body of the two operators."""
+def place(context, obj_a, obj_b, gap: float, settings, cache=None, separate: bool = False, record=None):
+    """Move B until |distance - gap| is within the band, re-checking after every move; never left closer than
+    `gap` by float32 rounding.  `separate` (Push Apart): while the pair intersects and has not been apart yet, B
+    moves by the answer's separating move (`separating_move`) instead of along the normal.  `settings`: as
+    `pair_settings` gives them (one history for all the checks).  `record`: the pair's check where it stands
+    now, made with these settings, when the caller has it (else it is made here).  The final record and the
+    number of checks made here.  All of `place_steps` in one go."""
+    return modal_run.run_through(place_steps(context, obj_a, obj_b, gap, settings, cache, separate, record,
+                                             stepwise=False))
+
+
+def move_steps(context, obj_a, obj_b, gap: float, settings, separate: bool, refuse, stepwise: bool = True):
+    """An operator's whole run in steps (`place_steps`): the pair's first check, then, unless `refuse(record)`
+    gives a reason not to move, B placed.  Returns (the last record, the refusal or None)."""
+    first = _checker(stepwise)(obj_a, obj_b, context.evaluated_depsgraph_get(), settings,
+                               cache=reading.GEOMETRY_CACHE, part=_span(0))
+    record = yield from first
+    refusal = refuse(record)
+    if refusal:
+        return record, refusal
+    record, _checks = yield from place_steps(context, obj_a, obj_b, gap, settings, separate=separate,
+                                             record=record, stepwise=stepwise)
+    return record, None
+
+
+class _MoveB(modal_run.ProgressRun):
+    """Shared body of the two operators.  With a window, a run not done within `modal_run.FIRST_S` (meshes in
+    Exact mode) goes on as a modal run with progress; Esc stops it and B goes back where it was (the checks move
+    it on the way): nothing changed, no undo step.  Done, the move is one undo step."""
 
     bl_options = {"REGISTER", "UNDO"}
 
@@ -188,38 +242,67 @@ class _MoveB:
     separate = False
     """Push Apart: an intersecting B moves by the answer's separating move (see `place`)."""
 
+    _moved = None
+    """B, while a run may have moved it, and its location before (`_restore`)."""
+
     def refuse(self, record) -> str | None:  # pragma: no cover - overridden
         raise NotImplementedError
 
-    def execute(self, context):
+    def _start(self, context, stepwise: bool):
+        """The run's steps (`move_steps`), B and its location remembered; None (and an ERROR report) when the
+        pair cannot be moved."""
         try:
             obj_a, obj_b = pick_pair(context)
         except SelectionError as exc:
             self.report({"ERROR"}, str(exc))
-            return {"CANCELLED"}
+            return None
         problem = location_problem(obj_b)
         if problem:
             self.report({"ERROR"}, f"Cannot move B: {problem}")
-            return {"CANCELLED"}
+            return None
+        self._names = (obj_a.name, obj_b.name)
+        self._moved = (obj_b, tuple(obj_b.location))
         settings = pair_settings(check_settings(context))
+        return move_steps(context, obj_a, obj_b, self.gap, settings, self.separate, self.refuse, stepwise)
+
+    def _begin(self, context) -> bool:
+        self._steps = self._start(bpy.context, stepwise=True)  # bpy.context: current at every later tick
+        return self._steps is not None
+
+    def _restore(self, context):
+        """B back at its location before the run (a run cancelled or failed part way)."""
+        if self._moved is not None:
+            obj_b, before = self._moved
+            self._moved = None
+            try:
+                if tuple(obj_b.location) != before:
+                    obj_b.location = before
+            except ReferenceError:  # B was removed meanwhile (another file loads): nothing to put back
+                pass
+
+    def _failure(self, exc):
+        return failure_message(*self._names, exc)
+
+    def execute(self, context):
+        steps = self._start(context, stepwise=False)
+        if steps is None:
+            return {"CANCELLED"}
         try:
-            record = check_pair(obj_a, obj_b, context.evaluated_depsgraph_get(), settings,
-                                cache=reading.GEOMETRY_CACHE)
-            refusal = self.refuse(record)
-            if refusal:
-                self.report({"INFO"}, refusal)
-                store.store(context.window_manager, record)
-                return {"CANCELLED"}
-            before = tuple(obj_b.location)
-            record, _checks = place(context, obj_a, obj_b, self.gap, settings, separate=self.separate,
-                                    record=record)
-        except GeometryError as exc:
-            self.report({"ERROR"}, str(exc))
+            value = modal_run.run_through(steps)
+        except Exception as exc:
+            self._restore(context)
+            self.report({"ERROR"}, self._failure(exc))
             return {"CANCELLED"}
-        except ValueError as exc:
-            self.report({"ERROR"}, f"Cannot check '{obj_a.name}' and '{obj_b.name}': {exc}")
-            return {"CANCELLED"}
+        return self._publish(context, value)
+
+    def _publish(self, context, value):
+        record, refusal = value
+        obj_b, before = self._moved
+        self._moved = None
         store.store(context.window_manager, record)
+        if refusal:
+            self.report({"INFO"}, refusal)
+            return {"CANCELLED"}
         if tuple(obj_b.location) == before:
             self.report({"INFO"}, f"'{obj_b.name}' did not need to move")
             return {"CANCELLED"}

@@ -11,6 +11,8 @@
    (`core.ShapeBatch`, all pairs at once).
 4. `SceneRun.step` checks a slice of the rest through `checking.check_geometry` (the pipeline `check_pair` is
    made of) and keeps the pairs `results.scene.is_listed` accepts; `SceneRun.finish` sorts them worst first.
+   In slices, a pair of meshes (Exact mode: a depth interval, an overlap volume of seconds) is checked in the
+   core's steps (`SceneRun.check_steps`), so a slice may end, and Esc stop it (`SceneRun.cancel`), mid-pair.
 The operator runs the reading and checking steps on a timer when it has a window (progress, Esc cancels and keeps
 what was found) and straight through otherwise (background mode, scripts, tests, the command line).
 """
@@ -22,11 +24,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..core import DEFAULT_TOLERANCES, Shape, ShapeBatch
+from ..core import DEFAULT_TOLERANCES, Shape, ShapeBatch, TriangleMesh
 from ..core import candidate_pairs as core_candidate_pairs
 from ..results.record import CheckRecord, Mode
 from ..results.scene import is_listed, listed, run_summary
 from .checking import CheckSettings, check_geometry, hull, shapes_for
+from .modal_run import advance, run_through, stepped
 from .reading import GEOMETRY_TYPES, GeometryError, object_identity, read_object
 
 SCOPE_ITEMS = (
@@ -303,6 +306,10 @@ class SceneRun:
 
     broad_pairs: int = 0
     """Pairs the broad phase kept (before the separating-axis prefilter)."""
+    _current: object = None
+    """The steps of the pair under way (`check_steps`), when a slice ended in its middle."""
+    working: str = ""
+    """The engine's stage in the pair under way (its last `core.Progress`), for the status line; "" between pairs."""
 
     def __post_init__(self):
         entries = self.gathered.entries
@@ -322,26 +329,56 @@ class SceneRun:
         return self.cancelled or self.position >= len(self.pairs)
 
     def check(self, i: int, j: int) -> CheckRecord | None:
+        return run_through(self.check_steps(i, j, stepwise=False))
+
+    def check_steps(self, i: int, j: int, stepwise: bool = True):
+        """The check of entries i and j as a generator: for two meshes (`stepwise`) it yields the core's
+        `core.Progress` reports (`modal_run.stepped`: closing it stops the engine there); returns the record, or
+        None when the pair cannot be checked (its message kept in `failed`)."""
         a, b = self.gathered.entries[i], self.gathered.entries[j]
-        try:
+
+        def work(hook):
             return check_geometry(a.geometry, b.geometry, self.settings, identity_a=a.identity,
-                                  identity_b=b.identity, shape_a=a.shape, shape_b=b.shape)
+                                  identity_b=b.identity, shape_a=a.shape, shape_b=b.shape, progress=hook)
+
+        try:
+            if stepwise and isinstance(a.shape, TriangleMesh) and isinstance(b.shape, TriangleMesh):
+                return (yield from stepped(work))
+            return work(None)
         except ValueError as exc:
             self.failed.append(f"'{a.name}' and '{b.name}': {exc}")
             return None
 
     def step(self, budget_s: float | None = None) -> None:
-        """Check pairs until `budget_s` seconds have passed (None: all that are left)."""
+        """Check pairs until `budget_s` seconds have passed (None: all that are left, each straight through).
+        With a budget, a pair of meshes is checked in steps (`check_steps`) and may be left part way when the
+        time is up (`position` counts the pairs done; `cancel` stops the one under way)."""
         deadline = None if budget_s is None else time.perf_counter() + budget_s
         pairs = self.pairs
         while self.position < len(pairs):
-            i, j = pairs[self.position]
+            i, j = int(pairs[self.position][0]), int(pairs[self.position][1])
+            if deadline is None:
+                record = self.check(i, j)
+            else:
+                if self._current is None:
+                    self._current = self.check_steps(i, j)
+                finished, record = advance(self._current, max(0.0, deadline - time.perf_counter()),
+                                           lambda progress: setattr(self, "working", progress.stage.text))
+                if not finished:
+                    return
+                self._current, self.working = None, ""
             self.position += 1
-            record = self.check(int(i), int(j))
             if record is not None and is_listed(record, self.ignore_touching):
                 self.found.append(record)
             if deadline is not None and time.perf_counter() >= deadline:
                 break
+
+    def cancel(self) -> None:
+        """Esc: stop here, the pair under way dropped (its engine work stopped); what was found stays."""
+        self.cancelled = True
+        if self._current is not None:
+            self._current.close()
+            self._current, self.working = None, ""
 
     def finish(self) -> list[CheckRecord]:
         """The listed records, worst first."""

@@ -155,7 +155,8 @@ clearance, worst first"""
             text = f"Collision check: reading {gathering.position} / {gathering.total} objects (Esc to cancel)"
             done = READ_SHARE * gathering.position / max(1, gathering.total)
         else:
-            text = (f"Collision check: {run.position} / {run.total} pairs, {len(run.found)} found "
+            working = f", pair {run.position + 1}: {run.working}" if run.working else ""
+            text = (f"Collision check: {run.position} / {run.total} pairs{working}, {len(run.found)} found "
                     f"(Esc to cancel)")
             done = READ_SHARE + (1.0 - READ_SHARE) * run.position / max(1, run.total)
         modal_run.show(context, done, PROGRESS_STEPS, text)
@@ -173,7 +174,7 @@ clearance, worst first"""
                 self._end(context, publish=False)
                 self.report({"INFO"}, "Collision check cancelled while reading the objects: nothing changed")
             else:
-                run.cancelled = True
+                run.cancel()
                 self._end(context)
             return {"CANCELLED"}
         if event.type == "TIMER":

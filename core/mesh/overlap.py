@@ -75,6 +75,7 @@ import numpy as np
 
 from ..hull import convex_hull
 from ..polytope import ConvexPolytope
+from ..progress import Stage, report
 from ..shapes import PointCloud, as_vertices
 from .bvh import WorldBVH
 from .pair_frame import pair_box
@@ -143,8 +144,14 @@ def _as_mesh(shape, name: str) -> TriangleMesh | None:
     return TriangleMesh(points, hull[1], transform)
 
 
-def overlap(a, b) -> Overlap:
-    """The volume of A ∩ B and the surface that bounds it (see the module docstring and `Overlap`)."""
+FIRST_RUN = 0.8
+"""The share of the overlap's progress given to the first run (the retries share the rest)."""
+
+
+def overlap(a, b, progress=None) -> Overlap:
+    """The volume of A ∩ B and the surface that bounds it (see the module docstring and `Overlap`).
+    `progress`: None, or a hook (core/progress.py, `Stage.OVERLAP`) called between the units of the work; it may
+    raise `core.Cancelled`, which is raised on (nothing is answered).  The answer does not depend on it."""
     mesh_a, mesh_b = isinstance(a, TriangleMesh), isinstance(b, TriangleMesh)
     if mesh_a != mesh_b:
         raise ValueError("overlap needs two TriangleMeshes or two convex polytopes, not one of each")
@@ -156,15 +163,17 @@ def overlap(a, b) -> Overlap:
         return Overlap(None, None, open_a, open_b)
     if ma._local.parts.count == 1 and _same_solid(ma, mb):
         return _whole(ma)
-    first = _Pair(ma, mb).run()
+    first = _Pair(ma, mb).run(progress, 0.0, FIRST_RUN)
     if first.exact:
         return first
     # A region that does not close: the classification went wrong somewhere (see `closure_defect`).  The same
     # pair taken the other way round, and with the coplanar band widened, takes other decisions at the strips in
     # doubt; the first run that passes its check is returned, else the one with the smallest defect, flagged.
     best = first
-    for x, y, band in RETRIES:
-        result = _Pair(ma if x == "a" else mb, mb if y == "b" else ma, band).run()
+    each = (1.0 - FIRST_RUN) / len(RETRIES)
+    for k, (x, y, band) in enumerate(RETRIES):
+        start = FIRST_RUN + k * each
+        result = _Pair(ma if x == "a" else mb, mb if y == "b" else ma, band).run(progress, start, start + each)
         if result.exact:
             return result
         if result.defect < best.defect:
@@ -231,21 +240,30 @@ class _Pair:
         self.boxes_meet = bool(np.all(lo_a <= hi_b + self.tol) and np.all(lo_b <= hi_a + self.tol))
         self.a, self.b = a, b
 
-    def run(self) -> Overlap:
+    def run(self, progress=None, start: float = 0.0, end: float = 1.0) -> Overlap:
+        """The overlap by this run's band; `progress` hears of each unit of its work done, as a share from
+        `start` to `end` of the whole overlap's."""
+        def done(share):
+            report(progress, Stage.OVERLAP, start + (end - start) * share)
+
+        done(0.0)
         if not self.boxes_meet:
             return Overlap(0.0, np.zeros((0, 3, 3)))
         sa, sb = _Side(self.a, self.origin), _Side(self.b, self.origin)
         ia, ib = _candidate_pairs(sa.world, sb.world, self.tol)
+        done(0.15)
         mask, segments = crossing_indexed(sa.world.planes, sb.world.planes, ia, ib, self.tol)
+        done(0.3)
         cross_a, cross_b = ia[mask], ib[mask]
         rest = ~mask
         cop = _coplanar(sa, sb, ia[rest], ib[rest], self.tol)
         cop_a, cop_b = ia[rest][cop], ib[rest][cop]
         flattened = _flattened(sa, sb, cop_a, cop_b)
         pieces = []
-        for side, other, mine, theirs, pa, pb, is_a in ((sa, sb, cross_a, cross_b, cop_a, cop_b, True),
-                                                        (sb, sa, cross_b, cross_a, cop_b, cop_a, False)):
-            pieces.append(self._side_pieces(side, other, mine, theirs, segments, pa, pb, is_a))
+        for k, (side, other, mine, theirs, pa, pb, is_a) in enumerate((
+                (sa, sb, cross_a, cross_b, cop_a, cop_b, True), (sb, sa, cross_b, cross_a, cop_b, cop_a, False))):
+            pieces.append(self._side_pieces(side, other, mine, theirs, segments, pa, pb, is_a,
+                                            lambda share, k=k: done(0.35 + 0.3 * (k + share))))
         region = np.concatenate(pieces) if pieces else np.zeros((0, 3, 3))
         if region.shape[0] == 0:
             return Overlap(0.0, np.zeros((0, 3, 3)))
@@ -268,8 +286,10 @@ class _Pair:
             return Overlap(0.0, np.zeros((0, 3, 3)))
         return Overlap(volume, world, exact=exact, defect=0.0 if exact else defect)
 
-    def _side_pieces(self, side: _Side, other: _Side, mine, theirs, segments, cop_mine, cop_theirs, is_a):
-        """The kept pieces of `side`'s surface (frame coordinates, outward), (k, 3, 3)."""
+    def _side_pieces(self, side: _Side, other: _Side, mine, theirs, segments, cop_mine, cop_theirs, is_a,
+                     done=lambda share: None):
+        """The kept pieces of `side`'s surface (frame coordinates, outward), (k, 3, 3); `done(share)` is told
+        of the share of them made between the whole triangles and the cut ones."""
         m = side.corners.shape[0]
         cut = np.zeros(m, bool)
         cut[mine] = True
@@ -287,6 +307,7 @@ class _Pair:
             inside = winding_numbers(points, other.world, self.scale) != 0
             group_in = inside[np.searchsorted(labels[first], labels)]
             kept.append(side.corners[whole[group_in]])
+        done(0.5)
         cut_ids = np.flatnonzero(cut & proper)
         if cut_ids.size:
             kept.append(self._cut_pieces(side, other, cut_ids, mine, theirs, segments, cop_mine, cop_theirs, is_a))

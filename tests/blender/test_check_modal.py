@@ -6,6 +6,7 @@ the scene, the stored result and its mirror as they were, and stops the engine's
 A pair with nothing to narrow answers at the first step."""
 import importlib
 import threading
+import types
 from types import SimpleNamespace
 
 import pytest
@@ -25,18 +26,25 @@ def exact_mode(fresh_file):
     bpy.context.scene.collision_inspector.mode = "EXACT"
 
 
-def _fake_operator(check_module):
-    """An object carrying Check Collision's modal methods, so they run with no window (bpy.ops cannot), started as
-    invoke() starts it; `progress` logs each (share done, stage text) the run shows."""
-    cls = bpy.types.COLLISION_OT_check
-    methods = {name: getattr(cls, name)
-               for name in ("modal", "_begin", "_advance", "_publish", "_end", "_pair")}
-    fake = type("FakeCheck", (), methods)()
+def fake_operator(cls, modal_run, **attributes):
+    """An object carrying the modal methods of the operator class `cls` (its own and the shared run's,
+    `modal_run.ProgressRun`), so they run with no window (bpy.ops cannot), started as invoke() starts it;
+    `progress` logs each (share done, stage text) the run shows.  Also for Push Apart's
+    (tests/blender/test_push_apart_modal.py)."""
+    own = {name: value for klass in reversed(cls.__mro__) if klass.__module__ == cls.__module__
+           for name, value in vars(klass).items() if isinstance(value, types.FunctionType) or name == "separate"}
+    fake = type(f"Fake{cls.__name__}", (modal_run.ProgressRun,), {**own, "bl_label": cls.bl_label})()
+    for name, value in attributes.items():
+        setattr(fake, name, value)
     fake._timer, fake._steps, fake.reports, fake.progress = None, None, [], []
     fake.report = lambda kind, message: fake.reports.append((set(kind), message))
     fake._status = lambda context: fake.progress.append((fake._done, fake._stage))
     assert fake._begin(bpy.context)
     return fake
+
+
+def _fake_operator(check_module):
+    return fake_operator(bpy.types.COLLISION_OT_check, check_module.modal_run)
 
 
 def _event(kind):
@@ -66,7 +74,7 @@ def test_modal_run_reports_the_stages_and_stores_what_a_straight_check_stores(ex
     assert bpy.ops.collision.check() == {"FINISHED"}
     straight = _answer(addon_modules.store.active_record())
     addon_modules.store.clear(bpy.context.window_manager)
-    monkeypatch.setattr(check_module, "STEP_S", 0.0)  # one unit of the core's work per tick
+    monkeypatch.setattr(check_module.modal_run, "STEP_S", 0.0)  # one unit of the core's work per tick
     fake = _fake_operator(check_module)
     ticks = []
     while not ticks or ticks[-1] == {"RUNNING_MODAL"}:
@@ -77,6 +85,7 @@ def test_modal_run_reports_the_stages_and_stores_what_a_straight_check_stores(ex
     stages = {stage.text for stage in addon_modules.core.Stage}
     shown = [stage for _, stage in fake.progress]
     assert set(shown) <= stages and len(set(shown)) >= 3
+    assert shown[-1] == addon_modules.core.Stage.OVERLAP.text  # the overlap volume is measured last
     shares = [done for done, _ in fake.progress]
     assert shares == sorted(shares) and shares[-1] <= 1.0
     assert _answer(addon_modules.store.active_record()) == straight
@@ -96,7 +105,7 @@ def test_esc_changes_nothing(exact_mode, addon_modules, check_module, monkeypatc
     mirrored = (mirror.object_a, mirror.object_b, mirror.status, mirror.distance)
     _links()
     before = snapshot()
-    monkeypatch.setattr(check_module, "STEP_S", 0.0)
+    monkeypatch.setattr(check_module.modal_run, "STEP_S", 0.0)
     fake = _fake_operator(check_module)
     for _ in range(ticks):
         assert fake.modal(bpy.context, _event("TIMER")) == {"RUNNING_MODAL"}
@@ -109,6 +118,29 @@ def test_esc_changes_nothing(exact_mode, addon_modules, check_module, monkeypatc
     assert store.active_record() is before_record
     assert (mirror.object_a, mirror.object_b, mirror.status, mirror.distance) == mirrored
     assert snapshot() == before  # (run to its end, the same run stores the links' result: the test above)
+
+
+def test_esc_while_the_overlap_volume_is_measured(exact_mode, addon_modules, check_module, monkeypatch):
+    """The links' depth interval done, Esc during their overlap volume (core.overlap's reports): cancelled, with
+    nothing stored and no work left running."""
+    a, b = cube("Cube A"), cube("Cube B", location=(3.0, 0.0, 0.0))
+    select_pair(a, b)
+    assert bpy.ops.collision.check() == {"FINISHED"}
+    before_record = addon_modules.store.active_record()
+    _links()
+    before = snapshot()
+    monkeypatch.setattr(check_module.modal_run, "STEP_S", 0.0)
+    fake = _fake_operator(check_module)
+    overlap = addon_modules.core.Stage.OVERLAP.text
+    while fake._stage != overlap:
+        assert fake.modal(bpy.context, _event("TIMER")) == {"RUNNING_MODAL"}
+        assert len(fake.progress) < 10_000
+    assert fake.modal(bpy.context, _event("TIMER")) == {"RUNNING_MODAL"}  # and one more unit of it
+    assert fake._done >= addon_modules.checking.OVERLAP_FROM  # the bar: the overlap's part, after the interval's
+    assert fake.modal(bpy.context, _event("ESC")) == {"CANCELLED"}
+    assert fake.reports[-1] == ({"INFO"}, "Check Collision cancelled on 'Link A' and 'Link B': nothing changed")
+    assert fake._steps is None and not _workers()
+    assert addon_modules.store.active_record() is before_record and snapshot() == before
 
 
 def test_a_pair_with_nothing_to_narrow_answers_at_the_first_step(exact_mode, addon_modules, check_module):

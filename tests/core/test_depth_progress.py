@@ -33,7 +33,7 @@ TRACED = ((depth_interval, "_overlaps"), (depth_cover, "covered_radius"), (depth
 
 
 def test_the_stages_share_the_bar_in_order():
-    spans = [stage.span for stage in Stage]
+    spans = [stage.span for stage in Stage if stage is not Stage.OVERLAP]  # the overlap's query has its own bar
     assert spans[0][0] == 0.0 and spans[-1][1] == 1.0
     assert all(end == start for (_, end), (start, _) in zip(spans, spans[1:]))
     assert all(start < end for start, end in spans)

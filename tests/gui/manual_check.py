@@ -1,14 +1,15 @@
 """What the manual window checks (motion_window_check.py, object_check_window_check.py, pair_check_window_check.py)
 share: a tagged log, a failure that ends Blender at once with exit code 1, enabling the repository as the legacy
 add-on (through scripts/blender_env.py, as every other tier does), the steps run from a Blender timer once the
-window is up, an empty scene, the 3D view, and making an object active (tests/blender/scenes.py, as the headless
-tier does).
+window is up, an empty scene, the 3D view, making an object active (tests/blender/scenes.py, as the headless
+tier does), selecting a pair, and the crossing chain links (pair_check_window_check.py, push_window_check.py).
 Runs inside Blender only."""
 import os
 import sys
 import traceback
 
 import bpy
+import numpy as np
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
@@ -68,3 +69,28 @@ class ManualCheck:
             if area.type == "VIEW_3D":
                 return window, area, next(r for r in area.regions if r.type == "WINDOW")
         self.fail("no 3D view")
+
+
+def select_pair(active, other):
+    for obj in bpy.context.view_layer.objects:
+        obj.select_set(False)
+    other.select_set(True)
+    active.select_set(True)
+    bpy.context.view_layer.objects.active = active
+
+
+def circle_gap() -> float:
+    """Smallest distance between the central circles of the two links (radius 1, one in the xy plane about the
+    origin, the other in the xz plane about (1, 0, 0)), by dense sampling, as tests/blender's crossing links."""
+    t = np.linspace(0.0, 2.0 * np.pi, 20001)
+    x, z = 1.0 + np.cos(t), np.sin(t)
+    return float(np.min(np.hypot(np.abs(x) - 1.0, z)))
+
+
+def torus(name, location=(0.0, 0.0, 0.0), rotation=(0.0, 0.0, 0.0)):
+    # tubes 1.5 x as thick as the gap between the central circles allows: they cross
+    bpy.ops.mesh.primitive_torus_add(major_radius=1.0, minor_radius=0.75 * circle_gap(),
+                                     major_segments=32, minor_segments=12, location=location, rotation=rotation)
+    obj = bpy.context.active_object
+    obj.name = name
+    return obj

@@ -23,22 +23,13 @@ import threading
 import time
 
 import bpy
-import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from manual_check import ADDON, ManualCheck  # noqa: E402  (tests/gui/manual_check.py)
+from manual_check import ADDON, ManualCheck, select_pair, torus  # noqa: E402  (tests/gui/manual_check.py)
 
 CHECK = ManualCheck("PAIRGUI")
 log, fail, view3d = CHECK.log, CHECK.fail, CHECK.view3d
 state = {}
-
-
-def select_pair(active, other):
-    for obj in bpy.context.view_layer.objects:
-        obj.select_set(False)
-    other.select_set(True)
-    active.select_set(True)
-    bpy.context.view_layer.objects.active = active
 
 
 def fingerprint():
@@ -52,23 +43,6 @@ def invoke(window, area, region):
 
 def workers():
     return [t for t in threading.enumerate() if t.name == "collision-inspector-work"]
-
-
-def circle_gap() -> float:
-    """Smallest distance between the central circles of the two links (radius 1, one in the xy plane about the
-    origin, the other in the xz plane about (1, 0, 0)), by dense sampling, as tests/blender's crossing links."""
-    t = np.linspace(0.0, 2.0 * np.pi, 20001)
-    x, z = 1.0 + np.cos(t), np.sin(t)
-    return float(np.min(np.hypot(np.abs(x) - 1.0, z)))
-
-
-def torus(name, location=(0.0, 0.0, 0.0), rotation=(0.0, 0.0, 0.0)):
-    # tubes 1.5 x as thick as the gap between the central circles allows: they cross
-    bpy.ops.mesh.primitive_torus_add(major_radius=1.0, minor_radius=0.75 * circle_gap(),
-                                     major_segments=32, minor_segments=12, location=location, rotation=rotation)
-    obj = bpy.context.active_object
-    obj.name = name
-    return obj
 
 
 def run():
