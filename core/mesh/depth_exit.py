@@ -25,12 +25,15 @@ shrink the bound tends to the exact first exit along the ray, so a cell is split
 short of the goal, down to MIN_ANGLE; a cell left then keeps its bound.
 
 Points.  The vertices of each mesh proved inside the other (winding numbers): the last points of the inner mesh to
-leave lie on its surface (a vertex of the outer one meeting a face of the inner one last is missed: the bound then
-stays below the depth).  A cell tries its parent's TOP best points and its own TRAIL last ones along its axis;
-every point once per lineage below EVERY_BELOW.  A triangle is evaluated for a point only when the cap of directions
-from the point that holds the triangle meets the cap of the cell's first ancestor (`_Rays.screen`: a ray meets
-the triangle only along such a direction).  Work is counted in point-triangle evaluations (MAX_WORK), never in
-time; the answer is deterministic, and the work runs in core/mesh/depth_interval.py's canonical order of the pair.
+leave lie on its surface, and where an outer vertex meets an inner face last that point lies inside a face, so a
+finest cell still short of the goal is bounded again with a grid of points on the faces around its best vertices
+(`_refine`; any point proved inside serves, the bound only stays below the depth where the grid misses the last
+one).  A cell tries its parent's TOP best points and its own TRAIL last ones along its axis; every point once per
+lineage below EVERY_BELOW.  A triangle is evaluated for a point only when the cap of directions from the point
+that holds the triangle meets the cap of the cell's first ancestor (`_Rays.screen`: a ray meets the triangle only
+along such a direction).  Work is counted in point-triangle evaluations (MAX_WORK, with CELL_COST a cell and the
+refinement's pairs), never in time; the answer is deterministic, and the work runs in core/mesh/depth_interval.py's
+canonical order of the pair.
 """
 from __future__ import annotations
 
@@ -47,7 +50,7 @@ __all__ = ["exit_bound"]
 GOAL = 8e-3
 """Directions are certified up to (1 - GOAL) x U: the bound then leaves a gap of at most this fraction of U."""
 
-MIN_ANGLE = 2e-3
+MIN_ANGLE = 1e-3
 """Cells are split until their cap's half-angle (radians) falls below this."""
 
 MAX_POINTS = 400
@@ -56,7 +59,7 @@ MAX_POINTS = 400
 MAX_PAIRS = 300_000
 """Point-triangle pairs held at most (points x triangles within reach, both sides)."""
 
-MAX_WORK = 20_000_000
+MAX_WORK = 10_000_000
 """Point-triangle evaluations (one cap test of a pair) spent at most."""
 
 TOP = 6
@@ -71,6 +74,10 @@ children then start from the best of them)."""
 
 ROOT_LEVEL = 2
 """The first cells: the icosahedron's faces split this many times (320)."""
+
+CELL_COST = 2_000
+"""Evaluations a cell's pass is charged besides its point-triangle pairs (the work of a cell that the screen leaves
+few pairs)."""
 
 BATCH = 256
 """Cells evaluated per pass."""
@@ -141,6 +148,14 @@ def exit_bound(sa, sb, scale: float, lower: float, upper: float, max_work: int =
             for k in range(len(sides)):
                 picks[k][again] = more_picks[k]
         got = np.minimum(got, target)
+        if np.any(final & (got < target)):
+            # the finest cells short of the goal, again with points of the faces around their best vertices (the
+            # last point to leave may lie inside a face)
+            at = np.flatnonzero(final & (got < target))
+            more, used = _refine(sides, [p[at, 0] for p in picks], a[at], s[at], c[at], roots[at], target,
+                                 allowance, scale)
+            spent += used
+            got[at] = np.minimum(np.maximum(got[at], more), target)
         short = got < target
         done = short & final
         if np.any(done):
@@ -161,6 +176,50 @@ def exit_bound(sa, sb, scale: float, lower: float, upper: float, max_work: int =
     if not radius > lower:
         return None
     return radius, (where if where is not None else np.array([0.0, 0.0, 1.0]))
+
+
+def _refine(sides, best, a, s, c, roots, target, allowance, scale):
+    """Cells bounded again with points of the faces around their best vertices (`best`: per side, the best point
+    of each cell): a grid of REFINE_GRID steps a side on each such face, proved inside the other mesh like the
+    vertices, at most REFINE_FACES faces (fewer if the pairs would pass MAX_PAIRS).  Returns (each cell's bound over
+    those points, the evaluations spent)."""
+    got, spent = np.full(a.shape[0], -np.inf), 0
+    first = sphere_cells.cells(ROOT_LEVEL)
+    ancestors, at = np.unique(roots, return_inverse=True)
+    for side, picked in zip(sides, best):
+        ids = np.unique(side.ids[picked])
+        ids = ids[ids >= 0]
+        faces = side.inner.local.triangles[np.isin(side.inner.local.triangles, ids).any(axis=1)]
+        most = max(1, min(REFINE_FACES, MAX_PAIRS // (_GRID.shape[0] * max(1, side.triangles))))
+        if faces.shape[0] > most:
+            faces = faces[np.linspace(0, faces.shape[0] - 1, most).astype(int)]
+        if not faces.shape[0]:
+            continue
+        points = np.einsum("wk,fkj->fwj", _GRID, side.inner.vertices[faces]).reshape(-1, 3)
+        extra = _Rays(side.inner, side.outer, scale, target, MAX_PAIRS, points)
+        if extra.too_many or not extra.count:
+            continue
+        extra.sign = side.sign
+        extra.screen(first[ancestors])
+        e, used = extra.exits(np.arange(extra.count), side.sign * a, s, c, at, allowance)
+        spent += used + extra.count * extra.triangles
+        got = np.maximum(got, e.max(axis=1))
+    return got, spent
+
+
+def _grid(steps):
+    """Barycentric weights of a triangle's grid points with `steps` steps a side, its corners left out."""
+    w = [(steps - i - j, i, j) for i in range(steps + 1) for j in range(steps + 1 - i)]
+    return np.array([t for t in w if max(t) < steps], float) / steps
+
+
+REFINE_GRID = 4
+"""Grid steps a side on the faces `_refine` samples."""
+
+REFINE_FACES = 24
+"""Faces `_refine` samples per side and pass at most."""
+
+_GRID = _grid(REFINE_GRID)
 
 
 def _evaluate(sides, rows, a, s, c, roots, allowance):
@@ -197,11 +256,17 @@ class _Rays:
     the inward unit normals of the planes through the point and each edge, |h| = the distance of the triangle's
     plane less how far its corners lie off it (0 for a triangle without area), and the distance to the triangle."""
 
-    def __init__(self, inner, outer, scale, reach, most):
-        x = inner.vertices[inner.local.used]
-        if x.shape[0] > MAX_POINTS:
-            x = x[np.linspace(0, x.shape[0] - 1, MAX_POINTS).astype(int)]
-        x = x[winding_numbers(x, outer.world, scale) != 0] if x.shape[0] else x
+    def __init__(self, inner, outer, scale, reach, most, points=None):
+        if points is None:
+            ids = inner.local.used
+            if ids.size > MAX_POINTS:
+                ids = ids[np.linspace(0, ids.size - 1, MAX_POINTS).astype(int)]
+            x = inner.vertices[ids]
+        else:
+            ids, x = np.full(points.shape[0], -1), points
+        self.inner, self.outer = inner, outer
+        inside = winding_numbers(x, outer.world, scale) != 0 if x.shape[0] else np.zeros(0, bool)
+        x, self.ids = x[inside], ids[inside]   # (the inner mesh's vertex of each point, -1 for other points)
         corners = outer.world.leaf_corners
         n = row_cross(corners[:, 1] - corners[:, 0], corners[:, 2] - corners[:, 0])
         size = np.sqrt(row_dot(n, n))
@@ -298,7 +363,7 @@ class _Rays:
         # cos(phi - theta) = cos phi cos theta + sin phi sin theta, and 1 once phi <= theta
         m = np.where(na >= cos[None, :], 1.0, na * cos[None, :] + sn * sin[None, :])
         m = np.minimum(m * (1.0 + 1e-12) + 1e-15, 1.0)
-        used = rows.size
+        used = rows.size + CELL_COST * cells
         step = max(1, 4_000_000 // max(1, points * self.triangles))
         for lo in range(0, cells, step):
             hi = min(cells, lo + step)
