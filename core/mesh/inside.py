@@ -137,6 +137,8 @@ def parts_inside(sx: Side, sy: Side, band, scale, measure=None) -> bool:
     surface and their inside flags (default `_measure`; only the flags of points off the surface are used)."""
     parts = sx.local.parts
     points, part = _part_points(sx)
+    if measure is None and _beyond_box(points, sy, band, scale):
+        return False  # that corner is strictly outside Y: its part is not inside, whatever the others say
     dist, inside = (measure or _measure)(points, sy, scale)
     if not np.any(inside):
         return False  # no corner inside Y: no part is strictly inside
@@ -144,6 +146,15 @@ def parts_inside(sx: Side, sy: Side, band, scale, measure=None) -> bool:
     strictly_in = np.bincount(part[off & inside], minlength=parts.count) > 0
     strictly_out = np.bincount(part[off & ~inside], minlength=parts.count) > 0
     return bool(np.all(strictly_in & ~strictly_out))
+
+
+def _beyond_box(points, sy: Side, band, scale) -> bool:
+    """Does one of `points` lie outside Y's bounding box by more than the band (and a margin far above rounding)?
+    Such a point is outside Y (winding number 0) and farther than the band from its surface: `_measure` would
+    count it strictly outside, so `parts_inside` is False without measuring anything."""
+    lo, hi = sy.world.lo[-1], sy.world.hi[-1]  # the root's box: the extremes of Y's corners in this frame
+    margin = band + 1e-9 * scale
+    return bool(np.any((points < lo - margin) | (points > hi + margin)))
 
 
 def _steps_behind(X, scale):
