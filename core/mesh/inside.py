@@ -53,9 +53,11 @@ class Inside:
 
 
 def deepest_inside(sx: Side, sy: Side, found, crossing_pairs, touching_pairs, X, Y, band, scale, swap=False,
-                   with_parts=True):
+                   with_parts=True, stepped=None):
     """The deepest point of mesh X found inside closed mesh Y (for the depth): part representatives (when
-    `with_parts`), a vertex sample, points near the contact.  (Containment is decided by `meet`.)"""
+    `with_parts`), a vertex sample, points near the contact.  (Containment is decided by `meet`.)  `stepped`: the
+    points stepped off the curve of these crossing pairs with their winding numbers in Y, when `meet` has them
+    (core/mesh/meeting.py `_leaves`: the same points; a point's winding number does not depend on the others)."""
     result = Inside()
     crossing_pairs = in_leaf_order(found, crossing_pairs, swap)
     touching_pairs = in_leaf_order(found, touching_pairs, swap)
@@ -74,10 +76,14 @@ def deepest_inside(sx: Side, sy: Side, found, crossing_pairs, touching_pairs, X,
     if crossing_pairs.size:
         pick = crossing_pairs[:: max(1, crossing_pairs.size // (MAX_PROBES // 2))]
         probes.append(_clipped_centroids(X[pick], Y[pick]))
-        pick = crossing_sample(crossing_pairs)
-        probes.append(steps_off_the_curve(X[pick], Y[pick], band))
+        if stepped is None:
+            pick = crossing_sample(crossing_pairs)
+            probes.append(steps_off_the_curve(X[pick], Y[pick], band))
     points = np.concatenate(probes)
     winding = winding_numbers(points, sy.world, scale)
+    if crossing_pairs.size and stepped is not None:  # the stepped points come last, as when stepped here
+        points = np.concatenate([points, stepped[0]])
+        winding = np.concatenate([winding, stepped[1]])
     inside = winding != 0
     if np.any(inside):
         measured = np.flatnonzero(inside)

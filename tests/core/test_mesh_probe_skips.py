@@ -1,11 +1,13 @@
-"""Two probes a one-shot mesh query leaves out when their answer is implied, and the answers they must not change
-(every Contact field, both argument orders), against the same query with the probes forced back on:
+"""Probes a one-shot mesh query leaves out when their answer is implied or known, and the answers they must not
+change (every Contact field, both argument orders), against the same query with the probes forced back on:
 
 - `query._wholly_outside`: a mesh that is one loose part, neither crossing the other nor within the band of it,
   lies wholly on one side of it, so `deepest_inside` finds none of its surface points inside the other unless
   `meet` found it contained;
 - `inside._beyond_box`: a loose part with a corner outside the other mesh's box by more than the band is not
-  inside it, so `parts_inside` is False without winding numbers or distances.
+  inside it, so `parts_inside` is False without winding numbers or distances;
+- the points `deepest_inside` steps off the crossing curve, and their winding numbers, are `meet`'s (the same
+  pairs, the same points) instead of being made and counted again.
 
 Cases: tests/core/mesh_corpus.py's contain, chain, random and lshape families (contained, linked, apart, one inside
 another, touching), and a seeded apart pair of one- and two-part meshes."""
@@ -78,5 +80,7 @@ def test_skipped_probes_change_no_answer(monkeypatch, interval):
     assert any(skipped)  # the shortcuts are taken on these cases
     monkeypatch.setattr(query, "_wholly_outside", lambda *args: False)
     monkeypatch.setattr(inside, "_beyond_box", lambda *args: False)
+    real_deepest = query.deepest_inside
+    monkeypatch.setattr(query, "deepest_inside", lambda *args, stepped=None, **kw: real_deepest(*args, **kw))
     full = [_answers(a, b, interval) for a, b in pairs]
     assert fast == full
