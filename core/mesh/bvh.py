@@ -117,8 +117,8 @@ def hilbert_keys(points: np.ndarray) -> np.ndarray:
     transposed index (per bit level from the top, invert or exchange the lower bits, then a Gray decode) with its
     bits interleaved, computed as a finite-state transducer over the bit levels (`_hilbert_level`): the grid
     coordinates' bits are interleaved first (a table look-up per coordinate), then 3, 3, 3 and 1 levels at a
-    time go through tables of the transducer (tests/core/test_bvh_hilbert.py compares the keys with the bitwise
-    steps written out)."""
+    time go through tables of the transducer (tests/core/test_mesh_hilbert_tables.py compares the keys with the
+    bitwise steps written out)."""
     lo, hi = _column_bounds(points)
     extent = float((hi - lo).max())
     if not extent > 0.0:
