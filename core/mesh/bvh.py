@@ -62,42 +62,81 @@ def _column_bounds(points: np.ndarray):
     return lo, hi
 
 
+def _hilbert_level(state: int, octant: int):
+    """One bit level of Skilling's transposed Hilbert index as a finite-state transducer: the bit levels are
+    taken from the top, and what the levels above did to the lower bits (per level: invert x0's lower bits, or
+    exchange x0's lower bits with x_i's) is a signed permutation of the three coordinates (`perm`, `flips`); the
+    Gray decode's running flip is one parity bit.  `state` = (perm index x 8 + flips) x 2 + parity, `octant` the
+    level's bits of (x0, x1, x2) as x0 << 2 | x1 << 1 | x2.  Returns (the level's three key bits, next state)."""
+    perm, parity = list(_PERMUTATIONS[state // 16]), state & 1
+    flips = [((state // 2) >> (2 - j)) & 1 for j in range(3)]
+    bits = [((octant >> (2 - perm[j])) & 1) ^ flips[j] for j in range(3)]  # this level's bits, as transformed
+    for i in range(3):
+        if bits[i]:
+            flips[0] ^= 1  # x0's lower bits inverted
+        elif i:
+            perm[0], perm[i] = perm[i], perm[0]  # x0's and x_i's lower bits exchanged
+            flips[0], flips[i] = flips[i], flips[0]
+    g0, g1 = bits[0], bits[1] ^ bits[0]
+    g2 = bits[2] ^ g1
+    digit = ((g0 ^ parity) << 2) | ((g1 ^ parity) << 1) | (g2 ^ parity)
+    flip_bits = (flips[0] << 2) | (flips[1] << 1) | flips[2]
+    return digit, (_PERMUTATIONS.index(tuple(perm)) * 8 + flip_bits) * 2 + (parity ^ g2)
+
+
+_PERMUTATIONS = [(0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0)]
+_STATES = 96
+
+
+def _hilbert_tables(levels: int):
+    """(digits, next state) of `levels` bit levels at once, indexed by state x 8**levels + the levels' octants
+    (top level first, 3 bits each): the one-level table composed `levels` times."""
+    one = [_hilbert_level(state, octant) for state in range(_STATES) for octant in range(8)]
+    digit1 = np.array([d for d, _ in one], np.int64)
+    next1 = np.array([n for _, n in one], np.int64)
+    words = 8 ** levels
+    state = np.repeat(np.arange(_STATES), words)
+    word = np.tile(np.arange(words), _STATES)
+    digits = np.zeros(state.size, np.int64)
+    for k in range(levels - 1, -1, -1):
+        row = state * 8 + ((word >> (3 * k)) & 7)
+        digits = (digits << 3) | digit1[row]
+        state = next1[row]
+    return digits.astype(np.uint64), state.astype(np.int64)
+
+
+_HILBERT_CHUNKS = (3, 3, 3, 1)  # bit levels per table look-up, from the top (10 in all)
+_HILBERT = {}  # levels -> the tables (built on first use: about 0.8 MB, a few ms)
+
+
 def hilbert_keys(points: np.ndarray) -> np.ndarray:
     """30-bit Hilbert-curve keys of points quantised on a 1024^3 grid over their bounding box.
 
     Consecutive cells along a Hilbert curve are always face neighbours (a Morton order jumps), so runs of
-    consecutive triangles, which become the nodes of the hierarchy, stay compact.  The grid coordinates are
-    turned into the curve's transposed index (Skilling's bitwise method: per bit level, invert or exchange the
-    lower bits, then a Gray decode), whose bits are then interleaved.  The coordinates fit in 10 bits, so the
-    bitwise steps run on uint16 and the interleaving is a table look-up per coordinate."""
+    consecutive triangles, which become the nodes of the hierarchy, stay compact.  The key is Skilling's
+    transposed index (per bit level from the top, invert or exchange the lower bits, then a Gray decode) with its
+    bits interleaved, computed as a finite-state transducer over the bit levels (`_hilbert_level`): the grid
+    coordinates' bits are interleaved first (a table look-up per coordinate), then 3, 3, 3 and 1 levels at a
+    time go through tables of the transducer (tests/core/test_mesh_hilbert_tables.py compares the keys with the
+    bitwise steps written out)."""
     lo, hi = _column_bounds(points)
     extent = float((hi - lo).max())
     if not extent > 0.0:
         return np.zeros(points.shape[0], np.uint64)
-    q = np.minimum(((points - lo) * (1023.0 / extent)).astype(np.int64), 1023).astype(np.uint16)
-    x = [q[:, 0].copy(), q[:, 1].copy(), q[:, 2].copy()]
-    level = 1 << 9
-    while level > 1:
-        low = np.uint16(level - 1)
-        bit = np.uint16(level)
-        x[0] = np.where((x[0] & bit) != 0, x[0] ^ low, x[0])
-        for i in (1, 2):
-            set_ = (x[i] & bit) != 0
-            swap = (x[0] ^ x[i]) & low
-            x0 = np.where(set_, x[0] ^ low, x[0] ^ swap)
-            x[i] = np.where(set_, x[i], x[i] ^ swap)
-            x[0] = x0
-        level >>= 1
-    x[1] ^= x[0]
-    x[2] ^= x[1]
-    flip = np.zeros_like(x[0])
-    level = 1 << 9
-    while level > 1:
-        flip = np.where((x[2] & np.uint16(level)) != 0, flip ^ np.uint16(level - 1), flip)
-        level >>= 1
-    keys = _SPREAD[x[0] ^ flip] << np.uint64(2)
-    keys |= _SPREAD[x[1] ^ flip] << np.uint64(1)
-    keys |= _SPREAD[x[2] ^ flip]
+    q = np.minimum(((points - lo) * (1023.0 / extent)).astype(np.int64), 1023)
+    morton = (_SPREAD[q[:, 0]] << np.uint64(2)) | (_SPREAD[q[:, 1]] << np.uint64(1)) | _SPREAD[q[:, 2]]
+    morton = morton.astype(np.int64)
+    keys = np.zeros(points.shape[0], np.uint64)
+    state = np.zeros(points.shape[0], np.int64)
+    shift = 30
+    for levels in _HILBERT_CHUNKS:
+        if levels not in _HILBERT:
+            _HILBERT[levels] = _hilbert_tables(levels)
+        digits, following = _HILBERT[levels]
+        shift -= 3 * levels
+        row = state * 8 ** levels + ((morton >> shift) & (8 ** levels - 1))
+        keys |= digits[row] << np.uint64(shift)
+        state = following[row]
     return keys
 
 
@@ -131,6 +170,75 @@ def local_boxes(bvh: "LocalBVH", vertices: np.ndarray):
     return refit_boxes(np.take(vertices, bvh.leaf_triangles, axis=0), bvh.levels)
 
 
+def _leaf_boxes(a, b, c):
+    """The leaves' exact boxes in each triangle's own frame (first edge, in-plane perpendicular, normal), from the
+    (m, 3) corners: (centres (m, 3), half-lengths (m, 3) along the three axes, axes (3, m, 3)).  With the first
+    corner at 0 the second is at (|ab|, 0, 0) and the third at (ac.u, ac.v, 0) in that frame."""
+    ab, ac = b - a, c - a
+    length = np.sqrt(row_dot(ab, ab))
+    ok_u = length > 0.0
+    u = ab / np.where(ok_u, length, 1.0)[:, None]
+    if not np.all(ok_u):
+        bc = c - b
+        u = np.where(ok_u[:, None], u, _unit(bc, np.array([1.0, 0.0, 0.0]))[0])
+        length = np.where(ok_u, length, 0.0)
+    normal = row_cross(ab, ac)
+    n, ok = _unit(normal, np.zeros(3))
+    if not np.all(ok):
+        n = np.where(ok[:, None], n, _perpendicular(u))
+    v = row_cross(n, u)
+    cu, cv, cn = row_dot(ac, u), row_dot(ac, v), row_dot(ac, n)
+    bu = row_dot(ab, u)
+    lo_u, hi_u = np.minimum(np.minimum(bu, cu), 0.0), np.maximum(np.maximum(bu, cu), 0.0)
+    lo_v, hi_v = np.minimum(cv, 0.0), np.maximum(cv, 0.0)
+    lo_n, hi_n = np.minimum(cn, 0.0), np.maximum(cn, 0.0)
+    centre = (a + (0.5 * (lo_u + hi_u))[:, None] * u + (0.5 * (lo_v + hi_v))[:, None] * v
+              + (0.5 * (lo_n + hi_n))[:, None] * n)
+    lengths = np.stack([0.5 * (hi_u - lo_u), 0.5 * (hi_v - lo_v), 0.5 * (hi_n - lo_n)], axis=1)
+    return centre, lengths, np.stack([u, v, n])
+
+
+def _upper_levels(centre, lengths, axes, count):
+    """Levels 0 .. count - 1 of the boxes from the leaves' (`_leaf_boxes`, row form): lists of each level's centres
+    (3 coordinates, n), half-lengths (3 axes, n) and axes (3 axes, 3 coordinates, n).  A parent takes its left
+    child's frame and covers both children's boxes.
+
+    The levels run on coordinate-major arrays (contiguous rows per coordinate instead of strided (n, 3) rows,
+    every level's three axes at once); each number is the product or sum the row form computes, in the same order,
+    so the boxes are the same bits (tests/core/test_bvh_build_columns.py has the row form)."""
+    centre = np.ascontiguousarray(centre.T)
+    axes = np.ascontiguousarray(axes.transpose(0, 2, 1))
+    lengths = np.ascontiguousarray(lengths.T)
+    centres, length_levels, axes_levels = [centre], [lengths], [axes]
+    for _ in range(1, count):
+        # node i of this level has the children 2i and 2i + 1 below; an odd last child pairs with itself
+        cl, ll, axes = centre[:, 0::2], lengths[:, 0::2], axes[:, :, 0::2]  # the parent takes its left child's
+        cr, lr, right = centre[:, 1::2], lengths[:, 1::2], axes_levels[-1][:, :, 1::2]  # frame ...
+        if centre.shape[1] % 2:
+            cr = np.concatenate([cr, centre[:, -1:]], axis=1)
+            lr = np.concatenate([lr, lengths[:, -1:]], axis=1)
+            right = np.concatenate([right, axes_levels[-1][:, :, -1:]], axis=2)
+        # ... in which the left box is [c.axis_i - l_i, c.axis_i + l_i]; the right box spans
+        # c.axis_i +- sum_j |axis_i . right_axis_j| l_j  (the three axes i at once: (3, nodes) arrays)
+        pl = cl[0] * axes[:, 0] + cl[1] * axes[:, 1] + cl[2] * axes[:, 2]
+        pr = cr[0] * axes[:, 0] + cr[1] * axes[:, 1] + cr[2] * axes[:, 2]
+        dots = np.abs(axes[:, None, 0] * right[None, :, 0] + axes[:, None, 1] * right[None, :, 1]
+                      + axes[:, None, 2] * right[None, :, 2])  # [i, j, node]
+        sr = dots[:, 0] * lr[0] + dots[:, 1] * lr[1] + dots[:, 2] * lr[2]
+        lo = np.minimum(pl - ll, pr - sr)
+        hi = np.maximum(pl + ll, pr + sr)
+        mid = 0.5 * (lo + hi)
+        # the centre summed from zero, axis by axis (0 + x turns a -0 into +0, as the row form's sum did)
+        centre = 0.0 + mid[0] * axes[0]
+        centre += mid[1] * axes[1]
+        centre += mid[2] * axes[2]
+        lengths = 0.5 * (hi - lo)
+        centres.append(centre)
+        length_levels.append(lengths)
+        axes_levels.append(axes)
+    return centres, length_levels, axes_levels
+
+
 class LocalBVH:
     """The hierarchy of one mesh in its local coordinates.  Flat arrays; level l occupies [offset[l], offset[l+1])."""
 
@@ -155,61 +263,17 @@ class LocalBVH:
         self.sizes = sizes
         self.offsets = np.concatenate([[0], np.cumsum(sizes)])
 
-        # leaves: exact boxes in each triangle's own frame (first edge, in-plane perpendicular, normal); with
-        # the first corner at 0 the second is at (|ab|, 0, 0) and the third at (ac.u, ac.v, 0) in that frame
-        ab, ac = b - a, c - a
-        length = np.sqrt(row_dot(ab, ab))
-        ok_u = length > 0.0
-        u = ab / np.where(ok_u, length, 1.0)[:, None]
-        if not np.all(ok_u):
-            bc = c - b
-            u = np.where(ok_u[:, None], u, _unit(bc, np.array([1.0, 0.0, 0.0]))[0])
-            length = np.where(ok_u, length, 0.0)
-        normal = row_cross(ab, ac)
-        n, ok = _unit(normal, np.zeros(3))
-        if not np.all(ok):
-            n = np.where(ok[:, None], n, _perpendicular(u))
-        v = row_cross(n, u)
-        cu, cv, cn = row_dot(ac, u), row_dot(ac, v), row_dot(ac, n)
-        bu = row_dot(ab, u)
-        lo_u, hi_u = np.minimum(np.minimum(bu, cu), 0.0), np.maximum(np.maximum(bu, cu), 0.0)
-        lo_v, hi_v = np.minimum(cv, 0.0), np.maximum(cv, 0.0)
-        lo_n, hi_n = np.minimum(cn, 0.0), np.maximum(cn, 0.0)
-        centre = (a + (0.5 * (lo_u + hi_u))[:, None] * u + (0.5 * (lo_v + hi_v))[:, None] * v
-                  + (0.5 * (lo_n + hi_n))[:, None] * n)
-        lengths = np.stack([0.5 * (hi_u - lo_u), 0.5 * (hi_v - lo_v), 0.5 * (hi_n - lo_n)], axis=1)
-        centres = [centre]
-        length_levels = [lengths.T]  # (3, nodes): the half-length along each axis
-        axes_levels = [np.stack([u, v, n])]  # (3, nodes, 3): the three unit axes of each box
-        first = [np.arange(m)]
-
-        for level in range(1, len(sizes)):
-            cl, cr = _pairs(centres[-1])
-            ll, lr = _pairs(length_levels[-1], axis=1)
-            fl, _ = _pairs(first[-1])
-            axes, right_axes = _pairs(axes_levels[-1], axis=1)  # the parent takes its left child's frame ...
-            # ... in which the left box is [c.axis_i - l_i, c.axis_i + l_i]; the right box spans
-            # c.axis_i +- sum_j |axis_i . right_axis_j| l_j  (the three axes i at once: (3, nodes) arrays)
-            pl = row_dot(cl, axes)
-            pr = row_dot(cr, axes)
-            dots = np.abs(row_dot(axes[:, None], right_axes))  # [i, j, node]
-            sr = dots[:, 0] * lr[0] + dots[:, 1] * lr[1] + dots[:, 2] * lr[2]
-            lo = np.minimum(pl - ll, pr - sr)
-            hi = np.maximum(pl + ll, pr + sr)
-            mid = 0.5 * (lo + hi)
-            centre = np.zeros_like(cl)
-            for i in range(3):
-                centre += mid[i][:, None] * axes[i]
-            centres.append(centre)
-            length_levels.append(0.5 * (hi - lo))
-            axes_levels.append(axes)
-            first.append(fl)
-        self.centre = np.concatenate(centres)
+        centre, lengths, axes = _leaf_boxes(a, b, c)
+        centres, length_levels, axes_levels = _upper_levels(centre, lengths, axes, len(sizes))
+        self.centre = np.ascontiguousarray(np.concatenate(centres, axis=1).T)
         all_lengths = np.concatenate(length_levels, axis=1)
-        all_axes = np.concatenate(axes_levels, axis=1)
+        all_axes = np.concatenate(axes_levels, axis=2)
         # three (nodes, 3) arrays: the half-axis vectors of every box
-        self.half = [all_lengths[i][:, None] * all_axes[i] for i in range(3)]
-        self.normal = all_axes[2]  # unit normal axis of each box
+        self.half = [np.ascontiguousarray((all_lengths[i] * all_axes[i]).T) for i in range(3)]
+        self.normal = np.ascontiguousarray(all_axes[2].T)  # unit normal axis of each box
+        first = [np.arange(m)]
+        for _ in range(1, len(sizes)):
+            first.append(first[-1][0::2])  # the parent's first leaf is its left child's
         self.first_leaf = np.concatenate(first)
 
     @property

@@ -53,9 +53,11 @@ class Inside:
 
 
 def deepest_inside(sx: Side, sy: Side, found, crossing_pairs, touching_pairs, X, Y, band, scale, swap=False,
-                   with_parts=True):
+                   with_parts=True, stepped=None):
     """The deepest point of mesh X found inside closed mesh Y (for the depth): part representatives (when
-    `with_parts`), a vertex sample, points near the contact.  (Containment is decided by `meet`.)"""
+    `with_parts`), a vertex sample, points near the contact.  (Containment is decided by `meet`.)  `stepped`: the
+    points stepped off the curve of these crossing pairs with their winding numbers in Y, when `meet` has them
+    (core/mesh/meeting.py `_leaves`: the same points; a point's winding number does not depend on the others)."""
     result = Inside()
     crossing_pairs = in_leaf_order(found, crossing_pairs, swap)
     touching_pairs = in_leaf_order(found, touching_pairs, swap)
@@ -74,10 +76,14 @@ def deepest_inside(sx: Side, sy: Side, found, crossing_pairs, touching_pairs, X,
     if crossing_pairs.size:
         pick = crossing_pairs[:: max(1, crossing_pairs.size // (MAX_PROBES // 2))]
         probes.append(_clipped_centroids(X[pick], Y[pick]))
-        pick = crossing_sample(crossing_pairs)
-        probes.append(steps_off_the_curve(X[pick], Y[pick], band))
+        if stepped is None:
+            pick = crossing_sample(crossing_pairs)
+            probes.append(steps_off_the_curve(X[pick], Y[pick], band))
     points = np.concatenate(probes)
     winding = winding_numbers(points, sy.world, scale)
+    if crossing_pairs.size and stepped is not None:  # the stepped points come last, as when stepped here
+        points = np.concatenate([points, stepped[0]])
+        winding = np.concatenate([winding, stepped[1]])
     inside = winding != 0
     if np.any(inside):
         measured = np.flatnonzero(inside)
@@ -137,6 +143,8 @@ def parts_inside(sx: Side, sy: Side, band, scale, measure=None) -> bool:
     surface and their inside flags (default `_measure`; only the flags of points off the surface are used)."""
     parts = sx.local.parts
     points, part = _part_points(sx)
+    if measure is None and _beyond_box(points, sy, band, scale):
+        return False  # that corner is strictly outside Y: its part is not inside, whatever the others say
     dist, inside = (measure or _measure)(points, sy, scale)
     if not np.any(inside):
         return False  # no corner inside Y: no part is strictly inside
@@ -144,6 +152,15 @@ def parts_inside(sx: Side, sy: Side, band, scale, measure=None) -> bool:
     strictly_in = np.bincount(part[off & inside], minlength=parts.count) > 0
     strictly_out = np.bincount(part[off & ~inside], minlength=parts.count) > 0
     return bool(np.all(strictly_in & ~strictly_out))
+
+
+def _beyond_box(points, sy: Side, band, scale) -> bool:
+    """Does one of `points` lie outside Y's bounding box by more than the band (and a margin far above rounding)?
+    Such a point is outside Y (winding number 0) and farther than the band from its surface: `_measure` would
+    count it strictly outside, so `parts_inside` is False without measuring anything."""
+    lo, hi = sy.world.lo[-1], sy.world.hi[-1]  # the root's box: the extremes of Y's corners in this frame
+    margin = band + 1e-9 * scale
+    return bool(np.any((points < lo - margin) | (points > hi + margin)))
 
 
 def _steps_behind(X, scale):

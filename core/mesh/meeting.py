@@ -35,6 +35,7 @@ class Meeting:
     def __init__(self, frame, found):
         self._frame, self._found = frame, found
         self._A = self._B = None
+        self.stepped = {}  # swap -> (points of X stepped off the curve, their winding numbers in Y), by `_leaves`
 
     @property
     def A(self):
@@ -90,7 +91,7 @@ def meet(frame: Frame, found, crossed=None) -> Meeting:
         # them lies strictly outside Y and every loose part of X is inside Y, X is contained.
         for holds, sx, sy, swap, verdict in ((holds_b, sa, sb, False, Containment.A_INSIDE_B),
                                              (holds_a, sb, sa, True, Containment.B_INSIDE_A)):
-            if (holds and not _leaves(sx, sy, found, crossing_pairs, band, scale, swap)
+            if (holds and not _leaves(sx, sy, found, crossing_pairs, band, scale, swap, m.stepped)
                     and parts_inside(sx, sy, band, scale)):
                 m.contained = verdict
                 m.segments = segments[:0]
@@ -122,14 +123,18 @@ def containment(frame: Frame, measure=None):
     return None
 
 
-def _leaves(sx: Side, sy: Side, found, crossing_pairs, band, scale, swap=False) -> bool:
+def _leaves(sx: Side, sy: Side, found, crossing_pairs, band, scale, swap=False, keep=None) -> bool:
     """Does X really leave closed Y where they cross?  Some point of X stepped off the curve strictly outside Y
     (off Y's surface by more than the band) says so; if none is, X only touches Y's surface from inside there.
-    `swap`: X is the descent's second mesh."""
+    `swap`: X is the descent's second mesh.  `keep`: a dict that gets the stepped points and their winding
+    numbers under `swap` (the depth probes of core/mesh/inside.py `deepest_inside` step off the same pairs)."""
     pick = crossing_sample(in_leaf_order(found, crossing_pairs, swap))
     x_leaf, y_leaf = (found.ib, found.ia) if swap else (found.ia, found.ib)
     stepped = steps_off_the_curve(sx.world.leaf_corners[x_leaf[pick]], sy.world.leaf_corners[y_leaf[pick]], band)
-    out = stepped[winding_numbers(stepped, sy.world, scale) == 0]
+    winding = winding_numbers(stepped, sy.world, scale)
+    if keep is not None:
+        keep[swap] = (stepped, winding)
+    out = stepped[winding == 0]
     if out.shape[0] and is_convex(sy.mesh) and beyond_convex(out, sy, band):
         return True  # a face plane of convex Y already puts a point beyond the band: no closest-point search
     return bool(out.shape[0]) and any_farther(out, sy.world, band)

@@ -42,7 +42,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from ..contact import Contact, Status
+from ..contact import Containment, Contact, Status
 from ..convex import as_max_distance, collide_convex
 from ..polytope import ConvexPolytope
 from ..shapes import PointCloud
@@ -271,6 +271,17 @@ def crossing_and_containment(a: TriangleMesh, b: TriangleMesh, tolerances: Toler
     return meeting.segments + frame.origin, meeting.contained
 
 
+def _wholly_outside(sx, meeting, crossed, lower, band, inside_verdict) -> bool:
+    """Is mesh X's surface known to lie outside the other mesh Y, so that `deepest_inside` would find none of its
+    probes inside?  When X is one loose part whose surface neither crosses Y's nor comes within the band of it
+    (`lower`: the certified lower bound of the distance), that surface is wholly on one side of Y's: inside Y
+    exactly when `meet` found X contained (`inside_verdict`; its corners are then probed as before), else
+    outside.  The probes of such a pair are X's own surface points (no crossing or touching pairs), so none is
+    inside Y; when Y holds X as the other containment verdict, X's surface surrounds Y and is outside it too."""
+    return (not crossed and lower > band and sx.local.parts.count == 1
+            and meeting.contained is not inside_verdict)
+
+
 def _mesh_collide(a: TriangleMesh, b: TriangleMesh, tolerances: Tolerances, max_distance,
                   hull: Contact | None = None, certify: bool = True, history=None, narrow: bool = True,
                   progress=None) -> Contact:
@@ -318,10 +329,15 @@ def _mesh_collide(a: TriangleMesh, b: TriangleMesh, tolerances: Tolerances, max_
 
     # points inside the other mesh, for the depth: only closed meshes have an inside, only where the boxes meet
     # (a crossing pair is never contained: the parts' corners are then left out)
+    probe_ab = sb.closed and frame.boxes_meet and not outside and not _wholly_outside(sa, meeting, crossed, lower,
+                                                                                       band, Containment.A_INSIDE_B)
+    probe_ba = sa.closed and frame.boxes_meet and not outside and not _wholly_outside(sb, meeting, crossed, lower,
+                                                                                       band, Containment.B_INSIDE_A)
+    stepped = getattr(meeting, "stepped", {})  # `meet`'s points stepped off the curve, where it made them
     inside_ab = deepest_inside(sa, sb, found, crossing_pairs, touching_pairs, A, B, band, scale,
-                               with_parts=not crossed) if sb.closed and frame.boxes_meet and not outside else None
+                               with_parts=not crossed, stepped=stepped.get(False)) if probe_ab else None
     inside_ba = deepest_inside(sb, sa, found, crossing_pairs, touching_pairs, B, A, band, scale, swap=True,
-                               with_parts=not crossed) if sa.closed and frame.boxes_meet and not outside else None
+                               with_parts=not crossed, stepped=stepped.get(True)) if probe_ba else None
 
     segments = meeting.segments
     crossed = segments.shape[0] > 0
