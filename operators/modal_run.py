@@ -96,6 +96,15 @@ _paused = 0
 """`stepped` works under way: each waits, part way through a query, on core objects that other checks share."""
 
 
+WORK_THREAD = "collision-inspector-work"
+"""The name of the thread `stepped` runs its work in."""
+
+
+def work_threads() -> list:
+    """The threads of `stepped` works still alive (none once every run has ended or been cancelled)."""
+    return [t for t in threading.enumerate() if t.name == WORK_THREAD]
+
+
 def busy() -> bool:
     """Engine work of a modal run waits part way (live mode's timer waits too: its re-checks would use the
     shapes that work holds)."""
@@ -134,7 +143,7 @@ def stepped(work):
             paused.release()
 
     global _paused
-    thread = threading.Thread(target=run, name="collision-inspector-work", daemon=True)
+    thread = threading.Thread(target=run, name=WORK_THREAD, daemon=True)
     thread.start()
     _paused += 1
     try:

@@ -5,7 +5,6 @@ work (core/progress.py); run to the end it stores what a straight check stores, 
 the scene, the stored result and its mirror as they were, and stops the engine's work (no thread left running).
 A pair with nothing to narrow answers at the first step."""
 import importlib
-import threading
 import types
 from types import SimpleNamespace
 
@@ -57,10 +56,6 @@ def _answer(record):
             c.normal.tobytes(), c.point_a.tobytes(), c.point_b.tobytes(), record.overlap_volume)
 
 
-def _workers():
-    return [t for t in threading.enumerate() if t.name == "collision-inspector-work"]
-
-
 def _links():
     a, b = crossing_links()
     select_pair(a, b)
@@ -89,7 +84,7 @@ def test_modal_run_reports_the_stages_and_stores_what_a_straight_check_stores(ex
     shares = [done for done, _ in fake.progress]
     assert shares == sorted(shares) and shares[-1] <= 1.0
     assert _answer(addon_modules.store.active_record()) == straight
-    assert fake._steps is None and fake.reports[-1][0] == {"INFO"} and not _workers()
+    assert fake._steps is None and fake.reports[-1][0] == {"INFO"} and not check_module.modal_run.work_threads()
 
 
 @pytest.mark.parametrize("ticks", [1, 40], ids=lambda n: f"after {n} units")
@@ -109,12 +104,13 @@ def test_esc_changes_nothing(exact_mode, addon_modules, check_module, monkeypatc
     fake = _fake_operator(check_module)
     for _ in range(ticks):
         assert fake.modal(bpy.context, _event("TIMER")) == {"RUNNING_MODAL"}
-    assert len(fake.progress) == ticks and _workers()  # the work waits in the core, mid-interval
+    # the work waits in the core, mid-interval
+    assert len(fake.progress) == ticks and check_module.modal_run.work_threads()
     assert fake.modal(bpy.context, _event("LEFTMOUSE")) == {"RUNNING_MODAL"}  # does not reach the scene
     assert fake.modal(bpy.context, _event("WHEELUPMOUSE")) == {"PASS_THROUGH"}  # the view may move
     assert fake.modal(bpy.context, _event("ESC")) == {"CANCELLED"}
     assert fake.reports[-1] == ({"INFO"}, "Check Collision cancelled on 'Link A' and 'Link B': nothing changed")
-    assert fake._steps is None and not _workers()
+    assert fake._steps is None and not check_module.modal_run.work_threads()
     assert store.active_record() is before_record
     assert (mirror.object_a, mirror.object_b, mirror.status, mirror.distance) == mirrored
     assert snapshot() == before  # (run to its end, the same run stores the links' result: the test above)
@@ -139,7 +135,7 @@ def test_esc_while_the_overlap_volume_is_measured(exact_mode, addon_modules, che
     assert fake._done >= addon_modules.checking.OVERLAP_FROM  # the bar: the overlap's part, after the interval's
     assert fake.modal(bpy.context, _event("ESC")) == {"CANCELLED"}
     assert fake.reports[-1] == ({"INFO"}, "Check Collision cancelled on 'Link A' and 'Link B': nothing changed")
-    assert fake._steps is None and not _workers()
+    assert fake._steps is None and not check_module.modal_run.work_threads()
     assert addon_modules.store.active_record() is before_record and snapshot() == before
 
 
@@ -170,4 +166,5 @@ def test_an_error_in_the_engine_is_reported_and_changes_nothing(exact_mode, addo
     fake = _fake_operator(check_module)
     assert fake.modal(bpy.context, _event("TIMER")) == {"CANCELLED"}
     assert fake.reports[-1] == ({"ERROR"}, "Cannot check 'Link A' and 'Link B': refused for the test")
-    assert addon_modules.store.active_record() is before_record and fake._steps is None and not _workers()
+    assert addon_modules.store.active_record() is before_record and fake._steps is None
+    assert not check_module.modal_run.work_threads()

@@ -5,7 +5,6 @@ of seconds) runs tick by tick.  Run to the end it stores what the timer's own ex
 Esc part way leaves the preview, holds live mode from trying again (the timer does not come back) until the next
 change, and leaves no work running."""
 import importlib
-import threading
 from types import SimpleNamespace
 
 import pytest
@@ -32,10 +31,6 @@ def modal_run(addon, monkeypatch):
     module = importlib.import_module(f"{addon}.operators.modal_run")
     monkeypatch.setattr(module, "STEP_S", 0.0)
     return module
-
-
-def _workers():
-    return [t for t in threading.enumerate() if t.name == "collision-inspector-work"]
 
 
 def _answer(record):
@@ -87,7 +82,7 @@ def test_run_to_the_end_stores_the_timers_exact_answer(live, addon_modules, moda
     assert _answer(store.active_record()) == inline
     shares = [done for done, _ in fake.progress]
     assert shares == sorted(shares) and shares[-1] < 1.0
-    assert fake._steps is None and not _workers()
+    assert fake._steps is None and not modal_run.work_threads()
 
 
 def test_esc_keeps_the_preview_until_the_next_change(live, addon_modules, modal_run):
@@ -97,10 +92,10 @@ def test_esc_keeps_the_preview_until_the_next_change(live, addon_modules, modal_
     fake = fake_operator(bpy.types.COLLISION_OT_live_settle, modal_run)
     for _ in range(5):
         assert fake.modal(bpy.context, SimpleNamespace(type="TIMER")) == {"RUNNING_MODAL"}
-    assert _workers()
+    assert modal_run.work_threads()
     assert fake.modal(bpy.context, SimpleNamespace(type="ESC")) == {"CANCELLED"}
     assert fake.reports[-1] == ({"INFO"}, "Live exact answer cancelled on 'Link A' and 'Link B': nothing changed")
-    assert fake._steps is None and not _workers() and not live._settling
+    assert fake._steps is None and not modal_run.work_threads() and not live._settling
     assert _answer(store.active_record()) == preview  # the preview stays
     assert live.tick() is None and _answer(store.active_record()) == preview  # held: not tried again
     b.location.x += 0.01  # the next change: previewed, then answered exactly once settled

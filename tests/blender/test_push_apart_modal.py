@@ -6,7 +6,6 @@ way (before B moves, or after its move while the moved pair is re-checked) puts 
 result and returns CANCELLED (Blender pushes no undo step for it), with no work left running.  A pair already
 apart is refused at the first step; Move to Contact runs the same way."""
 import importlib
-import threading
 from types import SimpleNamespace
 
 import numpy as np
@@ -36,10 +35,6 @@ def _fake_push(modal_run, gap=0.0):
 
 def _tick(fake):
     return fake.modal(bpy.context, SimpleNamespace(type="TIMER"))
-
-
-def _workers():
-    return [t for t in threading.enumerate() if t.name == "collision-inspector-work"]
 
 
 def _links():
@@ -84,7 +79,7 @@ def test_run_to_the_end_moves_b_as_a_straight_push_and_undoes_in_one_step(exact_
     assert shares == sorted(shares) and shares[-1] < 1.0
     stages = {stage.text for stage in addon_modules.core.Stage}
     assert {stage for _, stage in fake.progress} <= stages
-    assert fake._steps is None and fake._moved is None and not _workers()
+    assert fake._steps is None and fake._moved is None and not modal_run.work_threads()
 
     bpy.ops.ed.undo_push(message="Push Apart")  # the step Blender pushes when the modal run returns FINISHED
     bpy.ops.ed.undo()
@@ -131,10 +126,10 @@ def test_esc_puts_b_back_and_changes_nothing(exact_mode, addon_modules, modal_ru
             assert len(fake.progress) < 20_000
         assert len(slow_rechecks) == 2 and tuple(b.location) != start[0]  # the moved pair's re-check began
     # in the first check, the engine's work waits at one of its reports (the re-check's reports come first)
-    assert bool(_workers()) == (when == "during the first check")
+    assert bool(modal_run.work_threads()) == (when == "during the first check")
     assert fake.modal(bpy.context, SimpleNamespace(type="ESC")) == {"CANCELLED"}
     assert fake.reports[-1] == ({"INFO"}, "Push Apart cancelled on 'Link A' and 'Link B': nothing changed")
-    assert fake._steps is None and not _workers()
+    assert fake._steps is None and not modal_run.work_threads()
     assert _placement(b) == start  # bit for bit
     assert snapshot() == before
     assert addon_modules.store.active_record() is before_record
@@ -161,7 +156,7 @@ def test_a_failing_recheck_puts_b_back(exact_mode, addon_modules, addon, modal_r
         assert len(ticks) < 20_000
     assert ticks[-1] == {"CANCELLED"} and len(calls) == 2
     assert fake.reports[-1] == ({"ERROR"}, "Cannot check 'Link A' and 'Link B': refused for the test")
-    assert _placement(b) == start and addon_modules.store.active_record() is None and not _workers()
+    assert _placement(b) == start and addon_modules.store.active_record() is None and not modal_run.work_threads()
 
 
 def test_a_pair_already_apart_is_refused_at_the_first_step(exact_mode, addon_modules, modal_run):

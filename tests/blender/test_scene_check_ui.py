@@ -77,7 +77,6 @@ def test_esc_mid_pair_stops_the_engine_and_keeps_what_was_found(addon_modules, s
     """Exact mode: two cubes that touch, then the crossing chain links (a depth interval of seconds): the slices
     take the links' check in the engine's steps, the status line names its stage, and Esc in the middle of it
     stops the engine's work, keeping the cubes' pair; a run to the end lists what a straight run lists."""
-    import threading
 
     from tests.blender.scenes import cube
     from tests.blender.test_push_apart_meshes import crossing_links
@@ -92,9 +91,6 @@ def test_esc_mid_pair_stops_the_engine_and_keeps_what_was_found(addon_modules, s
     addon_modules.store.clear()
     monkeypatch.setattr(scene_ops, "STEP_S", 0.0)
 
-    def workers():
-        return [t for t in threading.enumerate() if t.name == "collision-inspector-work"]
-
     for esc in (True, False):
         fake = _fake_operator(scene_ops)
         shown = []
@@ -106,17 +102,18 @@ def test_esc_mid_pair_stops_the_engine_and_keeps_what_was_found(addon_modules, s
             assert _tick(fake) == {"RUNNING_MODAL"}
         for _ in range(3):
             assert _tick(fake) == {"RUNNING_MODAL"}
-        assert run.working and workers() and f"pair {run.position + 1}: {run.working}" in shown[-1]
+        assert run.working and scene_ops.modal_run.work_threads()
+        assert f"pair {run.position + 1}: {run.working}" in shown[-1]
         if esc:
             assert fake.modal(bpy.context, SimpleNamespace(type="ESC")) == {"CANCELLED"}
-            assert not workers() and run.position < run.total
+            assert not scene_ops.modal_run.work_threads() and run.position < run.total
             assert [r.object_a for r in addon_modules.store.records()] == [r.object_a for r in run.found]
             assert scene_ops.last_run()["cancelled"] is True
             addon_modules.store.clear()
         else:
             while _tick(fake) == {"RUNNING_MODAL"}:
                 pass
-            assert not workers()
+            assert not scene_ops.modal_run.work_threads()
             assert [(r.object_a, r.object_b, r.status.name, r.distance)
                     for r in addon_modules.store.records()] == straight
 

@@ -19,7 +19,6 @@ import importlib
 import math
 import os
 import sys
-import threading
 import time
 
 import bpy
@@ -32,16 +31,13 @@ log, fail, view3d = CHECK.log, CHECK.fail, CHECK.view3d
 state = {}
 
 
-def workers():
-    return [t for t in threading.enumerate() if t.name == "collision-inspector-work"]
-
-
 def waited(limit):
     return time.time() - state["since"] > limit
 
 
 def run():
     store = importlib.import_module(f"{ADDON}.operators.store")
+    modal_run = importlib.import_module(f"{ADDON}.operators.modal_run")
     live = importlib.import_module(f"{ADDON}.operators.live")
     window, area, region = view3d()
     s = CHECK.step
@@ -62,7 +58,7 @@ def run():
         return 0.1
     if s == 1:
         record = store.active_record()
-        if not (live._settling and workers()):
+        if not (live._settling and modal_run.work_threads()):
             if waited(120):
                 fail(f"no settled run started: preview {record.preview}, settling {live._settling}")
             return 0.1
@@ -74,7 +70,7 @@ def run():
         CHECK.step, state["since"] = 2, time.time()
         return 0.05
     if s == 2:
-        if live._settling or workers():
+        if live._settling or modal_run.work_threads():
             if waited(120):
                 fail("Esc did not end the settled run")
             return 0.05
@@ -92,7 +88,7 @@ def run():
         return 0.5
     if s == 4:
         record = store.active_record()
-        if record.preview or live._settling or workers():
+        if record.preview or live._settling or modal_run.work_threads():
             if waited(600):
                 fail(f"the next change brought no exact answer: {record}")
             return 0.5

@@ -19,7 +19,6 @@ import importlib
 import math
 import os
 import sys
-import threading
 import time
 
 import bpy
@@ -41,12 +40,9 @@ def invoke(window, area, region):
         return bpy.ops.collision.check("INVOKE_DEFAULT")
 
 
-def workers():
-    return [t for t in threading.enumerate() if t.name == "collision-inspector-work"]
-
-
 def run():
     store = importlib.import_module(f"{ADDON}.operators.store")
+    modal_run = importlib.import_module(f"{ADDON}.operators.modal_run")
     window, area, region = view3d()
     s = CHECK.step
     if s == 0:
@@ -69,7 +65,7 @@ def run():
         outcome = invoke(window, area, region)
         if outcome != {"RUNNING_MODAL"}:
             fail(f"the links' check did not run modally: {outcome}")
-        if not workers():
+        if not modal_run.work_threads():
             fail("no work thread while the links' check runs")
         CHECK.step, state["since"] = 1, time.time()
         return 0.5
@@ -79,13 +75,13 @@ def run():
         CHECK.step, state["esc"] = 2, time.time()
         return 0.02
     if s == 2:
-        if workers() and time.time() - state["esc"] < 30:
+        if modal_run.work_threads() and time.time() - state["esc"] < 30:
             return 0.02  # the run ends at the engine's next report
         if store.active_record() is not state["kept"]:
             fail(f"Esc: the result changed to {store.active_record()}")
         if fingerprint() != state["before"]:
             fail("Esc: the scene changed")
-        if workers():
+        if modal_run.work_threads():
             fail("Esc: the work thread is still there")
         log(f"Esc: the cubes' result kept; the work stopped {time.time() - state['esc']:.2f} s after Esc "
             f"({state['esc'] - state['since']:.2f} s after invoke)")
@@ -104,7 +100,7 @@ def run():
             return 0.5
         if record is state["straight_record"] or record.object_a != "Link A" or record.contact.status.name != "INTERSECTING":
             fail(f"the modal run to the end: {record}")
-        if workers():
+        if modal_run.work_threads():
             fail("the work thread outlived the run")
         log(f"modal run: depth {record.contact.depth:.6g} + gap {record.contact.gap:.3g}, finished "
             f"{time.time() - state['since']:.2f} s after invoke (engine {record.time_ms / 1e3:.2f} s); a straight "

@@ -18,7 +18,6 @@ import importlib
 import math
 import os
 import sys
-import threading
 import time
 
 import bpy
@@ -36,10 +35,6 @@ def invoke(window, area, region):
         return bpy.ops.collision.push_apart("INVOKE_DEFAULT")
 
 
-def workers():
-    return [t for t in threading.enumerate() if t.name == "collision-inspector-work"]
-
-
 def link_b():
     return bpy.data.objects["Link B"]
 
@@ -51,6 +46,7 @@ def undo(window, area, region):
 
 def run():
     store = importlib.import_module(f"{ADDON}.operators.store")
+    modal_run = importlib.import_module(f"{ADDON}.operators.modal_run")
     window, area, region = view3d()
     s = CHECK.step
     if s == 0:
@@ -76,9 +72,9 @@ def run():
         CHECK.step, state["esc"] = 2, time.time()
         return 0.02
     if s == 2:
-        if workers() and time.time() - state["esc"] < 60:
+        if modal_run.work_threads() and time.time() - state["esc"] < 60:
             return 0.02
-        if workers():
+        if modal_run.work_threads():
             fail("Esc: the work thread is still there")
         if tuple(link_b().location) != state["start"]:
             fail(f"Esc: B moved to {tuple(link_b().location)}")
@@ -101,7 +97,7 @@ def run():
         return 0.5
     if s == 4:
         record = store.active_record()
-        if (record is None or workers()) and time.time() - state["since"] < 400:
+        if (record is None or modal_run.work_threads()) and time.time() - state["since"] < 400:
             return 0.5
         if record is None or record.contact.status.name == "INTERSECTING":
             fail(f"Push Apart run to the end: {record}")
