@@ -15,7 +15,6 @@ Esc must end it with the preview kept and live mode held (no new run); the next 
 answer (Exact mode, no preview) with no work left running.
 Prints LIVEGUI lines and exits 0 on success, 1 on any failure.
 """
-import importlib
 import os
 import sys
 import time
@@ -23,7 +22,7 @@ import time
 import bpy
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from manual_check import ADDON, ManualCheck, crossing_links  # noqa: E402  (tests/gui/manual_check.py)
+from manual_check import ManualCheck, crossing_links, operators_module, press  # noqa: E402  (tests/gui/manual_check.py)
 
 CHECK = ManualCheck("LIVEGUI")
 log, fail, view3d = CHECK.log, CHECK.fail, CHECK.view3d
@@ -35,10 +34,8 @@ def waited(limit):
 
 
 def run():
-    store = importlib.import_module(f"{ADDON}.operators.store")
-    modal_run = importlib.import_module(f"{ADDON}.operators.modal_run")
-    live = importlib.import_module(f"{ADDON}.operators.live")
-    window, area, region = view3d()
+    store, modal_run, live = operators_module("store"), operators_module("modal_run"), operators_module("live")
+    window = view3d()[0]
     s = CHECK.step
     if s == 0:
         CHECK.clear_scene()
@@ -62,8 +59,7 @@ def run():
         if not record.preview or record.mode.name != "HULL":
             fail(f"the settled run runs without the preview shown: {record}")
         log("the hulls' preview shown, the settled answer runs modally")
-        window.event_simulate("ESC", "PRESS")
-        window.event_simulate("ESC", "RELEASE")
+        press(window, "ESC")
         CHECK.step, state["since"] = 2, time.time()
         return 0.05
     if s == 2:

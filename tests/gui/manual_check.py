@@ -1,10 +1,11 @@
 """What the manual window checks (motion_window_check.py, object_check_window_check.py, pair_check_window_check.py)
 share: a tagged log, a failure that ends Blender at once with exit code 1, enabling the repository as the legacy
 add-on (through scripts/blender_env.py, as every other tier does), the steps run from a Blender timer once the
-window is up, an empty scene, the 3D view, making an object active (tests/blender/scenes.py, as the headless
-tier does), selecting a pair, and the crossing chain links selected (pair_check_window_check.py,
-push_window_check.py, live_settle_window_check.py).
+window is up, an empty scene, the 3D view and an operator run in it, a key pressed, the add-on's operator modules,
+making an object active (tests/blender/scenes.py, as the headless tier does), selecting a pair, and the crossing
+chain links selected (pair_check_window_check.py, push_window_check.py, live_settle_window_check.py).
 Runs inside Blender only."""
+import importlib
 import math
 import os
 import sys
@@ -71,6 +72,22 @@ class ManualCheck:
             if area.type == "VIEW_3D":
                 return window, area, next(r for r in area.regions if r.type == "WINDOW")
         self.fail("no 3D view")
+
+    def in_view3d(self):
+        """A context override for the first 3D view (`with CHECK.in_view3d(): bpy.ops...`)."""
+        window, area, region = self.view3d()
+        return bpy.context.temp_override(window=window, area=area, region=region)
+
+
+def operators_module(name: str):
+    """The enabled add-on's `operators.<name>` module (store, modal_run, live)."""
+    return importlib.import_module(f"{ADDON}.operators.{name}")
+
+
+def press(window, key: str):
+    """A key pressed and released in `window` (needs --enable-event-simulate)."""
+    window.event_simulate(key, "PRESS")
+    window.event_simulate(key, "RELEASE")
 
 
 def select_pair(active, other):

@@ -15,7 +15,6 @@ readout lags B by at most one event) and, after the click that confirms, settle 
 invoked with a window (modal, timer-driven) and must finish and restore the frame.
 Prints MOTIONGUI lines and exits 0 on success, 1 on any failure.
 """
-import importlib
 import os
 import sys
 import time
@@ -23,7 +22,7 @@ import time
 import bpy
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from manual_check import ADDON, ManualCheck  # noqa: E402  (tests/gui/manual_check.py)
+from manual_check import ManualCheck, operators_module  # noqa: E402  (tests/gui/manual_check.py)
 
 CHECK = ManualCheck("MOTIONGUI")
 log, fail, view3d = CHECK.log, CHECK.fail, CHECK.view3d
@@ -31,9 +30,8 @@ state = {"seen": []}
 
 
 def run():
-    store = importlib.import_module(f"{ADDON}.operators.store")
-    live = importlib.import_module(f"{ADDON}.operators.live")
-    window, area, region = view3d()
+    store, live = operators_module("store"), operators_module("live")
+    window, _, region = view3d()
     s = CHECK.step
     if s == 0:
         CHECK.clear_scene()
@@ -45,7 +43,7 @@ def run():
         b.name = "B"
         a.select_set(True)
         bpy.context.view_layer.objects.active = a
-        with bpy.context.temp_override(window=window, area=area, region=region):
+        with CHECK.in_view3d():
             bpy.ops.view3d.view_all()
         if bpy.ops.collision.check() != {"FINISHED"} or abs(store.active_record().distance - 2.0) > 1e-6:
             fail("the first check")
@@ -57,7 +55,7 @@ def run():
     if s == 1:
         state["x"], state["y"] = region.x + region.width // 2, region.y + region.height // 2
         window.event_simulate("MOUSEMOVE", "NOTHING", x=state["x"], y=state["y"])
-        with bpy.context.temp_override(window=window, area=area, region=region):
+        with CHECK.in_view3d():
             started = bpy.ops.transform.translate("INVOKE_DEFAULT", constraint_axis=(True, False, False))
         if started != {"RUNNING_MODAL"}:
             fail(f"transform.translate returned {started}")
@@ -102,7 +100,7 @@ def run():
         b.keyframe_insert("location", frame=21)
         bpy.context.scene.frame_set(3)
         store.set_sweep(bpy.context.window_manager, None)
-        with bpy.context.temp_override(window=window, area=area, region=region):
+        with CHECK.in_view3d():
             started = bpy.ops.collision.sweep("INVOKE_DEFAULT", frame_start=1, frame_end=21)
         if started != {"RUNNING_MODAL"}:
             fail(f"the sweep did not run modally: {started}")

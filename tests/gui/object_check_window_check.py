@@ -14,7 +14,6 @@ must return RUNNING_MODAL, and an Esc pressed while it runs must end it with the
 the object as they were; invoked again and left alone, it must finish with the large object's result.
 Prints OBJECTGUI lines and exits 0 on success, 1 on any failure.
 """
-import importlib
 import os
 import sys
 import time
@@ -22,7 +21,7 @@ import time
 import bpy
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from manual_check import ADDON, ManualCheck, make_active  # noqa: E402  (tests/gui/manual_check.py)
+from manual_check import ManualCheck, make_active, operators_module, press  # noqa: E402  (tests/gui/manual_check.py)
 
 CHECK = ManualCheck("OBJECTGUI")
 log, fail, view3d = CHECK.log, CHECK.fail, CHECK.view3d
@@ -35,17 +34,17 @@ def fingerprint(obj):
             len(bpy.data.objects), len(bpy.data.meshes))
 
 
-def invoke_on(window, area, region, obj):
+def invoke_on(obj):
     make_active(obj)
-    with bpy.context.temp_override(window=window, area=area, region=region):
+    with CHECK.in_view3d():
         started = bpy.ops.collision.check_object("INVOKE_DEFAULT")
     if started != {"RUNNING_MODAL"}:
         fail(f"check_object did not run modally: {started}")
 
 
 def run():
-    store = importlib.import_module(f"{ADDON}.operators.store")
-    window, area, region = view3d()
+    store = operators_module("store")
+    window = view3d()[0]
     s = CHECK.step
     if s == 0:
         CHECK.clear_scene()
@@ -67,12 +66,11 @@ def run():
         array.use_merge_vertices = False
         bpy.context.view_layer.update()
         state["before"] = fingerprint(big)
-        invoke_on(window, area, region, big)
+        invoke_on(big)
         CHECK.step, state["since"] = 1, time.time()
         return 0.05
     if s == 1:
-        window.event_simulate("ESC", "PRESS")
-        window.event_simulate("ESC", "RELEASE")
+        press(window, "ESC")
         CHECK.step = 2
         return 1.0
     if s == 2:
@@ -82,7 +80,7 @@ def run():
         if fingerprint(bpy.data.objects["Big"]) != state["before"]:
             fail("Esc: the object changed")
         log(f"Esc: the list kept 'Small' ({len(records)} rows) {time.time() - state['since']:.2f} s after invoke")
-        invoke_on(window, area, region, bpy.data.objects["Big"])
+        invoke_on(bpy.data.objects["Big"])
         CHECK.step, state["since"] = 3, time.time()
         return 0.5
     if s == 3:

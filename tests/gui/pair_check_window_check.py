@@ -15,7 +15,6 @@ no work thread left; checked straight through (`execute`) and then invoked again
 with the links' intersecting result (both times are printed: the modal run's cost).
 Prints PAIRGUI lines and exits 0 on success, 1 on any failure.
 """
-import importlib
 import os
 import sys
 import time
@@ -23,7 +22,8 @@ import time
 import bpy
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from manual_check import ADDON, ManualCheck, crossing_links, select_pair  # noqa: E402  (tests/gui/manual_check.py)
+from manual_check import (ManualCheck, crossing_links, operators_module, press,  # noqa: E402  (manual_check.py)
+                          select_pair)
 
 CHECK = ManualCheck("PAIRGUI")
 log, fail, view3d = CHECK.log, CHECK.fail, CHECK.view3d
@@ -34,15 +34,14 @@ def fingerprint():
     return [(obj.name, tuple(obj.matrix_world.translation), len(obj.data.vertices)) for obj in bpy.data.objects]
 
 
-def invoke(window, area, region):
-    with bpy.context.temp_override(window=window, area=area, region=region):
+def invoke():
+    with CHECK.in_view3d():
         return bpy.ops.collision.check("INVOKE_DEFAULT")
 
 
 def run():
-    store = importlib.import_module(f"{ADDON}.operators.store")
-    modal_run = importlib.import_module(f"{ADDON}.operators.modal_run")
-    window, area, region = view3d()
+    store, modal_run = operators_module("store"), operators_module("modal_run")
+    window = view3d()[0]
     s = CHECK.step
     if s == 0:
         CHECK.clear_scene()
@@ -52,14 +51,14 @@ def run():
         bpy.ops.mesh.primitive_cube_add(size=2.0, location=(-7.0, 0.0, 0.0))
         cube_b = bpy.context.active_object
         select_pair(cube_a, cube_b)
-        outcome = invoke(window, area, region)
+        outcome = invoke()
         if outcome != {"FINISHED"} or store.active_record() is None:
             fail(f"the cubes' check did not answer at once: {outcome}")
         state["kept"] = store.active_record()
         crossing_links()
         bpy.context.view_layer.update()
         state["before"] = fingerprint()
-        outcome = invoke(window, area, region)
+        outcome = invoke()
         if outcome != {"RUNNING_MODAL"}:
             fail(f"the links' check did not run modally: {outcome}")
         if not modal_run.work_threads():
@@ -67,8 +66,7 @@ def run():
         CHECK.step, state["since"] = 1, time.time()
         return 0.5
     if s == 1:
-        window.event_simulate("ESC", "PRESS")
-        window.event_simulate("ESC", "RELEASE")
+        press(window, "ESC")
         CHECK.step, state["esc"] = 2, time.time()
         return 0.02
     if s == 2:
@@ -87,7 +85,7 @@ def run():
             fail("the links' straight check did not finish")
         state["straight"] = (time.time() - started, store.active_record().time_ms)
         state["straight_record"] = store.active_record()
-        if invoke(window, area, region) != {"RUNNING_MODAL"}:
+        if invoke() != {"RUNNING_MODAL"}:
             fail("the links' second check did not run modally")
         CHECK.step, state["since"] = 3, time.time()
         return 0.5
@@ -95,7 +93,8 @@ def run():
         record = store.active_record()
         if record is state["straight_record"] and time.time() - state["since"] < 200:
             return 0.5
-        if record is state["straight_record"] or record.object_a != "Link A" or record.contact.status.name != "INTERSECTING":
+        if (record is state["straight_record"] or record.object_a != "Link A"
+                or record.contact.status.name != "INTERSECTING"):
             fail(f"the modal run to the end: {record}")
         if modal_run.work_threads():
             fail("the work thread outlived the run")

@@ -14,7 +14,6 @@ end it with B where it was, no result stored, no work thread left, and no undo s
 touches or is apart) in one undo step: one undo puts B back at its start with marker 2.
 Prints PUSHGUI lines and exits 0 on success, 1 on any failure.
 """
-import importlib
 import os
 import sys
 import time
@@ -22,15 +21,16 @@ import time
 import bpy
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from manual_check import ADDON, ManualCheck, crossing_links, select_pair  # noqa: E402  (tests/gui/manual_check.py)
+from manual_check import (ManualCheck, crossing_links, operators_module, press,  # noqa: E402  (manual_check.py)
+                          select_pair)
 
 CHECK = ManualCheck("PUSHGUI")
 log, fail, view3d = CHECK.log, CHECK.fail, CHECK.view3d
 state = {}
 
 
-def invoke(window, area, region):
-    with bpy.context.temp_override(window=window, area=area, region=region):
+def invoke():
+    with CHECK.in_view3d():
         return bpy.ops.collision.push_apart("INVOKE_DEFAULT")
 
 
@@ -38,15 +38,14 @@ def link_b():
     return bpy.data.objects["Link B"]
 
 
-def undo(window, area, region):
-    with bpy.context.temp_override(window=window, area=area, region=region):
+def undo():
+    with CHECK.in_view3d():
         bpy.ops.ed.undo()
 
 
 def run():
-    store = importlib.import_module(f"{ADDON}.operators.store")
-    modal_run = importlib.import_module(f"{ADDON}.operators.modal_run")
-    window, area, region = view3d()
+    store, modal_run = operators_module("store"), operators_module("modal_run")
+    window = view3d()[0]
     s = CHECK.step
     if s == 0:
         CHECK.clear_scene()
@@ -58,14 +57,13 @@ def run():
         scene["marker"] = 2
         bpy.ops.ed.undo_push(message="before")
         state["start"] = tuple(b.location)
-        outcome = invoke(window, area, region)
+        outcome = invoke()
         if outcome != {"RUNNING_MODAL"}:
             fail(f"Push Apart did not run modally: {outcome}")
         CHECK.step, state["since"] = 1, time.time()
         return 0.5
     if s == 1:
-        window.event_simulate("ESC", "PRESS")
-        window.event_simulate("ESC", "RELEASE")
+        press(window, "ESC")
         CHECK.step, state["esc"] = 2, time.time()
         return 0.02
     if s == 2:
@@ -78,17 +76,17 @@ def run():
         if store.active_record() is not None:
             fail("Esc: a result was stored")
         log(f"Esc: B where it was, nothing stored; the work stopped {time.time() - state['esc']:.2f} s after Esc")
-        undo(window, area, region)
+        undo()
         CHECK.step = 3
         return 0.5
     if s == 3:
         if bpy.context.scene.get("marker") != 1:
             fail(f"Esc pushed an undo step: one undo left marker {bpy.context.scene.get('marker')}")
         log("Esc: no undo step (one undo goes back past 'before')")
-        with bpy.context.temp_override(window=window, area=area, region=region):
+        with CHECK.in_view3d():
             bpy.ops.ed.redo()
         select_pair(bpy.data.objects["Link A"], link_b())
-        if invoke(window, area, region) != {"RUNNING_MODAL"}:
+        if invoke() != {"RUNNING_MODAL"}:
             fail("the second Push Apart did not run modally")
         CHECK.step, state["since"] = 4, time.time()
         return 0.5
@@ -103,7 +101,7 @@ def run():
             fail("Push Apart run to the end did not move B")
         log(f"run to the end: B moved by {[m - s for m, s in zip(moved, state['start'])]}, "
             f"{record.contact.status.name}, {time.time() - state['since']:.2f} s")
-        undo(window, area, region)
+        undo()
         CHECK.step = 5
         return 0.5
     if s == 5:
