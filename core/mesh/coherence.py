@@ -86,12 +86,8 @@ START = 2048
 """Node pairs `_closest` starts from (all pairs of two levels below the roots: `_start`)."""
 
 CHUNK = 32
-"""Leaf pairs measured first by `_answer` (the second round takes all the rest still within reach of the best
-found)."""
-
-SCREEN = 256
-"""Leaf pairs of smallest lower bound that `_answer` screens with the separating-axis bound first (the CHUNK of
-smallest screen among them are measured first)."""
+"""Leaf pairs of smallest lower bound measured first by `_answer` (the second round screens and measures all the
+rest still within reach of the best found)."""
 
 MAX_CANDIDATES = 16384
 """Leaf pairs a closest-route descent may keep, and triangle pairs that may pass its separating-axis screen,
@@ -626,34 +622,30 @@ def displacement(mesh, placement) -> float:
 def _answer(frame, ia, ib, ub: float, bounds, outside: bool = False, first: int = CHUNK):
     """The closest pair among leaf pairs (ia, ib), which hold every pair within the margin of `ub` (a real
     distance), best first: `bounds` are lower bounds of the pairs' distances (raised in place to what is
-    screened or measured); the SCREEN pairs of smallest bound get the separating-axis bound and the `first` of
-    smallest such bound their exact distance, then every other pair whose bound is still within the margin of the
-    best distance found is screened and measured.  None unless the answer is certainly the fresh query's (see the
-    module docstring); `_NEAR` when a pair is within the band (touching or crossing: the crossing route finds
-    out).  `outside`: the pair is proven apart (`Staged.outside`), so the containment is None without a test."""
+    screened or measured); the `first` pairs of smallest bound get their exact distance, then every other pair
+    whose bound is still within the margin of the best distance found is screened with the separating-axis bound
+    and measured.  None unless the answer is certainly the fresh query's (see the module docstring); `_NEAR` when
+    a pair is within the band (touching or crossing: the crossing route finds out).  `outside`: the pair is proven
+    apart (`Staged.outside`), so the containment is None without a test."""
     sa, sb, band, scale = frame.sa, frame.sb, frame.band, frame.scale
     margin = MARGIN * scale
-    n = ia.size
-    screened = np.zeros(n, bool)
-    measured = np.zeros(n, bool)
+    measured = np.zeros(ia.size, bool)
     best, count = ub, 0
     got = []
     for round_ in (0, 1):
         if round_ == 0:
-            # the SCREEN pairs of smallest bound get the separating-axis bound; the `first` smallest of those
-            # are measured (most often the closest pair is among them: a tight best for the second round)
-            order = np.argsort(bounds, kind="stable")[:SCREEN]
+            # the `first` pairs of smallest bound, measured at once: most often the closest pair and every pair
+            # within the margin of it are among them (the oriented bounds order the leaf pairs well), and the
+            # second round has nothing left; a separating-axis screen first would cost about as much as the
+            # exact kernel's call on them
+            order = np.argsort(bounds, kind="stable")[:first]
             pick = order[bounds[order] <= best + margin]
         else:
             pick = np.flatnonzero((bounds <= best + margin) & ~measured)
-        fresh = pick[~screened[pick]]
-        if fresh.size:
-            screened[fresh] = True
-            screen = separation_bound(_corners(sa, ia[fresh]), _corners(sb, ib[fresh]))
-            bounds[fresh] = np.maximum(bounds[fresh], screen)
-            pick = pick[bounds[pick] <= best + margin]
-        if round_ == 0 and pick.size > first:
-            pick = pick[np.argsort(bounds[pick], kind="stable")[:first]]
+            if pick.size:
+                screen = separation_bound(_corners(sa, ia[pick]), _corners(sb, ib[pick]))
+                bounds[pick] = np.maximum(bounds[pick], screen)
+                pick = pick[bounds[pick] <= best + margin]
         if pick.size == 0:
             continue
         count += pick.size
