@@ -143,6 +143,9 @@ TIERS: dict[str, tuple[str, ...]] = {
         # own-frame bounds of moved meshes: the fast tier keeps the placement near the origin
         "core/test_moved_own_frame.py::test_own_frame_bounds_hold_in_the_pair_frame[10000.0]",
         "core/test_moved_own_frame.py::test_own_frame_bounds_hold_in_the_pair_frame[1000000.0]",
+        # the lean closest route's jumps and steps (about 6 s of CPU each): the fast tier keeps the origin
+        "core/test_moved_lean_jumps.py::test_jumps_and_small_steps_answer_as_fresh[10000.0]",
+        "core/test_moved_lean_jumps.py::test_jumps_and_small_steps_answer_as_fresh[1000000.0]",
         "core/test_swapped_hulls_move.py::test_crossing_links_read_the_same_interval_swapped",
         "core/test_cover_witness.py::test_covering_keeps_the_witness_convention[chain-3]",
         "core/test_cover_witness.py::test_covering_keeps_the_witness_convention[contain-",

@@ -26,19 +26,20 @@ closest pair.  The next query places the seeds in the new pose first (a few tria
   (the seed's, lowered by the surface points of the nodes on the way), plus some slack; above the leaves by their
   box distance alone (the oriented bounds prune little there for their cost), the leaves by the full bound; when
   the larger mesh is turned (a rotation), in that mesh's own frame (`_pruning_frame`: no refit of its turned
-  hierarchy, the other mesh placed in it, an allowance for the rounding taken off every bound).  Its
-  leaf pairs then go best first by their bounds: the separating-axis screen, then exact distances, until the next
-  bound is beyond the best plus the margin.  The answer is taken only when it is the fresh query's for certain: the
-  closest pair is farther than the band, every triangle pair within the margin of it gives the same distance and
-  points bit for bit (the pairs around a closest corner or edge share it; core/mesh/tritri.py takes every edge from
-  its lower end so that they do), and every pair of first corners the fresh descent may hold as its best within the
-  margin is that same answer.  The fresh query prunes at `PRUNE` x scale, far below the margin, so it reports one of
-  those pairs: the same numbers, from the same arithmetic on the same corners.  Otherwise (a near tie: a corner
-  closest to an edge gives points a few ulps apart), and past the work caps, the fresh query answers.  A jump takes
-  this route too (the seed is a poor bound, the surface points soon a better one: its first corners' distance
-  stands in for its exact one); when the descent's leaf pairs within the band cross (a jump into the other mesh),
-  they hold every crossing pair and answer as the crossing route does, put in the fresh descent's order
-  (`descent.descent_order`); any other pair within the band sends the query to the crossing route.
+  hierarchy, the other mesh placed in it, an allowance for the rounding taken off every bound).  Its leaf pairs
+  then go best first by their bounds: exact distances of the CHUNK smallest, then the separating-axis screen and
+  exact distances of every other pair whose bound is within the margin of the best.  The answer is taken only when
+  it is the fresh query's for certain: the closest pair is farther than the band, every triangle pair within the
+  margin of it gives the same distance and points bit for bit (the pairs around a closest corner or edge share it;
+  core/mesh/tritri.py takes every edge from its lower end so that they do), and every pair of first corners the
+  fresh descent may hold as its best within the margin is that same answer.  The fresh query prunes at `PRUNE` x
+  scale, far below the margin, so it reports one of those pairs: the same numbers, from the same arithmetic on the
+  same corners.  Otherwise (a near tie: a corner closest to an edge gives points a few ulps apart), and past the
+  work caps, the fresh query answers.  A jump takes this route too (the seed is a poor bound, the surface points
+  soon a better one: its first corners' distance stands in for its exact one); when the descent's leaf pairs within
+  the band by their boxes cross (a jump into the other mesh), they hold every crossing pair and answer as the
+  crossing route does, put in the fresh descent's order (`descent.descent_order`), with no oriented bound of the
+  other leaf pairs; any other pair within the band sends the query to the crossing route.
 - the leaf pairs that descent kept (`_Frontier`) serve the next queries without any descent while a bound of how
   far each mesh moved since (`displacement`) proves every node pair it dropped still farther than the closest
   seed plus the margin: the `Route.FRONTIER` route, the same tests on the answer.  It keeps a lower bound of each
@@ -59,7 +60,6 @@ which way the last query went.  One difference is left: a fresh query that hits 
 from __future__ import annotations
 
 import enum
-
 import math
 
 import numpy as np
@@ -86,12 +86,8 @@ START = 2048
 """Node pairs `_closest` starts from (all pairs of two levels below the roots: `_start`)."""
 
 CHUNK = 32
-"""Leaf pairs measured first by `_answer` (the second round takes all the rest still within reach of the best
-found)."""
-
-SCREEN = 256
-"""Leaf pairs of smallest lower bound that `_answer` screens with the separating-axis bound first (the CHUNK of
-smallest screen among them are measured first)."""
+"""Leaf pairs of smallest lower bound measured first by `_answer` (the second round screens and measures all the
+rest still within reach of the best found)."""
 
 MAX_CANDIDATES = 16384
 """Leaf pairs a closest-route descent may keep, and triangle pairs that may pass its separating-axis screen,
@@ -423,6 +419,20 @@ def _closest(frame, ub: float, slack: float, travel: float, outside: bool):
         ia, ib, bound = ia[pick], ib[pick], bound[pick]
         leaves = la == 0 and lb == 0
         if leaves:
+            near = np.flatnonzero(bound <= frame.band)
+            if near.size:
+                # leaf pairs within the band by their boxes (a jump into the other mesh): every pair that crosses is
+                # among them (all its ancestors are within the band, below ub), so if one crosses they answer as
+                # the crossing route does, in the fresh descent's order (the answer depends on the crossing pairs
+                # alone: their segments, in that order, and the probes sampled from them in leaf order), without
+                # the oriented bounds of every leaf pair; the crossing test on their corners is the one `meet`
+                # runs (it is passed on)
+                order = np.argsort(descent_order(wa, wb, ia[near], ib[near]), kind="stable")
+                found = _Found()
+                found.ia, found.ib, found.lb = ia[near][order], ib[near][order], bound[near][order]
+                crossed = crossing(_corners(sa, found.ia), _corners(sb, found.ib), frame.band)
+                if np.any(crossed[0]):
+                    return _met(frame, found, crossed), _CROSSED
             # the oriented bounds at the leaves only: above them they drop too few pairs to pay for their cost (a
             # round of some hundred numpy calls per level), and the leaf pairs they keep are what `_answer` measures
             bound = pair_lower_bound(wa, na[pick], wb, nb[pick], box[pick]) - allowance
@@ -434,17 +444,6 @@ def _closest(frame, ub: float, slack: float, travel: float, outside: bool):
         if leaves:
             break
         ia, ib, la, lb = _split(wa, wb, ia, ib, la, lb)  # the fresh descent's own step down
-    near = np.flatnonzero(bound <= frame.band)
-    if near.size:
-        # leaf pairs within the band (a jump into the other mesh): every pair that crosses is among them (all its
-        # ancestors are within the band, below ub), so if one crosses they answer as the crossing route does
-        # (in the fresh descent's order, the crossing test on their corners is the one `meet` runs: it is passed on)
-        order = np.argsort(descent_order(wa, wb, ia[near], ib[near]), kind="stable")
-        found = _Found()
-        found.ia, found.ib, found.lb = ia[near][order], ib[near][order], bound[near][order]
-        crossed = crossing(_corners(sa, found.ia), _corners(sb, found.ib), frame.band)
-        if np.any(crossed[0]):
-            return _met(frame, found, crossed), _CROSSED
     if ia.size > MAX_CANDIDATES:
         return None, None
     staged = _answer(frame, ia, ib, ub, bound, outside)  # (tightens the bounds it measures)
@@ -626,34 +625,30 @@ def displacement(mesh, placement) -> float:
 def _answer(frame, ia, ib, ub: float, bounds, outside: bool = False, first: int = CHUNK):
     """The closest pair among leaf pairs (ia, ib), which hold every pair within the margin of `ub` (a real
     distance), best first: `bounds` are lower bounds of the pairs' distances (raised in place to what is
-    screened or measured); the SCREEN pairs of smallest bound get the separating-axis bound and the `first` of
-    smallest such bound their exact distance, then every other pair whose bound is still within the margin of the
-    best distance found is screened and measured.  None unless the answer is certainly the fresh query's (see the
-    module docstring); `_NEAR` when a pair is within the band (touching or crossing: the crossing route finds
-    out).  `outside`: the pair is proven apart (`Staged.outside`), so the containment is None without a test."""
+    screened or measured); the `first` pairs of smallest bound get their exact distance, then every other pair
+    whose bound is still within the margin of the best distance found is screened with the separating-axis bound
+    and measured.  None unless the answer is certainly the fresh query's (see the module docstring); `_NEAR` when
+    a pair is within the band (touching or crossing: the crossing route finds out).  `outside`: the pair is proven
+    apart (`Staged.outside`), so the containment is None without a test."""
     sa, sb, band, scale = frame.sa, frame.sb, frame.band, frame.scale
     margin = MARGIN * scale
-    n = ia.size
-    screened = np.zeros(n, bool)
-    measured = np.zeros(n, bool)
+    measured = np.zeros(ia.size, bool)
     best, count = ub, 0
     got = []
     for round_ in (0, 1):
         if round_ == 0:
-            # the SCREEN pairs of smallest bound get the separating-axis bound; the `first` smallest of those
-            # are measured (most often the closest pair is among them: a tight best for the second round)
-            order = np.argsort(bounds, kind="stable")[:SCREEN]
+            # the `first` pairs of smallest bound, measured at once: most often the closest pair and every pair
+            # within the margin of it are among them (the oriented bounds order the leaf pairs well), and the
+            # second round has nothing left; a separating-axis screen first would cost about as much as the
+            # exact kernel's call on them
+            order = np.argsort(bounds, kind="stable")[:first]
             pick = order[bounds[order] <= best + margin]
         else:
             pick = np.flatnonzero((bounds <= best + margin) & ~measured)
-        fresh = pick[~screened[pick]]
-        if fresh.size:
-            screened[fresh] = True
-            screen = separation_bound(_corners(sa, ia[fresh]), _corners(sb, ib[fresh]))
-            bounds[fresh] = np.maximum(bounds[fresh], screen)
-            pick = pick[bounds[pick] <= best + margin]
-        if round_ == 0 and pick.size > first:
-            pick = pick[np.argsort(bounds[pick], kind="stable")[:first]]
+            if pick.size:
+                screen = separation_bound(_corners(sa, ia[pick]), _corners(sb, ib[pick]))
+                bounds[pick] = np.maximum(bounds[pick], screen)
+                pick = pick[bounds[pick] <= best + margin]
         if pick.size == 0:
             continue
         count += pick.size
