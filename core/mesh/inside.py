@@ -57,7 +57,7 @@ def deepest_inside(sx: Side, sy: Side, found, crossing_pairs, touching_pairs, X,
     """The deepest point of mesh X found inside closed mesh Y (for the depth): part representatives (when
     `with_parts`), a vertex sample, points near the contact.  (Containment is decided by `meet`.)  `stepped`: the
     points stepped off the curve of these crossing pairs with their winding numbers in Y, when `meet` has them
-    (core/mesh/meeting.py `_leaves`: the same points; a point's winding number does not depend on the others)."""
+    (core/mesh/meeting.py `Stepped`: the same points; a point's winding number does not depend on the others)."""
     result = Inside()
     crossing_pairs = in_leaf_order(found, crossing_pairs, swap)
     touching_pairs = in_leaf_order(found, touching_pairs, swap)
@@ -82,8 +82,8 @@ def deepest_inside(sx: Side, sy: Side, found, crossing_pairs, touching_pairs, X,
     points = np.concatenate(probes)
     winding = winding_numbers(points, sy.world, scale)
     if crossing_pairs.size and stepped is not None:  # the stepped points come last, as when stepped here
-        points = np.concatenate([points, stepped[0]])
-        winding = np.concatenate([winding, stepped[1]])
+        points = np.concatenate([points, stepped.points])
+        winding = np.concatenate([winding, stepped.winding])
     inside = winding != 0
     if np.any(inside):
         measured = np.flatnonzero(inside)

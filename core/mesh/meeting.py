@@ -7,6 +7,8 @@ rounding makes cross) are contacts too (`_robust`).
 """
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from ..contact import Containment
@@ -19,23 +21,31 @@ from .parts import is_convex
 from .points import winding_numbers
 from .tritri import Planes, crossing_indexed
 
-__all__ = ["Meeting", "meet", "containment"]
+__all__ = ["Meeting", "Stepped", "meet", "containment"]
 
 SUBSET_PLANES = 8
 """`meet` measures the planes of only the leaves its pairs use when the pairs number less than 1 / SUBSET_PLANES of
 the leaves (a band of a large mesh: a drag's crossing curve), else of every leaf (kept by the hierarchy)."""
 
 
+class Stepped(NamedTuple):
+    """Points of a mesh X stepped off the crossing curve (`inside.steps_off_the_curve`) and their winding numbers in
+    the other mesh Y: made once by `meet`, read again by the depth probes of core/mesh/inside.py `deepest_inside`."""
+    points: np.ndarray
+    winding: np.ndarray
+
+
 class Meeting:
     """Where the surfaces meet: the leaf pairs' corners `A`, `B` (k,3,3, gathered on first use), the indices of the
     pairs that cross (`crossing_pairs`) with their segments (`crossing_segments`, pair frame), the containment,
     and the reported crossing curve `segments` (the crossing segments, or none when they are the contact lines of
-    a contained mesh)."""
+    a contained mesh).  `stepped_a` / `stepped_b`: A's points stepped off the curve with their winding numbers in B,
+    and B's in A (`Stepped`), where `meet` made them, else None."""
 
     def __init__(self, frame, found):
         self._frame, self._found = frame, found
         self._A = self._B = None
-        self.stepped = {}  # swap -> (points of X stepped off the curve, their winding numbers in Y), by `_leaves`
+        self.stepped_a = self.stepped_b = None
 
     @property
     def A(self):
@@ -91,8 +101,14 @@ def meet(frame: Frame, found, crossed=None) -> Meeting:
         # them lies strictly outside Y and every loose part of X is inside Y, X is contained.
         for holds, sx, sy, swap, verdict in ((holds_b, sa, sb, False, Containment.A_INSIDE_B),
                                              (holds_a, sb, sa, True, Containment.B_INSIDE_A)):
-            if (holds and not _leaves(sx, sy, found, crossing_pairs, band, scale, swap, m.stepped)
-                    and parts_inside(sx, sy, band, scale)):
+            if not holds:
+                continue
+            stepped = _stepped(sx, sy, found, crossing_pairs, band, scale, swap)
+            if swap:
+                m.stepped_b = stepped
+            else:
+                m.stepped_a = stepped
+            if not _leaves(stepped, sy, band) and parts_inside(sx, sy, band, scale):
                 m.contained = verdict
                 m.segments = segments[:0]
                 break
@@ -123,18 +139,19 @@ def containment(frame: Frame, measure=None):
     return None
 
 
-def _leaves(sx: Side, sy: Side, found, crossing_pairs, band, scale, swap=False, keep=None) -> bool:
-    """Does X really leave closed Y where they cross?  Some point of X stepped off the curve strictly outside Y
-    (off Y's surface by more than the band) says so; if none is, X only touches Y's surface from inside there.
-    `swap`: X is the descent's second mesh.  `keep`: a dict that gets the stepped points and their winding
-    numbers under `swap` (the depth probes of core/mesh/inside.py `deepest_inside` step off the same pairs)."""
+def _stepped(sx: Side, sy: Side, found, crossing_pairs, band, scale, swap) -> Stepped:
+    """X's points stepped off the curve of a sample of the crossing pairs, with their winding numbers in Y.  `swap`:
+    X is the descent's second mesh."""
     pick = crossing_sample(in_leaf_order(found, crossing_pairs, swap))
     x_leaf, y_leaf = (found.ib, found.ia) if swap else (found.ia, found.ib)
-    stepped = steps_off_the_curve(sx.world.leaf_corners[x_leaf[pick]], sy.world.leaf_corners[y_leaf[pick]], band)
-    winding = winding_numbers(stepped, sy.world, scale)
-    if keep is not None:
-        keep[swap] = (stepped, winding)
-    out = stepped[winding == 0]
+    points = steps_off_the_curve(sx.world.leaf_corners[x_leaf[pick]], sy.world.leaf_corners[y_leaf[pick]], band)
+    return Stepped(points, winding_numbers(points, sy.world, scale))
+
+
+def _leaves(stepped: Stepped, sy: Side, band) -> bool:
+    """Does X really leave closed Y where they cross?  Some point of X stepped off the curve strictly outside Y
+    (off Y's surface by more than the band) says so; if none is, X only touches Y's surface from inside there."""
+    out = stepped.points[stepped.winding == 0]
     if out.shape[0] and is_convex(sy.mesh) and beyond_convex(out, sy, band):
         return True  # a face plane of convex Y already puts a point beyond the band: no closest-point search
     return bool(out.shape[0]) and any_farther(out, sy.world, band)
