@@ -51,9 +51,11 @@ class Found:
     pass
 
 
-def descend(wa: WorldBVH, wb: WorldBVH, band, prune, max_distance, near_only=False) -> Found:
+def descend(wa: WorldBVH, wb: WorldBVH, band, prune, max_distance, near_only=False, cap=None) -> Found | None:
     """Simultaneous descent of both hierarchies (step 3 of core/mesh/query.py).  `near_only`: keep only the
-    pairs within the band (all that can cross or touch; no upper bound, no closest pair is sought)."""
+    pairs within the band (all that can cross or touch; no upper bound, no closest pair is sought).  `cap` (with
+    `near_only`): None is returned as soon as a level keeps more pairs than that (a count of work, so the same
+    pairs always give up at the same point)."""
     la, lb = wa.local.levels - 1, wb.local.levels - 1
     ia = np.zeros(1, np.int64)
     ib = np.zeros(1, np.int64)
@@ -78,6 +80,8 @@ def descend(wa: WorldBVH, wb: WorldBVH, band, prune, max_distance, near_only=Fal
             if ia.size == 0:
                 bound = np.zeros(0)
                 break
+            if cap is not None and ia.size > cap:
+                return None
             ia, ib, la, lb = _split(wa, wb, ia, ib, la, lb)
             continue
         # the box test first, on every pair; the oriented bounds only on the pairs it keeps

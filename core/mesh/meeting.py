@@ -37,6 +37,14 @@ class Meeting:
         self._A = self._B = None
         self.stepped = {}  # swap -> (points of X stepped off the curve, their winding numbers in Y), by `_leaves`
 
+    def take_pairs(self, found) -> None:
+        """Stand for `meet(frame, found)` on other pairs `found`: valid only when nothing crossed, for the
+        meeting then holds no pair (no crossing pairs, the containment of `containment(frame)`)."""
+        if self.crossing_segments.shape[0]:
+            raise ValueError("a meeting with crossing pairs belongs to its own pairs")
+        self._found, self._A, self._B = found, None, None
+        self.crossing_pairs = self.crossing_pairs[:0]
+
     @property
     def A(self):
         if self._A is None:
