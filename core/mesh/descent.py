@@ -73,10 +73,14 @@ def descend(wa: WorldBVH, wb: WorldBVH, band, prune, max_distance, near_only=Fal
             # full bound below.
             meet = _boxes_meet(wa, na, wb, nb, band)
             ia, ib, na, nb = ia[meet], ib[meet], na[meet], nb[meet]
-            sample = slice(None, None, max(1, ia.size // OBB_SAMPLE))
-            if ia.size and np.mean(pair_lower_bound(wa, na[sample], wb, nb[sample]) > band) > OBB_WORTH:
-                keep = pair_lower_bound(wa, na, wb, nb) <= band
-                ia, ib = ia[keep], ib[keep]
+            stride = max(1, ia.size // OBB_SAMPLE)
+            sample = slice(None, None, stride)
+            if ia.size:
+                sampled = pair_lower_bound(wa, na[sample], wb, nb[sample])
+                if np.mean(sampled > band) > OBB_WORTH:
+                    # a sample of every pair is all of them (each pair's bound is its own row)
+                    keep = (sampled if stride == 1 else pair_lower_bound(wa, na, wb, nb)) <= band
+                    ia, ib = ia[keep], ib[keep]
             if ia.size == 0:
                 bound = np.zeros(0)
                 break

@@ -35,7 +35,9 @@ class Meeting:
     def __init__(self, frame, found):
         self._frame, self._found = frame, found
         self._A = self._B = None
-        self.stepped = {}  # swap -> (points of X stepped off the curve, their winding numbers in Y), by `_leaves`
+        # swap -> (points of X stepped off the curve, their winding numbers in Y, the Y triangle each was stepped
+        # from), by `_leaves`
+        self.stepped = {}
 
     def take_pairs(self, found) -> None:
         """Stand for `meet(frame, found)` on other pairs `found`: valid only when nothing crossed, for the
@@ -138,10 +140,11 @@ def _leaves(sx: Side, sy: Side, found, crossing_pairs, band, scale, swap=False, 
     numbers under `swap` (the depth probes of core/mesh/inside.py `deepest_inside` step off the same pairs)."""
     pick = crossing_sample(in_leaf_order(found, crossing_pairs, swap))
     x_leaf, y_leaf = (found.ib, found.ia) if swap else (found.ia, found.ib)
-    stepped = steps_off_the_curve(sx.world.leaf_corners[x_leaf[pick]], sy.world.leaf_corners[y_leaf[pick]], band)
+    Y = sy.world.leaf_corners[y_leaf[pick]]
+    stepped, rows = steps_off_the_curve(sx.world.leaf_corners[x_leaf[pick]], Y, band, rows=True)
     winding = winding_numbers(stepped, sy.world, scale)
     if keep is not None:
-        keep[swap] = (stepped, winding)
+        keep[swap] = (stepped, winding, Y[rows])
     out = stepped[winding == 0]
     if out.shape[0] and is_convex(sy.mesh) and beyond_convex(out, sy, band):
         return True  # a face plane of convex Y already puts a point beyond the band: no closest-point search
