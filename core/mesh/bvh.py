@@ -384,18 +384,6 @@ class WorldBVH:
                              "normal": split(self.normal), "half": [split(h) for h in self.half]}
         return self._columns
 
-    _packed = None  # a class default: copies made field by field (depth_interval.py's shifted worlds) have none
-
-    @property
-    def packed(self) -> np.ndarray:
-        """Every node's numbers in one (nodes, 22) row: lo, hi, centre, normal, the three half-axis vectors (three
-        coordinates each) and normal_ok as 0 or 1, so that a few node pairs are gathered in one call per side
-        (`SMALL_PAIRS`)."""
-        if self._packed is None:
-            self._packed = np.concatenate([self.lo, self.hi, self.centre, self.normal, *self.half,
-                                           self.normal_ok[:, None].astype(float)], axis=1)
-        return self._packed
-
     @property
     def planes(self):
         """The leaves' triangles as columns for `tritri.crossing_indexed` (built on first use)."""
@@ -413,52 +401,8 @@ class WorldBVH:
         return left, right, right < self.local.sizes[level - 1]
 
 
-SMALL_PAIRS = 512
-"""Up to this many node pairs the bounds gather each side's nodes as rows of `WorldBVH.packed` (one call per side)
-and run the coordinates (and the three directions of `pair_lower_bound`) as rows of (3, k) arrays: fewer numpy
-calls, each number the same sum in the same order as the column form (tests/core/test_mesh_small_bounds.py).
-Larger levels keep the column form, whose gathers of single columns are faster per pair."""
-
-
-def _box_gap(A, B):
-    """The axis-aligned box distance of gathered packed rows, transposed (22, k): the column form's numbers."""
-    gap = np.maximum(np.maximum(B[0:3] - A[3:6], A[0:3] - B[3:6]), 0.0)
-    return np.sqrt(gap[0] * gap[0] + gap[1] * gap[1] + gap[2] * gap[2])
-
-
-def _gather_packed(wa: WorldBVH, na, wb: WorldBVH, nb):
-    return np.take(wa.packed, na, axis=0).T, np.take(wb.packed, nb, axis=0).T
-
-
-def _extents(H, W):
-    """sum_i |H_i . w| of the half-axis vectors H (3 axes, 3 coordinates, k) along each direction of W
-    (3 coordinates, directions, k): (directions, k), summed as `column_extent` sums."""
-    e = np.abs(H[:, 0, None] * W[0] + H[:, 1, None] * W[1] + H[:, 2, None] * W[2])  # (axis, direction, k)
-    return e[0] + e[1] + e[2]
-
-
-def _pair_bound_small(wa: WorldBVH, na, wb: WorldBVH, nb, bound):
-    """`pair_lower_bound` on packed rows (see SMALL_PAIRS)."""
-    A, B = _gather_packed(wa, na, wb, nb)
-    if bound is None:
-        bound = _box_gap(A, B)
-    k = A.shape[1]
-    d = B[6:9] - A[6:9]
-    dist = np.sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2])
-    ok = dist > 0.0
-    u = d / np.where(ok, dist, 1.0)
-    W = np.stack([u, A[9:12], B[9:12]], axis=1)  # (coordinate, direction, k): the centres' line, both normals
-    ext = _extents(A[12:21].reshape(3, 3, k), W) + _extents(B[12:21].reshape(3, 3, k), W)
-    sep = np.abs(d[0] * W[0, 1:] + d[1] * W[1, 1:] + d[2] * W[2, 1:])  # (2, k): along each normal
-    bound = np.maximum(bound, np.where(ok, dist - ext[0], 0.0))
-    bound = np.maximum(bound, np.where(A[21] > 0.5, sep[0] - ext[1], 0.0))
-    return np.maximum(bound, np.where(B[21] > 0.5, sep[1] - ext[2], 0.0))
-
-
 def box_lower_bound(wa: WorldBVH, na, wb: WorldBVH, nb):
     """Distance between the axis-aligned boxes of flat nodes na (of wa) and nb (of wb): the cheap first test."""
-    if na.shape[0] <= SMALL_PAIRS:
-        return _box_gap(*_gather_packed(wa, na, wb, nb))
     ca, cb = wa.columns, wb.columns
     total = None
     for x in range(3):
@@ -472,8 +416,6 @@ def box_lower_bound(wa: WorldBVH, na, wb: WorldBVH, nb):
 def pair_lower_bound(wa: WorldBVH, na, wb: WorldBVH, nb, bound=None):
     """Lower bound of the distance between the contents of flat nodes na (of wa) and nb (of wb); `bound` is
     their box_lower_bound when already known.  (Column arithmetic: each number as the row form would give it.)"""
-    if na.shape[0] <= SMALL_PAIRS:
-        return _pair_bound_small(wa, na, wb, nb, bound)
     if bound is None:
         bound = box_lower_bound(wa, na, wb, nb)
     ka, kb = wa.columns, wb.columns
