@@ -43,6 +43,8 @@ TIERS: dict[str, tuple[str, ...]] = {
         "core/test_hull.py::test_hull_matches_qhull[10000 on a sphere",
         "core/test_hull.py::test_hull_matches_qhull[ico sphere s5",
         "core/test_hull.py::test_hull_matches_qhull[uv sphere 128x64",
+        "core/test_mesh_near_first.py::test_near_first_routes_give_the_full_routes_answers[rod_torus",
+        "core/test_mesh_near_first.py::test_near_first_routes_give_the_full_routes_answers[contain-",
         "core/test_mesh_duplicates.py::test_convex_route_gives_the_pipelines_crossing_and_containment[ico sphere",
         "core/test_mesh_duplicates.py::test_convex_route_gives_the_pipelines_crossing_and_containment[cylinder",
         "core/test_mesh_duplicates.py::test_convex_route_gives_the_pipelines_crossing_and_containment[uv sphere",

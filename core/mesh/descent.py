@@ -51,9 +51,11 @@ class Found:
     pass
 
 
-def descend(wa: WorldBVH, wb: WorldBVH, band, prune, max_distance, near_only=False) -> Found:
+def descend(wa: WorldBVH, wb: WorldBVH, band, prune, max_distance, near_only=False, cap=None) -> Found | None:
     """Simultaneous descent of both hierarchies (step 3 of core/mesh/query.py).  `near_only`: keep only the
-    pairs within the band (all that can cross or touch; no upper bound, no closest pair is sought)."""
+    pairs within the band (all that can cross or touch; no upper bound, no closest pair is sought).  `cap` (with
+    `near_only`): None is returned as soon as a level keeps more pairs than that (a count of work, so the same
+    pairs always give up at the same point)."""
     la, lb = wa.local.levels - 1, wb.local.levels - 1
     ia = np.zeros(1, np.int64)
     ib = np.zeros(1, np.int64)
@@ -71,13 +73,19 @@ def descend(wa: WorldBVH, wb: WorldBVH, band, prune, max_distance, near_only=Fal
             # full bound below.
             meet = _boxes_meet(wa, na, wb, nb, band)
             ia, ib, na, nb = ia[meet], ib[meet], na[meet], nb[meet]
-            sample = slice(None, None, max(1, ia.size // OBB_SAMPLE))
-            if ia.size and np.mean(pair_lower_bound(wa, na[sample], wb, nb[sample]) > band) > OBB_WORTH:
-                keep = pair_lower_bound(wa, na, wb, nb) <= band
-                ia, ib = ia[keep], ib[keep]
+            stride = max(1, ia.size // OBB_SAMPLE)
+            sample = slice(None, None, stride)
+            if ia.size:
+                sampled = pair_lower_bound(wa, na[sample], wb, nb[sample])
+                if np.mean(sampled > band) > OBB_WORTH:
+                    # a sample of every pair is all of them (each pair's bound is its own row)
+                    keep = (sampled if stride == 1 else pair_lower_bound(wa, na, wb, nb)) <= band
+                    ia, ib = ia[keep], ib[keep]
             if ia.size == 0:
                 bound = np.zeros(0)
                 break
+            if cap is not None and ia.size > cap:
+                return None
             ia, ib, la, lb = _split(wa, wb, ia, ib, la, lb)
             continue
         # the box test first, on every pair; the oriented bounds only on the pairs it keeps

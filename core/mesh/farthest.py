@@ -16,6 +16,12 @@ farthest:
   farther than `floor`.  When no point is, the answer is None.
 `any_farther(points, world, floor)` asks only whether some point is farther than `floor`: the same descent, ended
 as soon as one point's lower bound is beyond it.
+
+`upper`, when given, is an upper bound of each point's distance as `closest_points` computes it (inf where none is
+known; a distance to one triangle of the mesh with `nearest_on_leaves`' own arithmetic is one, since that
+distance is the least over the triangles): it starts each point's `best` instead of inf.  A point then keeps
+fewer far nodes and may be dropped sooner; its nearest leaves, and so the answer, are the same (a valid upper
+bound of the distance is all `best` ever holds).
 """
 from __future__ import annotations
 
@@ -42,14 +48,15 @@ def any_farther(points: np.ndarray, world: WorldBVH, floor: float) -> bool:
     return _descend(points, world, floor, early=True) is not None
 
 
-def farthest_from_surface(points: np.ndarray, world: WorldBVH, floor: float = -np.inf):
+def farthest_from_surface(points: np.ndarray, world: WorldBVH, floor: float = -np.inf, upper=None):
     """(row, distance, surface point) of the point of `points` (p, 3) farthest from the mesh surface (the lowest
     row among equally far ones), as `closest_points(points, world)` and an argmax of its distances give them;
-    None when no point is farther than `floor` (or `points` is empty)."""
-    return _descend(points, world, floor, early=False)
+    None when no point is farther than `floor` (or `points` is empty).  `upper`: None, or upper bounds of the
+    points' distances (see the module docstring)."""
+    return _descend(points, world, floor, early=False, upper=upper)
 
 
-def _descend(points, world, floor, early):
+def _descend(points, world, floor, early, upper=None):
     """`farthest_from_surface`; with `early`, True as soon as some point is certainly farther than `floor`."""
     count = points.shape[0]
     if count == 0:
@@ -57,7 +64,7 @@ def _descend(points, world, floor, early):
     local = world.local
     pts = np.arange(count)
     nodes = np.zeros(count, np.int64)
-    best = np.full(count, np.inf)
+    best = np.full(count, np.inf) if upper is None else np.array(upper, float)
     top = local.levels - 1
     slack = rounding_slack(points, world)  # closest_points' own
     for level in range(top, -1, -1):

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..rows import row_cross
+from ..rows import row_cross, row_dot
 from .farthest import farthest_from_surface
 from .pair_frame import Side
 from .points import closest_points, winding_numbers
@@ -56,34 +56,43 @@ def deepest_inside(sx: Side, sy: Side, found, crossing_pairs, touching_pairs, X,
                    with_parts=True, stepped=None):
     """The deepest point of mesh X found inside closed mesh Y (for the depth): part representatives (when
     `with_parts`), a vertex sample, points near the contact.  (Containment is decided by `meet`.)  `stepped`: the
-    points stepped off the curve of these crossing pairs with their winding numbers in Y, when `meet` has them
-    (core/mesh/meeting.py `Stepped`: the same points; a point's winding number does not depend on the others)."""
+    points stepped off the curve of these crossing pairs with their winding numbers in Y and the Y triangles they
+    were stepped from, when `meet` has them (core/mesh/meeting.py `Stepped`: the same points; a point's winding
+    number does not depend on the others).  The probes made from a pair start the deepest point's search with
+    their distance to that pair's Y triangle as an upper bound (`_upper_bounds`: the same answer, fewer nodes)."""
     result = Inside()
     crossing_pairs = in_leaf_order(found, crossing_pairs, swap)
     touching_pairs = in_leaf_order(found, touching_pairs, swap)
     verts = sx.vertices
     rep_points = _part_points(sx)[0] if with_parts else np.zeros((0, 3))
-    probes = [rep_points]
     used = sx.local.used
     stride = max(1, used.size // 64)
-    probes.append(verts[used[::stride]])
+    probes = [rep_points, verts[used[::stride]]]
+    # the triangle of Y each probe was made against (a probe of a pair: that pair's Y triangle), for an upper
+    # bound of its distance to Y's surface; the part corners and the vertex sample have none
+    against = [None, None]
     for pairs in (crossing_pairs, touching_pairs):
         if pairs.size:
             pick = pairs[:: max(1, pairs.size // (MAX_PROBES // 4))]
             corners = X[pick]
-            probes.append(corners.reshape(-1, 3))
-            probes.append(corners.mean(axis=1))
+            probes += [corners.reshape(-1, 3), corners.mean(axis=1)]
+            against += [np.repeat(Y[pick], 3, axis=0), Y[pick]]
     if crossing_pairs.size:
         pick = crossing_pairs[:: max(1, crossing_pairs.size // (MAX_PROBES // 2))]
         probes.append(_clipped_centroids(X[pick], Y[pick]))
+        against.append(np.concatenate([Y[pick], Y[pick]]))
         if stepped is None:
             pick = crossing_sample(crossing_pairs)
-            probes.append(steps_off_the_curve(X[pick], Y[pick], band))
+            points, rows = steps_off_the_curve(X[pick], Y[pick], band, rows=True)
+            probes.append(points)
+            against.append(Y[pick][rows])
     points = np.concatenate(probes)
     winding = winding_numbers(points, sy.world, scale)
     if crossing_pairs.size and stepped is not None:  # the stepped points come last, as when stepped here
         points = np.concatenate([points, stepped.points])
         winding = np.concatenate([winding, stepped.winding])
+        probes.append(stepped.points)
+        against.append(stepped.against)
     inside = winding != 0
     if np.any(inside):
         measured = np.flatnonzero(inside)
@@ -92,7 +101,8 @@ def deepest_inside(sx: Side, sy: Side, found, crossing_pairs, touching_pairs, X,
         reps = measured[measured < rep_points.shape[0]]
         others = measured[measured >= rep_points.shape[0]]
         measured = np.concatenate([reps, others[:: max(1, others.size // MAX_DEPTH_POINTS)]])
-        deepest = farthest_from_surface(points[measured], sy.world, band)
+        deepest = farthest_from_surface(points[measured], sy.world, band,
+                                        upper=_upper_bounds(points, probes, against, measured))
         if deepest is not None:
             row, result.depth, result.point_surface = deepest
             result.point_in = points[measured[row]]
@@ -111,6 +121,24 @@ def deepest_inside(sx: Side, sy: Side, found, crossing_pairs, touching_pairs, X,
             result.point_in = behind[row]
             result.any_inside = True
     return result
+
+
+def _upper_bounds(points, probes, against, rows):
+    """Upper bounds of the distances of points[rows] to Y's surface: to the Y triangle each was made against
+    (`against`, per block of `probes`; inf for a block without), with the arithmetic of
+    core/mesh/points.py `nearest_on_leaves`, so each is no less than the distance `closest_points` computes."""
+    has = np.concatenate([np.full(p.shape[0], a is not None) for p, a in zip(probes, against)])[rows]
+    upper = np.full(rows.size, np.inf)
+    if np.any(has):
+        T = np.concatenate([a for a in against if a is not None])
+        # rows of T: the probes of the blocks that have triangles, in order
+        index = np.cumsum(np.concatenate([np.full(p.shape[0], a is not None) for p, a in zip(probes, against)])) - 1
+        take = rows[has]
+        p = points[take]
+        tri = T[index[take]]
+        q = point_triangle(p, tri[:, 0], tri[:, 1], tri[:, 2])
+        upper[has] = np.sqrt(row_dot(q - p, q - p))
+    return upper
 
 
 def _part_points(side: Side):
@@ -174,27 +202,30 @@ def _steps_behind(X, scale):
     return np.concatenate(out) if out else np.zeros((0, 3))
 
 
-def steps_off_the_curve(X, Y, band):
+def steps_off_the_curve(X, Y, band, rows=False):
     """Points of the triangles X (k,3,3) next to where they cross Y: from the middle of the crossing segment,
     steps across it within X's plane (both ways, four lengths from tiny to a third of X's size), each pulled
-    back onto X.  One side of a crossing is inside the other mesh, so some of them are, at a positive depth."""
+    back onto X.  One side of a crossing is inside the other mesh, so some of them are, at a positive depth.
+    `rows`: also return the pair (row of X and Y) each point was stepped from."""
     mask, segs = crossing(X, Y, band)  # one segment per crossing pair, in order
+    source = np.flatnonzero(mask)
     X = X[mask]
     if X.shape[0] == 0:
-        return np.zeros((0, 3))
+        return (np.zeros((0, 3)), source) if rows else np.zeros((0, 3))
     mid = 0.5 * (segs[:, 0] + segs[:, 1])
     n = row_cross(X[:, 1] - X[:, 0], X[:, 2] - X[:, 0])
     across = row_cross(n, segs[:, 1] - segs[:, 0])
     length = np.sqrt((across * across).sum(axis=1))
     ok = length > 0.0
     across = across[ok] / length[ok][:, None]
-    X, mid = X[ok], mid[ok]
+    X, mid, source = X[ok], mid[ok], source[ok]
     size = np.sqrt(((X[:, 1] - X[:, 0]) ** 2).sum(axis=1) + ((X[:, 2] - X[:, 0]) ** 2).sum(axis=1))
     # every step of every pair in one `point_triangle` call (its rows are independent)
     p = np.concatenate([mid + (sign * step * size)[:, None] * across
                         for step in (1e-6, 1e-3, 0.03, 0.3) for sign in (1.0, -1.0)])
     X = np.concatenate([X] * 8)
-    return point_triangle(p, X[:, 0], X[:, 1], X[:, 2])
+    points = point_triangle(p, X[:, 0], X[:, 1], X[:, 2])
+    return (points, np.tile(source, 8)) if rows else points
 
 
 def _clipped_centroids(X, Y):

@@ -29,10 +29,12 @@ the leaves (a band of a large mesh: a drag's crossing curve), else of every leaf
 
 
 class Stepped(NamedTuple):
-    """Points of a mesh X stepped off the crossing curve (`inside.steps_off_the_curve`) and their winding numbers in
-    the other mesh Y: made once by `meet`, read again by the depth probes of core/mesh/inside.py `deepest_inside`."""
+    """Points of a mesh X stepped off the crossing curve (`inside.steps_off_the_curve`), their winding numbers in
+    the other mesh Y and the Y triangle (3,3) each was stepped from: made once by `meet`, read again by the depth
+    probes of core/mesh/inside.py `deepest_inside`."""
     points: np.ndarray
     winding: np.ndarray
+    against: np.ndarray
 
 
 class Meeting:
@@ -46,6 +48,14 @@ class Meeting:
         self._frame, self._found = frame, found
         self._A = self._B = None
         self.stepped_a = self.stepped_b = None
+
+    def take_pairs(self, found) -> None:
+        """Stand for `meet(frame, found)` on other pairs `found`: valid only when nothing crossed, for the
+        meeting then holds no pair (no crossing pairs, the containment of `containment(frame)`)."""
+        if self.crossing_segments.shape[0]:
+            raise ValueError("a meeting with crossing pairs belongs to its own pairs")
+        self._found, self._A, self._B = found, None, None
+        self.crossing_pairs = self.crossing_pairs[:0]
 
     @property
     def A(self):
@@ -144,8 +154,9 @@ def _stepped(sx: Side, sy: Side, found, crossing_pairs, band, scale, swap) -> St
     X is the descent's second mesh."""
     pick = crossing_sample(in_leaf_order(found, crossing_pairs, swap))
     x_leaf, y_leaf = (found.ib, found.ia) if swap else (found.ia, found.ib)
-    points = steps_off_the_curve(sx.world.leaf_corners[x_leaf[pick]], sy.world.leaf_corners[y_leaf[pick]], band)
-    return Stepped(points, winding_numbers(points, sy.world, scale))
+    Y = sy.world.leaf_corners[y_leaf[pick]]
+    points, rows = steps_off_the_curve(sx.world.leaf_corners[x_leaf[pick]], Y, band, rows=True)
+    return Stepped(points, winding_numbers(points, sy.world, scale), Y[rows])
 
 
 def _leaves(stepped: Stepped, sy: Side, band) -> bool:

@@ -15,6 +15,9 @@ Steps:
    its lower bound (`bvh.pair_lower_bound`) is within the touching band (it may hold a crossing or a contact) or
    below the best upper bound minus `PRUNE` x scale (it may hold a closer pair).  Upper bounds come from a surface
    point of each node and from the exact distance of the first triangles of the most promising pairs.
+   One-shot (no history, no max_distance) the band-only descent and step 4 run first (`_near_first`): a pair
+   that crosses, or one contained in the other without crossing, is answered from the pairs within the band
+   (no closest pair is needed then), any other goes on to this descent.
 4. Leaves (core/mesh/meeting.py `meet`, shared by both routes): the pairs within the band go through the crossing
    test (segments of the crossing curve), and the containment is decided: corners of every loose part against the
    other mesh when nothing crosses, points stepped off the curve when a closed mesh may only touch the other from
@@ -56,6 +59,7 @@ from .meeting import containment, meet
 from .pair_frame import Frame, unit_or
 from .part_depth import convex_part_depth
 from .parts import is_convex
+from .tritri import triangle_triangle
 from .trimesh import TriangleMesh
 
 __all__ = ["collide_meshes", "sample_meshes", "crossing_and_containment"]
@@ -271,6 +275,50 @@ def crossing_and_containment(a: TriangleMesh, b: TriangleMesh, tolerances: Toler
     return meeting.segments + frame.origin, meeting.contained
 
 
+NEAR_FIRST_CAP = 1
+"""The band-only descent of `_near_first` gives up (the full descent answers) once a level keeps more than
+NEAR_FIRST_CAP x (triangles of A + B) node pairs: surfaces lying on each other (a copy in place: 3.4 x at its
+widest level), where the band holds nearly every pair the full descent keeps, would otherwise pay for both
+descents.  Meshes that cross or lie one inside the other keep far fewer (at most 0.26 x on bench/midsize.py's
+pairs).  Small meshes may keep up to NEAR_FIRST_FLOOR pairs (their descents cost little either way)."""
+
+NEAR_FIRST_FLOOR = 1024
+
+NEAR_FIRST_EXACT = 4096
+"""The contained route measures every pair within the band exactly; beyond this many the full route answers."""
+
+
+def _near_first(frame: Frame):
+    """(found, meeting) of the band-only descent when they decide the pair without the full descent, else
+    (None, meeting or None).
+
+    Every pair that can cross or touch lies within the band, and the band-only descent keeps all of them: so a
+    crossing found there is the one the full descent's pairs give (the same crossing pairs, in the same order: both
+    descents list pairs in `descent_order`, and dropping pairs never reorders the rest), and the crossing route
+    needs no distance.  When nothing crosses, `meet`'s answer (no crossing, `containment(frame)`) does not depend
+    on the pairs at all: for a contained pair the answer needs only the pairs within the band (which touch, for the
+    probes near the contact, and whether any does, for `_wholly_outside`), and those are these pairs; for any
+    other pair the meeting is handed back and the full descent finds the distance."""
+    sa, sb, band, scale = frame.sa, frame.sb, frame.band, frame.scale
+    cap = max(NEAR_FIRST_CAP * (sa.local.bvh.sizes[0] + sb.local.bvh.sizes[0]), NEAR_FIRST_FLOOR)
+    near = descend(sa.world, sb.world, band, PRUNE * scale, None, near_only=True, cap=cap)
+    if near is None:
+        return None, None
+    meeting = meet(frame, near)
+    if meeting.crossing_segments.shape[0] > 0:
+        return near, meeting
+    if meeting.contained is not None and near.ia.size <= NEAR_FIRST_EXACT:
+        return near, meeting
+    return None, meeting
+
+
+def _within_band(A, B, band) -> np.ndarray:
+    """Indices of the triangle pairs (k,3,3) x (k,3,3) whose exact distance is within the band, in order."""
+    if A.shape[0] == 0:
+        return np.zeros(0, np.int64)
+    return np.flatnonzero(triangle_triangle(A, B)[0] <= band)
+
+
 def _wholly_outside(sx, meeting, crossed, lower, band, inside_verdict) -> bool:
     """Is mesh X's surface known to lie outside the other mesh Y, so that `deepest_inside` would find none of its
     probes inside?  When X is one loose part whose surface neither crosses Y's nor comes within the band of it
@@ -284,7 +332,7 @@ def _wholly_outside(sx, meeting, crossed, lower, band, inside_verdict) -> bool:
 
 def _mesh_collide(a: TriangleMesh, b: TriangleMesh, tolerances: Tolerances, max_distance,
                   hull: Contact | None = None, certify: bool = True, history=None, narrow: bool = True,
-                  progress=None) -> Contact:
+                  progress=None, near_first: bool = True) -> Contact:
     """The general pipeline (steps 2-6 of the module docstring); `hull`: the hulls' answer, if already known;
     `history`: the pair's `PairHistory`, or None; `narrow`: narrow an intersecting answer's interval
     (core/mesh/depth_interval.py).  certify False (`sample_meshes`): an intersecting pair gets no upper end (`gap`
@@ -306,14 +354,23 @@ def _mesh_collide(a: TriangleMesh, b: TriangleMesh, tolerances: Tolerances, max_
         outside = staged.outside  # proven apart since the last answer: no probe can be inside
     else:
         outside = False
-        found = descend(sa.world, sb.world, band, PRUNE * scale, limit)
-        if found.beyond:
-            pa, pb = found.ub_points
-            return Contact(status=Status.SEPARATED, distance=found.lower, normal=unit_or(pb - pa, fallback_normal),
-                           point_a=pa + origin, point_b=pb + origin, beyond_max_distance=True, converged=False,
-                           gap=max(0.0, found.ub - found.lower), **common)
+        found, meeting, contained_route = None, None, False
+        if near_first and limit is None and history is None:
+            found, meeting = _near_first(frame)
+            contained_route = found is not None and meeting.crossing_segments.shape[0] == 0
+        if found is None:
+            found = descend(sa.world, sb.world, band, PRUNE * scale, limit)
+            if found.beyond:
+                pa, pb = found.ub_points
+                return Contact(status=Status.SEPARATED, distance=found.lower,
+                               normal=unit_or(pb - pa, fallback_normal), point_a=pa + origin, point_b=pb + origin,
+                               beyond_max_distance=True, converged=False, gap=max(0.0, found.ub - found.lower),
+                               **common)
+            if meeting is None:
+                meeting = meet(frame, found)
+            else:
+                meeting.take_pairs(found)  # nothing crossed: the meeting holds for any pairs (see `_near_first`)
 
-        meeting = meet(frame, found)
         A, B, crossing_pairs = meeting.A, meeting.B, meeting.crossing_pairs
         crossed = meeting.crossing_segments.shape[0] > 0  # before contact lines are told from crossings
 
@@ -321,6 +378,12 @@ def _mesh_collide(a: TriangleMesh, b: TriangleMesh, tolerances: Tolerances, max_
         if crossed:
             d_min, pa, pb = 0.0, meeting.crossing_segments[0, 0], meeting.crossing_segments[0, 0]
             touching_pairs = crossing_pairs
+        elif contained_route:
+            # contained, nothing crossing: the answer needs only which pairs touch and whether any does (no
+            # closest pair: the witnesses are the depth's, found below); d_min stands for "within the band or not"
+            touching_pairs = _within_band(A, B, band)
+            d_min = 0.0 if touching_pairs.size else math.inf
+            pa = pb = None
         else:
             d_min, pa, pb, touching_pairs = best_distance(A, B, found, band, PRUNE * scale)
         lower = min(d_min, found.dropped_lb, found.exact_lb)  # certified lower bound of the distance
@@ -377,6 +440,11 @@ def _mesh_collide(a: TriangleMesh, b: TriangleMesh, tolerances: Tolerances, max_
                 depth, wa, wb = refined.lower, refined.point_a, refined.point_b
             separation = refined.move
             upper = float(np.linalg.norm(separation))
+        if wa is None and pa is None:
+            # the contained route knows no closest pair (a contained mesh always has a probe deeper than the
+            # band, so this is not expected): the full route answers
+            return _mesh_collide(a, b, tolerances, max_distance, hull, certify, history, narrow, progress,
+                                 near_first=False)
         if wa is None:
             wa = wb = pa
             normal = fallback_normal
