@@ -88,9 +88,11 @@ AXES = _fixed_axes()
 _VERTEX_CAP = 256
 """Shapes with more core vertices than this use their bounding sphere on the centre-to-centre axis (keeps the
 padded per-pair vertex arrays small); the fixed axes still use every vertex."""
-_LOCKSTEP_ITERATIONS = 10
+_LOCKSTEP_ITERATIONS = 20
 """Support queries per pair in the lock-step GJK of `collide_many` (core/lockstep.py) before a pair still running
-goes to the scalar engine (on the bench scenes nearly every pair is decided within 6)."""
+goes to the scalar engine, which starts it again.  On the bench scenes nearly every pair is decided within 6, but
+with a clearance the separated pairs of round shapes take 11 to 15: at 10 about 30 of them started again (~0.5 ms
+each), while the lock-step's last iterations over those few rows cost less."""
 _LOCKSTEP_EPA_EXPANSIONS = 24
 """EPA expansions per pair in the lock-step EPA of `collide_many` (core/lockstep_epa.py) before a pair still
 expanding goes to the scalar engine."""
