@@ -546,8 +546,8 @@ def _start(local_a, local_b):
 
 def _children(wa, wb, na, nb, la, lb):
     """`_closest`'s step down: what `descent._split` keeps (the deeper side, both when level, replaced by its
-    children), on flat node indices and in another order (each pair's children next to each other, in one
-    arithmetic step per side, no concatenation), with a mask of the pairs whose right child does not exist (the
+    children), on flat node indices and in another order (the pairs' first children, then their second ones..., in
+    one arithmetic step per side, no concatenation), with a mask of the pairs whose right child does not exist (the
     last node of a level with an odd count of nodes below it has none), or None when there are none."""
     split_a = la > 0 and la >= lb
     split_b = lb > 0 and lb >= la
@@ -559,13 +559,13 @@ def _children(wa, wb, na, nb, la, lb):
         offsets, sizes = w.local.offsets, w.local.sizes
         if split:
             # child j of node i at level l is node 2 i + j at level l - 1: flat offsets[l-1] + 2 (n - offsets[l]) + j
-            n = ((2 * n)[:, None] + (step + (offsets[level - 1] - 2 * offsets[level]))).ravel()
+            n = ((step + (offsets[level - 1] - 2 * offsets[level]))[:, None] + 2 * n).ravel()
             level -= 1
             if sizes[level] % 2:
                 gone = n == offsets[level] + sizes[level]
                 missing = gone if missing is None else missing | gone
         else:
-            n = (n[:, None] + step).ravel()
+            n = (step[:, None] + n).ravel()
         out += [n, level]
     return out[0], out[2], out[1], out[3], missing
 
