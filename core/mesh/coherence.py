@@ -422,9 +422,10 @@ def _closest(frame, ub: float, slack: float, travel: float, outside: bool, start
         keep = bound <= ub + margin + slack
         pruned = min(pruned, float(np.min(bound, initial=np.inf, where=~keep)))
         pick = np.flatnonzero(keep)
-        na, nb, bound = na[pick], nb[pick], bound[pick]
+        na, nb = na[pick], nb[pick]
         leaves = la == 0 and lb == 0
         if leaves:
+            bound = bound[pick]
             ia, ib = na - wa.local.offsets[0], nb - wb.local.offsets[0]
             near = np.flatnonzero(bound <= frame.band)
             if near.size:
