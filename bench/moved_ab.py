@@ -8,7 +8,9 @@ bench/ab.py with bench/moved_ab_cases.py times whole rows; this gives the time p
 median reports, on a loaded machine (both engines see the same load, pose by pose).  AFTER defaults to this
 checkout.  Each engine is loaded as its own package (bench/ab.py's `load_engine`), the meshes built and their
 local structures made before any clock; `depth_interval=False` as in bench/moved.py.  Also counts the poses whose
-answers (status, distance, normal, points, crossing curve) differ between the two.
+answers (status, distance, normal, points, crossing curve) differ between the two.  `--fcl` (in bench/.venv, which
+has python-fcl) adds fcl's CPU time on the same poses, as bench/moved.py queries it (the transform set, `collide`
+listing every crossing pair, `distance` with the nearest points), the mean of ten repeats a pose, and the ratios.
 """
 from __future__ import annotations
 
@@ -43,6 +45,7 @@ def main() -> int:
     parser.add_argument("after", type=Path, nargs="?", default=HERE.parent)
     parser.add_argument("--poses", type=int, default=60)
     parser.add_argument("--rows", default="crossing", help="comma-separated parts of row names")
+    parser.add_argument("--fcl", action="store_true", help="also fcl's CPU time per pose (needs python-fcl)")
     args = parser.parse_args()
     engines = (ab.load_engine(args.before.resolve(), "core_a"), ab.load_engine(args.after.resolve(), "core_b"))
     print(f"before = {args.before}, after = {args.after}; CPU ms per pose; load average "
@@ -59,8 +62,20 @@ def main() -> int:
             a, b = core.TriangleMesh(va, ta), core.TriangleMesh(vb, tb)
             core.collide(a, b)
             state.append((core, a, b, core.PairHistory(), []))
-        differ = 0
+        differ, t_fcl = 0, []
+        if args.fcl:
+            import fcl
+            objs = moved.convex.fcl_mesh_objects(fcl, (va, ta), (vb, tb))
+            request = fcl.CollisionRequest(num_max_contacts=1_000_000, enable_contact=True)
+            distance_request = fcl.DistanceRequest(enable_nearest_points=True)
         for i, pose in enumerate(placements):
+            if args.fcl:
+                start = time.process_time()
+                for _ in range(10):
+                    objs[0 if moving == "a" else 1].setTransform(fcl.Transform(pose[:3, :3], pose[:3, 3]))
+                    fcl.collide(objs[0], objs[1], request, fcl.CollisionResult())
+                    fcl.distance(objs[0], objs[1], distance_request, fcl.DistanceResult())
+                t_fcl.append((time.process_time() - start) / 10)
             answers = {}
             for k in ((0, 1) if i % 2 else (1, 0)):
                 core, a, b, history, times = state[k]
@@ -76,6 +91,11 @@ def main() -> int:
         print(f"| {name} | {len(placements)} | {1e3 * m0:.2f} | {1e3 * m1:.2f} | {m1 / m0:.2f} | "
               f"{1e3 * statistics.mean(t0):.2f} | {1e3 * statistics.mean(t1):.2f} | {1e3 * max(t1):.2f} | {differ} |",
               flush=True)
+        if t_fcl:
+            f, g = statistics.median(t_fcl), statistics.mean(t_fcl)
+            print(f"|   fcl: median {1e3 * f:.3f} ms, mean {1e3 * g:.3f} ms | | before / fcl {m0 / f:.1f}x | "
+                  f"after / fcl {m1 / f:.1f}x | by means {statistics.mean(t0) / g:.1f}x -> "
+                  f"{statistics.mean(t1) / g:.1f}x | | | | |", flush=True)
     return 0
 
 

@@ -157,6 +157,7 @@ class PairHistory:
         self._crossed = False
         self._travel = 0.0
         self._clear = None
+        self._start = None
         self.route: Route | None = None
         """How the last query was answered (`Route`), or None before the first."""
 
@@ -233,7 +234,9 @@ class PairHistory:
             return self._from_frontier(frame, ub, outside)
         # a new frontier, with room for a few more moves like the last one
         slack = _slack(step, frame.scale, max(0.5 * ub, REACH * frame.scale))
-        staged, self._frontier = _closest(frame, ub, slack, self._travel, outside)
+        if self._start is None:
+            self._start = _start(frame.sa.local.bvh, frame.sb.local.bvh)
+        staged, self._frontier = _closest(frame, ub, slack, self._travel, outside, self._start)
         if self._frontier is _CROSSED:
             self._frontier = None
             if staged is not None:
@@ -392,19 +395,20 @@ class _Found:
     """The leaf pairs of a route as core/mesh/query.py reads a descent's result."""
 
 
-def _closest(frame, ub: float, slack: float, travel: float, outside: bool):
+def _closest(frame, ub: float, slack: float, travel: float, outside: bool, start):
     """The closest route's descent from the roots (see the module docstring): `ub` is the distance of a seed pair,
     farther than the band; node pairs are kept up to `slack` beyond the margin, so that the leaf pairs left
     (`_Frontier`) still hold the answer after a move of up to about slack / 2.  `travel`: the history's sum of
-    moves at this pose; `outside`: as for `_answer`.  Returns (Staged or None, _Frontier or None)."""
+    moves at this pose; `outside`: as for `_answer`; `start`: `_start`'s node pairs for this pair of hierarchies.
+    Returns (Staged or None, _Frontier or None)."""
     sa, sb, scale = frame.sa, frame.sb, frame.scale
     margin = MARGIN * scale
     wa, wb, allowance = _pruning_frame(frame)
-    ia, ib, la, lb = _start(wa, wb)
+    na, nb, la, lb = start  # flat node indices (`WorldBVH.node`) of every pair of two levels (`_start`)
     pruned = math.inf  # the smallest lower bound of every node pair dropped
     first_a, first_b = _first_corners(sa.local), _first_corners(sb.local)
+    missing = None
     while True:
-        na, nb = wa.node(la, ia), wb.node(lb, ib)
         # surface points of the nodes (a corner of each, in the pair frame) lower the best distance known (their
         # distance is a real one)
         r = np.take(sa.vertices, first_a[na], axis=0) - np.take(sb.vertices, first_b[nb], axis=0)
@@ -413,12 +417,16 @@ def _closest(frame, ub: float, slack: float, travel: float, outside: bool):
             return None, _NEAR  # touching or crossing: not for this route
         box = box_lower_bound(wa, na, wb, nb)
         bound = box - allowance
+        if missing is not None:
+            bound = np.where(missing, np.inf, bound)  # a right child that does not exist (`_children`)
         keep = bound <= ub + margin + slack
-        pruned = _smallest_dropped(bound, keep, pruned)
+        pruned = min(pruned, float(np.min(bound, initial=np.inf, where=~keep)))
         pick = np.flatnonzero(keep)
-        ia, ib, bound = ia[pick], ib[pick], bound[pick]
+        na, nb = na[pick], nb[pick]
         leaves = la == 0 and lb == 0
         if leaves:
+            bound = bound[pick]
+            ia, ib = na - wa.local.offsets[0], nb - wb.local.offsets[0]
             near = np.flatnonzero(bound <= frame.band)
             if near.size:
                 # leaf pairs within the band by their boxes (a jump into the other mesh): every pair that crosses is
@@ -435,15 +443,16 @@ def _closest(frame, ub: float, slack: float, travel: float, outside: bool):
                     return _met(frame, found, crossed), _CROSSED
             # the oriented bounds at the leaves only: above them they drop too few pairs to pay for their cost (a
             # round of some hundred numpy calls per level), and the leaf pairs they keep are what `_answer` measures
-            bound = pair_lower_bound(wa, na[pick], wb, nb[pick], box[pick]) - allowance
+            bound = pair_lower_bound(wa, na, wb, nb, box[pick]) - allowance
             keep = bound <= ub + margin + slack
-            pruned = _smallest_dropped(bound, keep, pruned)
-            ia, ib, bound = ia[keep], ib[keep], bound[keep]
-        if ia.size > MAX_LIVE or ia.size == 0:
+            pruned = min(pruned, float(np.min(bound, initial=np.inf, where=~keep)))
+            pick = np.flatnonzero(keep)
+            ia, ib, bound = ia[pick], ib[pick], bound[pick]
+        if na.size > MAX_LIVE or na.size == 0 or (leaves and ia.size == 0):
             return None, None  # too many (a poor seed), or none left (rounding beyond the margin): fresh
         if leaves:
             break
-        ia, ib, la, lb = _split(wa, wb, ia, ib, la, lb)  # the fresh descent's own step down
+        na, nb, la, lb, missing = _children(wa, wb, na, nb, la, lb)
     if ia.size > MAX_CANDIDATES:
         return None, None
     staged = _answer(frame, ia, ib, ub, bound, outside)  # (tightens the bounds it measures)
@@ -516,11 +525,12 @@ def _met(frame, found, crossed=None) -> Staged | None:
     return Staged(found, meeting, meeting.A, meeting.B, 0.0, point, point, meeting.crossing_pairs, 0.0)
 
 
-def _start(wa, wb):
+def _start(local_a, local_b):
     """Where `_closest` starts: every node pair of the deepest levels (going down as `descent._split` does) with at
-    most START pairs, and those levels.  Above them a level-by-level descent would prune little and pay a round
-    of numpy calls per level; the closest route's answer does not depend on the order of its pairs."""
-    sizes_a, sizes_b = wa.local.sizes, wb.local.sizes
+    most START pairs, as flat node indices (`WorldBVH.node`), and those levels.  Above them a level-by-level descent
+    would prune little and pay a round of numpy calls per level; the closest route's answer does not depend on the
+    order of its pairs.  The same for every pose of the two hierarchies (`PairHistory` keeps it; read only)."""
+    sizes_a, sizes_b = local_a.sizes, local_b.sizes
     la, lb = len(sizes_a) - 1, len(sizes_b) - 1
     while True:
         na = la - 1 if la > 0 and la >= lb else la
@@ -528,9 +538,37 @@ def _start(wa, wb):
         if (na, nb) == (la, lb) or sizes_a[na] * sizes_b[nb] > START:
             break
         la, lb = na, nb
-    ia = np.repeat(np.arange(sizes_a[la], dtype=np.int64), sizes_b[lb])
-    ib = np.tile(np.arange(sizes_b[lb], dtype=np.int64), sizes_a[la])
+    ia = np.repeat(np.arange(sizes_a[la], dtype=np.int64), sizes_b[lb]) + local_a.offsets[la]
+    ib = np.tile(np.arange(sizes_b[lb], dtype=np.int64), sizes_a[la]) + local_b.offsets[lb]
+    for x in (ia, ib):
+        x.setflags(write=False)
     return ia, ib, la, lb
+
+
+def _children(wa, wb, na, nb, la, lb):
+    """`_closest`'s step down: what `descent._split` keeps (the deeper side, both when level, replaced by its
+    children), on flat node indices and in another order (the pairs' first children, then their second ones..., in
+    one arithmetic step per side, no concatenation), with a mask of the pairs whose right child does not exist (the
+    last node of a level with an odd count of nodes below it has none), or None when there are none."""
+    split_a = la > 0 and la >= lb
+    split_b = lb > 0 and lb >= la
+    step_a = np.array([0, 1, 0, 1] if split_b else [0, 1]) if split_a else np.zeros(2, np.int64)
+    step_b = np.array([0, 0, 1, 1] if split_a else [0, 1]) if split_b else np.zeros(2, np.int64)
+    missing = None
+    out = []
+    for w, n, level, split, step in ((wa, na, la, split_a, step_a), (wb, nb, lb, split_b, step_b)):
+        offsets, sizes = w.local.offsets, w.local.sizes
+        if split:
+            # child j of node i at level l is node 2 i + j at level l - 1: flat offsets[l-1] + 2 (n - offsets[l]) + j
+            n = ((step + (offsets[level - 1] - 2 * offsets[level]))[:, None] + 2 * n).ravel()
+            level -= 1
+            if sizes[level] % 2:
+                gone = n == offsets[level] + sizes[level]
+                missing = gone if missing is None else missing | gone
+        else:
+            n = (step[:, None] + n).ravel()
+        out += [n, level]
+    return out[0], out[2], out[1], out[3], missing
 
 
 def _smallest_dropped(bound, keep, pruned):

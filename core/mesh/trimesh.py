@@ -230,6 +230,7 @@ class TriangleMesh:
         self._linear, self._translation = as_transform(transform)
         self._bounds = None
         self._checksums = None
+        self._turned = None
 
     # ------------------------------------------------------------------ data
     @property
@@ -260,6 +261,7 @@ class TriangleMesh:
         clone._linear, clone._translation = as_transform(transform)
         clone._bounds = None
         clone._checksums = None
+        clone._turned = None
         return clone
 
     # ------------------------------------------------------------------ geometry
@@ -267,10 +269,14 @@ class TriangleMesh:
         """(n, 3) float64 vertices with the transform applied, minus `origin` (a frame origin; translation minus
         origin is formed first, so a mesh far from the world origin keeps its precision near `origin`)."""
         offset = self._translation if origin is None else self._translation - np.asarray(origin, np.float64)
-        v = self._local.vertices
-        if self._linear is not None:
-            v = v @ self._linear.T
-        return add_rows(v, offset)
+        return add_rows(self._local.vertices if self._linear is None else self._turned_vertices(), offset)
+
+    def _turned_vertices(self) -> np.ndarray:
+        """(n, 3) local vertices times the linear part (once per placed mesh: its bounds and its world vertices in
+        every frame share the product)."""
+        if self._turned is None:
+            self._turned = self._local.vertices @ self._linear.T
+        return self._turned
 
     def checksums(self) -> tuple[int, int]:
         """crc32 of the world vertices' bytes and of the triangles' (computed once for this placed mesh): with the
@@ -285,9 +291,14 @@ class TriangleMesh:
         """World axis-aligned box (lo, hi) of the referenced vertices."""
         if self._bounds is None:
             def extremes(linear):
-                v = self._local.vertices[self._local.used]
-                if linear is not None:
-                    v = v @ linear.T
+                local = self._local
+                if linear is not None and local.cached("all used", lambda: bool(
+                        np.array_equal(local.used, np.arange(local.vertices.shape[0])))):
+                    v = self._turned_vertices()  # every vertex used: the same rows as the product of the used ones
+                else:
+                    v = local.vertices[local.used]
+                    if linear is not None:
+                        v = v @ linear.T
                 return (np.array([v[:, 0].min(), v[:, 1].min(), v[:, 2].min()]),
                         np.array([v[:, 0].max(), v[:, 1].max(), v[:, 2].max()]))
             # without a linear part the extremes are the local ones, kept with the local data (every pose of a
