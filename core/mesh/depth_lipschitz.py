@@ -126,17 +126,46 @@ g is a small share of what the overlap's thick part gives (a bumpy pair's cells 
 MEDIAL_STEPS = 6
 """Steps moving each towards the medial axis."""
 
+WITNESS_SAMPLES = 0
+"""Per-cell witnesses from a pool (`_Witness`, a prototype, off at 0): points sampled in A's box for the pool of
+points inside A.  Off because it does not pay on the blobs (bench/README.md, "A per-cell witness for the
+Lipschitz covering")."""
+
+FIELD = 14
+"""Nodes per axis of B's signed-distance grid (ranks the pool's points for a cell's translation)."""
+
+WITNESS_BOX = 0
+"""Per-cell witnesses sampled in the box where A and B moved by the cell's centre can meet (`_box_rescue`, a
+prototype, off at 0): points sampled per failing cell."""
+
+WITNESS_COUNT_BUILD = 1
+"""1: the pool's construction is charged to the query budget; 0: not (measurement only)."""
+
+WITNESS_SIZE = 0.1
+"""Only cells whose ball's radius is below this fraction of U get a per-cell witness."""
+
+WITNESS_TRY = 2
+"""Points per failing cell evaluated exactly (the pool's best ranked, or the box's first found inside both)."""
+
+WITNESS_STEPS = 6
+"""`_climb` steps of a failing cell's per-cell witness."""
+
+WITNESS_BELOW = 0.6
+"""A failing cell gets a per-cell witness when its best g is below this share of its ball's radius."""
+
 ROUNDING = 1e-9
 """Relative rounding allowance (of the pair's scale plus U) that g must exceed the circumradius by."""
 
 def lipschitz_bound(sa, sb, seeds: np.ndarray, scale: float, lower: float, upper: float, max_queries=None,
-                    finest: float = FINEST, goal: float = GOAL, margin: bool = True, progress=None):
+                    finest: float = FINEST, goal: float = GOAL, margin: bool = True, progress=None,
+                    trace=None):
     """A lower bound of PD above `lower`, or None (pair-frame sides `sa`, `sb`, both closed; `seeds` points where
     the solids may overlap as placed; [lower, upper] the interval so far, upper realised by a free move).
     Returns (r, centre, direction): `centre` a point inside both solids as placed, `direction` the unit
     translation where the covering stopped (the axis of the nearest cell left uncertified).  `margin=False` drops
     the Lipschitz and rounding margins: for tests only (the result is then not a bound).  `progress`: the depth
-    interval's hook (core/progress.py), called before each batch of cells."""
+    interval's hook (core/progress.py), called before each batch of cells.  `trace`: a list that gets each batch's
+    (centres, radii h, best g found) appended (for bench/lipschitz_witness.py's diagnosis)."""
     if not (upper > 0.0) or seeds.shape[0] == 0:
         return None
     triangles = sa.local.triangles.shape[0] + sb.local.triangles.shape[0]
@@ -175,6 +204,10 @@ def lipschitz_bound(sa, sb, seeds: np.ndarray, scale: float, lower: float, upper
     ia, ib = keep // xb.shape[0], keep % xb.shape[0]
     sources = _Sources(centre[keep], reach[keep], xa[ia], ra[ia] / reach[keep])
     spent = 0
+    witness = None
+    if WITNESS_SAMPLES:
+        witness, used = _Witness.build(sa, sb, scale, upper)
+        spent += used * WITNESS_COUNT_BUILD
     stop_direction = None
     while cells.count:
         if spent >= max_queries:
@@ -190,7 +223,23 @@ def lipschitz_bound(sa, sb, seeds: np.ndarray, scale: float, lower: float, upper
         best, found, used = _evaluate(sa, sb, centres, sources, h, scale, allowance)
         sources = sources.add(found)
         spent += used
+        if WITNESS_BOX:
+            poor = np.flatnonzero((best <= WITNESS_BELOW * h) & (size < WITNESS_SIZE * upper))
+            if poor.size:
+                value, found, used = _box_rescue(sa, sb, centres[poor], h[poor], scale, allowance, spent)
+                best[poor] = np.maximum(best[poor], value)
+                sources = sources.add(found)
+                spent += used
+        if witness is not None:
+            poor = np.flatnonzero((best <= WITNESS_BELOW * h) & (size < WITNESS_SIZE * upper))
+            if poor.size:
+                value, found, used = witness.rescue(sa, sb, centres[poor], h[poor], scale, allowance)
+                best[poor] = np.maximum(best[poor], value)
+                sources = sources.add(found)
+                spent += used
         failed = best <= h
+        if trace is not None:
+            trace.append((centres.copy(), h.copy(), best.copy()))
         finest_fail = failed & (size < finest * upper)
         if np.any(finest_fail):
             j = int(np.argmin(np.where(finest_fail, batch.r0, np.inf)))
@@ -493,5 +542,144 @@ def _evaluate(sa, sb, c, sources, h, scale, allowance):
     moved = np.concatenate([ascend, climb])
     value[moved] = da[moved] + db[moved]
     np.maximum.at(best, owner[moved], value[moved])
+    r = da[first] + db[first]
+    return best, _Sources(sh[first].copy(), r, p[first].copy(), da[first] / r), spent
+
+
+class _Witness:
+    """A pool of points inside A (exact distances to A's surface) and B's signed distance on a grid, for failing
+    cells whose sources give no point (or a poor one) inside both solids: for a cell's centre c the pool's points p
+    are ranked by dA(p) + the grid's estimate of B's signed distance at p - c, the best few tested exactly
+    (winding number and distance of p - c to B) and the best found climbs (`_climb`).  Only the exact values
+    count; the grid only ranks."""
+
+    def __init__(self, p, da, origin, step, grid):
+        self.p, self.da, self.origin, self.step, self.grid = p, da, origin, step, grid
+
+    @staticmethod
+    def build(sa, sb, scale, upper):
+        rng = np.random.default_rng(1919)
+        lo_a, hi_a = sa.world.lo[-1].reshape(3), sa.world.hi[-1].reshape(3)
+        lo_b, hi_b = sb.world.lo[-1].reshape(3), sb.world.hi[-1].reshape(3)
+        spent = 0
+        lo, hi = np.maximum(lo_a, lo_b - upper), np.minimum(hi_a, hi_b + upper)
+        pts = lo + rng.random((WITNESS_SAMPLES, 3)) * np.maximum(hi - lo, 0.0)
+        spent += pts.shape[0]
+        pts = pts[winding_numbers(pts, sa.world, scale) != 0]
+        spent += pts.shape[0]
+        da, _ = closest_points(pts, sa.world)
+        lo, hi = np.maximum(lo_b, lo_a - upper), np.minimum(hi_b, hi_a + upper)
+        step = np.maximum(hi - lo, 1e-300) / (FIELD - 1)
+        axes = [lo[k] + step[k] * np.arange(FIELD) for k in range(3)]
+        nodes = np.stack(np.meshgrid(*axes, indexing="ij"), axis=-1).reshape(-1, 3)
+        spent += 2 * nodes.shape[0]
+        sign = np.where(winding_numbers(nodes, sb.world, scale) != 0, 1.0, -1.0)
+        db, _ = closest_points(nodes, sb.world)
+        return _Witness(pts, da, lo, step, (sign * db).reshape(FIELD, FIELD, FIELD)), spent
+
+    def estimate(self, q):
+        """B's signed distance at q (k, 3) read off the grid (trilinear; clamped to the grid's box, less the
+        distance outside it)."""
+        u = (q - self.origin) / self.step
+        v = np.clip(u, 0.0, FIELD - 1 - 1e-9)
+        out = np.sqrt(row_dot((u - v) * self.step, (u - v) * self.step))
+        i = np.floor(v).astype(np.int64)
+        f = v - i
+        g = self.grid
+        value = np.zeros(q.shape[0])
+        for dx in (0, 1):
+            wx = f[:, 0] if dx else 1.0 - f[:, 0]
+            for dy in (0, 1):
+                wy = f[:, 1] if dy else 1.0 - f[:, 1]
+                for dz in (0, 1):
+                    wz = f[:, 2] if dz else 1.0 - f[:, 2]
+                    value += wx * wy * wz * g[i[:, 0] + dx, i[:, 1] + dy, i[:, 2] + dz]
+        return value - out
+
+    def rescue(self, sa, sb, c, h, scale, allowance):
+        """For cells with centres c and radii h: the best exact g found from the pool (-inf where none), the new
+        sources, the queries spent."""
+        n = c.shape[0]
+        best = np.full(n, -np.inf)
+        none = _Sources(np.empty((0, 3)), np.empty(0), np.empty((0, 3)), np.empty(0))
+        if self.p.shape[0] == 0:
+            return best, none, 0
+        score = np.empty((n, self.p.shape[0]))
+        per = max(1, 2_000_000 // self.p.shape[0])
+        for i in range(0, n, per):
+            cc = c[i:i + per]
+            q = (self.p[None, :, :] - cc[:, None, :]).reshape(-1, 3)
+            score[i:i + per] = self.da[None, :] + self.estimate(q).reshape(cc.shape[0], -1)
+        k = min(WITNESS_TRY, self.p.shape[0])
+        pick = np.argsort(-score, axis=1, kind="stable")[:, :k]
+        owner = np.repeat(np.arange(n), k)
+        j = pick.ravel()
+        p, sh = self.p[j], c[owner]
+        spent = p.shape[0]
+        inside = winding_numbers(p - sh, sb.world, scale) != 0
+        owner, p, sh, j = owner[inside], p[inside], sh[inside], j[inside]
+        if owner.size == 0:
+            return best, none, spent
+        spent += 2 * owner.size
+        da, qa = closest_points(p, sa.world)
+        db, qb = closest_points(p - sh, sb.world)
+        value = da + db
+        order = np.lexsort((-value, owner))
+        first = order[np.r_[True, owner[order][1:] != owner[order][:-1]]]
+        climb = first[value[first] <= h[owner[first]]]
+        if climb.size:
+            p2, da2, db2, used = _climb(sa, sb, p[climb], sh[climb], da[climb], qa[climb], db[climb], qb[climb],
+                                        WITNESS_STEPS, allowance, scale)
+            spent += used
+            p[climb], da[climb], db[climb] = p2, da2, db2
+            value[climb] = da2 + db2
+        np.maximum.at(best, owner[first], value[first])
+        r = da[first] + db[first]
+        return best, _Sources(sh[first].copy(), r, p[first].copy(), da[first] / r), spent
+
+
+def _box_rescue(sa, sb, c, h, scale, allowance, salt):
+    """Failing cells with centres c, radii h: WITNESS_BOX points per cell sampled in the box A's box and B's box
+    moved by c share, those inside both (winding numbers) evaluated exactly (the best WITNESS_TRY a cell by their
+    order), and each cell's best climbs.  Returns (best g per cell, -inf where none; new sources; queries)."""
+    n = c.shape[0]
+    none = _Sources(np.empty((0, 3)), np.empty(0), np.empty((0, 3)), np.empty(0))
+    best = np.full(n, -np.inf)
+    rng = np.random.default_rng([1919, int(salt)])
+    lo_a, hi_a = sa.world.lo[-1].reshape(3), sa.world.hi[-1].reshape(3)
+    lo_b, hi_b = sb.world.lo[-1].reshape(3), sb.world.hi[-1].reshape(3)
+    lo, hi = np.maximum(lo_a, lo_b + c), np.minimum(hi_a, hi_b + c)
+    m = WITNESS_BOX
+    owner = np.repeat(np.arange(n), m)
+    pts = (lo[owner] + rng.random((n * m, 3)) * np.maximum(hi - lo, 0.0)[owner])
+    ok = np.repeat(np.all(hi > lo, axis=1), m)
+    owner, pts = owner[ok], pts[ok]
+    spent = pts.shape[0]
+    keep = winding_numbers(pts, sa.world, scale) != 0
+    owner, pts = owner[keep], pts[keep]
+    spent += pts.shape[0]
+    keep = winding_numbers(pts - c[owner], sb.world, scale) != 0
+    owner, pts = owner[keep], pts[keep]
+    if owner.size == 0:
+        return best, none, spent
+    # the first WITNESS_TRY of each cell
+    rank = np.arange(owner.size) - np.searchsorted(owner, owner)
+    keep = rank < WITNESS_TRY
+    owner, p = owner[keep], pts[keep]
+    sh = c[owner]
+    spent += 2 * owner.size
+    da, qa = closest_points(p, sa.world)
+    db, qb = closest_points(p - sh, sb.world)
+    value = da + db
+    order = np.lexsort((-value, owner))
+    first = order[np.r_[True, owner[order][1:] != owner[order][:-1]]]
+    climb = first[value[first] <= h[owner[first]]]
+    if climb.size:
+        p2, da2, db2, used = _climb(sa, sb, p[climb], sh[climb], da[climb], qa[climb], db[climb], qb[climb],
+                                    WITNESS_STEPS, allowance, scale)
+        spent += used
+        p[climb], da[climb], db[climb] = p2, da2, db2
+        value[climb] = da2 + db2
+    np.maximum.at(best, owner[first], value[first])
     r = da[first] + db[first]
     return best, _Sources(sh[first].copy(), r, p[first].copy(), da[first] / r), spent

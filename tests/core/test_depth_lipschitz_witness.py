@@ -1,0 +1,78 @@
+"""The Lipschitz covering's per-cell witnesses (core/mesh/depth_lipschitz.py `_Witness.rescue` and `_box_rescue`,
+prototypes off by default): a cell's g comes only from a point proved inside both solids, with its exact
+distances, and never exceeds the true maximum of g at the cell's translation; a translation that leaves the
+solids apart gets nothing.
+
+Hand-worked (as tests/core/test_depth_lipschitz_climb.py): A = B = the cube [-1, 1]^3 and B moved by
+c = (1.5, 1.5, 0) share the box [0.5, 1]^2 x [-1, 1], where g(c, p) = min(1 - x, 1 - y) + min(x - 0.5, y - 0.5)
+(the z faces are farther) peaks at 0.5 on the diagonal x = y: no point gives more.  The box A's box and
+B + c's box share is that box itself, so every point `_box_rescue` samples lies inside both, and the climb takes
+the best near the peak.  With c = (2.5, 0, 0) B + c only touches A's face x = 1 from outside (no interior
+overlap): no point, no source."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import core
+from core.mesh import depth_lipschitz as dl
+from core.mesh.pair_frame import Frame
+from core.mesh.points import closest_points, winding_numbers
+
+from .meshes import box
+
+
+def _frame():
+    a = core.TriangleMesh(*box((-1.0, -1.0, -1.0), (1.0, 1.0, 1.0)))
+    b = core.TriangleMesh(*box((-1.0, -1.0, -1.0), (1.0, 1.0, 1.0)))
+    return Frame(a, b, core.DEFAULT_TOLERANCES)
+
+
+def _rescue(kind, frame, c, h):
+    sa, sb, scale = frame.sa, frame.sb, frame.scale
+    allowance = 1e-9 * (scale + 2.0)
+    if kind == "box":
+        return dl._box_rescue(sa, sb, c, h, scale, allowance, 0)
+    witness, spent = dl._Witness.build(sa, sb, scale, 2.0)
+    assert spent > 0
+    return witness.rescue(sa, sb, c, h, scale, allowance)
+
+
+@pytest.mark.parametrize("kind", ["box", "pool"])
+def test_witness_is_inside_both_and_never_above_the_true_g(kind, monkeypatch):
+    monkeypatch.setattr(dl, "WITNESS_BOX", 64)
+    monkeypatch.setattr(dl, "WITNESS_SAMPLES", 2048)
+    monkeypatch.setattr(dl, "WITNESS_TRY", 4)
+    frame = _frame()
+    sa, sb, scale = frame.sa, frame.sb, frame.scale
+    c = np.array([[1.5, 1.5, 0.0], [2.5, 0.0, 0.0]])
+    h = np.array([0.6, 0.6])  # above the peak: every found point climbs
+    best, found, spent = _rescue(kind, frame, c, h)
+    assert spent > 0
+    # the overlapping translation: a point found, g exact and at most the peak, near it after the climb
+    assert 0.45 <= best[0] <= 0.5 + 1e-12
+    # the touching one: nothing
+    assert best[1] == -np.inf
+    assert found.radius.shape == (1,)
+    # the source: centre c, its point inside A and inside B + c, its radius the exact g there
+    np.testing.assert_array_equal(found.centre[0], c[0])
+    p = found.anchor[:1]
+    assert winding_numbers(p, sa.world, scale)[0] != 0
+    assert winding_numbers(p - c[:1], sb.world, scale)[0] != 0
+    da, _ = closest_points(p, sa.world)
+    db, _ = closest_points(p - c[:1], sb.world)
+    assert found.radius[0] == da[0] + db[0] == best[0]
+    assert found.share[0] == da[0] / found.radius[0]
+
+
+@pytest.mark.parametrize("kind", ["box", "pool"])
+def test_witness_is_deterministic(kind, monkeypatch):
+    monkeypatch.setattr(dl, "WITNESS_BOX", 16)
+    monkeypatch.setattr(dl, "WITNESS_SAMPLES", 512)
+    frame = _frame()
+    c = np.array([[1.5, 1.5, 0.0], [1.2, 0.3, 0.4]])
+    h = np.array([0.6, 0.9])
+    one, two = _rescue(kind, frame, c, h), _rescue(kind, frame, c, h)
+    np.testing.assert_array_equal(one[0], two[0])
+    np.testing.assert_array_equal(one[1].anchor, two[1].anchor)
+    assert one[2] == two[2]
