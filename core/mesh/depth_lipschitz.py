@@ -138,8 +138,20 @@ WITNESS_BOX = 0
 """Per-cell witnesses sampled in the box where A and B moved by the cell's centre can meet (`_box_rescue`, a
 prototype, off at 0): points sampled per failing cell."""
 
+WITNESS_VERTICES = 0
+"""Per-cell witnesses next to the meshes' vertices (`_VertexWitness`, a prototype, off at 0; else the grid's nodes
+per axis): a vertex of B moved by the cell's centre that the grid puts deep in A (or one of A's deep in the moved
+B), stepped a little into its own solid."""
+
+WITNESS_CAP = 1.0
+"""The vertex witnesses stop once their queries pass this share of the budget (checked before each batch)."""
+
+VERTEX_STEP = 0.1
+"""How far a vertex's candidate point lies inside its own solid: this share of its edges' mean length."""
+
 WITNESS_COUNT_BUILD = 1
-"""1: the pool's construction is charged to the query budget; 0: not (measurement only)."""
+"""1: the pool's or the grids' construction (and the vertex witnesses' queries) is charged to the query budget; 0:
+not (the vertex witnesses then spend at most WITNESS_CAP of the budget on top of it)."""
 
 WITNESS_SIZE = 0.1
 """Only cells whose ball's radius is below this fraction of U get a per-cell witness."""
@@ -208,6 +220,10 @@ def lipschitz_bound(sa, sb, seeds: np.ndarray, scale: float, lower: float, upper
     if WITNESS_SAMPLES:
         witness, used = _Witness.build(sa, sb, scale, upper)
         spent += used * WITNESS_COUNT_BUILD
+    vertex_witness, rescued = None, 0
+    if WITNESS_VERTICES:
+        vertex_witness, used = _VertexWitness.build(sa, sb, scale, upper)
+        spent += used * WITNESS_COUNT_BUILD
     stop_direction = None
     while cells.count:
         if spent >= max_queries:
@@ -230,6 +246,14 @@ def lipschitz_bound(sa, sb, seeds: np.ndarray, scale: float, lower: float, upper
                 best[poor] = np.maximum(best[poor], value)
                 sources = sources.add(found)
                 spent += used
+        if vertex_witness is not None and rescued < WITNESS_CAP * max_queries:
+            poor = np.flatnonzero((best <= WITNESS_BELOW * h) & (size < WITNESS_SIZE * upper))
+            if poor.size:
+                value, found, used = vertex_witness.rescue(sa, sb, centres[poor], h[poor], scale, allowance)
+                best[poor] = np.maximum(best[poor], value)
+                sources = sources.add(found)
+                spent += used * WITNESS_COUNT_BUILD
+                rescued += used
         if witness is not None:
             poor = np.flatnonzero((best <= WITNESS_BELOW * h) & (size < WITNESS_SIZE * upper))
             if poor.size:
@@ -683,3 +707,127 @@ def _box_rescue(sa, sb, c, h, scale, allowance, salt):
     np.maximum.at(best, owner[first], value[first])
     r = da[first] + db[first]
     return best, _Sources(sh[first].copy(), r, p[first].copy(), da[first] / r), spent
+
+
+def _signed_grid(side, lo, hi, n, scale):
+    """The signed distance (positive inside) to `side`'s closed mesh at an n^3 grid over [lo, hi]: (origin, step,
+    values (n, n, n)), and the queries spent."""
+    step = np.maximum(hi - lo, 1e-300) / (n - 1)
+    axes = [lo[k] + step[k] * np.arange(n) for k in range(3)]
+    nodes = np.stack(np.meshgrid(*axes, indexing="ij"), axis=-1).reshape(-1, 3)
+    sign = np.where(winding_numbers(nodes, side.world, scale) != 0, 1.0, -1.0)
+    d, _ = closest_points(nodes, side.world)
+    return (lo, step, (sign * d).reshape(n, n, n)), 2 * nodes.shape[0]
+
+
+def _grid_value(grid, q):
+    """A signed grid's trilinear estimate at q (k, 3), less the distance outside the grid's box."""
+    origin, step, g = grid
+    n = g.shape[0]
+    u = (q - origin) / step
+    v = np.clip(u, 0.0, n - 1 - 1e-9)
+    out = np.sqrt(row_dot((u - v) * step, (u - v) * step))
+    i = np.floor(v).astype(np.int64)
+    f = v - i
+    value = np.zeros(q.shape[0])
+    for dx in (0, 1):
+        wx = f[:, 0] if dx else 1.0 - f[:, 0]
+        for dy in (0, 1):
+            wy = f[:, 1] if dy else 1.0 - f[:, 1]
+            for dz in (0, 1):
+                wz = f[:, 2] if dz else 1.0 - f[:, 2]
+                value += wx * wy * wz * g[i[:, 0] + dx, i[:, 1] + dy, i[:, 2] + dz]
+    return value - out
+
+
+def _inner_points(side, step_share):
+    """Each vertex of `side`'s mesh stepped against its normal (the sum of its triangles' area vectors, turned
+    outward by the sign of the mesh's volume) by `step_share` of its edges' mean length."""
+    v = side.world.vertices
+    t = side.local.triangles
+    a, b, c = v[t[:, 0]], v[t[:, 1]], v[t[:, 2]]
+    area = np.cross(b - a, c - a)
+    volume = float(np.sum(row_dot(a, np.cross(b, c))))
+    normal = np.zeros_like(v)
+    length = np.zeros(v.shape[0])
+    count = np.zeros(v.shape[0])
+    for k in range(3):
+        np.add.at(normal, t[:, k], area)
+        e = v[t[:, (k + 1) % 3]] - v[t[:, k]]
+        e = np.sqrt(row_dot(e, e))
+        np.add.at(length, t[:, k], e)
+        np.add.at(count, t[:, k], 1.0)
+        np.add.at(length, t[:, (k + 1) % 3], e)
+        np.add.at(count, t[:, (k + 1) % 3], 1.0)
+    used = count > 0
+    norm = np.sqrt(row_dot(normal, normal))
+    used &= norm > 0.0
+    normal = normal[used] / norm[used][:, None] * (1.0 if volume >= 0.0 else -1.0)
+    return v[used] - step_share * (length[used] / count[used])[:, None] * normal
+
+
+class _VertexWitness:
+    """Points just inside each mesh next to its vertices, and both solids' signed distances on grids.  For a
+    cell's centre c: B's points moved by c ranked by A's grid, A's points by B's grid at p - c; the best few are
+    tested exactly (winding numbers in both), evaluated, and each cell's best climbs (`_climb`).  Where A and the
+    moved B overlap by a bump's worth, the bump's tip holds vertices, which a sample of the volume misses."""
+
+    def __init__(self, pa, pb, grid_a, grid_b):
+        self.pa, self.pb, self.grid_a, self.grid_b = pa, pb, grid_a, grid_b
+
+    @staticmethod
+    def build(sa, sb, scale, upper):
+        lo_a, hi_a = sa.world.lo[-1].reshape(3), sa.world.hi[-1].reshape(3)
+        lo_b, hi_b = sb.world.lo[-1].reshape(3), sb.world.hi[-1].reshape(3)
+        grid_a, spent_a = _signed_grid(sa, np.maximum(lo_a, lo_b - upper), np.minimum(hi_a, hi_b + upper),
+                                       WITNESS_VERTICES, scale)
+        grid_b, spent_b = _signed_grid(sb, np.maximum(lo_b, lo_a - upper), np.minimum(hi_b, hi_a + upper),
+                                       WITNESS_VERTICES, scale)
+        return (_VertexWitness(_inner_points(sa, VERTEX_STEP), _inner_points(sb, VERTEX_STEP), grid_a, grid_b),
+                spent_a + spent_b)
+
+    def rescue(self, sa, sb, c, h, scale, allowance):
+        n = c.shape[0]
+        best = np.full(n, -np.inf)
+        none = _Sources(np.empty((0, 3)), np.empty(0), np.empty((0, 3)), np.empty(0))
+        na, nb = self.pa.shape[0], self.pb.shape[0]
+        # candidates in A's frame: A's points as they are, B's moved by c
+        score = np.empty((n, na + nb))
+        per = max(1, 2_000_000 // max(1, na + nb))
+        for i in range(0, n, per):
+            cc = c[i:i + per]
+            m = cc.shape[0]
+            qa = (self.pa[None, :, :] - cc[:, None, :]).reshape(-1, 3)
+            qb = (self.pb[None, :, :] + cc[:, None, :]).reshape(-1, 3)
+            score[i:i + m, :na] = _grid_value(self.grid_b, qa).reshape(m, na)
+            score[i:i + m, na:] = _grid_value(self.grid_a, qb).reshape(m, nb)
+        k = min(WITNESS_TRY, na + nb)
+        pick = np.argsort(-score, axis=1, kind="stable")[:, :k]
+        owner = np.repeat(np.arange(n), k)
+        j = pick.ravel()
+        sh = c[owner]
+        p = np.where((j < na)[:, None], self.pa[np.minimum(j, na - 1)], self.pb[np.maximum(j - na, 0)] + sh)
+        spent = p.shape[0]
+        inside = winding_numbers(p, sa.world, scale) != 0
+        owner, p, sh = owner[inside], p[inside], sh[inside]
+        spent += p.shape[0]
+        inside = winding_numbers(p - sh, sb.world, scale) != 0
+        owner, p, sh = owner[inside], p[inside], sh[inside]
+        if owner.size == 0:
+            return best, none, spent
+        spent += 2 * owner.size
+        da, qa = closest_points(p, sa.world)
+        db, qb = closest_points(p - sh, sb.world)
+        value = da + db
+        order = np.lexsort((-value, owner))
+        first = order[np.r_[True, owner[order][1:] != owner[order][:-1]]]
+        climb = first[value[first] <= h[owner[first]]]
+        if climb.size:
+            p2, da2, db2, used = _climb(sa, sb, p[climb], sh[climb], da[climb], qa[climb], db[climb], qb[climb],
+                                        WITNESS_STEPS, allowance, scale)
+            spent += used
+            p[climb], da[climb], db[climb] = p2, da2, db2
+            value[climb] = da2 + db2
+        np.maximum.at(best, owner[first], value[first])
+        r = da[first] + db[first]
+        return best, _Sources(sh[first].copy(), r, p[first].copy(), da[first] / r), spent
