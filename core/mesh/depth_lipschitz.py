@@ -33,6 +33,14 @@ numbers.  (Such points are common deep in a covering of bumpy shapes: the overla
 there, the sources' points land at its rim, and g read there is a small fraction of what the overlap's middle
 gives.)
 
+Per-cell witnesses (`WITNESS_VERTICES` on; the prototypes `WITNESS_SAMPLES` and `WITNESS_BOX` off).  Far out
+in a bumpy pair's covering A ∩ (B + c) is a few hundredths of a per cent of the box A and B + c share, and many
+failing cells get no point inside both from the sources.  These give such a cell points of their own (a pool inside
+A, samples in that box, or points next to either mesh's vertices, ranked by signed-distance grids), proved inside
+both by winding numbers and climbed; bench/README.md ("A per-cell witness for the Lipschitz covering") has what
+they gain and cost.  The vertex witnesses' grids and queries come on top of the budget (at most WITNESS_CAP of it
+for the queries): charged to it, they would leave the pairs that finish the covering with little to spare short.
+
 Certified.  The distances are the hierarchy's exact closest points (core/mesh/points.py) and the inside tests
 its winding numbers; a cell counts only when g exceeds its ball's radius (taken a hair large) plus a rounding
 allowance of ROUNDING x (scale + U); the medial balls' radii are shrunk by a relative hair.
@@ -138,25 +146,27 @@ WITNESS_BOX = 0
 """Per-cell witnesses sampled in the box where A and B moved by the cell's centre can meet (`_box_rescue`, a
 prototype, off at 0): points sampled per failing cell."""
 
-WITNESS_VERTICES = 0
-"""Per-cell witnesses next to the meshes' vertices (`_VertexWitness`, a prototype, off at 0; else the grid's nodes
-per axis): a vertex of B moved by the cell's centre that the grid puts deep in A (or one of A's deep in the moved
+WITNESS_VERTICES = 8
+"""Per-cell witnesses next to the meshes' vertices (`_VertexWitness`; 0: none; else the grids' nodes per axis): a vertex of B moved by the cell's centre that the grid puts deep in A (or one of A's deep in the moved
 B), stepped a little into its own solid."""
 
-WITNESS_CAP = 1.0
+WITNESS_CAP = 0.2
 """The vertex witnesses stop once their queries pass this share of the budget (checked before each batch)."""
+
+WITNESS_SOURCES = 1
+"""1: the vertex witnesses' points become sources for the cells after them (as each cell's best point does)."""
 
 VERTEX_STEP = 0.1
 """How far a vertex's candidate point lies inside its own solid: this share of its edges' mean length."""
 
-WITNESS_COUNT_BUILD = 1
+WITNESS_COUNT_BUILD = 0
 """1: the pool's or the grids' construction (and the vertex witnesses' queries) is charged to the query budget; 0:
 not (the vertex witnesses then spend at most WITNESS_CAP of the budget on top of it)."""
 
 WITNESS_SIZE = 0.1
 """Only cells whose ball's radius is below this fraction of U get a per-cell witness."""
 
-WITNESS_TRY = 2
+WITNESS_TRY = 4
 """Points per failing cell evaluated exactly (the pool's best ranked, or the box's first found inside both)."""
 
 WITNESS_STEPS = 6
@@ -251,7 +261,8 @@ def lipschitz_bound(sa, sb, seeds: np.ndarray, scale: float, lower: float, upper
             if poor.size:
                 value, found, used = vertex_witness.rescue(sa, sb, centres[poor], h[poor], scale, allowance)
                 best[poor] = np.maximum(best[poor], value)
-                sources = sources.add(found)
+                if WITNESS_SOURCES:
+                    sources = sources.add(found)
                 spent += used * WITNESS_COUNT_BUILD
                 rescued += used
         if witness is not None:
