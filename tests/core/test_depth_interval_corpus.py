@@ -24,8 +24,8 @@ from tests.core.depth_oracle import ROUNDING, examine, lower_bound_ok, tightness
 FRACTION = float(os.environ.get("MESH_CORPUS_FRACTION", "1"))
 
 LOOSE = pytest.mark.xfail(strict=False, reason="issue 19: the lower end (the Lipschitz covering of "
-                                               "core/mesh/depth_lipschitz.py) falls short by more than 5 % on three "
-                                               "of the twelve random blobs")
+                                               "core/mesh/depth_lipschitz.py) falls short by more than 5 % on two "
+                                               "of the twelve random blobs (blobs/3 5.1 %, blobs/9 10.7 %)")
 
 
 @pytest.fixture(scope="module")
