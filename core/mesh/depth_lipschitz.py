@@ -613,23 +613,8 @@ class _Witness:
         return _Witness(pts, da, lo, step, (sign * db).reshape(FIELD, FIELD, FIELD)), spent
 
     def estimate(self, q):
-        """B's signed distance at q (k, 3) read off the grid (trilinear; clamped to the grid's box, less the
-        distance outside it)."""
-        u = (q - self.origin) / self.step
-        v = np.clip(u, 0.0, FIELD - 1 - 1e-9)
-        out = np.sqrt(row_dot((u - v) * self.step, (u - v) * self.step))
-        i = np.floor(v).astype(np.int64)
-        f = v - i
-        g = self.grid
-        value = np.zeros(q.shape[0])
-        for dx in (0, 1):
-            wx = f[:, 0] if dx else 1.0 - f[:, 0]
-            for dy in (0, 1):
-                wy = f[:, 1] if dy else 1.0 - f[:, 1]
-                for dz in (0, 1):
-                    wz = f[:, 2] if dz else 1.0 - f[:, 2]
-                    value += wx * wy * wz * g[i[:, 0] + dx, i[:, 1] + dy, i[:, 2] + dz]
-        return value - out
+        """B's signed distance at q (k, 3) read off the grid (`_grid_value`)."""
+        return _grid_value((self.origin, self.step, self.grid), q)
 
     def rescue(self, sa, sb, c, h, scale, allowance):
         """For cells with centres c and radii h: the best exact g found from the pool (-inf where none), the new
@@ -652,25 +637,8 @@ class _Witness:
         p, sh = self.p[j], c[owner]
         spent = p.shape[0]
         inside = winding_numbers(p - sh, sb.world, scale) != 0
-        owner, p, sh, j = owner[inside], p[inside], sh[inside], j[inside]
-        if owner.size == 0:
-            return best, none, spent
-        spent += 2 * owner.size
-        da, qa = closest_points(p, sa.world)
-        db, qb = closest_points(p - sh, sb.world)
-        value = da + db
-        order = np.lexsort((-value, owner))
-        first = order[np.r_[True, owner[order][1:] != owner[order][:-1]]]
-        climb = first[value[first] <= h[owner[first]]]
-        if climb.size:
-            p2, da2, db2, used = _climb(sa, sb, p[climb], sh[climb], da[climb], qa[climb], db[climb], qb[climb],
-                                        WITNESS_STEPS, allowance, scale)
-            spent += used
-            p[climb], da[climb], db[climb] = p2, da2, db2
-            value[climb] = da2 + db2
-        np.maximum.at(best, owner[first], value[first])
-        r = da[first] + db[first]
-        return best, _Sources(sh[first].copy(), r, p[first].copy(), da[first] / r), spent
+        best, found, used = _finish(sa, sb, n, owner[inside], p[inside], sh[inside], h, scale, allowance)
+        return best, found, spent + used
 
 
 def _box_rescue(sa, sb, c, h, scale, allowance, salt):
@@ -678,8 +646,6 @@ def _box_rescue(sa, sb, c, h, scale, allowance, salt):
     moved by c share, those inside both (winding numbers) evaluated exactly (the best WITNESS_TRY a cell by their
     order), and each cell's best climbs.  Returns (best g per cell, -inf where none; new sources; queries)."""
     n = c.shape[0]
-    none = _Sources(np.empty((0, 3)), np.empty(0), np.empty((0, 3)), np.empty(0))
-    best = np.full(n, -np.inf)
     rng = np.random.default_rng([1919, int(salt)])
     lo_a, hi_a = sa.world.lo[-1].reshape(3), sa.world.hi[-1].reshape(3)
     lo_b, hi_b = sb.world.lo[-1].reshape(3), sb.world.hi[-1].reshape(3)
@@ -695,29 +661,11 @@ def _box_rescue(sa, sb, c, h, scale, allowance, salt):
     spent += pts.shape[0]
     keep = winding_numbers(pts - c[owner], sb.world, scale) != 0
     owner, pts = owner[keep], pts[keep]
-    if owner.size == 0:
-        return best, none, spent
     # the first WITNESS_TRY of each cell
     rank = np.arange(owner.size) - np.searchsorted(owner, owner)
     keep = rank < WITNESS_TRY
-    owner, p = owner[keep], pts[keep]
-    sh = c[owner]
-    spent += 2 * owner.size
-    da, qa = closest_points(p, sa.world)
-    db, qb = closest_points(p - sh, sb.world)
-    value = da + db
-    order = np.lexsort((-value, owner))
-    first = order[np.r_[True, owner[order][1:] != owner[order][:-1]]]
-    climb = first[value[first] <= h[owner[first]]]
-    if climb.size:
-        p2, da2, db2, used = _climb(sa, sb, p[climb], sh[climb], da[climb], qa[climb], db[climb], qb[climb],
-                                    WITNESS_STEPS, allowance, scale)
-        spent += used
-        p[climb], da[climb], db[climb] = p2, da2, db2
-        value[climb] = da2 + db2
-    np.maximum.at(best, owner[first], value[first])
-    r = da[first] + db[first]
-    return best, _Sources(sh[first].copy(), r, p[first].copy(), da[first] / r), spent
+    best, found, used = _finish(sa, sb, n, owner[keep], pts[keep], c[owner[keep]], h, scale, allowance)
+    return best, found, spent + used
 
 
 def _signed_grid(side, lo, hi, n, scale):
@@ -798,9 +746,9 @@ class _VertexWitness:
                 spent_a + spent_b)
 
     def rescue(self, sa, sb, c, h, scale, allowance):
+        """For cells with centres c and radii h: the best exact g found next to the vertices (-inf where none),
+        the new sources, the queries spent."""
         n = c.shape[0]
-        best = np.full(n, -np.inf)
-        none = _Sources(np.empty((0, 3)), np.empty(0), np.empty((0, 3)), np.empty(0))
         na, nb = self.pa.shape[0], self.pb.shape[0]
         # candidates in A's frame: A's points as they are, B's moved by c
         score = np.empty((n, na + nb))
@@ -823,22 +771,30 @@ class _VertexWitness:
         owner, p, sh = owner[inside], p[inside], sh[inside]
         spent += p.shape[0]
         inside = winding_numbers(p - sh, sb.world, scale) != 0
-        owner, p, sh = owner[inside], p[inside], sh[inside]
-        if owner.size == 0:
-            return best, none, spent
-        spent += 2 * owner.size
-        da, qa = closest_points(p, sa.world)
-        db, qb = closest_points(p - sh, sb.world)
-        value = da + db
-        order = np.lexsort((-value, owner))
-        first = order[np.r_[True, owner[order][1:] != owner[order][:-1]]]
-        climb = first[value[first] <= h[owner[first]]]
-        if climb.size:
-            p2, da2, db2, used = _climb(sa, sb, p[climb], sh[climb], da[climb], qa[climb], db[climb], qb[climb],
-                                        WITNESS_STEPS, allowance, scale)
-            spent += used
-            p[climb], da[climb], db[climb] = p2, da2, db2
-            value[climb] = da2 + db2
-        np.maximum.at(best, owner[first], value[first])
-        r = da[first] + db[first]
-        return best, _Sources(sh[first].copy(), r, p[first].copy(), da[first] / r), spent
+        best, found, used = _finish(sa, sb, n, owner[inside], p[inside], sh[inside], h, scale, allowance)
+        return best, found, spent + used
+
+
+def _finish(sa, sb, n, owner, p, sh, h, scale, allowance):
+    """The end shared by the per-cell witnesses: points p proved inside A and inside B moved by sh (rows of the
+    cells `owner` of n, radii h) get their exact g; each cell's best climbs (`_climb`) while it does not certify
+    the cell.  Returns (the best g per cell, -inf where none; the cells' best points as sources; queries spent)."""
+    best = np.full(n, -np.inf)
+    if owner.size == 0:
+        return best, _Sources(np.empty((0, 3)), np.empty(0), np.empty((0, 3)), np.empty(0)), 0
+    spent = 2 * owner.size
+    da, qa = closest_points(p, sa.world)
+    db, qb = closest_points(p - sh, sb.world)
+    value = da + db
+    order = np.lexsort((-value, owner))
+    first = order[np.r_[True, owner[order][1:] != owner[order][:-1]]]
+    climb = first[value[first] <= h[owner[first]]]
+    if climb.size:
+        p2, da2, db2, used = _climb(sa, sb, p[climb], sh[climb], da[climb], qa[climb], db[climb], qb[climb],
+                                    WITNESS_STEPS, allowance, scale)
+        spent += used
+        p[climb], da[climb], db[climb] = p2, da2, db2
+        value[climb] = da2 + db2
+    np.maximum.at(best, owner[first], value[first])
+    r = da[first] + db[first]
+    return best, _Sources(sh[first].copy(), r, p[first].copy(), da[first] / r), spent
