@@ -333,7 +333,7 @@ def _mesh_collide(a: TriangleMesh, b: TriangleMesh, tolerances: Tolerances, max_
                                                                                        band, Containment.A_INSIDE_B)
     probe_ba = sa.closed and frame.boxes_meet and not outside and not _wholly_outside(sb, meeting, crossed, lower,
                                                                                        band, Containment.B_INSIDE_A)
-    stepped = getattr(meeting, "stepped", {})  # `meet`'s points stepped off the curve, where it made them
+    stepped = meeting.stepped  # `meet`'s points stepped off the curve, where it made them
     inside_ab = deepest_inside(sa, sb, found, crossing_pairs, touching_pairs, A, B, band, scale,
                                with_parts=not crossed, stepped=stepped.get(False)) if probe_ab else None
     inside_ba = deepest_inside(sb, sa, found, crossing_pairs, touching_pairs, B, A, band, scale, swap=True,

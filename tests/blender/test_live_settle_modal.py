@@ -39,15 +39,22 @@ def _answer(record):
             c.normal.tobytes(), c.point_a.tobytes(), c.point_b.tobytes())
 
 
-def _previewed_links(live, addon_modules):
-    """The links checked in Exact mode and shown, live on, B moved a little: the record is a hull preview."""
-    store, checking, Mode = addon_modules.store, addon_modules.checking, addon_modules.record.Mode
+def _shown_links(addon_modules):
+    """The links checked in Exact mode and shown, live on."""
+    checking, Mode = addon_modules.checking, addon_modules.record.Mode
     a, b = crossing_links()
     select_pair(a, b)
     bpy.context.view_layer.update()
     record = checking.check_pair(a, b, bpy.context.evaluated_depsgraph_get(), checking.CheckSettings(mode=Mode.EXACT))
-    store.store(bpy.context.window_manager, record)
+    addon_modules.store.store(bpy.context.window_manager, record)
     bpy.context.scene.collision_inspector.live = True
+    return a, b
+
+
+def _previewed_links(live, addon_modules):
+    """The links shown (`_shown_links`), B moved a little: the record is a hull preview."""
+    store, Mode = addon_modules.store, addon_modules.record.Mode
+    a, b = _shown_links(addon_modules)
     b.location.x += 0.01
     bpy.context.view_layer.update()
     assert live.tick() is not None  # the timer comes back for the exact answer
@@ -110,14 +117,8 @@ def test_with_a_window_a_settled_change_is_previewed_and_handed_to_the_modal_run
     """A timer that comes after SETTLE (a busy machine) finds the links' change settled already: with a window
     their exact answer is not computed in the timer (seconds, no Esc) but previewed as hulls and handed to the
     modal run (`_settle_in_window`, recorded here: there is no window to run it in)."""
-    store = addon_modules.store
-    checking, Mode = addon_modules.checking, addon_modules.record.Mode
-    a, b = crossing_links()
-    select_pair(a, b)
-    bpy.context.view_layer.update()
-    record = checking.check_pair(a, b, bpy.context.evaluated_depsgraph_get(), checking.CheckSettings(mode=Mode.EXACT))
-    store.store(bpy.context.window_manager, record)
-    bpy.context.scene.collision_inspector.live = True
+    store, Mode = addon_modules.store, addon_modules.record.Mode
+    a, b = _shown_links(addon_modules)
     handed = []
     monkeypatch.setattr(live, "_window_region", lambda: ("a window",))
     monkeypatch.setattr(live, "_settle_in_window", lambda: handed.append(store.active_record()))

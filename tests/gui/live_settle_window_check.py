@@ -16,7 +16,6 @@ answer (Exact mode, no preview) with no work left running.
 Prints LIVEGUI lines and exits 0 on success, 1 on any failure.
 """
 import importlib
-import math
 import os
 import sys
 import time
@@ -24,7 +23,7 @@ import time
 import bpy
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from manual_check import ADDON, ManualCheck, select_pair, torus  # noqa: E402  (tests/gui/manual_check.py)
+from manual_check import ADDON, ManualCheck, crossing_links  # noqa: E402  (tests/gui/manual_check.py)
 
 CHECK = ManualCheck("LIVEGUI")
 log, fail, view3d = CHECK.log, CHECK.fail, CHECK.view3d
@@ -45,9 +44,7 @@ def run():
         CHECK.clear_scene()
         scene = bpy.context.scene
         scene.collision_inspector.mode = "EXACT"
-        a = torus("Link A")
-        b = torus("Link B", location=(1.0, 0.0, 0.0), rotation=(math.pi / 2, 0.0, 0.0))
-        select_pair(a, b)
+        a, b = crossing_links()
         bpy.context.view_layer.update()
         if bpy.ops.collision.check() != {"FINISHED"}:
             fail("the links' check did not finish")

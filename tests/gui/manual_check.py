@@ -2,8 +2,10 @@
 share: a tagged log, a failure that ends Blender at once with exit code 1, enabling the repository as the legacy
 add-on (through scripts/blender_env.py, as every other tier does), the steps run from a Blender timer once the
 window is up, an empty scene, the 3D view, making an object active (tests/blender/scenes.py, as the headless
-tier does), selecting a pair, and the crossing chain links (pair_check_window_check.py, push_window_check.py).
+tier does), selecting a pair, and the crossing chain links selected (pair_check_window_check.py,
+push_window_check.py, live_settle_window_check.py).
 Runs inside Blender only."""
+import math
 import os
 import sys
 import traceback
@@ -94,3 +96,11 @@ def torus(name, location=(0.0, 0.0, 0.0), rotation=(0.0, 0.0, 0.0)):
     obj = bpy.context.active_object
     obj.name = name
     return obj
+
+
+def crossing_links():
+    """The two crossing chain links, "Link A" (active) and "Link B" turned across it, selected as the pair."""
+    a = torus("Link A")
+    b = torus("Link B", location=(1.0, 0.0, 0.0), rotation=(math.pi / 2, 0.0, 0.0))
+    select_pair(a, b)
+    return a, b

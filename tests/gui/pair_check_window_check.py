@@ -16,7 +16,6 @@ with the links' intersecting result (both times are printed: the modal run's cos
 Prints PAIRGUI lines and exits 0 on success, 1 on any failure.
 """
 import importlib
-import math
 import os
 import sys
 import time
@@ -24,7 +23,7 @@ import time
 import bpy
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from manual_check import ADDON, ManualCheck, select_pair, torus  # noqa: E402  (tests/gui/manual_check.py)
+from manual_check import ADDON, ManualCheck, crossing_links, select_pair  # noqa: E402  (tests/gui/manual_check.py)
 
 CHECK = ManualCheck("PAIRGUI")
 log, fail, view3d = CHECK.log, CHECK.fail, CHECK.view3d
@@ -57,9 +56,7 @@ def run():
         if outcome != {"FINISHED"} or store.active_record() is None:
             fail(f"the cubes' check did not answer at once: {outcome}")
         state["kept"] = store.active_record()
-        link_a = torus("Link A")
-        link_b = torus("Link B", location=(1.0, 0.0, 0.0), rotation=(math.pi / 2, 0.0, 0.0))
-        select_pair(link_a, link_b)
+        crossing_links()
         bpy.context.view_layer.update()
         state["before"] = fingerprint()
         outcome = invoke(window, area, region)

@@ -15,7 +15,6 @@ touches or is apart) in one undo step: one undo puts B back at its start with ma
 Prints PUSHGUI lines and exits 0 on success, 1 on any failure.
 """
 import importlib
-import math
 import os
 import sys
 import time
@@ -23,7 +22,7 @@ import time
 import bpy
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from manual_check import ADDON, ManualCheck, select_pair, torus  # noqa: E402  (tests/gui/manual_check.py)
+from manual_check import ADDON, ManualCheck, crossing_links, select_pair  # noqa: E402  (tests/gui/manual_check.py)
 
 CHECK = ManualCheck("PUSHGUI")
 log, fail, view3d = CHECK.log, CHECK.fail, CHECK.view3d
@@ -53,9 +52,7 @@ def run():
         CHECK.clear_scene()
         scene = bpy.context.scene
         scene.collision_inspector.mode = "EXACT"
-        a = torus("Link A")
-        b = torus("Link B", location=(1.0, 0.0, 0.0), rotation=(math.pi / 2, 0.0, 0.0))
-        select_pair(a, b)
+        a, b = crossing_links()
         scene["marker"] = 1
         bpy.ops.ed.undo_push(message="marker")
         scene["marker"] = 2
