@@ -85,6 +85,11 @@ two 20k-triangle meshes is to stay within a second)."""
 SMALL = 4000
 """Pairs up to this many triangles in all get MAX_QUERIES."""
 
+RADIAL_SPLIT = 0.35
+"""A cell split along the radius is cut at this share of its depth from its inner end: the inner child, thinner,
+has the smaller ball, and when the budget runs out the bound (the least inner radius left open) has risen by
+smaller steps."""
+
 BATCH = 512
 """Cells evaluated per pass (the nearest open ones)."""
 
@@ -108,8 +113,9 @@ STUCK = 0.25
 """A cell's best point whose smaller distance is below this share of the larger sits on one surface, deep in the
 other solid: it climbs by `_climb` (long steps), whatever its g."""
 
-CLIMB_STEPS = 4
-"""Steps of `_climb`."""
+CLIMB_STEPS = 2
+"""Steps of `_climb` for a cell's best point from the sources (most of the budget goes there on bumpy pairs; the
+points still short after two steps are left to the split and the per-cell witnesses)."""
 
 CLIMB_TRIALS = np.array([0.5, 1.0, 2.0])
 """Step lengths `_climb` tries at each step (times the point's own step: half the larger distance at first, 1.5
@@ -166,14 +172,16 @@ not (the vertex witnesses then spend at most WITNESS_CAP of the budget on top of
 WITNESS_SIZE = 0.1
 """Only cells whose ball's radius is below this fraction of U get a per-cell witness."""
 
-WITNESS_TRY = 4
+WITNESS_TRY = 8
 """Points per failing cell evaluated exactly (the pool's best ranked, or the box's first found inside both)."""
 
 WITNESS_STEPS = 6
 """`_climb` steps of a failing cell's per-cell witness."""
 
-WITNESS_BELOW = 0.6
-"""A failing cell gets a per-cell witness when its best g is below this share of its ball's radius."""
+WITNESS_BELOW = 1.0
+"""A failing cell gets a per-cell witness when its best g is below this share of its ball's radius (1: every
+failing cell small enough; at 0.6 the witnesses' points, made sources, displaced better candidates of
+neighbouring cells on one corpus pair: bench/README.md, "A per-cell witness for the Lipschitz covering")."""
 
 ROUNDING = 1e-9
 """Relative rounding allowance (of the pair's scale plus U) that g must exceed the circumradius by."""
@@ -334,7 +342,7 @@ class _Cells:
         part = self.select(rows)
         across = part.r1 * np.sqrt(np.maximum(1.0 - part._cos() ** 2, 0.0)) > 0.5 * (part.r1 - part.r0)
         x, y = part.select(np.flatnonzero(across)), part.select(np.flatnonzero(~across))
-        mid = 0.5 * (y.r0 + y.r1)
+        mid = y.r0 + RADIAL_SPLIT * (y.r1 - y.r0)
         return _Cells(np.concatenate([sphere_cells.split(x.corners), y.corners, y.corners]),
                       np.concatenate([np.tile(x.r0, 4), y.r0, mid]), np.concatenate([np.tile(x.r1, 4), mid, y.r1]))
 
