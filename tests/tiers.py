@@ -121,6 +121,7 @@ TIERS: dict[str, tuple[str, ...]] = {
         "core/test_depth_cover.py::test_cover_bound_is_below_every_separating_move_found[rod across a torus tube]",
         "core/test_depth_lipschitz.py::test_bound_reaches_the_depth_and_not_beyond",
         "core/test_depth_lipschitz.py::test_interval_stage_raises_a_wide_lower_end",
+        "core/test_depth_lipschitz_witness.py::test_vertex_witness_closes_blobs_8",
         # the progress hook on a corpus pair that runs every stage of the interval (each run a few seconds)
         "core/test_depth_progress.py::test_a_hook_that_returns_changes_no_bit",
         "core/test_depth_progress.py::test_cancelling_stops_at_that_report",

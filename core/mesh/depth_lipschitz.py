@@ -33,6 +33,14 @@ numbers.  (Such points are common deep in a covering of bumpy shapes: the overla
 there, the sources' points land at its rim, and g read there is a small fraction of what the overlap's middle
 gives.)
 
+Per-cell witnesses (`WITNESS_VERTICES` on; the prototypes `WITNESS_SAMPLES` and `WITNESS_BOX` off).  Far out
+in a bumpy pair's covering A ∩ (B + c) is a few hundredths of a per cent of the box A and B + c share, and many
+failing cells get no point inside both from the sources.  These give such a cell points of their own (a pool inside
+A, samples in that box, or points next to either mesh's vertices, ranked by signed-distance grids), proved inside
+both by winding numbers and climbed; bench/README.md ("A per-cell witness for the Lipschitz covering") has what
+they gain and cost.  The vertex witnesses' grids and queries come on top of the budget (at most WITNESS_CAP of it
+for the queries): charged to it, they would leave the pairs that finish the covering with little to spare short.
+
 Certified.  The distances are the hierarchy's exact closest points (core/mesh/points.py) and the inside tests
 its winding numbers; a cell counts only when g exceeds its ball's radius (taken a hair large) plus a rounding
 allowance of ROUNDING x (scale + U); the medial balls' radii are shrunk by a relative hair.
@@ -77,6 +85,11 @@ two 20k-triangle meshes is to stay within a second)."""
 SMALL = 4000
 """Pairs up to this many triangles in all get MAX_QUERIES."""
 
+RADIAL_SPLIT = 0.35
+"""A cell split along the radius is cut at this share of its depth from its inner end: the inner child, thinner,
+has the smaller ball, and when the budget runs out the bound (the least inner radius left open) has risen by
+smaller steps."""
+
 BATCH = 512
 """Cells evaluated per pass (the nearest open ones)."""
 
@@ -100,8 +113,9 @@ STUCK = 0.25
 """A cell's best point whose smaller distance is below this share of the larger sits on one surface, deep in the
 other solid: it climbs by `_climb` (long steps), whatever its g."""
 
-CLIMB_STEPS = 4
-"""Steps of `_climb`."""
+CLIMB_STEPS = 2
+"""Steps of `_climb` for a cell's best point from the sources (most of the budget goes there on bumpy pairs; the
+points still short after two steps are left to the split and the per-cell witnesses)."""
 
 CLIMB_TRIALS = np.array([0.5, 1.0, 2.0])
 """Step lengths `_climb` tries at each step (times the point's own step: half the larger distance at first, 1.5
@@ -126,17 +140,62 @@ g is a small share of what the overlap's thick part gives (a bumpy pair's cells 
 MEDIAL_STEPS = 6
 """Steps moving each towards the medial axis."""
 
+WITNESS_SAMPLES = 0
+"""Per-cell witnesses from a pool (`_Witness`, a prototype, off at 0): points sampled in A's box for the pool of
+points inside A.  Off because it does not pay on the blobs (bench/README.md, "A per-cell witness for the
+Lipschitz covering")."""
+
+FIELD = 14
+"""Nodes per axis of B's signed-distance grid (ranks the pool's points for a cell's translation)."""
+
+WITNESS_BOX = 0
+"""Per-cell witnesses sampled in the box where A and B moved by the cell's centre can meet (`_box_rescue`, a
+prototype, off at 0): points sampled per failing cell."""
+
+WITNESS_VERTICES = 8
+"""Per-cell witnesses next to the meshes' vertices (`_VertexWitness`; 0: none; else the grids' nodes per axis): a vertex of B moved by the cell's centre that the grid puts deep in A (or one of A's deep in the moved
+B), stepped a little into its own solid."""
+
+WITNESS_CAP = 0.2
+"""The vertex witnesses stop once their queries pass this share of the budget (checked before each batch)."""
+
+WITNESS_SOURCES = 1
+"""1: the vertex witnesses' points become sources for the cells after them (as each cell's best point does)."""
+
+VERTEX_STEP = 0.1
+"""How far a vertex's candidate point lies inside its own solid: this share of its edges' mean length."""
+
+WITNESS_COUNT_BUILD = 0
+"""1: the pool's or the grids' construction (and the vertex witnesses' queries) is charged to the query budget; 0:
+not (the vertex witnesses then spend at most WITNESS_CAP of the budget on top of it)."""
+
+WITNESS_SIZE = 0.1
+"""Only cells whose ball's radius is below this fraction of U get a per-cell witness."""
+
+WITNESS_TRY = 8
+"""Points per failing cell evaluated exactly (the pool's best ranked, or the box's first found inside both)."""
+
+WITNESS_STEPS = 6
+"""`_climb` steps of a failing cell's per-cell witness."""
+
+WITNESS_BELOW = 1.0
+"""A failing cell gets a per-cell witness when its best g is below this share of its ball's radius (1: every
+failing cell small enough; at 0.6 the witnesses' points, made sources, displaced better candidates of
+neighbouring cells on one corpus pair: bench/README.md, "A per-cell witness for the Lipschitz covering")."""
+
 ROUNDING = 1e-9
 """Relative rounding allowance (of the pair's scale plus U) that g must exceed the circumradius by."""
 
 def lipschitz_bound(sa, sb, seeds: np.ndarray, scale: float, lower: float, upper: float, max_queries=None,
-                    finest: float = FINEST, goal: float = GOAL, margin: bool = True, progress=None):
+                    finest: float = FINEST, goal: float = GOAL, margin: bool = True, progress=None,
+                    trace=None):
     """A lower bound of PD above `lower`, or None (pair-frame sides `sa`, `sb`, both closed; `seeds` points where
     the solids may overlap as placed; [lower, upper] the interval so far, upper realised by a free move).
     Returns (r, centre, direction): `centre` a point inside both solids as placed, `direction` the unit
     translation where the covering stopped (the axis of the nearest cell left uncertified).  `margin=False` drops
     the Lipschitz and rounding margins: for tests only (the result is then not a bound).  `progress`: the depth
-    interval's hook (core/progress.py), called before each batch of cells."""
+    interval's hook (core/progress.py), called before each batch of cells.  `trace`: a list that gets each batch's
+    (centres, radii h, best g found) appended (for bench/lipschitz_witness.py's diagnosis)."""
     if not (upper > 0.0) or seeds.shape[0] == 0:
         return None
     triangles = sa.local.triangles.shape[0] + sb.local.triangles.shape[0]
@@ -175,6 +234,14 @@ def lipschitz_bound(sa, sb, seeds: np.ndarray, scale: float, lower: float, upper
     ia, ib = keep // xb.shape[0], keep % xb.shape[0]
     sources = _Sources(centre[keep], reach[keep], xa[ia], ra[ia] / reach[keep])
     spent = 0
+    witness = None
+    if WITNESS_SAMPLES:
+        witness, used = _Witness.build(sa, sb, scale, upper)
+        spent += used * WITNESS_COUNT_BUILD
+    vertex_witness, rescued = None, 0
+    if WITNESS_VERTICES:
+        vertex_witness, used = _VertexWitness.build(sa, sb, scale, upper)
+        spent += used * WITNESS_COUNT_BUILD
     stop_direction = None
     while cells.count:
         if spent >= max_queries:
@@ -190,7 +257,32 @@ def lipschitz_bound(sa, sb, seeds: np.ndarray, scale: float, lower: float, upper
         best, found, used = _evaluate(sa, sb, centres, sources, h, scale, allowance)
         sources = sources.add(found)
         spent += used
+        if WITNESS_BOX:
+            poor = np.flatnonzero((best <= WITNESS_BELOW * h) & (size < WITNESS_SIZE * upper))
+            if poor.size:
+                value, found, used = _box_rescue(sa, sb, centres[poor], h[poor], scale, allowance, spent)
+                best[poor] = np.maximum(best[poor], value)
+                sources = sources.add(found)
+                spent += used
+        if vertex_witness is not None and rescued < WITNESS_CAP * max_queries:
+            poor = np.flatnonzero((best <= WITNESS_BELOW * h) & (size < WITNESS_SIZE * upper))
+            if poor.size:
+                value, found, used = vertex_witness.rescue(sa, sb, centres[poor], h[poor], scale, allowance)
+                best[poor] = np.maximum(best[poor], value)
+                if WITNESS_SOURCES:
+                    sources = sources.add(found)
+                spent += used * WITNESS_COUNT_BUILD
+                rescued += used
+        if witness is not None:
+            poor = np.flatnonzero((best <= WITNESS_BELOW * h) & (size < WITNESS_SIZE * upper))
+            if poor.size:
+                value, found, used = witness.rescue(sa, sb, centres[poor], h[poor], scale, allowance)
+                best[poor] = np.maximum(best[poor], value)
+                sources = sources.add(found)
+                spent += used
         failed = best <= h
+        if trace is not None:
+            trace.append((centres.copy(), h.copy(), best.copy()))
         finest_fail = failed & (size < finest * upper)
         if np.any(finest_fail):
             j = int(np.argmin(np.where(finest_fail, batch.r0, np.inf)))
@@ -250,7 +342,7 @@ class _Cells:
         part = self.select(rows)
         across = part.r1 * np.sqrt(np.maximum(1.0 - part._cos() ** 2, 0.0)) > 0.5 * (part.r1 - part.r0)
         x, y = part.select(np.flatnonzero(across)), part.select(np.flatnonzero(~across))
-        mid = 0.5 * (y.r0 + y.r1)
+        mid = y.r0 + RADIAL_SPLIT * (y.r1 - y.r0)
         return _Cells(np.concatenate([sphere_cells.split(x.corners), y.corners, y.corners]),
                       np.concatenate([np.tile(x.r0, 4), y.r0, mid]), np.concatenate([np.tile(x.r1, 4), mid, y.r1]))
 
@@ -493,5 +585,224 @@ def _evaluate(sa, sb, c, sources, h, scale, allowance):
     moved = np.concatenate([ascend, climb])
     value[moved] = da[moved] + db[moved]
     np.maximum.at(best, owner[moved], value[moved])
+    r = da[first] + db[first]
+    return best, _Sources(sh[first].copy(), r, p[first].copy(), da[first] / r), spent
+
+
+class _Witness:
+    """A pool of points inside A (exact distances to A's surface) and B's signed distance on a grid, for failing
+    cells whose sources give no point (or a poor one) inside both solids: for a cell's centre c the pool's points p
+    are ranked by dA(p) + the grid's estimate of B's signed distance at p - c, the best few tested exactly
+    (winding number and distance of p - c to B) and the best found climbs (`_climb`).  Only the exact values
+    count; the grid only ranks."""
+
+    def __init__(self, p, da, origin, step, grid):
+        self.p, self.da, self.origin, self.step, self.grid = p, da, origin, step, grid
+
+    @staticmethod
+    def build(sa, sb, scale, upper):
+        rng = np.random.default_rng(1919)
+        lo_a, hi_a = sa.world.lo[-1].reshape(3), sa.world.hi[-1].reshape(3)
+        lo_b, hi_b = sb.world.lo[-1].reshape(3), sb.world.hi[-1].reshape(3)
+        spent = 0
+        lo, hi = np.maximum(lo_a, lo_b - upper), np.minimum(hi_a, hi_b + upper)
+        pts = lo + rng.random((WITNESS_SAMPLES, 3)) * np.maximum(hi - lo, 0.0)
+        spent += pts.shape[0]
+        pts = pts[winding_numbers(pts, sa.world, scale) != 0]
+        spent += pts.shape[0]
+        da, _ = closest_points(pts, sa.world)
+        lo, hi = np.maximum(lo_b, lo_a - upper), np.minimum(hi_b, hi_a + upper)
+        step = np.maximum(hi - lo, 1e-300) / (FIELD - 1)
+        axes = [lo[k] + step[k] * np.arange(FIELD) for k in range(3)]
+        nodes = np.stack(np.meshgrid(*axes, indexing="ij"), axis=-1).reshape(-1, 3)
+        spent += 2 * nodes.shape[0]
+        sign = np.where(winding_numbers(nodes, sb.world, scale) != 0, 1.0, -1.0)
+        db, _ = closest_points(nodes, sb.world)
+        return _Witness(pts, da, lo, step, (sign * db).reshape(FIELD, FIELD, FIELD)), spent
+
+    def estimate(self, q):
+        """B's signed distance at q (k, 3) read off the grid (`_grid_value`)."""
+        return _grid_value((self.origin, self.step, self.grid), q)
+
+    def rescue(self, sa, sb, c, h, scale, allowance):
+        """For cells with centres c and radii h: the best exact g found from the pool (-inf where none), the new
+        sources, the queries spent."""
+        n = c.shape[0]
+        best = np.full(n, -np.inf)
+        none = _Sources(np.empty((0, 3)), np.empty(0), np.empty((0, 3)), np.empty(0))
+        if self.p.shape[0] == 0:
+            return best, none, 0
+        score = np.empty((n, self.p.shape[0]))
+        per = max(1, 2_000_000 // self.p.shape[0])
+        for i in range(0, n, per):
+            cc = c[i:i + per]
+            q = (self.p[None, :, :] - cc[:, None, :]).reshape(-1, 3)
+            score[i:i + per] = self.da[None, :] + self.estimate(q).reshape(cc.shape[0], -1)
+        k = min(WITNESS_TRY, self.p.shape[0])
+        pick = np.argsort(-score, axis=1, kind="stable")[:, :k]
+        owner = np.repeat(np.arange(n), k)
+        j = pick.ravel()
+        p, sh = self.p[j], c[owner]
+        spent = p.shape[0]
+        inside = winding_numbers(p - sh, sb.world, scale) != 0
+        best, found, used = _finish(sa, sb, n, owner[inside], p[inside], sh[inside], h, scale, allowance)
+        return best, found, spent + used
+
+
+def _box_rescue(sa, sb, c, h, scale, allowance, salt):
+    """Failing cells with centres c, radii h: WITNESS_BOX points per cell sampled in the box A's box and B's box
+    moved by c share, those inside both (winding numbers) evaluated exactly (the best WITNESS_TRY a cell by their
+    order), and each cell's best climbs.  Returns (best g per cell, -inf where none; new sources; queries)."""
+    n = c.shape[0]
+    rng = np.random.default_rng([1919, int(salt)])
+    lo_a, hi_a = sa.world.lo[-1].reshape(3), sa.world.hi[-1].reshape(3)
+    lo_b, hi_b = sb.world.lo[-1].reshape(3), sb.world.hi[-1].reshape(3)
+    lo, hi = np.maximum(lo_a, lo_b + c), np.minimum(hi_a, hi_b + c)
+    m = WITNESS_BOX
+    owner = np.repeat(np.arange(n), m)
+    pts = (lo[owner] + rng.random((n * m, 3)) * np.maximum(hi - lo, 0.0)[owner])
+    ok = np.repeat(np.all(hi > lo, axis=1), m)
+    owner, pts = owner[ok], pts[ok]
+    spent = pts.shape[0]
+    keep = winding_numbers(pts, sa.world, scale) != 0
+    owner, pts = owner[keep], pts[keep]
+    spent += pts.shape[0]
+    keep = winding_numbers(pts - c[owner], sb.world, scale) != 0
+    owner, pts = owner[keep], pts[keep]
+    # the first WITNESS_TRY of each cell
+    rank = np.arange(owner.size) - np.searchsorted(owner, owner)
+    keep = rank < WITNESS_TRY
+    best, found, used = _finish(sa, sb, n, owner[keep], pts[keep], c[owner[keep]], h, scale, allowance)
+    return best, found, spent + used
+
+
+def _signed_grid(side, lo, hi, n, scale):
+    """The signed distance (positive inside) to `side`'s closed mesh at an n^3 grid over [lo, hi]: (origin, step,
+    values (n, n, n)), and the queries spent."""
+    step = np.maximum(hi - lo, 1e-300) / (n - 1)
+    axes = [lo[k] + step[k] * np.arange(n) for k in range(3)]
+    nodes = np.stack(np.meshgrid(*axes, indexing="ij"), axis=-1).reshape(-1, 3)
+    sign = np.where(winding_numbers(nodes, side.world, scale) != 0, 1.0, -1.0)
+    d, _ = closest_points(nodes, side.world)
+    return (lo, step, (sign * d).reshape(n, n, n)), 2 * nodes.shape[0]
+
+
+def _grid_value(grid, q):
+    """A signed grid's trilinear estimate at q (k, 3), less the distance outside the grid's box."""
+    origin, step, g = grid
+    n = g.shape[0]
+    u = (q - origin) / step
+    v = np.clip(u, 0.0, n - 1 - 1e-9)
+    out = np.sqrt(row_dot((u - v) * step, (u - v) * step))
+    i = np.floor(v).astype(np.int64)
+    f = v - i
+    value = np.zeros(q.shape[0])
+    for dx in (0, 1):
+        wx = f[:, 0] if dx else 1.0 - f[:, 0]
+        for dy in (0, 1):
+            wy = f[:, 1] if dy else 1.0 - f[:, 1]
+            for dz in (0, 1):
+                wz = f[:, 2] if dz else 1.0 - f[:, 2]
+                value += wx * wy * wz * g[i[:, 0] + dx, i[:, 1] + dy, i[:, 2] + dz]
+    return value - out
+
+
+def _inner_points(side, step_share):
+    """Each vertex of `side`'s mesh stepped against its normal (the sum of its triangles' area vectors, turned
+    outward by the sign of the mesh's volume) by `step_share` of its edges' mean length."""
+    v = side.world.vertices
+    t = side.local.triangles
+    a, b, c = v[t[:, 0]], v[t[:, 1]], v[t[:, 2]]
+    area = np.cross(b - a, c - a)
+    volume = float(np.sum(row_dot(a, np.cross(b, c))))
+    normal = np.zeros_like(v)
+    length = np.zeros(v.shape[0])
+    count = np.zeros(v.shape[0])
+    for k in range(3):
+        np.add.at(normal, t[:, k], area)
+        e = v[t[:, (k + 1) % 3]] - v[t[:, k]]
+        e = np.sqrt(row_dot(e, e))
+        np.add.at(length, t[:, k], e)
+        np.add.at(count, t[:, k], 1.0)
+        np.add.at(length, t[:, (k + 1) % 3], e)
+        np.add.at(count, t[:, (k + 1) % 3], 1.0)
+    used = count > 0
+    norm = np.sqrt(row_dot(normal, normal))
+    used &= norm > 0.0
+    normal = normal[used] / norm[used][:, None] * (1.0 if volume >= 0.0 else -1.0)
+    return v[used] - step_share * (length[used] / count[used])[:, None] * normal
+
+
+class _VertexWitness:
+    """Points just inside each mesh next to its vertices, and both solids' signed distances on grids.  For a
+    cell's centre c: B's points moved by c ranked by A's grid, A's points by B's grid at p - c; the best few are
+    tested exactly (winding numbers in both), evaluated, and each cell's best climbs (`_climb`).  Where A and the
+    moved B overlap by a bump's worth, the bump's tip holds vertices, which a sample of the volume misses."""
+
+    def __init__(self, pa, pb, grid_a, grid_b):
+        self.pa, self.pb, self.grid_a, self.grid_b = pa, pb, grid_a, grid_b
+
+    @staticmethod
+    def build(sa, sb, scale, upper):
+        lo_a, hi_a = sa.world.lo[-1].reshape(3), sa.world.hi[-1].reshape(3)
+        lo_b, hi_b = sb.world.lo[-1].reshape(3), sb.world.hi[-1].reshape(3)
+        grid_a, spent_a = _signed_grid(sa, np.maximum(lo_a, lo_b - upper), np.minimum(hi_a, hi_b + upper),
+                                       WITNESS_VERTICES, scale)
+        grid_b, spent_b = _signed_grid(sb, np.maximum(lo_b, lo_a - upper), np.minimum(hi_b, hi_a + upper),
+                                       WITNESS_VERTICES, scale)
+        return (_VertexWitness(_inner_points(sa, VERTEX_STEP), _inner_points(sb, VERTEX_STEP), grid_a, grid_b),
+                spent_a + spent_b)
+
+    def rescue(self, sa, sb, c, h, scale, allowance):
+        """For cells with centres c and radii h: the best exact g found next to the vertices (-inf where none),
+        the new sources, the queries spent."""
+        n = c.shape[0]
+        na, nb = self.pa.shape[0], self.pb.shape[0]
+        # candidates in A's frame: A's points as they are, B's moved by c
+        score = np.empty((n, na + nb))
+        per = max(1, 2_000_000 // max(1, na + nb))
+        for i in range(0, n, per):
+            cc = c[i:i + per]
+            m = cc.shape[0]
+            qa = (self.pa[None, :, :] - cc[:, None, :]).reshape(-1, 3)
+            qb = (self.pb[None, :, :] + cc[:, None, :]).reshape(-1, 3)
+            score[i:i + m, :na] = _grid_value(self.grid_b, qa).reshape(m, na)
+            score[i:i + m, na:] = _grid_value(self.grid_a, qb).reshape(m, nb)
+        k = min(WITNESS_TRY, na + nb)
+        pick = np.argsort(-score, axis=1, kind="stable")[:, :k]
+        owner = np.repeat(np.arange(n), k)
+        j = pick.ravel()
+        sh = c[owner]
+        p = np.where((j < na)[:, None], self.pa[np.minimum(j, na - 1)], self.pb[np.maximum(j - na, 0)] + sh)
+        spent = p.shape[0]
+        inside = winding_numbers(p, sa.world, scale) != 0
+        owner, p, sh = owner[inside], p[inside], sh[inside]
+        spent += p.shape[0]
+        inside = winding_numbers(p - sh, sb.world, scale) != 0
+        best, found, used = _finish(sa, sb, n, owner[inside], p[inside], sh[inside], h, scale, allowance)
+        return best, found, spent + used
+
+
+def _finish(sa, sb, n, owner, p, sh, h, scale, allowance):
+    """The end shared by the per-cell witnesses: points p proved inside A and inside B moved by sh (rows of the
+    cells `owner` of n, radii h) get their exact g; each cell's best climbs (`_climb`) while it does not certify
+    the cell.  Returns (the best g per cell, -inf where none; the cells' best points as sources; queries spent)."""
+    best = np.full(n, -np.inf)
+    if owner.size == 0:
+        return best, _Sources(np.empty((0, 3)), np.empty(0), np.empty((0, 3)), np.empty(0)), 0
+    spent = 2 * owner.size
+    da, qa = closest_points(p, sa.world)
+    db, qb = closest_points(p - sh, sb.world)
+    value = da + db
+    order = np.lexsort((-value, owner))
+    first = order[np.r_[True, owner[order][1:] != owner[order][:-1]]]
+    climb = first[value[first] <= h[owner[first]]]
+    if climb.size:
+        p2, da2, db2, used = _climb(sa, sb, p[climb], sh[climb], da[climb], qa[climb], db[climb], qb[climb],
+                                    WITNESS_STEPS, allowance, scale)
+        spent += used
+        p[climb], da[climb], db[climb] = p2, da2, db2
+        value[climb] = da2 + db2
+    np.maximum.at(best, owner[first], value[first])
     r = da[first] + db[first]
     return best, _Sources(sh[first].copy(), r, p[first].copy(), da[first] / r), spent
