@@ -50,8 +50,10 @@ sweep with too many pairs, or one whose candidates all fail: spread directions a
 one mesh holds the other (nothing crosses as placed: nearly every pair is within reach, and the sweep is not built), or
 any pair whose sweep was not built for too many triangle pairs within reach (finely meshed surfaces crossing over a wide
 stretch), still wider than 1 %: the same exact depths from only the pairs that can meet along each direction, first
-along spread rays, then in cones around the best move (`_cone_search`).  When the budget runs out the answer is the
-honest, wider interval.
+along spread rays, then in cones around the best move (`_cone_search`).  Still wider than 1 % after the lower bounds:
+the same rays and cones in the thin shell of moves between L and U (`_shell_search`).  The sweep's searches end in a
+projection onto the moves free of every pair near the best (core/mesh/depth_sweep.py `polish`), which goes down a
+crease of the free moves.  When the budget runs out the answer is the honest, wider interval.
 
 Open meshes (a sheet crossing a solid) have no inside: nothing here runs, the interval is the samples' bound and
 the hulls' move.  Containment: the same bounds on points inside both (the inner solid); a move that leaves one
@@ -145,6 +147,21 @@ CONE_MAX = 20_000
 
 CONE_ROUNDS = 3
 """Cones tried (each around the best move so far)."""
+
+SHELL_WIDER = 1e-2
+"""Still wider than this (relative to U) after the lower bounds: `_shell_search` looks for a shorter move."""
+
+SHELL_RAYS = 384
+"""Spread rays `_shell_search` takes the exact depth along (between L and U)."""
+
+SHELL_WORK = 30_000_000
+"""Rays times triangle pairs within reach `_shell_search` spends at most on its rays."""
+
+SHELL_CONES = 3
+"""Cones `_shell_search` searches about its shortest rays (besides the one about the best move so far)."""
+
+SHELL_ANGLE = 0.1
+"""Half-angle (radians) of `_shell_search`'s cones."""
 
 RELATIVE = 1e-3
 """Bisection stops when the free and the intersecting lengths are within this fraction of L."""
@@ -529,6 +546,12 @@ def _interval(a, b, frame, tolerances, lower, point_a, point_b, normal, segments
         report(progress, Stage.MOVES)
         found = lipschitz_bound(sa, sb, seeds, scale, best.lower, state["upper"], progress=progress)
         _raise_lower(best, sa, sb, scale, found)
+    if (best.lower > band and state["upper"] - best.lower > SHELL_WIDER * state["upper"]
+            and triangles <= SWEEP_TRIANGLES
+            and sa.local.triangles.shape[0] * sb.local.triangles.shape[0] <= CONE_PAIRS):
+        # still wider than 1 % with the lower end as high as it goes: the moves between L and U, a thin shell
+        report(progress, Stage.DIRECTIONS, 0.95)
+        _shell_search(frame, best.lower, segments.shape[0] == 0, state, verified, free, best.move, progress)
     # the shortest move the crossing test passed, re-checked by the full query (the next one if it fails)
     for k, (_, move) in enumerate(sorted(verified, key=lambda item: item[0])):
         report(progress, Stage.VERIFY, k / len(verified))
@@ -683,6 +706,38 @@ def _cone_search(frame, lower, held, state, verified, free, start, progress=None
             start = move
         if state["upper"] >= best_t * (1.0 - GOOD) or state["upper"] <= lower * (1.0 + GOOD):
             return
+
+
+def _shell_search(frame, lower, held, state, verified, free, fallback, progress=None):
+    """The last search for a shorter move, once the lower bounds have done what they can and the interval is still
+    wider than SHELL_WIDER: only moves of length between L and U are left, and few triangle pairs can meet along
+    a direction within that thin shell, so the exact depths along many spread rays are cheap (`ray_depths`, at
+    most SHELL_RAYS of them, fewer when the pairs within reach are many: SHELL_WORK).  Then a cone about the best
+    move so far and about each of the SHELL_CONES shortest rays: the pairs that can meet within it, a pattern
+    search from its axis and the contact-space projection (core/mesh/depth_sweep.py `shortest`, `polish`);
+    candidates inside the cone are judged by the crossing test and a free one joins the verified moves.
+    `fallback`: the hulls' move, when no move is verified yet."""
+    ca, cb = pairs_within(frame, lower, state["upper"])
+    if ca.shape[0] == 0:
+        return
+    balls = pair_balls(ca, cb)
+    count = int(min(SHELL_RAYS, SHELL_WORK // ca.shape[0]))
+    axes = [_shortest(verified, fallback)]
+    if count >= 8:
+        directions = fibonacci_directions(count)
+        ray = ray_depths(ca, cb, frame.scale, directions, lower, state["upper"], held, balls, progress)
+        axes += [directions[j] for j in np.argsort(ray, kind="stable")[:SHELL_CONES] if ray[j] < state["upper"]]
+    for axis in axes:
+        norm = float(np.linalg.norm(axis))
+        if not norm > 0.0 or state["upper"] <= lower * (1.0 + GOOD):
+            continue
+        axis = np.asarray(axis, float) / norm
+        local = cone_sweep(ca, cb, frame.scale, axis, SHELL_ANGLE, lower, state["upper"] * (1.0 + 1e-6), held,
+                           CONE_MAX, balls)
+        if local is None:
+            continue
+        found = shortest(local, [axis], lower, state["upper"] * (1.0 + 1e-6), spread=0, angle=0.5 * SHELL_ANGLE)
+        _judge([(t, d) for t, d in found if float(np.dot(d, axis)) >= np.cos(SHELL_ANGLE)], state, verified, free)
 
 
 def _sample_directions(a, b, lower, state, verified, free):

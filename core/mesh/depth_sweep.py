@@ -16,7 +16,9 @@ The triangle pairs are those the hierarchies' descent finds within `reach` of ea
 that can meet for a move no longer than `reach`), so one `Sweep` serves every direction: per direction only the
 axes' dot products with d and a sort of the intervals remain.  That makes a search over many directions cheap
 (`shortest`): spread directions, then a pattern search (eight directions around the best at an angle that halves
-when none is shorter) from the best few, each direction's depth exact up to the rounding above.
+when none is shorter) from the best few, each direction's depth exact up to the rounding above; then the best few
+are polished (`polish`: the origin's projection onto a convex set of moves free of every pair, which goes down a
+crease of the free moves where the pattern search creeps).
 """
 from __future__ import annotations
 
@@ -26,7 +28,7 @@ from ..progress import Stage, report
 from ..rows import fibonacci_directions, row_cross, row_dot
 from .descent import PRUNE, descend
 
-__all__ = ["Sweep", "sweep", "shortest", "in_cone", "pairs_within", "cone_sweep", "ray_depths", "pair_balls"]
+__all__ = ["Sweep", "sweep", "shortest", "in_cone", "pairs_within", "cone_sweep", "ray_depths", "pair_balls", "polish"]
 
 MAX_PAIRS = 60_000
 """Above this many triangle pairs within reach the sweep is not built (the caller's bisections remain)."""
@@ -317,8 +319,129 @@ def shortest(sw: Sweep, starts, lower, upper, spread=96, keep=3, ring=8, angle=0
                 if local.pairs > 64 and 3.0 * step < 0.5 * width:
                     local = None
     out.sort(key=lambda item: item[0])
+    # where the shortest lie in a crease of the free moves, the contact-space projection goes down it
+    for t0, d0 in out[:keep]:
+        moved = polish(sw, t0 * d0)
+        if moved is not None:
+            length = float(np.linalg.norm(moved))
+            out.append((length, moved / length))
+    out.sort(key=lambda item: item[0])
     return [(t, d) for t, d in out if t < upper]
 
 
 def _angle(u, v):
     return float(np.arccos(np.clip(np.dot(u, v), -1.0, 1.0)))
+
+
+POLISH_ROUNDS = 4
+"""Rounds of `polish` (each picks every pair's half-space again at the new point and projects once more)."""
+
+POLISH_CUTS = 40
+"""Half-spaces a projection in `polish` adds at most (one per step, the most violated) before it gives up."""
+
+
+def polish(sw: Sweep, move, rounds: int = POLISH_ROUNDS):
+    """A shorter move than `move` (a candidate the sweep finds free: outside every pair's difference) where the
+    free moves nearby form a crease or a corner, which a search over directions creeps along slowly (two L
+    prisms hooked into each other leave along the diagonal of two faces' normals).  Each pair's difference a - b
+    is the open set where all its eleven axes' shadows overlap, so its outside is the union of 22 half-spaces
+    (n.x >= hi or n.x <= lo per usable axis).  Picking for every pair one of them that holds the move gives a
+    convex set P of moves, all outside every pair's difference; its point nearest the origin (the projection of
+    the origin on P, by adding the most violated half-space at a time) is a move at least as short.  Then the
+    half-spaces are picked again at that point, those that leave the most room towards the origin, and so on.
+    Each point is replaced by the sweep's depth along its direction.  Returns the shortest move found (pair
+    frame), or None when none is shorter.  A candidate only, as the sweep's own: the caller judges it with the
+    crossing test."""
+    x = np.asarray(move, float)
+    start = float(np.linalg.norm(x))
+    if sw.pairs == 0 or not start > 0.0:
+        return None
+    axes = sw.axes.transpose(1, 0, 2)            # (K, 11, 3)
+    usable = np.isfinite(sw.lo.T) & np.isfinite(sw.hi.T)   # (K, 11)
+    eps = 1e-12 * sw.scale
+    best = None
+    for _ in range(rounds):
+        along = np.einsum("kij,j->ki", axes, x)   # (K, 11)
+        # per pair, the half-spaces holding x (a hair of rounding allowed) ...
+        above = usable & (along >= sw.hi.T - eps)
+        below = usable & (along <= sw.lo.T + eps)
+        # ... scored by the room they leave towards the origin: their value at x shrunk to 90 %
+        toward = 0.9 * along
+        score = np.concatenate([np.where(above, toward - sw.hi.T, -np.inf), np.where(below, sw.lo.T - toward, -np.inf)],
+                               axis=1)   # (K, 22)
+        pick = np.argmax(score, axis=1)
+        held = np.isfinite(score[np.arange(sw.pairs), pick])
+        if not np.all(held):
+            return best   # x is inside some pair's difference: not a free move of the sweep
+        rows = np.arange(sw.pairs)
+        axis = pick % 11
+        sign = np.where(pick < 11, 1.0, -1.0)
+        g = sign[:, None] * axes[rows, axis]                       # g . y >= h
+        h = np.where(pick < 11, sw.hi.T[rows, axis], -sw.lo.T[rows, axis])
+        y = _project_origin(g, h, eps)
+        if y is None:
+            return best
+        length = float(np.linalg.norm(y))
+        if not length < float(np.linalg.norm(x)) * (1.0 - 1e-9):
+            break
+        # the sweep's own depth along y's direction from just short of y: a corner of P where pairs only touch
+        # can be an isolated point of the free moves (faces coplanar in the end), whose ray is covered on
+        # both sides; the depth says where the ray really leaves
+        d = y / length
+        t = float(sw.depths(d[None], length * (1.0 - 1e-9), start)[0, 0])
+        if not t < float(np.linalg.norm(x)) * (1.0 - 1e-9):
+            break
+        x = t * d
+        best = x
+    return best
+
+
+def _project_origin(g, h, eps):
+    """The point of {y : g y >= h} (rows) nearest the origin, by cuts: the projection on the half-spaces taken so
+    far (every subset of up to three as equalities, the nearest that holds them all), then the most violated of
+    the rest added; None when POLISH_CUTS are not enough."""
+    taken = []
+    y = np.zeros(3)
+    for _ in range(POLISH_CUTS):
+        slack = g @ y - h
+        j = int(np.argmin(slack))
+        if slack[j] >= -eps:
+            return y
+        taken.append(j)
+        y = _nearest_in(g[taken], h[taken], eps)
+        if y is None:
+            return None
+    return None
+
+
+def _nearest_in(g, h, eps):
+    """The point of {y : g y >= h} (a few rows) nearest the origin: among the projections of the origin on the
+    affine sets where one, two or three of the rows hold with equality and push it the right way (multipliers not
+    negative), the nearest that satisfies every row."""
+    k = g.shape[0]
+    best, best_norm = None, np.inf
+    for size in (1, 2, 3):
+        subsets = _subsets(k, size)
+        if subsets.shape[0] == 0:
+            continue
+        gs, hs = g[subsets], h[subsets]                      # (S, size, 3), (S, size)
+        gram = np.einsum("sij,skj->sik", gs, gs)
+        ok = np.abs(np.linalg.det(gram)) > 1e-12
+        if not np.any(ok):
+            continue
+        gs, hs = gs[ok], hs[ok]
+        lam = np.linalg.solve(gram[ok], hs[:, :, None])[:, :, 0]
+        y = np.einsum("sij,si->sj", gs, lam)
+        good = np.all(lam >= 0.0, axis=1) & np.all(y @ g.T >= h[None, :] - eps, axis=1)
+        if np.any(good):
+            norms = row_dot(y, y)
+            j = int(np.argmin(np.where(good, norms, np.inf)))
+            if norms[j] < best_norm:
+                best, best_norm = y[j], float(norms[j])
+    return best
+
+
+def _subsets(k, size):
+    """Every subset of `size` of range(k), as rows of an int array."""
+    grid = np.stack(np.meshgrid(*[np.arange(k)] * size, indexing="ij"), axis=-1).reshape(-1, size)
+    return grid[np.all(np.diff(grid, axis=1) > 0, axis=1)] if size > 1 else grid
