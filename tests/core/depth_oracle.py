@@ -33,6 +33,7 @@ that sum or more.
 """
 from __future__ import annotations
 
+import functools
 import math
 import time
 import traceback
@@ -42,7 +43,7 @@ import numpy as np
 
 import core
 from tests.core import mesh_oracle as mo
-from tests.core.depth_corpus import DepthCase, manifold_solid, world_solid
+from tests.core.depth_corpus import DepthCase, make_case, manifold_solid, world_solid
 
 __all__ = ["Judge", "SeparationCheck", "Search", "Examined", "ROUNDING", "fibonacci_sphere", "moved",
            "check_separation", "search_moves", "lower_bound_ok", "examine", "valid", "tightness_table"]
@@ -304,6 +305,34 @@ def examine(case: DepthCase, directions: int = 16, check: bool = True) -> Examin
     except Exception:  # noqa: BLE001 - every exception is a finding, reported by the tests
         out.error = traceback.format_exc(limit=4)
     return out
+
+
+@functools.lru_cache(maxsize=None)
+def examine_named(name: str, check: bool = True) -> Examined:
+    """`examine` on the corpus pair named "family/index", once per test run."""
+    family, index = name.split("/")
+    return examine(make_case(family, int(index)), check=check)
+
+
+def check_upper_end(r: Examined, width: float) -> None:
+    """The upper end of an examined pair, asserted: INTERSECTING, gap within `width` of U, a separation of length U
+    that frees the pair (the corpus's exact judges: manifold3d's volume of the moved overlap and the full query),
+    and with A and B swapped the same interval and the same move of B (up to the rounding of the swap's world
+    transforms)."""
+    assert r.error is None, r.error
+    contact = r.contact
+    assert contact.status is core.Status.INTERSECTING, contact.status
+    upper = contact.depth + contact.gap
+    assert contact.gap <= width * upper, (contact.depth, upper)
+    assert abs(float(np.linalg.norm(contact.separation)) - upper) <= 1e-12 * (upper + contact.scale)
+    a, b = r.case.a.build(), r.case.b.build()
+    check = check_separation(Judge(r.case), a, b, contact)
+    assert check.ok, check
+    back = core.collide(b, a).swapped()
+    tolerance = 1e-9 * contact.scale
+    assert abs(back.depth - contact.depth) <= tolerance and abs(back.gap - contact.gap) <= tolerance, (back, contact)
+    assert np.allclose(back.separation, contact.separation, rtol=0.0, atol=tolerance), (back.separation,
+                                                                                         contact.separation)
 
 
 def valid(r: Examined) -> bool:

@@ -11,37 +11,13 @@ crept along (1.2 % and 1.5 %).  Oracle: the corpus's exact judges of the move (m
 overlap and the full query) and, for the width, gap within 1 % of U; swapped, the same interval."""
 from __future__ import annotations
 
-import functools
-
-import numpy as np
 import pytest
 
-import core
-from tests.core.depth_corpus import make_case
-from tests.core.depth_oracle import Judge, check_separation, examine
+from tests.core.depth_oracle import check_upper_end, examine_named
 
 PAIRS = ("chain/23", "lshape/14", "cup/35")
 
 
-@functools.lru_cache(maxsize=None)
-def _examined(name: str):
-    family, index = name.split("/")
-    return examine(make_case(family, int(index)), check=False)
-
-
 @pytest.mark.parametrize("name", PAIRS)
 def test_shell_search_closes_the_upper_end(name):
-    r = _examined(name)
-    assert r.error is None, r.error
-    contact = r.contact
-    assert contact.status is core.Status.INTERSECTING
-    upper = contact.depth + contact.gap
-    assert contact.gap <= 0.01 * upper, (contact.depth, upper)
-    assert abs(float(np.linalg.norm(contact.separation)) - upper) <= 1e-12 * (upper + contact.scale)
-    a, b = r.case.a.build(), r.case.b.build()
-    check = check_separation(Judge(r.case), a, b, contact)
-    assert check.ok, check
-    back = core.collide(b, a).swapped()
-    tolerance = 1e-9 * contact.scale
-    assert abs(back.depth - contact.depth) <= tolerance and abs(back.gap - contact.gap) <= tolerance
-    assert np.allclose(back.separation, contact.separation, rtol=0.0, atol=tolerance)
+    check_upper_end(examine_named(name, check=False), width=0.01)
