@@ -382,8 +382,8 @@ def polish(sw: Sweep, move, rounds: int = POLISH_ROUNDS):
         if y is None:
             return best
         length = float(np.linalg.norm(y))
-        if not length < float(np.linalg.norm(x)) * (1.0 - 1e-9):
-            break
+        if not 0.0 < length < float(np.linalg.norm(x)) * (1.0 - 1e-9):
+            break   # no shorter move, or the origin itself holds every half-space within rounding (no direction)
         # the sweep's own depth along y's direction from just short of y: a corner of P where pairs only touch
         # can be an isolated point of the free moves (faces coplanar in the end), whose ray is covered on
         # both sides; the depth says where the ray really leaves
