@@ -420,7 +420,7 @@ def _closest(frame, ub: float, slack: float, travel: float, outside: bool, start
         if missing is not None:
             bound = np.where(missing, np.inf, bound)  # a right child that does not exist (`_children`)
         keep = bound <= ub + margin + slack
-        pruned = min(pruned, float(np.min(bound, initial=np.inf, where=~keep)))
+        pruned = _smallest_dropped(bound, keep, pruned)
         pick = np.flatnonzero(keep)
         na, nb = na[pick], nb[pick]
         leaves = la == 0 and lb == 0
@@ -445,7 +445,7 @@ def _closest(frame, ub: float, slack: float, travel: float, outside: bool, start
             # round of some hundred numpy calls per level), and the leaf pairs they keep are what `_answer` measures
             bound = pair_lower_bound(wa, na, wb, nb, box[pick]) - allowance
             keep = bound <= ub + margin + slack
-            pruned = min(pruned, float(np.min(bound, initial=np.inf, where=~keep)))
+            pruned = _smallest_dropped(bound, keep, pruned)
             pick = np.flatnonzero(keep)
             ia, ib, bound = ia[pick], ib[pick], bound[pick]
         if na.size > MAX_LIVE or na.size == 0 or (leaves and ia.size == 0):
@@ -572,8 +572,8 @@ def _children(wa, wb, na, nb, la, lb):
 
 
 def _smallest_dropped(bound, keep, pruned):
-    dropped = bound[~keep]
-    return min(pruned, float(dropped.min())) if dropped.size else pruned
+    """The smaller of `pruned` and the least bound of the pairs not kept (one numpy call, no gathered copy)."""
+    return min(pruned, float(np.min(bound, initial=np.inf, where=~keep)))
 
 
 class _Frontier:

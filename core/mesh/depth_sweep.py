@@ -370,10 +370,9 @@ def polish(sw: Sweep, move, rounds: int = POLISH_ROUNDS):
         score = np.concatenate([np.where(above, toward - sw.hi.T, -np.inf), np.where(below, sw.lo.T - toward, -np.inf)],
                                axis=1)   # (K, 22)
         pick = np.argmax(score, axis=1)
-        held = np.isfinite(score[np.arange(sw.pairs), pick])
-        if not np.all(held):
-            return best   # x is inside some pair's difference: not a free move of the sweep
         rows = np.arange(sw.pairs)
+        if not np.all(np.isfinite(score[rows, pick])):
+            return best   # x is inside some pair's difference: not a free move of the sweep
         axis = pick % 11
         sign = np.where(pick < 11, 1.0, -1.0)
         g = sign[:, None] * axes[rows, axis]                       # g . y >= h

@@ -127,12 +127,13 @@ def _upper_bounds(points, probes, against, rows):
     """Upper bounds of the distances of points[rows] to Y's surface: to the Y triangle each was made against
     (`against`, per block of `probes`; inf for a block without), with the arithmetic of
     core/mesh/points.py `nearest_on_leaves`, so each is no less than the distance `closest_points` computes."""
-    has = np.concatenate([np.full(p.shape[0], a is not None) for p, a in zip(probes, against)])[rows]
+    with_triangle = np.concatenate([np.full(p.shape[0], a is not None) for p, a in zip(probes, against)])
+    has = with_triangle[rows]
     upper = np.full(rows.size, np.inf)
     if np.any(has):
         T = np.concatenate([a for a in against if a is not None])
         # rows of T: the probes of the blocks that have triangles, in order
-        index = np.cumsum(np.concatenate([np.full(p.shape[0], a is not None) for p, a in zip(probes, against)])) - 1
+        index = np.cumsum(with_triangle) - 1
         take = rows[has]
         p = points[take]
         tri = T[index[take]]
