@@ -37,8 +37,8 @@ Per-cell witnesses (`WITNESS_VERTICES` on; the prototypes `WITNESS_SAMPLES` and 
 in a bumpy pair's covering A ∩ (B + c) is a few hundredths of a per cent of the box A and B + c share, and many
 failing cells get no point inside both from the sources.  These give such a cell points of their own (a pool inside
 A, samples in that box, or points next to either mesh's vertices, ranked by signed-distance grids), proved inside
-both by winding numbers and climbed; bench/README.md ("A per-cell witness for the Lipschitz covering") has what
-they gain and cost.  The vertex witnesses' grids and queries come on top of the budget (at most WITNESS_CAP of it
+both by winding numbers and climbed; docs/decisions.md ("The Lipschitz covering's settings") has what they gain
+and cost.  The vertex witnesses' grids and queries come on top of the budget (at most WITNESS_CAP of it
 for the queries): charged to it, they would leave the pairs that finish the covering with little to spare short.
 
 Certified.  The distances are the hierarchy's exact closest points (core/mesh/points.py) and the inside tests
@@ -142,8 +142,8 @@ MEDIAL_STEPS = 6
 
 WITNESS_SAMPLES = 0
 """Per-cell witnesses from a pool (`_Witness`, a prototype, off at 0): points sampled in A's box for the pool of
-points inside A.  Off because it does not pay on the blobs (bench/README.md, "A per-cell witness for the
-Lipschitz covering")."""
+points inside A.  Off because it does not pay on the blobs (docs/decisions.md, "The Lipschitz covering's
+settings")."""
 
 FIELD = 14
 """Nodes per axis of B's signed-distance grid (ranks the pool's points for a cell's translation)."""
@@ -181,7 +181,7 @@ WITNESS_STEPS = 6
 WITNESS_BELOW = 1.0
 """A failing cell gets a per-cell witness when its best g is below this share of its ball's radius (1: every
 failing cell small enough; at 0.6 the witnesses' points, made sources, displaced better candidates of
-neighbouring cells on one corpus pair: bench/README.md, "A per-cell witness for the Lipschitz covering")."""
+neighbouring cells on one corpus pair: docs/decisions.md, "The Lipschitz covering's settings")."""
 
 ROUNDING = 1e-9
 """Relative rounding allowance (of the pair's scale plus U) that g must exceed the circumradius by."""

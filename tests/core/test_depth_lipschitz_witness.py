@@ -3,7 +3,7 @@
 with its exact distances, and never exceeds the true maximum of g at the cell's translation; a translation that
 leaves the solids apart gets nothing.
 
-Regression (bench/README.md, "A per-cell witness for the Lipschitz covering"): on blobs/8 of the depth corpus the
+Regression (docs/decisions.md, "The Lipschitz covering's settings"): on blobs/8 of the depth corpus the
 stage as is spends its budget with cells open at 0.91 U (gap 8.8 % of U): their sources give them no point inside
 both solids, or a poor one.  With the vertex witnesses (on by default) the covering reaches its goal.  Oracle: the stage's own
 interval (its result is checked against U, which a free move realises, and against the stage's input L).
