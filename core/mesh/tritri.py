@@ -157,11 +157,6 @@ def segment_segment(p1, q1, p2, q2):
     return p1 + s[:, None] * d1, p2 + t[:, None] * d2
 
 
-def _corners(T, which) -> np.ndarray:
-    """[T[:, i] for i in which] stacked into (len(which) k, 3) rows, by one gather."""
-    return np.take(T, which, axis=1).transpose(1, 0, 2).reshape(-1, 3)
-
-
 TRIANGLE_PAIRS = 512
 """`triangle_triangle` runs at most this many pairs per block (its (3, 6, 3, 2k) temporaries stay small)."""
 
