@@ -129,6 +129,7 @@ def descend(wa: WorldBVH, wb: WorldBVH, band, prune, max_distance, near_only=Fal
     found.ia, found.ib, found.lb = ia, ib, bound
     found.ub = upper.resolve() if not near_only else ub
     found.ub_points = upper.points
+    found.measured = upper.measured
     found.dropped_lb = dropped
     return found
 
@@ -193,14 +194,23 @@ class _Upper:
     of each node pair and the exact distance of the first triangles of the TOP_K most promising pairs; the exact
     distances are put off (`pending`) while the pruning cannot depend on them, and then run for several levels
     in one kernel call.  The value and points are those of taking every level in turn: the first candidate (in
-    level order, a level's surface points before its triangles) that reaches the smallest distance."""
+    level order, a level's surface points before its triangles, a level's triangles in their order) that reaches
+    the smallest distance.
+
+    Every measured pair is kept (`known`): a level that asks for it again (a node's left child has the node's
+    first leaf, so a pair comes back level after level) takes it as a candidate of its own without measuring it
+    again, and `best_distance` takes the leaf pairs it measures first from there (`measured`).  Each pair's
+    distance is its own row of the kernel, whatever else shares the call, and the key (level, surface point 0 or
+    triangles 1, position in the level) orders the candidates whenever they are measured, so this changes
+    nothing but the work."""
 
     def __init__(self, wa: WorldBVH, wb: WorldBVH, points, slack):
         self.wa, self.wb, self.slack = wa, wb, slack
-        self.value, self.points, self.key = math.inf, points, (-1, 0)
+        self.value, self.points, self.key = math.inf, points, (-1, 0, 0)
         self.count = 0  # levels seen
-        self.pending = []  # (level, leaves of a, leaves of b) whose exact distance is put off
+        self.pending = []  # (level, positions in the level, leaves of a, leaves of b) whose exact distance is put off
         self.pending_lb = math.inf  # the smallest box distance of a pending triangle pair
+        self.known = {}  # leaf of a * leaves of b + leaf of b -> (distance, point on a, point on b)
 
     def level(self, na, nb, bound) -> None:
         wa, wb = self.wa, self.wb
@@ -211,7 +221,7 @@ class _Upper:
         r = r[:, 0] * r[:, 0] + r[:, 1] * r[:, 1] + r[:, 2] * r[:, 2]
         j = int(np.argmin(r))
         if math.sqrt(r[j]) < self.value:  # later than every candidate taken so far: strictly closer wins
-            self.value, self.points, self.key = math.sqrt(r[j]), (wa.rep[na[j]], wb.rep[nb[j]]), (self.count, 0)
+            self.value, self.points, self.key = math.sqrt(r[j]), (wa.rep[na[j]], wb.rep[nb[j]]), (self.count, 0, 0)
         k = min(TOP_K, bound.size)
         top = np.argpartition(bound, k - 1)[:k] if bound.size > k else np.arange(bound.size)
         fa, fb = wa.local.first_leaf[na[top]], wb.local.first_leaf[nb[top]]
@@ -219,10 +229,23 @@ class _Upper:
         # ub: the others could never be taken, so they are left out (above the leaves most are, often all).  The
         # slack covers the rounding of the exact kernel's distance against the box distance by a wide margin.
         box = box_lower_bound(wa, fa, wb, fb)
-        near = box <= self.value + self.slack
-        if np.any(near):
-            self.pending.append((self.count, fa[near], fb[near]))
-            self.pending_lb = min(self.pending_lb, float(box[near].min()))
+        near = np.flatnonzero(box <= self.value + self.slack)
+        if near.size:
+            fa, fb, box = fa[near], fb[near], box[near]
+            keys = (fa * wb.local.sizes[0] + fb).tolist()
+            found = [self.known.get(key) for key in keys]
+            have = [i for i, x in enumerate(found) if x is not None]
+            if have:  # measured at an earlier level: the first closest of them, as a candidate of this level
+                i = min(have, key=lambda i: found[i][0])
+                d, xa, xb = found[i]
+                key = (self.count, 1, int(near[i]))
+                if d < self.value or (d == self.value and key < self.key):
+                    self.value, self.points, self.key = d, (xa, xb), key
+            if len(have) < near.size:
+                rest = np.ones(near.size, bool)
+                rest[have] = False
+                self.pending.append((self.count, near[rest], fa[rest], fb[rest]))
+                self.pending_lb = min(self.pending_lb, float(box[rest].min()))
         self.count += 1
 
     def settled(self, bound, band, prune) -> float:
@@ -239,16 +262,32 @@ class _Upper:
     def resolve(self) -> float:
         """ub with every pending exact distance taken (one kernel call)."""
         if self.pending:
-            levels = [np.full(fa.size, level) for level, fa, _ in self.pending]
-            fa = np.concatenate([p[1] for p in self.pending])
-            fb = np.concatenate([p[2] for p in self.pending])
+            levels = np.concatenate([np.full(p[1].size, p[0]) for p in self.pending])
+            where = np.concatenate([p[1] for p in self.pending])
+            fa = np.concatenate([p[2] for p in self.pending])
+            fb = np.concatenate([p[3] for p in self.pending])
             self.pending, self.pending_lb = [], math.inf
             d, xa, xb = triangle_triangle(self.wa.leaf_corners[fa], self.wb.leaf_corners[fb])
+            keys = (fa * self.wb.local.sizes[0] + fb).tolist()
+            dl = d.tolist()
+            for i in range(fa.size):
+                self.known[keys[i]] = (dl[i], xa[i], xb[i])
             j = int(np.argmin(d))  # the first in level order among the closest
-            key = (int(np.concatenate(levels)[j]), 1)
+            key = (int(levels[j]), 1, int(where[j]))
             if d[j] < self.value or (d[j] == self.value and key < self.key):
                 self.value, self.points, self.key = float(d[j]), (xa[j], xb[j]), key
         return self.value
+
+    def measured(self, ia, ib):
+        """The leaf pairs (ia, ib) whose exact distance was taken: (their positions, d, xa, xb), the kernel's
+        rows for them."""
+        known = self.known
+        got = [known.get(key) for key in (ia * self.wb.local.sizes[0] + ib).tolist()]
+        have = [i for i, x in enumerate(got) if x is not None]
+        if not have:
+            return np.zeros(0, np.int64), np.zeros(0), np.zeros((0, 3)), np.zeros((0, 3))
+        return (np.array(have, np.int64), np.array([got[i][0] for i in have]), np.array([got[i][1] for i in have]),
+                np.array([got[i][2] for i in have]))
 
 
 def best_distance(A, B, found, band, prune):
@@ -281,9 +320,10 @@ def best_distance(A, B, found, band, prune):
                 start += chunk
                 chunk *= 2
                 continue
-        # the first chunk unscreened above: core/mesh/screened.py measures only the pairs that can matter to it
-        d, xa, xb = triangle_triangle(A[sel], B[sel]) if start > 0 else screened_distances(A[sel], B[sel], best,
-                                                                                          band, prune)
+        if start > 0:
+            d, xa, xb = triangle_triangle(A[sel], B[sel])
+        else:
+            d, xa, xb = _first_distances(A, B, found, sel, best, band, prune)
         j = int(np.argmin(d))
         if d[j] < best:
             best, pa, pb = float(d[j]), xa[j], xb[j]
@@ -295,6 +335,31 @@ def best_distance(A, B, found, band, prune):
     rank[order] = np.arange(order.size)
     touching = touching[np.argsort(rank[touching], kind="stable")]  # in the order of their lower bounds
     return best, pa, pb, touching
+
+
+def _first_distances(A, B, found, sel, best, band, prune):
+    """(d, xa, xb) of the first chunk `sel` as `screened_distances` gives them: the pairs the descent measured
+    already (`found.measured`: most of the first chunk, the leaf level's most promising pairs) are taken from it,
+    the others measured by `screened_distances` against the best of both (they matter to the chunk only if
+    they are no farther than that, see core/mesh/screened.py).  Each pair's row is the kernel's for that pair."""
+    measured = getattr(found, "measured", None)
+    if measured is None:
+        return screened_distances(A[sel], B[sel], best, band, prune)
+    have, dk, xak, xbk = measured(found.ia[sel], found.ib[sel])
+    if have.size == 0:
+        return screened_distances(A[sel], B[sel], best, band, prune)
+    k = sel.size
+    d = np.empty(k)
+    xa = np.empty((k, 3))
+    xb = np.empty((k, 3))
+    d[have], xa[have], xb[have] = dk, xak, xbk
+    rest = np.ones(k, bool)
+    rest[have] = False
+    rest = np.flatnonzero(rest)
+    if rest.size:
+        sub = sel[rest]
+        d[rest], xa[rest], xb[rest] = screened_distances(A[sub], B[sub], min(best, float(dk.min())), band, prune)
+    return d, xa, xb
 
 
 def _corners_within(X, Y, band) -> np.ndarray:

@@ -157,47 +157,120 @@ def segment_segment(p1, q1, p2, q2):
     return p1 + s[:, None] * d1, p2 + t[:, None] * d2
 
 
-def _corners(T, which) -> np.ndarray:
-    """[T[:, i] for i in which] stacked into (len(which) k, 3) rows, by one gather."""
-    return np.take(T, which, axis=1).transpose(1, 0, 2).reshape(-1, 3)
+TRIANGLE_PAIRS = 512
+"""`triangle_triangle` runs at most this many pairs per block (its (3, 6, 3, 2k) temporaries stay small)."""
+
+_NEXT = (1, 2, 0)
 
 
 def triangle_triangle(A, B):
     """Distance and closest points of k triangle pairs.  A, B: (k, 3, 3) corners.  Returns (dist, xa, xb).
 
-    The features of all pairs are stacked so that each kernel runs once over 6k or 9k rows."""
+    Both triangles of every pair go through one set of coordinate-first columns (`_triangle_pairs`), so each step
+    runs once over all pairs whatever k; blocks of TRIANGLE_PAIRS pairs beyond."""
     k = A.shape[0]
     if k == 0:
         return np.zeros(0), np.zeros((0, 3)), np.zeros((0, 3))
-    # 6 vertex-triangle pairs: A's corners against B, then B's corners against A.  Each stack of corners is one
-    # gather, blocks of k rows in the order written out: corners(T, (i, j, ...)) = [T[:, i], T[:, j], ...]
-    pts = np.concatenate([_corners(A, (0, 1, 2)), _corners(B, (0, 1, 2))])
-    tri = np.concatenate([B, B, B, A, A, A])
-    # 9 edge-edge pairs: edge i of A against edge j of B, for i, j in 0, 1, 2 (i major)
-    p1 = _corners(A, (0, 0, 0, 1, 1, 1, 2, 2, 2))
-    q1 = _corners(A, (1, 1, 1, 2, 2, 2, 0, 0, 0))
-    p2 = _corners(B, (0, 1, 2, 0, 1, 2, 0, 1, 2))
-    q2 = _corners(B, (1, 2, 0, 1, 2, 0, 1, 2, 0))
-    # each edge taken from its lower end (by coordinates): the two triangles sharing an edge run it in opposite
-    # directions, and the pairs around a closest pair of edges then give the same numbers bit for bit
-    p1, q1 = _from_lower_end(p1, q1)
-    p2, q2 = _from_lower_end(p2, q2)
-    s1, s2 = segment_segment(p1, q1, p2, q2)
-    # 6 piercing candidates: each edge's meeting point with the other plane, against the other triangle
-    # (the edges start at the corners `pts`; their meeting points go through one `point_triangle` call with the
-    # corners: rows are independent, so each gets what a call of its own would give)
-    e_q = np.concatenate([_corners(A, (1, 2, 0)), _corners(B, (1, 2, 0))])
-    x = _pierce_points(pts, e_q, tri)
-    both = np.concatenate([tri, tri])
-    closest = point_triangle(np.concatenate([pts, x]), both[:, 0], both[:, 1], both[:, 2])
-    near, y = closest[:6 * k], closest[6 * k:]
-    on_a = np.concatenate([pts[:3 * k], near[3 * k:], s1, x[:3 * k], y[3 * k:]])
-    on_b = np.concatenate([near[:3 * k], pts[3 * k:], s2, y[:3 * k], x[3 * k:]])
+    if k > TRIANGLE_PAIRS:
+        parts = [_triangle_pairs(A[i:i + TRIANGLE_PAIRS], B[i:i + TRIANGLE_PAIRS])
+                 for i in range(0, k, TRIANGLE_PAIRS)]
+        return tuple(np.concatenate([p[j] for p in parts]) for j in range(3))
+    return _triangle_pairs(A, B)
+
+
+def _triangle_pairs(A, B):
+    """`triangle_triangle` on one block.  The candidates are those of the module docstring, each number with the
+    arithmetic `point_triangle`, `segment_segment` and `_pierce_points` give it on (k, 3) rows (the docstring of
+    each step says which), so the bits are theirs; what a triangle's own corners give (its edges taken from their
+    lower ends, its normal, their lengths) is computed once per triangle instead of once per candidate.
+
+    Layout: m = 2k triangles, A's then B's, as coordinate-first columns C[x, corner, triangle]; triangle j's
+    partner (the other triangle of its pair) is O[:, :, j]."""
+    k = A.shape[0]
+    C = np.concatenate([A, B]).transpose(2, 1, 0)  # (coordinate, corner, m)
+    O = np.concatenate([B, A]).transpose(2, 1, 0)
+    C1 = C[:, _NEXT]  # each edge's other end
+    E = C1 - C  # (coordinate, edge, m): c1 - c0, c2 - c1, c0 - c2
+    EO = O[:, _NEXT] - O
+    # each edge from its lower end (x, then y, then z), as `_from_lower_end` and `point_triangle` take it
+    flip = _lower_end_flip_columns(C, C1)  # (edge, m)
+    start = np.where(flip, C1, C)
+    edge = np.where(flip, -E, E)  # as `point_triangle` turns it
+    run = np.where(flip, C - C1, E)  # as `_from_lower_end` and `segment_segment` give it (0 is +0 here)
+    length2 = edge[0] * edge[0] + edge[1] * edge[1] + edge[2] * edge[2]  # (edge, m)
+    n = _cross_columns(E[:, 0], C[:, 2] - C[:, 0])  # (coordinate, m)
+    # the partner's corners against this triangle's plane: where its edges pierce it (`_pierce_points`)
+    h = (O - C[:, :1]) * n[:, None]
+    sp = h[0] + h[1] + h[2]  # (edge of the partner, m): its start corner's height
+    sq = sp[[1, 2, 0]]  # its end corner's
+    mask = (((sp <= 0.0) & (sq >= 0.0)) | ((sp >= 0.0) & (sq <= 0.0))) & (sp != sq)
+    t = np.where(mask, sp / np.where(mask, sp - sq, 1.0), 0.0)
+    pierce = O + t * EO  # (coordinate, edge of the partner, m)
+    # the closest point of this triangle to 6 points: the partner's corners and its piercing points
+    P = np.concatenate([O, pierce], axis=1)[:, :, None]  # (coordinate, query, 1, m)
+    rels = P - C[:, None]  # (coordinate, query, corner, m): p - c0, p - c1, p - c2
+    rel = np.where(flip, rels[:, :, _NEXT], rels)  # p - each edge's start
+    positive = length2 > 0.0
+    t = np.where(positive, (rel[0] * edge[0] + rel[1] * edge[1] + rel[2] * edge[2]) / np.where(positive, length2, 1.0),
+                 0.0)
+    q = start[:, None] + np.clip(t, 0.0, 1.0) * edge[:, None]  # (coordinate, query, edge, m)
+    off = P - q
+    d = off[0] * off[0] + off[1] * off[1] + off[2] * off[2]  # (query, edge, m)
+    best, best_d = q[:, :, 0], d[:, 0]
+    for i in (1, 2):
+        closer = d[:, i] < best_d
+        best = np.where(closer, q[:, :, i], best)
+        best_d = np.where(closer, d[:, i], best_d)
+    nn = n[0] * n[0] + n[1] * n[1] + n[2] * n[2]
+    scale2 = np.maximum(np.maximum(length2[0], length2[1]), length2[2])
+    proper = nn > 1e-24 * scale2 * scale2
+    turn = _cross_columns(E[:, None], rels)  # (coordinate, query, edge, m): c1c0 x pc0, ...
+    side = n[0] * turn[0] + n[1] * turn[1] + n[2] * turn[2] >= 0.0
+    inside = proper & side[:, 0] & side[:, 1] & side[:, 2]  # (query, m)
+    P = P[:, :, 0]
+    if np.any(inside):
+        pa = rels[:, :, 0]
+        t = (pa[0] * n[0] + pa[1] * n[1] + pa[2] * n[2]) / np.where(proper, nn, 1.0)
+        q = P - t * n[:, None]
+        off = P - q
+        d = off[0] * off[0] + off[1] * off[1] + off[2] * off[2]
+        best = np.where(inside & (d < best_d), q, best)
+    # edge i of A against edge j of B (i major), each from its lower end (`segment_segment`)
+    p1, d1, a = start[:, :, None, :k], run[:, :, None, :k], length2[:, None, :k]
+    p2, d2, e = start[:, None, :, k:], run[:, None, :, k:], length2[None, :, k:]
+    r = p1 - p2
+    f = d2[0] * r[0] + d2[1] * r[1] + d2[2] * r[2]
+    c = d1[0] * r[0] + d1[1] * r[1] + d1[2] * r[2]
+    b = d1[0] * d2[0] + d1[1] * d2[1] + d1[2] * d2[2]
+    denom = a * e - b * b
+    safe_a = np.where(a > 0.0, a, 1.0)
+    safe_e = np.where(e > 0.0, e, 1.0)
+    general = denom > 1e-14 * a * e
+    s = np.where(general, np.clip((b * f - c * e) / np.where(general, denom, 1.0), 0.0, 1.0), 0.0)
+    s = np.where(a > 0.0, s, 0.0)
+    t = np.where(e > 0.0, (b * s + f) / safe_e, 0.0)
+    low = t < 0.0
+    high = t > 1.0
+    t = np.clip(t, 0.0, 1.0)
+    s = np.where(low & (a > 0.0), np.clip(-c / safe_a, 0.0, 1.0), s)
+    s = np.where(high & (a > 0.0), np.clip((b - c) / safe_a, 0.0, 1.0), s)
+    s1 = (p1 + s * d1).reshape(3, 9, k)
+    s2 = (p2 + t * d2).reshape(3, 9, k)
+    # the 21 candidates in the module docstring's order: A's corners, B's corners, the edge pairs, A's piercing
+    # edges, B's piercing edges (a pair's first closest candidate is taken)
+    on_a = np.concatenate([C[:, :, :k], best[:, :3, :k], s1,
+                           pierce[:, :, k:], best[:, 3:, :k]], axis=1)
+    on_b = np.concatenate([best[:, :3, k:], C[:, :, k:], s2, best[:, 3:, k:], pierce[:, :, :k]], axis=1)
     diff = on_a - on_b
-    d2 = row_dot(diff, diff).reshape(21, k)
-    best = np.argmin(d2, axis=0)
-    rows = best * k + np.arange(k)
-    return np.sqrt(d2[best, np.arange(k)]), on_a[rows], on_b[rows]
+    d2 = diff[0] * diff[0] + diff[1] * diff[1] + diff[2] * diff[2]  # (candidate, k)
+    pick = np.argmin(d2, axis=0)
+    cols = np.arange(k)
+    return np.sqrt(d2[pick, cols]), np.ascontiguousarray(on_a[:, pick, cols].T), np.ascontiguousarray(on_b[:, pick, cols].T)
+
+
+def _lower_end_flip_columns(p, q):
+    """`_lower_end_flip` on coordinate-first arrays (3, ...)."""
+    return (p[0] > q[0]) | ((p[0] == q[0]) & ((p[1] > q[1]) | ((p[1] == q[1]) & (p[2] > q[2]))))
 
 
 def _lower_end_flip(p, q):
