@@ -64,14 +64,14 @@ class Inside:
 
 
 def deepest_inside(sx: Side, sy: Side, found, crossing_pairs, touching_pairs, X, Y, band, scale, swap=False,
-                   with_parts=True, stepped=None, corners=None):
+                   with_parts=True, stepped=None, part_corners=None):
     """The deepest point of mesh X found inside closed mesh Y (for the depth): part representatives (when
     `with_parts`), a vertex sample, points near the contact.  (Containment is decided by `meet`.)  `stepped`: the
     points stepped off the curve of these crossing pairs with their winding numbers in Y and the Y triangles they
     were stepped from, when `meet` has them (core/mesh/meeting.py `Stepped`: the same points; a point's winding
     number does not depend on the others).  The probes made from a pair start the deepest point's search with
     their distance to that pair's Y triangle as an upper bound (`_upper_bounds`: the same answer, fewer nodes).
-    `corners`: the part corners' `PartCorners` against Y when `parts_inside` measured them (core/mesh/meeting.py
+    `part_corners`: the part corners' `PartCorners` against Y when `parts_inside` measured them (core/mesh/meeting.py
     keeps them): their flags and exact distances are read instead of measured again, and only the other probes
     are searched for one deeper (see `_deepest`)."""
     result = Inside()
@@ -102,11 +102,11 @@ def deepest_inside(sx: Side, sy: Side, found, crossing_pairs, touching_pairs, X,
             against.append(Y[pick][rows])
     points = np.concatenate(probes)
     count = rep_points.shape[0]
-    if corners is not None and with_parts and corners.inside.shape[0] == count:
+    if part_corners is not None and with_parts and part_corners.inside.shape[0] == count:
         # the part corners' winding numbers were taken by `parts_inside` (a point's does not depend on the others)
-        inside = np.concatenate([corners.inside, winding_numbers(points[count:], sy.world, scale) != 0])
+        inside = np.concatenate([part_corners.inside, winding_numbers(points[count:], sy.world, scale) != 0])
     else:
-        corners = None
+        part_corners = None
         inside = winding_numbers(points, sy.world, scale) != 0
     if crossing_pairs.size and stepped is not None:  # the stepped points come last, as when stepped here
         points = np.concatenate([points, stepped.points])
@@ -120,7 +120,7 @@ def deepest_inside(sx: Side, sy: Side, found, crossing_pairs, touching_pairs, X,
         reps = measured[measured < count]
         others = measured[measured >= count]
         others = others[:: max(1, others.size // MAX_DEPTH_POINTS)]
-        deepest = _deepest(points, reps, others, sy, band, corners, _upper_bounds, (points, probes, against))
+        deepest = _deepest(points, reps, others, sy, band, part_corners, _upper_bounds, (points, probes, against))
         if deepest is not None:
             row, result.depth, result.point_surface = deepest
             result.point_in = points[row]

@@ -398,10 +398,10 @@ def _mesh_collide(a: TriangleMesh, b: TriangleMesh, tolerances: Tolerances, max_
                                                                                        band, Containment.B_INSIDE_A)
     inside_ab = deepest_inside(sa, sb, found, crossing_pairs, touching_pairs, A, B, band, scale,
                                with_parts=not crossed, stepped=meeting.stepped_a,
-                               corners=meeting.corners_a) if probe_ab else None
+                               part_corners=meeting.corners_a) if probe_ab else None
     inside_ba = deepest_inside(sb, sa, found, crossing_pairs, touching_pairs, B, A, band, scale, swap=True,
                                with_parts=not crossed, stepped=meeting.stepped_b,
-                               corners=meeting.corners_b) if probe_ba else None
+                               part_corners=meeting.corners_b) if probe_ba else None
 
     segments = meeting.segments
     crossed = segments.shape[0] > 0
