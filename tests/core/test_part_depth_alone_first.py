@@ -2,8 +2,8 @@
 (`_all_part_boxes`) and returns None before asking for the parts' convexity when no part of a side stands alone
 (`_any_alone`): its answer must be the one of a per-triangle scatter of the boxes (an independent oracle) with the
 shortcut off.  Cases: tests/core/mesh_corpus.py's crate, contain, stacked and furniture families (meshes of
-several loose parts, some alone and some nested or overlapping) and meshes of overlapping boxes (no part alone)
-against single boxes."""
+several loose parts, some alone and some nested or overlapping), and meshes of overlapping boxes (no part alone)
+and of boxes apart (each alone) against single boxes."""
 from __future__ import annotations
 
 import numpy as np
@@ -41,10 +41,12 @@ def _pairs():
             case = make_case(family, index)
             out.append((case.a.build(), case.b.build()))
     overlapping = _join(box((0, 0, 0), (1, 1, 1)), box((0.5, 0.5, 0.5), (1.5, 1.5, 1.5)), box((1, 0, 0), (2, 1, 1)))
-    for lo in ((0.2, 0.2, 0.2), (1.2, 0.3, 0.1), (3.0, 3.0, 3.0)):
+    apart = _join(box((0, 0, 0), (1, 1, 1)), box((3, 0, 0), (4, 1, 1)))  # two parts, each alone
+    for lo in ((0.2, 0.2, 0.2), (0.7, 0.3, 0.1), (1.2, 0.3, 0.1), (3.0, 3.0, 3.0)):
         single = box(lo, np.add(lo, 0.5))
-        out.append((core.TriangleMesh(*overlapping), core.TriangleMesh(*single)))
-        out.append((core.TriangleMesh(*single), core.TriangleMesh(*overlapping)))
+        for several in (overlapping, apart):
+            out.append((core.TriangleMesh(*several), core.TriangleMesh(*single)))
+            out.append((core.TriangleMesh(*single), core.TriangleMesh(*several)))
     return out
 
 
