@@ -85,12 +85,18 @@ def deepest_inside(sx: Side, sy: Side, found, crossing_pairs, touching_pairs, X,
     # the triangle of Y each probe was made against (a probe of a pair: that pair's Y triangle), for an upper
     # bound of its distance to Y's surface; the part corners and the vertex sample have none
     against = [None, None]
+    # a crossing pair's contact pairs are its crossing pairs: their probes are made twice, the same points in the
+    # same order (rows `repeat` later than the first ones): counted and searched once
+    repeat = 0
     for pairs in (crossing_pairs, touching_pairs):
         if pairs.size:
             pick = pairs[:: max(1, pairs.size // (MAX_PROBES // 4))]
             corners = X[pick]
             probes += [corners.reshape(-1, 3), corners.mean(axis=1)]
             against += [np.repeat(Y[pick], 3, axis=0), Y[pick]]
+    if _repeated(crossing_pairs, touching_pairs):
+        repeat = 4 * probes[2].shape[0] // 3  # the corners and centroids of the crossing pairs' pick
+        repeated = sum(p.shape[0] for p in probes[:2]) + repeat  # its first row
     if crossing_pairs.size:
         pick = crossing_pairs[:: max(1, crossing_pairs.size // (MAX_PROBES // 2))]
         probes.append(_clipped_centroids(X[pick], Y[pick]))
@@ -102,12 +108,21 @@ def deepest_inside(sx: Side, sy: Side, found, crossing_pairs, touching_pairs, X,
             against.append(Y[pick][rows])
     points = np.concatenate(probes)
     count = rep_points.shape[0]
-    if part_corners is not None and with_parts and part_corners.inside.shape[0] == count:
-        # the part corners' winding numbers were taken by `parts_inside` (a point's does not depend on the others)
-        inside = np.concatenate([part_corners.inside, winding_numbers(points[count:], sy.world, scale) != 0])
-    else:
+    known = part_corners is not None and with_parts and part_corners.inside.shape[0] == count
+    if not known:
         part_corners = None
-        inside = winding_numbers(points, sy.world, scale) != 0
+    # the part corners' winding numbers were taken by `parts_inside` when it measured them, and the repeated
+    # probes' are their first copies' (a point's winding number does not depend on the others)
+    start = count if known else 0
+    if repeat:
+        ask = np.concatenate([points[start:repeated], points[repeated + repeat:]])
+        winding = winding_numbers(ask, sy.world, scale) != 0
+        head = winding[:repeated - start]
+        inside = np.concatenate([head, head[head.size - repeat:], winding[repeated - start:]])
+    else:
+        inside = winding_numbers(points[start:], sy.world, scale) != 0
+    if known:
+        inside = np.concatenate([part_corners.inside, inside])
     if crossing_pairs.size and stepped is not None:  # the stepped points come last, as when stepped here
         points = np.concatenate([points, stepped.points])
         inside = np.concatenate([inside, stepped.winding != 0])
@@ -120,6 +135,11 @@ def deepest_inside(sx: Side, sy: Side, found, crossing_pairs, touching_pairs, X,
         reps = measured[measured < count]
         others = measured[measured >= count]
         others = others[:: max(1, others.size // MAX_DEPTH_POINTS)]
+        if repeat:
+            # a repeated probe whose first copy is searched too can only tie with it, and the first row wins a tie
+            copy = (others >= repeated) & (others < repeated + repeat)
+            copy &= np.isin(others - repeat, others)
+            others = others[~copy]
         deepest = _deepest(points, reps, others, sy, band, part_corners, _upper_bounds, (points, probes, against))
         if deepest is not None:
             row, result.depth, result.point_surface = deepest
@@ -139,6 +159,12 @@ def deepest_inside(sx: Side, sy: Side, found, crossing_pairs, touching_pairs, X,
             result.point_in = behind[row]
             result.any_inside = True
     return result
+
+
+def _repeated(crossing_pairs, touching_pairs) -> bool:
+    """Are the contact pairs the crossing pairs (a crossing pair's contact), so that `deepest_inside` makes their
+    probes twice?"""
+    return bool(crossing_pairs.size) and np.array_equal(crossing_pairs, touching_pairs)
 
 
 def _deepest(points, reps, others, sy: Side, band, corners, upper_bounds, context):
