@@ -265,12 +265,18 @@ class LocalBVH:
 
         centre, lengths, axes = _leaf_boxes(a, b, c)
         centres, length_levels, axes_levels = _upper_levels(centre, lengths, axes, len(sizes))
-        self.centre = np.ascontiguousarray(np.concatenate(centres, axis=1).T)
-        all_lengths = np.concatenate(length_levels, axis=1)
-        all_axes = np.concatenate(axes_levels, axis=2)
-        # three (nodes, 3) arrays: the half-axis vectors of every box
-        self.half = [np.ascontiguousarray((all_lengths[i] * all_axes[i]).T) for i in range(3)]
-        self.normal = np.ascontiguousarray(all_axes[2].T)  # unit normal axis of each box
+        # (nodes, 3) arrays, each level's coordinate-major rows written straight into its rows: the centres, the
+        # three half-axis vectors of every box (length x unit axis) and the unit normal axis
+        total = int(self.offsets[-1])
+        self.centre = np.empty((total, 3))
+        self.half = [np.empty((total, 3)) for _ in range(3)]
+        self.normal = np.empty((total, 3))
+        for level, (c_level, l_level, a_level) in enumerate(zip(centres, length_levels, axes_levels)):
+            rows = slice(int(self.offsets[level]), int(self.offsets[level + 1]))
+            self.centre[rows].T[...] = c_level
+            for i in range(3):
+                np.multiply(l_level[i], a_level[i], out=self.half[i][rows].T)
+            self.normal[rows].T[...] = a_level[2]
         first = [np.arange(m)]
         for _ in range(1, len(sizes)):
             first.append(first[-1][0::2])  # the parent's first leaf is its left child's
