@@ -55,12 +55,9 @@ def _alone_mask(lo, hi, ids) -> np.ndarray:
 
 
 def _any_alone(side: Side, boxes) -> bool:
-    """Does some loose part of the side stand alone (`_alone`)?  True, without looking, for one part or more than
-    ANY_ALONE_PARTS.  When none does, no pair of parts can be measured, whichever parts are convex."""
-    count = side.local.parts.count
-    if count == 1 or count > ANY_ALONE_PARTS:
-        return True
-    return bool(np.any(_alone_mask(*boxes, np.arange(count))))
+    """Does some loose part of the side (of several, `boxes` their `_all_part_boxes`) stand alone (`_alone`)?  When
+    none does, no pair of parts can be measured, whichever parts are convex."""
+    return bool(np.any(_alone_mask(*boxes, np.arange(side.local.parts.count))))
 
 
 def _alone(side: Side, conv, rows, boxes=None) -> np.ndarray:
@@ -82,16 +79,23 @@ def convex_part_depth(sa: Side, sb: Side, tolerances):
     Candidates are the pairs of convex parts whose boxes overlap, largest overlap first, at most
     MAX_CONVEX_PAIRS of them."""
     pa, pb = sa.local.parts, sb.local.parts
-    boxes_a = _all_part_boxes(sa)
-    if not _any_alone(sa, boxes_a):
-        return None  # (before the parts' convexity is asked for: it would decide nothing)
-    boxes_b = _all_part_boxes(sb)
-    if not _any_alone(sb, boxes_b):
-        return None
+    boxes_a = boxes_b = None
+    # a side of several parts none of which stands alone: nothing to measure, and the parts' convexity is not
+    # asked for (a single part's is known already: the whole mesh's)
+    if 1 < pa.count <= ANY_ALONE_PARTS:
+        boxes_a = _all_part_boxes(sa)
+        if not _any_alone(sa, boxes_a):
+            return None
+    if 1 < pb.count <= ANY_ALONE_PARTS:
+        boxes_b = _all_part_boxes(sb)
+        if not _any_alone(sb, boxes_b):
+            return None
     conv_a = np.flatnonzero(pa.convex)
     conv_b = np.flatnonzero(pb.convex)
     if conv_a.size == 0 or conv_b.size == 0 or conv_a.size * conv_b.size > 4_000_000:
         return None
+    boxes_a = _all_part_boxes(sa) if boxes_a is None else boxes_a
+    boxes_b = _all_part_boxes(sb) if boxes_b is None else boxes_b
     lo_a, hi_a = _part_boxes(sa, conv_a, boxes_a)
     lo_b, hi_b = _part_boxes(sb, conv_b, boxes_b)
     overlap = np.minimum(hi_a[:, None], hi_b[None]) - np.maximum(lo_a[:, None], lo_b[None])  # (na, nb, 3)
