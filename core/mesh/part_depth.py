@@ -80,13 +80,13 @@ def convex_part_depth(sa: Side, sb: Side, tolerances):
     MAX_CONVEX_PAIRS of them."""
     pa, pb = sa.local.parts, sb.local.parts
     boxes_a = boxes_b = None
-    # a side of several parts none of which stands alone: nothing to measure, and the parts' convexity is not
-    # asked for (a single part's is known already: the whole mesh's)
-    if 1 < pa.count <= ANY_ALONE_PARTS:
+    # a side of several parts none of which stands alone: nothing to measure, and the parts' convexity, when not
+    # worked out yet, is not asked for (a single part's is known already: the whole mesh's)
+    if 1 < pa.count <= ANY_ALONE_PARTS and not pa.convex_known:
         boxes_a = _all_part_boxes(sa)
         if not _any_alone(sa, boxes_a):
             return None
-    if 1 < pb.count <= ANY_ALONE_PARTS:
+    if 1 < pb.count <= ANY_ALONE_PARTS and not pb.convex_known:
         boxes_b = _all_part_boxes(sb)
         if not _any_alone(sb, boxes_b):
             return None
