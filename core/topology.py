@@ -148,6 +148,33 @@ def _vertex_group(corners_idx, label, n):
     return group
 
 
+REFLEX_SAMPLE = 64
+"""`convexity_proper` first looks at the edges of REFLEX_SAMPLE triangles spread over a single group (see
+`_reflex_both_ways`)."""
+
+
+def _reflex_both_ways(vertices, corners_idx, twin, a, b, c, centre, tol) -> bool:
+    """Do the edges of a sample of the triangles (one group, its twins all found) show a far corner in front of a
+    face's plane by more than `tol` and another behind one by more than `tol`?  The heights are
+    `convexity_proper`'s own numbers for those rows (the same subtractions, products and sums), so whichever
+    orientation the volume gives the surface, one of them is over the tolerance there: the group is not convex,
+    and the full test, a conjunction that includes these very rows, says so too."""
+    k = corners_idx.shape[0]
+    if k <= REFLEX_SAMPLE:
+        return False
+    rows = np.arange(0, k, k // REFLEX_SAMPLE)
+    a, b, c = a[rows] - centre, b[rows] - centre, c[rows] - centre
+    normal = row_cross(b - a, c - a)
+    length = np.sqrt(row_dot(normal, normal))
+    unit = normal / np.where(length > 0.0, length, 1.0)[:, None]
+    twin = twin.reshape(-1, 3)[rows].reshape(-1)
+    far = corners_idx.reshape(-1)[twin - twin % 3 + (twin + 2) % 3].reshape(-1, 3)
+    height = np.zeros(far.shape)
+    for axis in range(3):
+        height += ((np.take(vertices[:, axis], far) - centre[axis]) - a[:, axis, None]) * unit[:, axis, None]
+    return bool(height.max() > tol and -height.min() > tol)
+
+
 def convexity_proper(vertices, corners_idx, topo, label, count, faces, relative: float = 1e-10, pairing=None):
     n = int(topo.max()) + 1
     if faces is None:
@@ -182,6 +209,8 @@ def convexity_proper(vertices, corners_idx, topo, label, count, faces, relative:
     magnitude = np.maximum(np.abs(lo), np.abs(hi)).max(axis=1)
     tol = relative * np.sqrt(((hi - lo) ** 2).sum(axis=1)) + 16.0 * np.finfo(float).eps * magnitude
     centre = 0.5 * (lo + hi)
+    if count == 1 and _reflex_both_ways(vertices, corners_idx, twin, a, b, c, centre[0], tol[0]):
+        return np.zeros(1, bool)
     if count == 1:  # the same subtraction, broadcast instead of gathered per row
         vertices, a, b, c = vertices - centre[0], a - centre[0], b - centre[0], c - centre[0]
     else:

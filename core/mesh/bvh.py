@@ -198,6 +198,45 @@ def _leaf_boxes(a, b, c):
     return centre, lengths, np.stack([u, v, n])
 
 
+def _leaf_columns(a, b, c):
+    """`_leaf_boxes` in the coordinate-major layout of `_upper_levels` (centres (3, m), half-lengths (3, m), axes
+    (3 axes, 3 coordinates, m)), each number the product or sum `_leaf_boxes` computes, in the same order, from
+    the corners' columns; None when a triangle has a zero first edge or a zero normal (`_leaf_boxes` handles
+    those)."""
+    ax, ay, az = a[:, 0], a[:, 1], a[:, 2]
+    abx, aby, abz = b[:, 0] - ax, b[:, 1] - ay, b[:, 2] - az
+    acx, acy, acz = c[:, 0] - ax, c[:, 1] - ay, c[:, 2] - az
+    length = np.sqrt(abx * abx + aby * aby + abz * abz)
+    if not np.all(length > 0.0):
+        return None
+    ux, uy, uz = abx / length, aby / length, abz / length
+    nx, ny, nz = aby * acz - abz * acy, abz * acx - abx * acz, abx * acy - aby * acx  # row_cross(ab, ac)
+    norm = np.sqrt(nx * nx + ny * ny + nz * nz)
+    if not np.all(norm > 0.0):
+        return None
+    nx, ny, nz = nx / norm, ny / norm, nz / norm
+    vx, vy, vz = ny * uz - nz * uy, nz * ux - nx * uz, nx * uy - ny * ux  # row_cross(n, u)
+    cu = acx * ux + acy * uy + acz * uz
+    cv = acx * vx + acy * vy + acz * vz
+    cn = acx * nx + acy * ny + acz * nz
+    bu = abx * ux + aby * uy + abz * uz
+    lo_u, hi_u = np.minimum(np.minimum(bu, cu), 0.0), np.maximum(np.maximum(bu, cu), 0.0)
+    lo_v, hi_v = np.minimum(cv, 0.0), np.maximum(cv, 0.0)
+    lo_n, hi_n = np.minimum(cn, 0.0), np.maximum(cn, 0.0)
+    mid_u, mid_v, mid_n = 0.5 * (lo_u + hi_u), 0.5 * (lo_v + hi_v), 0.5 * (lo_n + hi_n)
+    m = a.shape[0]
+    centre = np.empty((3, m))
+    for k, (x, u, v, n) in enumerate(((ax, ux, vx, nx), (ay, uy, vy, ny), (az, uz, vz, nz))):
+        centre[k] = x + mid_u * u + mid_v * v + mid_n * n
+    lengths = np.empty((3, m))
+    lengths[0], lengths[1], lengths[2] = 0.5 * (hi_u - lo_u), 0.5 * (hi_v - lo_v), 0.5 * (hi_n - lo_n)
+    axes = np.empty((3, 3, m))
+    axes[0, 0], axes[0, 1], axes[0, 2] = ux, uy, uz
+    axes[1, 0], axes[1, 1], axes[1, 2] = vx, vy, vz
+    axes[2, 0], axes[2, 1], axes[2, 2] = nx, ny, nz
+    return centre, lengths, axes
+
+
 def _upper_levels(centre, lengths, axes, count):
     """Levels 0 .. count - 1 of the boxes from the leaves' (`_leaf_boxes`, row form): lists of each level's centres
     (3 coordinates, n), half-lengths (3 axes, n) and axes (3 axes, 3 coordinates, n).  A parent takes its left
@@ -206,9 +245,12 @@ def _upper_levels(centre, lengths, axes, count):
     The levels run on coordinate-major arrays (contiguous rows per coordinate instead of strided (n, 3) rows,
     every level's three axes at once); each number is the product or sum the row form computes, in the same order,
     so the boxes are the same bits (tests/core/test_bvh_build_columns.py has the row form)."""
-    centre = np.ascontiguousarray(centre.T)
-    axes = np.ascontiguousarray(axes.transpose(0, 2, 1))
-    lengths = np.ascontiguousarray(lengths.T)
+    return _upper_columns(np.ascontiguousarray(centre.T), np.ascontiguousarray(lengths.T),
+                          np.ascontiguousarray(axes.transpose(0, 2, 1)), count)
+
+
+def _upper_columns(centre, lengths, axes, count):
+    """`_upper_levels` from the leaves' coordinate-major arrays (`_leaf_columns`)."""
     centres, length_levels, axes_levels = [centre], [lengths], [axes]
     for _ in range(1, count):
         # node i of this level has the children 2i and 2i + 1 below; an odd last child pairs with itself
@@ -263,14 +305,23 @@ class LocalBVH:
         self.sizes = sizes
         self.offsets = np.concatenate([[0], np.cumsum(sizes)])
 
-        centre, lengths, axes = _leaf_boxes(a, b, c)
-        centres, length_levels, axes_levels = _upper_levels(centre, lengths, axes, len(sizes))
-        self.centre = np.ascontiguousarray(np.concatenate(centres, axis=1).T)
-        all_lengths = np.concatenate(length_levels, axis=1)
-        all_axes = np.concatenate(axes_levels, axis=2)
-        # three (nodes, 3) arrays: the half-axis vectors of every box
-        self.half = [np.ascontiguousarray((all_lengths[i] * all_axes[i]).T) for i in range(3)]
-        self.normal = np.ascontiguousarray(all_axes[2].T)  # unit normal axis of each box
+        leaves = _leaf_columns(a, b, c)
+        if leaves is None:  # a degenerate triangle: the row form, which has its fallbacks
+            centres, length_levels, axes_levels = _upper_levels(*_leaf_boxes(a, b, c), len(sizes))
+        else:
+            centres, length_levels, axes_levels = _upper_columns(*leaves, len(sizes))
+        # (nodes, 3) arrays, each level's coordinate-major rows written straight into its rows: the centres, the
+        # three half-axis vectors of every box (length x unit axis) and the unit normal axis
+        total = int(self.offsets[-1])
+        self.centre = np.empty((total, 3))
+        self.half = [np.empty((total, 3)) for _ in range(3)]
+        self.normal = np.empty((total, 3))
+        for level, (c_level, l_level, a_level) in enumerate(zip(centres, length_levels, axes_levels)):
+            rows = slice(int(self.offsets[level]), int(self.offsets[level + 1]))
+            self.centre[rows].T[...] = c_level
+            for i in range(3):
+                np.multiply(l_level[i], a_level[i], out=self.half[i][rows].T)
+            self.normal[rows].T[...] = a_level[2]
         first = [np.arange(m)]
         for _ in range(1, len(sizes)):
             first.append(first[-1][0::2])  # the parent's first leaf is its left child's

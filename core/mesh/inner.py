@@ -100,6 +100,28 @@ def inner_body(local) -> Inner | None:
     return found or None
 
 
+CENTRE_SAMPLE = 64
+"""`_inner_body` first judges the centre's side of CENTRE_SAMPLE triangles spread over the mesh
+(`_centre_fails_sample`)."""
+
+
+def _centre_fails_sample(vertices, triangles, centre) -> bool:
+    """Does the centre fail the side test of `_inner_body` whichever way the mesh turns, on a sample of the
+    triangles alone?  Their triple products and sizes are `_inner_body`'s own numbers for those rows; a triangle
+    (of non-zero cross product) not turning positively by more than the rounding and another not turning
+    negatively by more than it fail the test for either sign of the volume, and so does the whole mesh."""
+    k = triangles.shape[0]
+    if k <= CENTRE_SAMPLE:
+        return False
+    corners = vertices[triangles[::k // CENTRE_SAMPLE]] - centre
+    a, b, c = corners[:, 0], corners[:, 1], corners[:, 2]
+    normal = row_cross(b - a, c - a)
+    keep = row_dot(normal, normal) > 0.0
+    triple = row_dot(a, row_cross(b, c))[keep]
+    limit = 32.0 * _EPS * np.sqrt(row_dot(a, a) * row_dot(b, b) * row_dot(c, c))[keep]
+    return bool(np.any(triple <= limit) and np.any(-triple <= limit))
+
+
 def _inner_body(local) -> Inner | None:
     if not local.closed:
         return None
@@ -107,8 +129,10 @@ def _inner_body(local) -> Inner | None:
     vertices = local.vertices
     lo, hi = vertices[used].min(axis=0), vertices[used].max(axis=0)
     centre = 0.5 * (lo + hi)
-    points = vertices[used] - centre
     proper = local.proper
+    if _centre_fails_sample(vertices, local.triangles[proper], centre):
+        return None
+    points = vertices[used] - centre
     corners = vertices[local.triangles[proper]] - centre  # (k, 3, 3)
     a, b, c = corners[:, 0], corners[:, 1], corners[:, 2]
     normal = row_cross(b - a, c - a)

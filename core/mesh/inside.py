@@ -9,6 +9,8 @@ X's contact faces that X's own winding number puts inside X.  Pairs are sampled 
 """
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from ..rows import row_cross, row_dot
@@ -17,7 +19,7 @@ from .pair_frame import Side
 from .points import closest_points, winding_numbers
 from .tritri import crossing, point_triangle
 
-__all__ = ["Inside", "deepest_inside", "parts_inside", "steps_off_the_curve", "in_leaf_order",
+__all__ = ["Inside", "PartCorners", "deepest_inside", "parts_inside", "steps_off_the_curve", "in_leaf_order",
            "crossing_sample"]
 
 MAX_PROBES = 128
@@ -45,6 +47,15 @@ def crossing_sample(pairs):
     return pairs[:: max(1, pairs.size // (MAX_PROBES // 8))]
 
 
+class PartCorners(NamedTuple):
+    """What `parts_inside` measured of X's part corners (`_part_points`) against closed Y: their inside flags, and
+    (None when no corner is inside) each one's distance to Y's surface and closest surface point, as
+    `closest_points` gives them.  `deepest_inside` reads them again instead of measuring the same points."""
+    inside: np.ndarray
+    dist: np.ndarray | None
+    surface: np.ndarray | None
+
+
 class Inside:
     any_inside = False
     depth = 0.0
@@ -53,13 +64,16 @@ class Inside:
 
 
 def deepest_inside(sx: Side, sy: Side, found, crossing_pairs, touching_pairs, X, Y, band, scale, swap=False,
-                   with_parts=True, stepped=None):
+                   with_parts=True, stepped=None, part_corners=None):
     """The deepest point of mesh X found inside closed mesh Y (for the depth): part representatives (when
     `with_parts`), a vertex sample, points near the contact.  (Containment is decided by `meet`.)  `stepped`: the
     points stepped off the curve of these crossing pairs with their winding numbers in Y and the Y triangles they
     were stepped from, when `meet` has them (core/mesh/meeting.py `Stepped`: the same points; a point's winding
     number does not depend on the others).  The probes made from a pair start the deepest point's search with
-    their distance to that pair's Y triangle as an upper bound (`_upper_bounds`: the same answer, fewer nodes)."""
+    their distance to that pair's Y triangle as an upper bound (`_upper_bounds`: the same answer, fewer nodes).
+    `part_corners`: the part corners' `PartCorners` against Y when `parts_inside` measured them (core/mesh/meeting.py
+    keeps them): their flags and exact distances are read instead of measured again, and only the other probes
+    are searched for one deeper (see `_deepest`)."""
     result = Inside()
     crossing_pairs = in_leaf_order(found, crossing_pairs, swap)
     touching_pairs = in_leaf_order(found, touching_pairs, swap)
@@ -71,12 +85,18 @@ def deepest_inside(sx: Side, sy: Side, found, crossing_pairs, touching_pairs, X,
     # the triangle of Y each probe was made against (a probe of a pair: that pair's Y triangle), for an upper
     # bound of its distance to Y's surface; the part corners and the vertex sample have none
     against = [None, None]
+    # a crossing pair's contact pairs are its crossing pairs: their probes are made twice, the same points in the
+    # same order (rows `repeat` later than the first ones): counted and searched once
+    repeat = 0
     for pairs in (crossing_pairs, touching_pairs):
         if pairs.size:
             pick = pairs[:: max(1, pairs.size // (MAX_PROBES // 4))]
             corners = X[pick]
             probes += [corners.reshape(-1, 3), corners.mean(axis=1)]
             against += [np.repeat(Y[pick], 3, axis=0), Y[pick]]
+    if _repeated(crossing_pairs, touching_pairs):
+        repeat = 4 * probes[2].shape[0] // 3  # the corners and centroids of the crossing pairs' pick
+        repeated = sum(p.shape[0] for p in probes[:2]) + repeat  # its first row
     if crossing_pairs.size:
         pick = crossing_pairs[:: max(1, crossing_pairs.size // (MAX_PROBES // 2))]
         probes.append(_clipped_centroids(X[pick], Y[pick]))
@@ -87,25 +107,43 @@ def deepest_inside(sx: Side, sy: Side, found, crossing_pairs, touching_pairs, X,
             probes.append(points)
             against.append(Y[pick][rows])
     points = np.concatenate(probes)
-    winding = winding_numbers(points, sy.world, scale)
+    count = rep_points.shape[0]
+    known = part_corners is not None and with_parts and part_corners.inside.shape[0] == count
+    if not known:
+        part_corners = None
+    # the part corners' winding numbers were taken by `parts_inside` when it measured them, and the repeated
+    # probes' are their first copies' (a point's winding number does not depend on the others)
+    start = count if known else 0
+    if repeat:
+        ask = np.concatenate([points[start:repeated], points[repeated + repeat:]])
+        winding = winding_numbers(ask, sy.world, scale) != 0
+        head = winding[:repeated - start]
+        inside = np.concatenate([head, head[head.size - repeat:], winding[repeated - start:]])
+    else:
+        inside = winding_numbers(points[start:], sy.world, scale) != 0
+    if known:
+        inside = np.concatenate([part_corners.inside, inside])
     if crossing_pairs.size and stepped is not None:  # the stepped points come last, as when stepped here
         points = np.concatenate([points, stepped.points])
-        winding = np.concatenate([winding, stepped.winding])
+        inside = np.concatenate([inside, stepped.winding != 0])
         probes.append(stepped.points)
         against.append(stepped.against)
-    inside = winding != 0
     if np.any(inside):
         measured = np.flatnonzero(inside)
         # every part representative found inside is measured, the other points up to MAX_DEPTH_POINTS: the
         # deepest of them beyond the band (only it is kept, so the others are measured no further than needed)
-        reps = measured[measured < rep_points.shape[0]]
-        others = measured[measured >= rep_points.shape[0]]
-        measured = np.concatenate([reps, others[:: max(1, others.size // MAX_DEPTH_POINTS)]])
-        deepest = farthest_from_surface(points[measured], sy.world, band,
-                                        upper=_upper_bounds(points, probes, against, measured))
+        reps = measured[measured < count]
+        others = measured[measured >= count]
+        others = others[:: max(1, others.size // MAX_DEPTH_POINTS)]
+        if repeat:
+            # a repeated probe whose first copy is searched too can only tie with it, and the first row wins a tie
+            copy = (others >= repeated) & (others < repeated + repeat)
+            copy &= np.isin(others - repeat, others)
+            others = others[~copy]
+        deepest = _deepest(points, reps, others, sy, band, part_corners, _upper_bounds, (points, probes, against))
         if deepest is not None:
             row, result.depth, result.point_surface = deepest
-            result.point_in = points[measured[row]]
+            result.point_in = points[row]
             result.any_inside = True
     if not result.any_inside and sx.closed and touching_pairs.size:
         # Surfaces in contact with no surface point found inside (coplanar faces, identical meshes, crossings
@@ -121,6 +159,33 @@ def deepest_inside(sx: Side, sy: Side, found, crossing_pairs, touching_pairs, X,
             result.point_in = behind[row]
             result.any_inside = True
     return result
+
+
+def _repeated(crossing_pairs, touching_pairs) -> bool:
+    """Are the contact pairs the crossing pairs (a crossing pair's contact), so that `deepest_inside` makes their
+    probes twice?"""
+    return bool(crossing_pairs.size) and np.array_equal(crossing_pairs, touching_pairs)
+
+
+def _deepest(points, reps, others, sy: Side, band, corners, upper_bounds, context):
+    """(row of `points`, distance, surface point) of the deepest of points[reps] and points[others] beyond the
+    band (`farthest_from_surface` on the rows reps + others, in that order), or None.  With `corners` the part
+    corners' exact distances are known (`PartCorners`): the deepest of them is their first largest, and the others
+    are searched only for one strictly deeper (a floor at that distance), which is what the search over all of
+    them picks: the largest distance, the first row on a tie, and every part corner comes before the others."""
+    if corners is None or reps.size == 0:
+        measured = np.concatenate([reps, others])
+        deepest = farthest_from_surface(points[measured], sy.world, band, upper=upper_bounds(*context, measured))
+        return None if deepest is None else (int(measured[deepest[0]]), deepest[1], deepest[2])
+    dist = corners.dist[reps]
+    first = int(np.argmax(dist))  # the first of the largest
+    deepest = farthest_from_surface(points[others], sy.world, max(band, float(dist[first])),
+                                    upper=upper_bounds(*context, others))
+    if deepest is not None:
+        return int(others[deepest[0]]), deepest[1], deepest[2]
+    if dist[first] > band:
+        return int(reps[first]), float(dist[first]), corners.surface[reps[first]]
+    return None
 
 
 def _upper_bounds(points, probes, against, rows):
@@ -158,23 +223,32 @@ def _part_points(side: Side):
 
 
 def _measure(points, sy: Side, scale):
-    """Distance of each point to Y's surface, and whether it is inside closed Y (non-zero winding number).  The
-    flags first: when no point is inside, the distances decide nothing and are not measured (None)."""
+    """`PartCorners` of the points against Y: whether each is inside closed Y (non-zero winding number), its
+    distance to Y's surface and closest surface point.  The flags first: when no point is inside, the distances
+    decide nothing and are not measured (None)."""
     inside = winding_numbers(points, sy.world, scale) != 0
     if not np.any(inside):
-        return None, inside
-    return closest_points(points, sy.world)[0], inside
+        return PartCorners(inside, None, None)
+    dist, surface = closest_points(points, sy.world)
+    return PartCorners(inside, dist, surface)
 
 
-def parts_inside(sx: Side, sy: Side, band, scale, measure=None) -> bool:
+def parts_inside(sx: Side, sy: Side, band, scale, measure=None, keep=None) -> bool:
     """Every loose part of X has a corner strictly inside closed Y and none strictly outside it (a corner within
     the band of Y's surface decides nothing).  `measure(points, sy, scale)` gives the points' distances to Y's
-    surface and their inside flags (default `_measure`; only the flags of points off the surface are used)."""
+    surface and their inside flags (default `_measure`; only the flags of points off the surface are used).
+    `keep`: a list, to which the default measure's `PartCorners` is appended when it runs."""
     parts = sx.local.parts
     points, part = _part_points(sx)
     if measure is None and _beyond_box(points, sy, band, scale):
         return False  # that corner is strictly outside Y: its part is not inside, whatever the others say
-    dist, inside = (measure or _measure)(points, sy, scale)
+    if measure is None:
+        measured = _measure(points, sy, scale)
+        if keep is not None:
+            keep.append(measured)
+        dist, inside = measured.dist, measured.inside
+    else:
+        dist, inside = measure(points, sy, scale)
     if not np.any(inside):
         return False  # no corner inside Y: no part is strictly inside
     off = dist > band

@@ -42,12 +42,15 @@ class Meeting:
     pairs that cross (`crossing_pairs`) with their segments (`crossing_segments`, pair frame), the containment,
     and the reported crossing curve `segments` (the crossing segments, or none when they are the contact lines of
     a contained mesh).  `stepped_a` / `stepped_b`: A's points stepped off the curve with their winding numbers in B,
-    and B's in A (`Stepped`), where `meet` made them, else None."""
+    and B's in A (`Stepped`), where `meet` made them, else None.  `corners_a` / `corners_b`: what the containment
+    test measured of A's part corners against B, and of B's against A (core/mesh/inside.py `PartCorners`), else
+    None."""
 
     def __init__(self, frame, found):
         self._frame, self._found = frame, found
         self._A = self._B = None
         self.stepped_a = self.stepped_b = None
+        self.corners_a = self.corners_b = None
 
     def take_pairs(self, found) -> None:
         """Stand for `meet(frame, found)` on other pairs `found`: valid only when nothing crossed, for the
@@ -123,7 +126,7 @@ def meet(frame: Frame, found, crossed=None) -> Meeting:
                 m.segments = segments[:0]
                 break
     else:
-        m.contained = containment(frame)
+        m.contained = containment(frame, meeting=m)
     return m
 
 
@@ -137,16 +140,22 @@ def _planes(world, leaves):
     return Planes(world.corners(used)), rows
 
 
-def containment(frame: Frame, measure=None):
+def containment(frame: Frame, measure=None, meeting: Meeting | None = None):
     """The containment of two meshes that do not cross: A_INSIDE_B when every loose part of A is inside closed B
     (`parts_inside`), else B_INSIDE_A when every part of B is inside closed A, else None.  `measure` as for
-    `parts_inside`."""
+    `parts_inside`.  `meeting`: a `Meeting` whose `corners_a` / `corners_b` receive what was measured of each
+    mesh's part corners (the depth probes read them again)."""
     sa, sb, band, scale = frame.sa, frame.sb, frame.band, frame.scale
-    if sb.closed and frame.boxes_meet and parts_inside(sa, sb, band, scale, measure):
-        return Containment.A_INSIDE_B
-    if sa.closed and frame.boxes_meet and parts_inside(sb, sa, band, scale, measure):
-        return Containment.B_INSIDE_A
-    return None
+    kept_a, kept_b = [], []
+    verdict = None
+    if sb.closed and frame.boxes_meet and parts_inside(sa, sb, band, scale, measure, kept_a):
+        verdict = Containment.A_INSIDE_B
+    elif sa.closed and frame.boxes_meet and parts_inside(sb, sa, band, scale, measure, kept_b):
+        verdict = Containment.B_INSIDE_A
+    if meeting is not None:
+        meeting.corners_a = kept_a[0] if kept_a else None
+        meeting.corners_b = kept_b[0] if kept_b else None
+    return verdict
 
 
 def _stepped(sx: Side, sy: Side, found, crossing_pairs, band, scale, swap) -> Stepped:

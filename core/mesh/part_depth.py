@@ -16,19 +16,51 @@ MAX_CONVEX_PAIRS = 64
 """Cap on pairs of exactly convex loose parts measured by the convex engine for the depth."""
 
 
-def _part_boxes(side: Side, ids):
-    """Pair-frame boxes (lo, hi) of the loose parts `ids` of one side."""
+ANY_ALONE_PARTS = 256
+"""Meshes of up to this many loose parts are first asked whether any part stands alone (`_any_alone`)."""
+
+
+def _all_part_boxes(side: Side):
+    """Pair-frame boxes (lo, hi), (count, 3) each, of every loose part of one side: the extremes of its
+    triangles' corners (gathered part by part, each part's extremes taken in one reduction: the same values)."""
     parts = side.local.parts
     corners = side.vertices[side.local.triangles]
-    lo = np.full((parts.count, 3), np.inf)
-    hi = np.full((parts.count, 3), -np.inf)
+    if parts.count == 1:
+        flat = corners.reshape(-1, 3)
+        return (np.array([[flat[:, x].min() for x in range(3)]]), np.array([[flat[:, x].max() for x in range(3)]]))
+    order = np.argsort(parts.label, kind="stable")
+    starts = np.concatenate([[0], np.cumsum(parts.triangle_count)[:-1]])
+    lo = np.empty((parts.count, 3))
+    hi = np.empty((parts.count, 3))
     for axis in range(3):
-        np.minimum.at(lo[:, axis], parts.label, corners[:, :, axis].min(axis=1))
-        np.maximum.at(hi[:, axis], parts.label, corners[:, :, axis].max(axis=1))
+        column = corners[:, :, axis][order]
+        lo[:, axis] = np.minimum.reduceat(column.min(axis=1), starts)
+        hi[:, axis] = np.maximum.reduceat(column.max(axis=1), starts)
+    return lo, hi
+
+
+def _part_boxes(side: Side, ids, boxes=None):
+    """Pair-frame boxes (lo, hi) of the loose parts `ids` of one side (`boxes`: `_all_part_boxes`, if known)."""
+    lo, hi = _all_part_boxes(side) if boxes is None else boxes
     return lo[ids], hi[ids]
 
 
-def _alone(side: Side, conv, rows) -> np.ndarray:
+def _alone_mask(lo, hi, ids) -> np.ndarray:
+    """For the parts `ids`: their box meets no other part's box (of all parts' boxes lo, hi) with a positive
+    volume."""
+    overlap = np.minimum(hi[ids][:, None], hi[None]) - np.maximum(lo[ids][:, None], lo[None])  # (r, count, 3)
+    meets = np.all(overlap > 0.0, axis=2)
+    meets[np.arange(ids.size), ids] = False
+    return ~np.any(meets, axis=1)
+
+
+def _any_alone(side: Side, boxes) -> bool:
+    """Does some loose part of the side (of several, `boxes` their `_all_part_boxes`) stand alone (`_alone`)?  When
+    none does, no pair of parts can be measured, whichever parts are convex."""
+    return bool(np.any(_alone_mask(*boxes, np.arange(side.local.parts.count))))
+
+
+def _alone(side: Side, conv, rows, boxes=None) -> np.ndarray:
     """(conv.size,) bool, set for the rows of `conv` (indices into it) whose part's box meets no other loose part's
     box of the same mesh with a positive volume (then nothing of the mesh lies inside the part or crosses it)."""
     ok = np.zeros(conv.size, bool)
@@ -36,12 +68,8 @@ def _alone(side: Side, conv, rows) -> np.ndarray:
     if count == 1:
         ok[rows] = True
         return ok
-    lo, hi = _part_boxes(side, np.arange(count))
-    ids = conv[rows]
-    overlap = np.minimum(hi[ids][:, None], hi[None]) - np.maximum(lo[ids][:, None], lo[None])  # (r, count, 3)
-    meets = np.all(overlap > 0.0, axis=2)
-    meets[np.arange(ids.size), ids] = False
-    ok[rows] = ~np.any(meets, axis=1)
+    lo, hi = _all_part_boxes(side) if boxes is None else boxes
+    ok[rows] = _alone_mask(lo, hi, conv[rows])
     return ok
 
 
@@ -51,12 +79,25 @@ def convex_part_depth(sa: Side, sb: Side, tolerances):
     Candidates are the pairs of convex parts whose boxes overlap, largest overlap first, at most
     MAX_CONVEX_PAIRS of them."""
     pa, pb = sa.local.parts, sb.local.parts
+    boxes_a = boxes_b = None
+    # a side of several parts none of which stands alone: nothing to measure, and the parts' convexity, when not
+    # worked out yet, is not asked for (a single part's is known already: the whole mesh's)
+    if 1 < pa.count <= ANY_ALONE_PARTS and not pa.convex_known:
+        boxes_a = _all_part_boxes(sa)
+        if not _any_alone(sa, boxes_a):
+            return None
+    if 1 < pb.count <= ANY_ALONE_PARTS and not pb.convex_known:
+        boxes_b = _all_part_boxes(sb)
+        if not _any_alone(sb, boxes_b):
+            return None
     conv_a = np.flatnonzero(pa.convex)
     conv_b = np.flatnonzero(pb.convex)
     if conv_a.size == 0 or conv_b.size == 0 or conv_a.size * conv_b.size > 4_000_000:
         return None
-    lo_a, hi_a = _part_boxes(sa, conv_a)
-    lo_b, hi_b = _part_boxes(sb, conv_b)
+    boxes_a = _all_part_boxes(sa) if boxes_a is None else boxes_a
+    boxes_b = _all_part_boxes(sb) if boxes_b is None else boxes_b
+    lo_a, hi_a = _part_boxes(sa, conv_a, boxes_a)
+    lo_b, hi_b = _part_boxes(sb, conv_b, boxes_b)
     overlap = np.minimum(hi_a[:, None], hi_b[None]) - np.maximum(lo_a[:, None], lo_b[None])  # (na, nb, 3)
     meets = np.all(overlap >= 0.0, axis=2)
     ia, ib = np.nonzero(meets)
@@ -72,8 +113,8 @@ def convex_part_depth(sa: Side, sb: Side, tolerances):
     ia, ib = ia[first], ib[first]
     # a convex part is a convex solid of its mesh only when no other part of the same mesh reaches into its box
     # (a crate's cavity shell inside its outer shell makes the solid the shell minus the cavity)
-    ok_a = _alone(sa, conv_a, np.unique(ia))
-    ok_b = _alone(sb, conv_b, np.unique(ib))
+    ok_a = _alone(sa, conv_a, np.unique(ia), boxes_a)
+    ok_b = _alone(sb, conv_b, np.unique(ib), boxes_b)
     keep = ok_a[ia] & ok_b[ib]
     best = None
     for i, j in zip(ia[keep], ib[keep]):

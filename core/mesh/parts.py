@@ -46,6 +46,11 @@ class _Parts:
         self._convex = None
 
     @property
+    def convex_known(self) -> bool:
+        """Is `convex` worked out already (asking for it costs nothing more)?"""
+        return self._convex is not None
+
+    @property
     def convex(self) -> np.ndarray:
         """(count,) bool: the part is closed and exactly convex."""
         if self._convex is None and self.count == 1:

@@ -116,13 +116,27 @@ def closest_points(points: np.ndarray, world: WorldBVH):
     return out_d, out_q
 
 
+RAY_SKIP = 3
+"""`_ray_count` starts its descent this many levels below the root, each point paired with every node there (at
+most 2^RAY_SKIP): the levels above keep nearly every pair, and a node's slab test passes whenever one of its
+children's does (see `_ray_count`), so the leaves reached are the same, with fewer rounds and tests."""
+
+
 def _ray_count(points, world: WorldBVH, direction, slack):
+    """Winding numbers of `points` counted along one ray direction, and which points' counts are ambiguous.
+
+    The leaves kept are those whose slab test passes: a parent's box holds its children's (refitted as their
+    extremes, or all shifted by one monotone rounding), and every step of the test is monotone in the box's ends,
+    so a child that passes has a parent that passes, and starting the descent at any level keeps the same leaves
+    (the counts are sums and flags over them, whatever their order)."""
     local = world.local
     count = points.shape[0]
     inv = 1.0 / direction
-    pts = np.arange(count)
-    nodes = np.zeros(count, np.int64)
     top = local.levels - 1
+    start = max(0, top - RAY_SKIP)
+    width = local.sizes[start]
+    pts = np.repeat(np.arange(count), width)
+    nodes = np.tile(np.arange(width), count)
     # The slab test column by column: along axis x the ray enters a node's slab at (lo - slack - p) x inv and
     # leaves it at (hi + slack - p) x inv, the other way round where the direction is negative (the directions
     # have no zero component); the same numbers as the (k, 3) form, without its rows' min and max.
@@ -132,8 +146,8 @@ def _ray_count(points, world: WorldBVH, direction, slack):
     entry = [lower[x] if inv[x] > 0.0 else upper[x] for x in range(3)]
     exit_ = [upper[x] if inv[x] > 0.0 else lower[x] for x in range(3)]
     coordinates = [points[:, x] for x in range(3)]
-    for level in range(top, -1, -1):
-        if level < top:
+    for level in range(start, -1, -1):
+        if level < start:
             pts, nodes = descend_one_level(world, level, pts, nodes)
         flat = world.node(level, nodes)
         enter = leave = None

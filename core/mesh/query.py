@@ -397,9 +397,11 @@ def _mesh_collide(a: TriangleMesh, b: TriangleMesh, tolerances: Tolerances, max_
     probe_ba = sa.closed and frame.boxes_meet and not outside and not _wholly_outside(sb, meeting, crossed, lower,
                                                                                        band, Containment.B_INSIDE_A)
     inside_ab = deepest_inside(sa, sb, found, crossing_pairs, touching_pairs, A, B, band, scale,
-                               with_parts=not crossed, stepped=meeting.stepped_a) if probe_ab else None
+                               with_parts=not crossed, stepped=meeting.stepped_a,
+                               part_corners=meeting.corners_a) if probe_ab else None
     inside_ba = deepest_inside(sb, sa, found, crossing_pairs, touching_pairs, B, A, band, scale, swap=True,
-                               with_parts=not crossed, stepped=meeting.stepped_b) if probe_ba else None
+                               with_parts=not crossed, stepped=meeting.stepped_b,
+                               part_corners=meeting.corners_b) if probe_ba else None
 
     segments = meeting.segments
     crossed = segments.shape[0] > 0
