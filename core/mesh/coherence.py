@@ -51,8 +51,12 @@ closest pair.  The next query places the seeds in the new pose first (a few tria
   crosses and no point changed sides: the answer is SEPARATED again, no containment test nor inside probe runs
   (they would all find nothing), and the seeds' crossing test is skipped.
 
-Anything else (no seed yet, another pair of meshes, a seed within the band: touching, `max_distance` with no
-crossing) goes to the fresh query, which then teaches the history its crossing or closest pairs.  `route` says
+- no seed yet (the history's first query, or its first of another pair of meshes) and no `max_distance`: the
+  closest route as after a jump, its best distance known from the surface points of its first node pairs alone.
+
+Anything else (a seed within the band: touching, `max_distance` with no seed or no crossing, a route that cannot
+prove its answer the fresh one) goes to the fresh query, which then teaches the history its crossing or closest
+pairs.  `route` says
 which way the last query went.  One difference is left: a fresh query that hits its work caps (`MAX_PAIRS`,
 `MAX_EXACT` of core/mesh/descent.py: hundreds of thousands of near-tied pairs) reports a certified interval
 (`converged` False), where the closest route, had it been taken, reports the converged answer.
@@ -176,6 +180,11 @@ class PairHistory:
         step = math.inf if last is None else (displacement(frame.sa.mesh, last[0])
                                               + displacement(frame.sb.mesh, last[1]))
         self._last = here + (0.0,)
+        if last is None and max_distance is None:
+            # no seed yet: the closest route's descent all the same, its best distance known from the surface
+            # points of its first node pairs (as after a jump, where a seed is a poor bound); its answer is the
+            # fresh query's or None, and it leaves the seeds and a frontier for the next query
+            return self._descend(frame, math.inf, 0.0, False)
         if not math.isfinite(step):
             self._frontier = None
             return None
@@ -233,7 +242,11 @@ class PairHistory:
             # the answer is among its leaf pairs: a None is a near tie, for the fresh query
             return self._from_frontier(frame, ub, outside)
         # a new frontier, with room for a few more moves like the last one
-        slack = _slack(step, frame.scale, max(0.5 * ub, REACH * frame.scale))
+        return self._descend(frame, ub, _slack(step, frame.scale, max(0.5 * ub, REACH * frame.scale)), outside)
+
+    def _descend(self, frame, ub: float, slack: float, outside: bool) -> Staged | None:
+        """`_closest` from a real distance `ub` (or inf: no seed yet) with a new frontier `slack` beyond the margin,
+        then the crossing route when it found a pair within the band."""
         if self._start is None:
             self._start = _start(frame.sa.local.bvh, frame.sb.local.bvh)
         staged, self._frontier = _closest(frame, ub, slack, self._travel, outside, self._start)
