@@ -36,10 +36,12 @@ closest pair.  The next query places the seeds in the new pose first (a few tria
   scale, far below the margin, so it reports one of those pairs: the same numbers, from the same arithmetic on the
   same corners.  Otherwise (a near tie: a corner closest to an edge gives points a few ulps apart), and past the
   work caps, the fresh query answers.  A jump takes this route too (the seed is a poor bound, the surface points
-  soon a better one: its first corners' distance stands in for its exact one); when the descent's leaf pairs within
-  the band by their boxes cross (a jump into the other mesh), they hold every crossing pair and answer as the
-  crossing route does, put in the fresh descent's order (`descent.descent_order`), with no oriented bound of the
-  other leaf pairs; any other pair within the band sends the query to the crossing route.
+  soon a better one: its first corners' distance stands in for its exact one).  Before it prunes, the descent
+  follows its start's node pairs within the band by their boxes down to their leaf pairs on their own
+  (`_band_leaves`, far fewer than those within the seed's distance); when they cross (a jump into the other mesh),
+  they hold every crossing pair and answer as the crossing route does, put in the fresh descent's order
+  (`descent.descent_order`), with no oriented bound of the other leaf pairs; any other pair within the band sends
+  the query to the crossing route.
 - the leaf pairs that descent kept (`_Frontier`) serve the next queries without any descent while a bound of how
   far each mesh moved since (`displacement`) proves every node pair it dropped still farther than the closest
   seed plus the margin: the `Route.FRONTIER` route, the same tests on the answer.  It keeps a lower bound of each
@@ -421,6 +423,7 @@ def _closest(frame, ub: float, slack: float, travel: float, outside: bool, start
     pruned = math.inf  # the smallest lower bound of every node pair dropped
     first_a, first_b = _first_corners(sa.local), _first_corners(sb.local)
     missing = None
+    first = True
     while True:
         # surface points of the nodes (a corner of each, in the pair frame) lower the best distance known (their
         # distance is a real one)
@@ -432,6 +435,19 @@ def _closest(frame, ub: float, slack: float, travel: float, outside: bool, start
         bound = box - allowance
         if missing is not None:
             bound = np.where(missing, np.inf, bound)  # a right child that does not exist (`_children`)
+        if first:
+            # the node pairs within the band first, down to their leaf pairs on their own (a jump into the other
+            # mesh: far fewer than the pairs within the seed's distance): every pair that crosses is among those
+            # leaf pairs (all its ancestors are within the band), so if one crosses they answer as the crossing
+            # route does (`_cross_leaves`); else nothing crosses, and the descent goes on for the closest pair
+            first = False
+            near = np.flatnonzero(bound <= frame.band)
+            if near.size:
+                ia, ib, near_bound = _band_leaves(wa, wb, na[near], nb[near], la, lb, allowance, frame.band)
+                if ia.size:
+                    staged = _cross_leaves(frame, wa, wb, ia, ib, near_bound)
+                    if staged is not None:
+                        return staged, _CROSSED
         keep = bound <= ub + margin + slack
         pruned = _smallest_dropped(bound, keep, pruned)
         pick = np.flatnonzero(keep)
@@ -440,20 +456,6 @@ def _closest(frame, ub: float, slack: float, travel: float, outside: bool, start
         if leaves:
             bound = bound[pick]
             ia, ib = na - wa.local.offsets[0], nb - wb.local.offsets[0]
-            near = np.flatnonzero(bound <= frame.band)
-            if near.size:
-                # leaf pairs within the band by their boxes (a jump into the other mesh): every pair that crosses is
-                # among them (all its ancestors are within the band, below ub), so if one crosses they answer as
-                # the crossing route does, in the fresh descent's order (the answer depends on the crossing pairs
-                # alone: their segments, in that order, and the probes sampled from them in leaf order), without
-                # the oriented bounds of every leaf pair; the crossing test on their corners is the one `meet`
-                # runs (it is passed on)
-                order = np.argsort(descent_order(wa, wb, ia[near], ib[near]), kind="stable")
-                found = _Found()
-                found.ia, found.ib, found.lb = ia[near][order], ib[near][order], bound[near][order]
-                crossed = crossing(_corners(sa, found.ia), _corners(sb, found.ib), frame.band)
-                if np.any(crossed[0]):
-                    return _met(frame, found, crossed), _CROSSED
             # the oriented bounds at the leaves only: above them they drop too few pairs to pay for their cost (a
             # round of some hundred numpy calls per level), and the leaf pairs they keep are what `_answer` measures
             bound = pair_lower_bound(wa, na, wb, nb, box[pick]) - allowance
@@ -474,6 +476,34 @@ def _closest(frame, ub: float, slack: float, travel: float, outside: bool, start
     frontier = _Frontier(frame, ia, ib, pruned, bound, travel)
     frontier.upper = (ub if staged is None else staged.d_min) - travel
     return staged, frontier
+
+
+def _band_leaves(wa, wb, na, nb, la, lb, allowance: float, band: float):
+    """(ia, ib, bound): every leaf pair below node pairs na, nb (levels la, lb) whose box distance less `allowance`
+    is within `band` (every ancestor's is then too), with that bound, in `_children`'s order."""
+    while la or lb:
+        na, nb, la, lb, missing = _children(wa, wb, na, nb, la, lb)
+        bound = box_lower_bound(wa, na, wb, nb) - allowance
+        keep = bound <= band
+        if missing is not None:
+            keep &= ~missing
+        pick = np.flatnonzero(keep)
+        na, nb, bound = na[pick], nb[pick], bound[pick]
+    return na - wa.local.offsets[0], nb - wb.local.offsets[0], bound
+
+
+def _cross_leaves(frame, wa, wb, ia, ib, bound) -> Staged | None:
+    """The crossing route's answer from leaf pairs (ia, ib) with their lower bounds, which hold every crossing pair,
+    or None when none crosses: put in the fresh descent's order (the answer depends on the crossing pairs alone:
+    their segments, in that order, and the probes sampled from them in leaf order), without the oriented bounds of
+    the other leaf pairs; the crossing test on their corners is the one `meet` runs (it is passed on)."""
+    order = np.argsort(descent_order(wa, wb, ia, ib), kind="stable")
+    found = _Found()
+    found.ia, found.ib, found.lb = ia[order], ib[order], bound[order]
+    crossed = crossing(_corners(frame.sa, found.ia), _corners(frame.sb, found.ib), frame.band)
+    if np.any(crossed[0]):
+        return _met(frame, found, crossed)
+    return None
 
 
 ORTHONORMAL = 1e-9
