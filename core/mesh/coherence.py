@@ -36,9 +36,10 @@ closest pair.  The next query places the seeds in the new pose first (a few tria
   scale, far below the margin, so it reports one of those pairs: the same numbers, from the same arithmetic on the
   same corners.  Otherwise (a near tie: a corner closest to an edge gives points a few ulps apart), and past the
   work caps, the fresh query answers.  A jump takes this route too (the seed is a poor bound, the surface points
-  soon a better one: its first corners' distance stands in for its exact one).  Before it prunes, the descent
-  follows its start's node pairs within the band by their boxes down to their leaf pairs on their own
-  (`_band_leaves`, far fewer than those within the seed's distance); when they cross (a jump into the other mesh),
+  soon a better one: its first corners' distance stands in for its exact one).  After a jump, before it prunes, the
+  descent follows its start's node pairs within the band by their boxes down to their leaf pairs on their own
+  (`_band_leaves`, far fewer than those within the seed's distance; else its own leaf pairs within the band by
+  their boxes, which are the same pairs); when they cross (a jump into the other mesh),
   they hold every crossing pair and answer as the crossing route does, put in the fresh descent's order
   (`descent.descent_order`), with no oriented bound of the other leaf pairs; any other pair within the band sends
   the query to the crossing route.
@@ -186,7 +187,7 @@ class PairHistory:
             # no seed yet: the closest route's descent all the same, its best distance known from the surface
             # points of its first node pairs (as after a jump, where a seed is a poor bound); its answer is the
             # fresh query's or None, and it leaves the seeds and a frontier for the next query
-            return self._descend(frame, math.inf, 0.0, False)
+            return self._descend(frame, math.inf, 0.0, False, True)
         if not math.isfinite(step):
             self._frontier = None
             return None
@@ -244,14 +245,14 @@ class PairHistory:
             # the answer is among its leaf pairs: a None is a near tie, for the fresh query
             return self._from_frontier(frame, ub, outside)
         # a new frontier, with room for a few more moves like the last one
-        return self._descend(frame, ub, _slack(step, frame.scale, max(0.5 * ub, REACH * frame.scale)), outside)
+        return self._descend(frame, ub, _slack(step, frame.scale, max(0.5 * ub, REACH * frame.scale)), outside, jump)
 
-    def _descend(self, frame, ub: float, slack: float, outside: bool) -> Staged | None:
-        """`_closest` from a real distance `ub` (or inf: no seed yet) with a new frontier `slack` beyond the margin,
-        then the crossing route when it found a pair within the band."""
+    def _descend(self, frame, ub: float, slack: float, outside: bool, band_first: bool) -> Staged | None:
+        """`_closest` from a real distance `ub` (or inf: no seed yet) with a new frontier `slack` beyond the margin
+        (`band_first` as there), then the crossing route when it found a pair within the band."""
         if self._start is None:
             self._start = _start(frame.sa.local.bvh, frame.sb.local.bvh)
-        staged, self._frontier = _closest(frame, ub, slack, self._travel, outside, self._start)
+        staged, self._frontier = _closest(frame, ub, slack, self._travel, outside, self._start, band_first)
         if self._frontier is _CROSSED:
             self._frontier = None
             if staged is not None:
@@ -410,12 +411,14 @@ class _Found:
     """The leaf pairs of a route as core/mesh/query.py reads a descent's result."""
 
 
-def _closest(frame, ub: float, slack: float, travel: float, outside: bool, start):
+def _closest(frame, ub: float, slack: float, travel: float, outside: bool, start, band_first: bool = True):
     """The closest route's descent from the roots (see the module docstring): `ub` is the distance of a seed pair,
     farther than the band; node pairs are kept up to `slack` beyond the margin, so that the leaf pairs left
     (`_Frontier`) still hold the answer after a move of up to about slack / 2.  `travel`: the history's sum of
-    moves at this pose; `outside`: as for `_answer`; `start`: `_start`'s node pairs for this pair of hierarchies.
-    Returns (Staged or None, _Frontier or None)."""
+    moves at this pose; `outside`: as for `_answer`; `start`: `_start`'s node pairs for this pair of hierarchies;
+    `band_first`: the start's node pairs within the band go down on their own first (`_band_leaves`: after a jump,
+    when a crossing is likely and the seed's distance a poor bound), else the leaf pairs within the band are taken
+    from the descent's.  Returns (Staged or None, _Frontier or None)."""
     sa, sb, scale = frame.sa, frame.sb, frame.scale
     margin = MARGIN * scale
     wa, wb, allowance = _pruning_frame(frame)
@@ -435,7 +438,7 @@ def _closest(frame, ub: float, slack: float, travel: float, outside: bool, start
         bound = box - allowance
         if missing is not None:
             bound = np.where(missing, np.inf, bound)  # a right child that does not exist (`_children`)
-        if first:
+        if first and band_first:
             # the node pairs within the band first, down to their leaf pairs on their own (a jump into the other
             # mesh: far fewer than the pairs within the seed's distance): every pair that crosses is among those
             # leaf pairs (all its ancestors are within the band), so if one crosses they answer as the crossing
@@ -456,6 +459,12 @@ def _closest(frame, ub: float, slack: float, travel: float, outside: bool, start
         if leaves:
             bound = bound[pick]
             ia, ib = na - wa.local.offsets[0], nb - wb.local.offsets[0]
+            near = np.flatnonzero(bound <= frame.band) if not band_first else ia[:0]
+            if near.size:
+                # (no band-first descent: the leaf pairs within the band by their boxes hold every crossing pair)
+                staged = _cross_leaves(frame, wa, wb, ia[near], ib[near], bound[near])
+                if staged is not None:
+                    return staged, _CROSSED
             # the oriented bounds at the leaves only: above them they drop too few pairs to pay for their cost (a
             # round of some hundred numpy calls per level), and the leaf pairs they keep are what `_answer` measures
             bound = pair_lower_bound(wa, na, wb, nb, box[pick]) - allowance
