@@ -36,10 +36,13 @@ closest pair.  The next query places the seeds in the new pose first (a few tria
   scale, far below the margin, so it reports one of those pairs: the same numbers, from the same arithmetic on the
   same corners.  Otherwise (a near tie: a corner closest to an edge gives points a few ulps apart), and past the
   work caps, the fresh query answers.  A jump takes this route too (the seed is a poor bound, the surface points
-  soon a better one: its first corners' distance stands in for its exact one); when the descent's leaf pairs within
-  the band by their boxes cross (a jump into the other mesh), they hold every crossing pair and answer as the
-  crossing route does, put in the fresh descent's order (`descent.descent_order`), with no oriented bound of the
-  other leaf pairs; any other pair within the band sends the query to the crossing route.
+  soon a better one: its first corners' distance stands in for its exact one).  After a jump, before it prunes, the
+  descent follows its start's node pairs within the band by their boxes down to their leaf pairs on their own
+  (`_band_leaves`, far fewer than those within the seed's distance; else its own leaf pairs within the band by
+  their boxes, which are the same pairs); when they cross (a jump into the other mesh),
+  they hold every crossing pair and answer as the crossing route does, put in the fresh descent's order
+  (`descent.descent_order`), with no oriented bound of the other leaf pairs; any other pair within the band sends
+  the query to the crossing route.
 - the leaf pairs that descent kept (`_Frontier`) serve the next queries without any descent while a bound of how
   far each mesh moved since (`displacement`) proves every node pair it dropped still farther than the closest
   seed plus the margin: the `Route.FRONTIER` route, the same tests on the answer.  It keeps a lower bound of each
@@ -51,8 +54,12 @@ closest pair.  The next query places the seeds in the new pose first (a few tria
   crosses and no point changed sides: the answer is SEPARATED again, no containment test nor inside probe runs
   (they would all find nothing), and the seeds' crossing test is skipped.
 
-Anything else (no seed yet, another pair of meshes, a seed within the band: touching, `max_distance` with no
-crossing) goes to the fresh query, which then teaches the history its crossing or closest pairs.  `route` says
+- no seed yet (the history's first query, or its first of another pair of meshes) and no `max_distance`: the
+  closest route as after a jump, its best distance known from the surface points of its first node pairs alone.
+
+Anything else (a seed within the band: touching, `max_distance` with no seed or no crossing, a route that cannot
+prove its answer the fresh one) goes to the fresh query, which then teaches the history its crossing or closest
+pairs.  `route` says
 which way the last query went.  One difference is left: a fresh query that hits its work caps (`MAX_PAIRS`,
 `MAX_EXACT` of core/mesh/descent.py: hundreds of thousands of near-tied pairs) reports a certified interval
 (`converged` False), where the closest route, had it been taken, reports the converged answer.
@@ -176,6 +183,11 @@ class PairHistory:
         step = math.inf if last is None else (displacement(frame.sa.mesh, last[0])
                                               + displacement(frame.sb.mesh, last[1]))
         self._last = here + (0.0,)
+        if last is None and max_distance is None:
+            # no seed yet: the closest route's descent all the same, its best distance known from the surface
+            # points of its first node pairs (as after a jump, where a seed is a poor bound); its answer is the
+            # fresh query's or None, and it leaves the seeds and a frontier for the next query
+            return self._descend(frame, math.inf, 0.0, False, True)
         if not math.isfinite(step):
             self._frontier = None
             return None
@@ -233,10 +245,14 @@ class PairHistory:
             # the answer is among its leaf pairs: a None is a near tie, for the fresh query
             return self._from_frontier(frame, ub, outside)
         # a new frontier, with room for a few more moves like the last one
-        slack = _slack(step, frame.scale, max(0.5 * ub, REACH * frame.scale))
+        return self._descend(frame, ub, _slack(step, frame.scale, max(0.5 * ub, REACH * frame.scale)), outside, jump)
+
+    def _descend(self, frame, ub: float, slack: float, outside: bool, band_first: bool) -> Staged | None:
+        """`_closest` from a real distance `ub` (or inf: no seed yet) with a new frontier `slack` beyond the margin
+        (`band_first` as there), then the crossing route when it found a pair within the band."""
         if self._start is None:
             self._start = _start(frame.sa.local.bvh, frame.sb.local.bvh)
-        staged, self._frontier = _closest(frame, ub, slack, self._travel, outside, self._start)
+        staged, self._frontier = _closest(frame, ub, slack, self._travel, outside, self._start, band_first)
         if self._frontier is _CROSSED:
             self._frontier = None
             if staged is not None:
@@ -395,12 +411,14 @@ class _Found:
     """The leaf pairs of a route as core/mesh/query.py reads a descent's result."""
 
 
-def _closest(frame, ub: float, slack: float, travel: float, outside: bool, start):
+def _closest(frame, ub: float, slack: float, travel: float, outside: bool, start, band_first: bool = True):
     """The closest route's descent from the roots (see the module docstring): `ub` is the distance of a seed pair,
     farther than the band; node pairs are kept up to `slack` beyond the margin, so that the leaf pairs left
     (`_Frontier`) still hold the answer after a move of up to about slack / 2.  `travel`: the history's sum of
-    moves at this pose; `outside`: as for `_answer`; `start`: `_start`'s node pairs for this pair of hierarchies.
-    Returns (Staged or None, _Frontier or None)."""
+    moves at this pose; `outside`: as for `_answer`; `start`: `_start`'s node pairs for this pair of hierarchies;
+    `band_first`: the start's node pairs within the band go down on their own first (`_band_leaves`: after a jump,
+    when a crossing is likely and the seed's distance a poor bound), else the leaf pairs within the band are taken
+    from the descent's.  Returns (Staged or None, _Frontier or None)."""
     sa, sb, scale = frame.sa, frame.sb, frame.scale
     margin = MARGIN * scale
     wa, wb, allowance = _pruning_frame(frame)
@@ -408,6 +426,7 @@ def _closest(frame, ub: float, slack: float, travel: float, outside: bool, start
     pruned = math.inf  # the smallest lower bound of every node pair dropped
     first_a, first_b = _first_corners(sa.local), _first_corners(sb.local)
     missing = None
+    first = True
     while True:
         # surface points of the nodes (a corner of each, in the pair frame) lower the best distance known (their
         # distance is a real one)
@@ -419,6 +438,19 @@ def _closest(frame, ub: float, slack: float, travel: float, outside: bool, start
         bound = box - allowance
         if missing is not None:
             bound = np.where(missing, np.inf, bound)  # a right child that does not exist (`_children`)
+        if first and band_first:
+            # the node pairs within the band first, down to their leaf pairs on their own (a jump into the other
+            # mesh: far fewer than the pairs within the seed's distance): every pair that crosses is among those
+            # leaf pairs (all its ancestors are within the band), so if one crosses they answer as the crossing
+            # route does (`_cross_leaves`); else nothing crosses, and the descent goes on for the closest pair
+            first = False
+            near = np.flatnonzero(bound <= frame.band)
+            if near.size:
+                ia, ib, near_bound = _band_leaves(wa, wb, na[near], nb[near], la, lb, allowance, frame.band)
+                if ia.size:
+                    staged = _cross_leaves(frame, wa, wb, ia, ib, near_bound)
+                    if staged is not None:
+                        return staged, _CROSSED
         keep = bound <= ub + margin + slack
         pruned = _smallest_dropped(bound, keep, pruned)
         pick = np.flatnonzero(keep)
@@ -427,20 +459,12 @@ def _closest(frame, ub: float, slack: float, travel: float, outside: bool, start
         if leaves:
             bound = bound[pick]
             ia, ib = na - wa.local.offsets[0], nb - wb.local.offsets[0]
-            near = np.flatnonzero(bound <= frame.band)
+            near = np.flatnonzero(bound <= frame.band) if not band_first else ia[:0]
             if near.size:
-                # leaf pairs within the band by their boxes (a jump into the other mesh): every pair that crosses is
-                # among them (all its ancestors are within the band, below ub), so if one crosses they answer as
-                # the crossing route does, in the fresh descent's order (the answer depends on the crossing pairs
-                # alone: their segments, in that order, and the probes sampled from them in leaf order), without
-                # the oriented bounds of every leaf pair; the crossing test on their corners is the one `meet`
-                # runs (it is passed on)
-                order = np.argsort(descent_order(wa, wb, ia[near], ib[near]), kind="stable")
-                found = _Found()
-                found.ia, found.ib, found.lb = ia[near][order], ib[near][order], bound[near][order]
-                crossed = crossing(_corners(sa, found.ia), _corners(sb, found.ib), frame.band)
-                if np.any(crossed[0]):
-                    return _met(frame, found, crossed), _CROSSED
+                # (no band-first descent: the leaf pairs within the band by their boxes hold every crossing pair)
+                staged = _cross_leaves(frame, wa, wb, ia[near], ib[near], bound[near])
+                if staged is not None:
+                    return staged, _CROSSED
             # the oriented bounds at the leaves only: above them they drop too few pairs to pay for their cost (a
             # round of some hundred numpy calls per level), and the leaf pairs they keep are what `_answer` measures
             bound = pair_lower_bound(wa, na, wb, nb, box[pick]) - allowance
@@ -461,6 +485,34 @@ def _closest(frame, ub: float, slack: float, travel: float, outside: bool, start
     frontier = _Frontier(frame, ia, ib, pruned, bound, travel)
     frontier.upper = (ub if staged is None else staged.d_min) - travel
     return staged, frontier
+
+
+def _band_leaves(wa, wb, na, nb, la, lb, allowance: float, band: float):
+    """(ia, ib, bound): every leaf pair below node pairs na, nb (levels la, lb) whose box distance less `allowance`
+    is within `band` (every ancestor's is then too), with that bound, in `_children`'s order."""
+    while la or lb:
+        na, nb, la, lb, missing = _children(wa, wb, na, nb, la, lb)
+        bound = box_lower_bound(wa, na, wb, nb) - allowance
+        keep = bound <= band
+        if missing is not None:
+            keep &= ~missing
+        pick = np.flatnonzero(keep)
+        na, nb, bound = na[pick], nb[pick], bound[pick]
+    return na - wa.local.offsets[0], nb - wb.local.offsets[0], bound
+
+
+def _cross_leaves(frame, wa, wb, ia, ib, bound) -> Staged | None:
+    """The crossing route's answer from leaf pairs (ia, ib) with their lower bounds, which hold every crossing pair,
+    or None when none crosses: put in the fresh descent's order (the answer depends on the crossing pairs alone:
+    their segments, in that order, and the probes sampled from them in leaf order), without the oriented bounds of
+    the other leaf pairs; the crossing test on their corners is the one `meet` runs (it is passed on)."""
+    order = np.argsort(descent_order(wa, wb, ia, ib), kind="stable")
+    found = _Found()
+    found.ia, found.ib, found.lb = ia[order], ib[order], bound[order]
+    crossed = crossing(_corners(frame.sa, found.ia), _corners(frame.sb, found.ib), frame.band)
+    if np.any(crossed[0]):
+        return _met(frame, found, crossed)
+    return None
 
 
 ORTHONORMAL = 1e-9

@@ -41,4 +41,4 @@ def test_a_jump_along_a_crossing_rod_takes_the_crossing_route():
         if i:
             assert abs(x - slides[i - 1]) > JUMP * want.scale  # each slide is a jump
         routes.append(history.route)
-    assert routes[0] is Route.FRESH and all(r is Route.CROSSING for r in routes[1:]), routes
+    assert all(r is Route.CROSSING for r in routes[1:]), routes  # (the first query has no seeds: any route)
