@@ -15,12 +15,9 @@ import core
 from core.contact import Status
 from core.mesh.coherence import JUMP, Route
 from tests.core import mesh_corpus as mc
+from tests.core.answers import float_bits
 
 FIELDS = ("distance", "point_a", "point_b", "normal", "gap", "intersection")
-
-
-def _bits(x):
-    return np.ascontiguousarray(np.asarray(x, np.float64)).view(np.uint64)
 
 
 def test_a_jump_along_a_crossing_rod_takes_the_crossing_route():
@@ -37,7 +34,7 @@ def test_a_jump_along_a_crossing_rod_takes_the_crossing_route():
         assert want.status is Status.INTERSECTING, i
         assert got.status is want.status and got.containment == want.containment, i
         for name in FIELDS:
-            assert np.array_equal(_bits(getattr(got, name)), _bits(getattr(want, name))), (i, name)
+            assert np.array_equal(float_bits(getattr(got, name)), float_bits(getattr(want, name))), (i, name)
         if i:
             assert abs(x - slides[i - 1]) > JUMP * want.scale  # each slide is a jump
         routes.append(history.route)

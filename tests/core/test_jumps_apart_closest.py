@@ -14,12 +14,9 @@ import core
 from core.contact import Status
 from core.mesh.coherence import Route
 from tests.core import mesh_corpus as mc
+from tests.core.answers import float_bits
 
 FIELDS = ("distance", "point_a", "point_b", "normal", "gap", "intersection")
-
-
-def _bits(x):
-    return np.ascontiguousarray(np.asarray(x, np.float64)).view(np.uint64)
 
 
 def test_jumps_apart_take_the_closest_route():
@@ -35,7 +32,7 @@ def test_jumps_apart_take_the_closest_route():
         want = core.collide(pose, star, depth_interval=False)
         assert got.status is want.status and got.containment == want.containment, i
         for name in FIELDS:
-            assert np.array_equal(_bits(getattr(got, name)), _bits(getattr(want, name))), (i, name)
+            assert np.array_equal(float_bits(getattr(got, name)), float_bits(getattr(want, name))), (i, name)
         if i and want.status is Status.SEPARATED:
             apart += 1
             closest += history.route is Route.CLOSEST

@@ -16,10 +16,7 @@ from core.mesh.meeting import meet
 from core.mesh.pair_frame import Frame
 from core.mesh.tritri import crossing
 from tests.core import mesh_corpus as mc
-
-
-def _bits(x):
-    return np.ascontiguousarray(np.asarray(x, np.float64)).view(np.uint64)
+from tests.core.answers import float_bits
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -39,7 +36,7 @@ def test_meet_given_the_crossing_test(seed):
         crossed_poses += bool(np.any(given[0]))
         got, want = meet(frame, found, given), meet(frame, found)
         assert np.array_equal(got.crossing_pairs, want.crossing_pairs)
-        assert np.array_equal(_bits(got.crossing_segments), _bits(want.crossing_segments))
-        assert np.array_equal(_bits(got.segments), _bits(want.segments))
+        assert np.array_equal(float_bits(got.crossing_segments), float_bits(want.crossing_segments))
+        assert np.array_equal(float_bits(got.segments), float_bits(want.segments))
         assert got.contained == want.contained
     assert crossed_poses >= 2, crossed_poses

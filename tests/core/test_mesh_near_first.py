@@ -17,20 +17,11 @@ import core
 from core.mesh import query
 from core.tolerances import DEFAULT_TOLERANCES
 from tests.core.mesh_corpus import FAMILIES, box, make_case, torus
-
-
-def _dump(contact):
-    fields = [repr(contact.status), repr(contact.containment)]
-    for key in ("distance", "normal", "point_a", "point_b", "gap", "intersection", "separation", "scale",
-                "touching_tolerance"):
-        fields.append(np.asarray(getattr(contact, key), float).tobytes().hex())
-    fields += [repr(getattr(contact, key)) for key in ("converged", "iteration_cap_hit", "fallback_used", "open_a",
-                                                       "open_b", "beyond_max_distance")]
-    return fields
+from tests.core.answers import contact_fields
 
 
 def _answer(a, b, near_first):
-    return _dump(query._mesh_collide(a, b, DEFAULT_TOLERANCES, None, narrow=False, near_first=near_first))
+    return contact_fields(query._mesh_collide(a, b, DEFAULT_TOLERANCES, None, narrow=False, near_first=near_first))
 
 
 def _corpus_pairs(family, count=None):

@@ -13,14 +13,7 @@ import numpy as np
 import core
 from core.mesh import query
 from tests.core.mesh_corpus import FAMILIES, make_case, sphere
-
-
-def _dump(contact):
-    fields = [repr(contact.status), repr(contact.containment)]
-    for key in ("distance", "normal", "point_a", "point_b", "gap", "intersection", "separation"):
-        fields.append(np.asarray(getattr(contact, key), float).tobytes().hex())
-    fields += [repr(getattr(contact, key)) for key in ("converged", "iteration_cap_hit", "fallback_used")]
-    return fields
+from tests.core.answers import contact_fields
 
 
 def _pairs():
@@ -68,8 +61,8 @@ def test_reused_part_corners_change_no_answer(monkeypatch):
         return real(*args, part_corners=part_corners, **kw)
 
     monkeypatch.setattr(query, "deepest_inside", counted)
-    fast = [[_dump(core.collide(x, y, depth_interval=False)) for x, y in ((a, b), (b, a))] for a, b in pairs]
+    fast = [[contact_fields(core.collide(x, y, depth_interval=False)) for x, y in ((a, b), (b, a))] for a, b in pairs]
     assert any(used)  # the measured corners are read on these cases
     monkeypatch.setattr(query, "deepest_inside", lambda *args, part_corners=None, **kw: real(*args, **kw))
-    full = [[_dump(core.collide(x, y, depth_interval=False)) for x, y in ((a, b), (b, a))] for a, b in pairs]
+    full = [[contact_fields(core.collide(x, y, depth_interval=False)) for x, y in ((a, b), (b, a))] for a, b in pairs]
     assert fast == full

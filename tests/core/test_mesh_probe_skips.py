@@ -19,18 +19,11 @@ import pytest
 import core
 from core.mesh import inside, query
 from tests.core.mesh_corpus import FAMILIES, make_case, sphere, torus
-
-
-def _dump(contact):
-    fields = [repr(contact.status), repr(contact.containment)]
-    for key in ("distance", "normal", "point_a", "point_b", "gap", "intersection", "separation"):
-        fields.append(np.asarray(getattr(contact, key), float).tobytes().hex())
-    fields += [repr(getattr(contact, key)) for key in ("converged", "iteration_cap_hit", "fallback_used")]
-    return fields
+from tests.core.answers import contact_fields
 
 
 def _answers(a, b, interval):
-    return [_dump(core.collide(x, y, depth_interval=interval)) for x, y in ((a, b), (b, a))]
+    return [contact_fields(core.collide(x, y, depth_interval=interval)) for x, y in ((a, b), (b, a))]
 
 
 def _apart_pairs():

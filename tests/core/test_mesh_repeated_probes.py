@@ -10,14 +10,7 @@ import numpy as np
 import core
 from core.mesh import inside
 from tests.core.mesh_corpus import FAMILIES, make_case, sphere, torus
-
-
-def _dump(contact):
-    fields = [repr(contact.status), repr(contact.containment)]
-    for key in ("distance", "normal", "point_a", "point_b", "gap", "intersection", "separation"):
-        fields.append(np.asarray(getattr(contact, key), float).tobytes().hex())
-    fields += [repr(getattr(contact, key)) for key in ("converged", "iteration_cap_hit", "fallback_used")]
-    return fields
+from tests.core.answers import contact_fields
 
 
 def _pairs():
@@ -34,7 +27,7 @@ def _pairs():
 
 
 def _answers(pairs):
-    return [[_dump(core.collide(x, y, depth_interval=False)) for x, y in ((a, b), (b, a))] for a, b in pairs]
+    return [[contact_fields(core.collide(x, y, depth_interval=False)) for x, y in ((a, b), (b, a))] for a, b in pairs]
 
 
 def test_repeated_probes_change_no_answer(monkeypatch):

@@ -18,14 +18,11 @@ from core.mesh.meeting import _planes
 from core.mesh.pair_frame import Frame
 from core.mesh.tritri import Planes
 from tests.core.duplicates import blender_uv_sphere
-
-
-def _bits(x):
-    return np.ascontiguousarray(np.asarray(x, np.float64)).view(np.uint64)
+from tests.core.answers import float_bits
 
 
 def _same(x, y) -> bool:
-    return x.shape == y.shape and np.array_equal(_bits(x), _bits(y))
+    return x.shape == y.shape and np.array_equal(float_bits(x), float_bits(y))
 
 
 def _meshes():

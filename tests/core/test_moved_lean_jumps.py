@@ -17,18 +17,15 @@ import core
 from core.contact import Status
 from core.mesh.coherence import Route
 from tests.core import mesh_corpus as mc
+from tests.core.answers import float_bits
 
 FIELDS = ("distance", "point_a", "point_b", "normal", "gap", "intersection")
-
-
-def _bits(x):
-    return np.ascontiguousarray(np.asarray(x, np.float64)).view(np.uint64)
 
 
 def _same(got, want, where):
     assert got.status is want.status and got.containment == want.containment, where
     for name in FIELDS:
-        assert np.array_equal(_bits(getattr(got, name)), _bits(getattr(want, name))), (where, name)
+        assert np.array_equal(float_bits(getattr(got, name)), float_bits(getattr(want, name))), (where, name)
 
 
 @pytest.mark.parametrize("far", [0.0, 1e4, 1e6])

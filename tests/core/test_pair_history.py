@@ -19,19 +19,16 @@ import core
 from core.mesh.coherence import Route
 from tests.core import mesh_corpus as mc
 from tests.core import meshes
+from tests.core.answers import float_bits
 
 FIELDS = ("distance", "point_a", "point_b", "normal", "gap", "intersection", "scale", "touching_tolerance")
-
-
-def _bits(x):
-    return np.ascontiguousarray(np.asarray(x, np.float64)).view(np.uint64)
 
 
 def _assert_same(got, want, where):
     assert got.status == want.status, where
     assert got.containment == want.containment, where
     for name in FIELDS:
-        assert np.array_equal(_bits(getattr(got, name)), _bits(getattr(want, name))), (where, name)
+        assert np.array_equal(float_bits(getattr(got, name)), float_bits(getattr(want, name))), (where, name)
     for name in ("converged", "iteration_cap_hit", "fallback_used", "beyond_max_distance", "open_a", "open_b"):
         assert getattr(got, name) == getattr(want, name), (where, name)
 
@@ -137,7 +134,6 @@ def test_touching_faces_and_max_distance():
     poses += [_pose(None, (0.2, 0.2 + 0.01 * i, 0.97 - 0.01 * i)) for i in range(10)]
     _run(a, b, poses)
     _run(a, b, poses, max_distance=0.05)
-
 
 
 @pytest.mark.parametrize("seed", range(2))
