@@ -132,16 +132,10 @@ def _point_triangle_by_edge(p, a, b, c):
     return best
 
 
-def segment_segment(p1, q1, p2, q2):
-    """Closest points (x1 on p1q1, x2 on p2q2) of k segment pairs."""
-    d1 = q1 - p1
-    d2 = q2 - p2
-    r = p1 - p2
-    a = row_dot(d1, d1)
-    e = row_dot(d2, d2)
-    f = row_dot(d2, r)
-    c = row_dot(d1, r)
-    b = row_dot(d1, d2)
+def _segment_parameters(a, b, c, e, f):
+    """The clamped parameters (s, t) of two segments' closest points from the products a = d1.d1, b = d1.d2,
+    c = d1.r, e = d2.d2, f = d2.r (r = p1 - p2), element by element on arrays of any one shape: a zero-length
+    segment is a point, parallel segments take a valid pair among the equals."""
     denom = a * e - b * b
     safe_a = np.where(a > 0.0, a, 1.0)
     safe_e = np.where(e > 0.0, e, 1.0)
@@ -154,6 +148,20 @@ def segment_segment(p1, q1, p2, q2):
     t = np.clip(t, 0.0, 1.0)
     s = np.where(low & (a > 0.0), np.clip(-c / safe_a, 0.0, 1.0), s)
     s = np.where(high & (a > 0.0), np.clip((b - c) / safe_a, 0.0, 1.0), s)
+    return s, t
+
+
+def segment_segment(p1, q1, p2, q2):
+    """Closest points (x1 on p1q1, x2 on p2q2) of k segment pairs."""
+    d1 = q1 - p1
+    d2 = q2 - p2
+    r = p1 - p2
+    a = row_dot(d1, d1)
+    e = row_dot(d2, d2)
+    f = row_dot(d2, r)
+    c = row_dot(d1, r)
+    b = row_dot(d1, d2)
+    s, t = _segment_parameters(a, b, c, e, f)
     return p1 + s[:, None] * d1, p2 + t[:, None] * d2
 
 
@@ -242,18 +250,7 @@ def _triangle_pairs(A, B):
     f = d2[0] * r[0] + d2[1] * r[1] + d2[2] * r[2]
     c = d1[0] * r[0] + d1[1] * r[1] + d1[2] * r[2]
     b = d1[0] * d2[0] + d1[1] * d2[1] + d1[2] * d2[2]
-    denom = a * e - b * b
-    safe_a = np.where(a > 0.0, a, 1.0)
-    safe_e = np.where(e > 0.0, e, 1.0)
-    general = denom > 1e-14 * a * e
-    s = np.where(general, np.clip((b * f - c * e) / np.where(general, denom, 1.0), 0.0, 1.0), 0.0)
-    s = np.where(a > 0.0, s, 0.0)
-    t = np.where(e > 0.0, (b * s + f) / safe_e, 0.0)
-    low = t < 0.0
-    high = t > 1.0
-    t = np.clip(t, 0.0, 1.0)
-    s = np.where(low & (a > 0.0), np.clip(-c / safe_a, 0.0, 1.0), s)
-    s = np.where(high & (a > 0.0), np.clip((b - c) / safe_a, 0.0, 1.0), s)
+    s, t = _segment_parameters(a, b, c, e, f)
     s1 = (p1 + s * d1).reshape(3, 9, k)
     s2 = (p2 + t * d2).reshape(3, 9, k)
     # the 21 candidates in the module docstring's order: A's corners, B's corners, the edge pairs, A's piercing
