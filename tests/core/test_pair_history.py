@@ -19,18 +19,7 @@ import core
 from core.mesh.coherence import Route
 from tests.core import mesh_corpus as mc
 from tests.core import meshes
-from tests.core.answers import float_bits
-
-FIELDS = ("distance", "point_a", "point_b", "normal", "gap", "intersection", "scale", "touching_tolerance")
-
-
-def _assert_same(got, want, where):
-    assert got.status == want.status, where
-    assert got.containment == want.containment, where
-    for name in FIELDS:
-        assert np.array_equal(float_bits(getattr(got, name)), float_bits(getattr(want, name))), (where, name)
-    for name in ("converged", "iteration_cap_hit", "fallback_used", "beyond_max_distance", "open_a", "open_b"):
-        assert getattr(got, name) == getattr(want, name), (where, name)
+from tests.core.answers import assert_same_answer
 
 
 def _pose(rotation, offset):
@@ -48,7 +37,7 @@ def _run(a, b, poses, moving="b", history=None, max_distance=None, narrow=False)
         got = core.collide(pa, pb, history=history, max_distance=max_distance, depth_interval=narrow)
         routes.append(history.route)
         want = core.collide(pa, pb, max_distance=max_distance, depth_interval=narrow)
-        _assert_same(got, want, (i, history.route, want.status))
+        assert_same_answer(got, want, (i, history.route, want.status))
     return routes
 
 
