@@ -48,7 +48,8 @@ smallest box distance of the pairs it put off as a bound of their exact distance
 
 
 class Found:
-    pass
+    measured = None
+    """`_Upper.measured` of the descent that made it (the leaf pairs it took the exact distance of), or None."""
 
 
 def descend(wa: WorldBVH, wb: WorldBVH, band, prune, max_distance, near_only=False, cap=None) -> Found | None:
@@ -342,7 +343,7 @@ def _first_distances(A, B, found, sel, best, band, prune):
     already (`found.measured`: most of the first chunk, the leaf level's most promising pairs) are taken from it,
     the others measured by `screened_distances` against the best of both (they matter to the chunk only if
     they are no farther than that, see core/mesh/screened.py).  Each pair's row is the kernel's for that pair."""
-    measured = getattr(found, "measured", None)
+    measured = found.measured
     if measured is None:
         return screened_distances(A[sel], B[sel], best, band, prune)
     have, dk, xak, xbk = measured(found.ia[sel], found.ib[sel])

@@ -46,7 +46,7 @@ time (`_point_triangle_by_edge`: smaller temporaries, faster per row).  Both giv
 def point_triangle(p, a, b, c):
     """Closest point of triangles abc to points p, (k, 3); robust to degenerate triangles.  Row by row: a row's
     answer does not depend on the other rows (callers stack unrelated queries into one call).  Each edge is taken
-    from its lower end (`_from_lower_end`): the two triangles sharing an edge give the same point on it.  Up to
+    from its lower end (`_lower_end_flip`): the two triangles sharing an edge give the same point on it.  Up to
     POINT_ROWS rows the work runs on coordinate columns, the three edges at once as (coordinate, edge, k) arrays
     (each number as `row_dot` and `row_cross` on one edge give it); the closest edge point is then taken edge by
     edge, ab first."""
@@ -188,9 +188,10 @@ def triangle_triangle(A, B):
 
 def _triangle_pairs(A, B):
     """`triangle_triangle` on one block.  The candidates are those of the module docstring, each number with the
-    arithmetic `point_triangle`, `segment_segment` and `_pierce_points` give it on (k, 3) rows (the docstring of
-    each step says which), so the bits are theirs; what a triangle's own corners give (its edges taken from their
-    lower ends, its normal, their lengths) is computed once per triangle instead of once per candidate.
+    arithmetic `point_triangle` and `segment_segment` give it on (k, 3) rows (tests/core/test_tritri_pairs_columns.py
+    writes the candidates out that way, one feature at a time), so the bits are theirs; what a triangle's own
+    corners give (its edges taken from their lower ends, its normal, their lengths) is computed once per triangle
+    instead of once per candidate.
 
     Layout: m = 2k triangles, A's then B's, as coordinate-first columns C[x, corner, triangle]; triangle j's
     partner (the other triangle of its pair) is O[:, :, j]."""
@@ -200,14 +201,14 @@ def _triangle_pairs(A, B):
     C1 = C[:, _NEXT]  # each edge's other end
     E = C1 - C  # (coordinate, edge, m): c1 - c0, c2 - c1, c0 - c2
     EO = O[:, _NEXT] - O
-    # each edge from its lower end (x, then y, then z), as `_from_lower_end` and `point_triangle` take it
+    # each edge from its lower end (x, then y, then z), as `point_triangle` and `segment_segment`'s callers take it
     flip = _lower_end_flip_columns(C, C1)  # (edge, m)
     start = np.where(flip, C1, C)
     edge = np.where(flip, -E, E)  # as `point_triangle` turns it
-    run = np.where(flip, C - C1, E)  # as `_from_lower_end` and `segment_segment` give it (0 is +0 here)
+    run = np.where(flip, C - C1, E)  # as the lower end's segment gives it to `segment_segment` (0 is +0 here)
     length2 = edge[0] * edge[0] + edge[1] * edge[1] + edge[2] * edge[2]  # (edge, m)
     n = _cross_columns(E[:, 0], C[:, 2] - C[:, 0])  # (coordinate, m)
-    # the partner's corners against this triangle's plane: where its edges pierce it (`_pierce_points`)
+    # the partner's corners against this triangle's plane: where its edges pierce it, if they do (else their start)
     h = (O - C[:, :1]) * n[:, None]
     sp = h[0] + h[1] + h[2]  # (edge of the partner, m): its start corner's height
     sq = sp[[1, 2, 0]]  # its end corner's
@@ -262,7 +263,8 @@ def _triangle_pairs(A, B):
     d2 = diff[0] * diff[0] + diff[1] * diff[1] + diff[2] * diff[2]  # (candidate, k)
     pick = np.argmin(d2, axis=0)
     cols = np.arange(k)
-    return np.sqrt(d2[pick, cols]), np.ascontiguousarray(on_a[:, pick, cols].T), np.ascontiguousarray(on_b[:, pick, cols].T)
+    xa, xb = np.ascontiguousarray(on_a[:, pick, cols].T), np.ascontiguousarray(on_b[:, pick, cols].T)
+    return np.sqrt(d2[pick, cols]), xa, xb
 
 
 def _lower_end_flip_columns(p, q):
@@ -273,18 +275,8 @@ def _lower_end_flip_columns(p, q):
 def _lower_end_flip(p, q):
     """Rows (..., ) where q is the lower end of segment pq (..., 3) (ends compared by x, then y, then z), or None if
     none is."""
-    flip = (p[..., 0] > q[..., 0]) | ((p[..., 0] == q[..., 0])
-                                      & ((p[..., 1] > q[..., 1]) | ((p[..., 1] == q[..., 1]) & (p[..., 2] > q[..., 2]))))
+    flip = _lower_end_flip_columns(np.moveaxis(p, -1, 0), np.moveaxis(q, -1, 0))
     return flip if np.any(flip) else None
-
-
-def _from_lower_end(p, q):
-    """Segments pq (k, 3) as (lower end, upper end), ends compared by x, then y, then z."""
-    flip = _lower_end_flip(p, q)
-    if flip is None:
-        return p, q
-    f = flip[:, None]
-    return np.where(f, q, p), np.where(f, p, q)
 
 
 SEPARATION_ROWS = 8192
@@ -328,18 +320,6 @@ def separation_bound(A, B):
     for g in gap:
         best = np.maximum(best, g)
     return best
-
-
-def _pierce_points(p, q, T):
-    """Where segments pq meet the plane of triangles T (when their ends are on both sides), else p: with the
-    closest point of T to it (`point_triangle`), a real pair of points."""
-    t0, t1, t2 = T[:, 0], T[:, 1], T[:, 2]
-    n = row_cross(t1 - t0, t2 - t0)
-    sp = row_dot(p - t0, n)
-    sq = row_dot(q - t0, n)
-    mask = (((sp <= 0.0) & (sq >= 0.0)) | ((sp >= 0.0) & (sq <= 0.0))) & (sp != sq)
-    t = np.where(mask, sp / np.where(mask, sp - sq, 1.0), 0.0)
-    return p + t[:, None] * (q - p)
 
 
 def _side_interval(T, s, positive):

@@ -9,9 +9,29 @@ import numpy as np
 import pytest
 
 from core.mesh import tritri
-from core.rows import row_dot
+from core.rows import row_cross, row_dot
 
 from .test_tritri_stacked import awkward_pairs, bits
+
+
+def _from_lower_end(p, q):
+    """Segments pq (k, 3) as (lower end, upper end), ends compared by x, then y, then z (`tritri._lower_end_flip`)."""
+    flip = tritri._lower_end_flip(p, q)
+    if flip is None:
+        return p, q
+    f = flip[:, None]
+    return np.where(f, q, p), np.where(f, p, q)
+
+
+def _pierce_points(p, q, T):
+    """Where segments pq meet the plane of triangles T (when their ends are on both sides), else p."""
+    t0, t1, t2 = T[:, 0], T[:, 1], T[:, 2]
+    n = row_cross(t1 - t0, t2 - t0)
+    sp = row_dot(p - t0, n)
+    sq = row_dot(q - t0, n)
+    mask = (((sp <= 0.0) & (sq >= 0.0)) | ((sp >= 0.0) & (sq <= 0.0))) & (sp != sq)
+    t = np.where(mask, sp / np.where(mask, sp - sq, 1.0), 0.0)
+    return p + t[:, None] * (q - p)
 
 
 def candidates_by_feature(A, B):
@@ -26,17 +46,17 @@ def candidates_by_feature(A, B):
         on_b.append(B[:, i])
     for i in range(3):  # edge i of A against edge j of B, each from its lower end
         for j in range(3):
-            p1, q1 = tritri._from_lower_end(A[:, i], A[:, (i + 1) % 3])
-            p2, q2 = tritri._from_lower_end(B[:, j], B[:, (j + 1) % 3])
+            p1, q1 = _from_lower_end(A[:, i], A[:, (i + 1) % 3])
+            p2, q2 = _from_lower_end(B[:, j], B[:, (j + 1) % 3])
             s1, s2 = tritri.segment_segment(p1, q1, p2, q2)
             on_a.append(s1)
             on_b.append(s2)
     for i in range(3):  # A's edges where they pierce B's plane
-        x = tritri._pierce_points(A[:, i], A[:, (i + 1) % 3], B)
+        x = _pierce_points(A[:, i], A[:, (i + 1) % 3], B)
         on_a.append(x)
         on_b.append(tritri.point_triangle(x, B[:, 0], B[:, 1], B[:, 2]))
     for i in range(3):  # B's edges where they pierce A's plane
-        x = tritri._pierce_points(B[:, i], B[:, (i + 1) % 3], A)
+        x = _pierce_points(B[:, i], B[:, (i + 1) % 3], A)
         on_a.append(tritri.point_triangle(x, A[:, 0], A[:, 1], A[:, 2]))
         on_b.append(x)
     on_a, on_b = np.stack(on_a), np.stack(on_b)
