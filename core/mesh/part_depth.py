@@ -39,12 +39,6 @@ def _all_part_boxes(side: Side):
     return lo, hi
 
 
-def _part_boxes(side: Side, ids, boxes=None):
-    """Pair-frame boxes (lo, hi) of the loose parts `ids` of one side (`boxes`: `_all_part_boxes`, if known)."""
-    lo, hi = _all_part_boxes(side) if boxes is None else boxes
-    return lo[ids], hi[ids]
-
-
 def _alone_mask(lo, hi, ids) -> np.ndarray:
     """For the parts `ids`: their box meets no other part's box (of all parts' boxes lo, hi) with a positive
     volume."""
@@ -60,16 +54,16 @@ def _any_alone(side: Side, boxes) -> bool:
     return bool(np.any(_alone_mask(*boxes, np.arange(side.local.parts.count))))
 
 
-def _alone(side: Side, conv, rows, boxes=None) -> np.ndarray:
+def _alone(side: Side, conv, rows, boxes) -> np.ndarray:
     """(conv.size,) bool, set for the rows of `conv` (indices into it) whose part's box meets no other loose part's
-    box of the same mesh with a positive volume (then nothing of the mesh lies inside the part or crosses it)."""
+    box of the same mesh with a positive volume (then nothing of the mesh lies inside the part or crosses it).
+    `boxes`: the side's `_all_part_boxes`."""
     ok = np.zeros(conv.size, bool)
     count = side.local.parts.count
     if count == 1:
         ok[rows] = True
         return ok
-    lo, hi = _all_part_boxes(side) if boxes is None else boxes
-    ok[rows] = _alone_mask(lo, hi, conv[rows])
+    ok[rows] = _alone_mask(*boxes, conv[rows])
     return ok
 
 
@@ -96,8 +90,8 @@ def convex_part_depth(sa: Side, sb: Side, tolerances):
         return None
     boxes_a = _all_part_boxes(sa) if boxes_a is None else boxes_a
     boxes_b = _all_part_boxes(sb) if boxes_b is None else boxes_b
-    lo_a, hi_a = _part_boxes(sa, conv_a, boxes_a)
-    lo_b, hi_b = _part_boxes(sb, conv_b, boxes_b)
+    lo_a, hi_a = boxes_a[0][conv_a], boxes_a[1][conv_a]
+    lo_b, hi_b = boxes_b[0][conv_b], boxes_b[1][conv_b]
     overlap = np.minimum(hi_a[:, None], hi_b[None]) - np.maximum(lo_a[:, None], lo_b[None])  # (na, nb, 3)
     meets = np.all(overlap >= 0.0, axis=2)
     ia, ib = np.nonzero(meets)
