@@ -20,7 +20,7 @@ def draw_rows(layout, rows, status) -> None:
             col.label(text=row.value, icon=style(status).icon)
         elif row.kind is RowKind.WARNING:
             col.label(text=f"{row.label}: {row.value}", icon="ERROR")
-        elif row.kind is RowKind.VECTOR:  # the value gets the full width on its own line
+        elif row.kind is RowKind.WIDE:  # the value gets the full width on its own line
             col.label(text=row.label)
             line = col.row()
             line.separator()

@@ -28,8 +28,9 @@ class RowKind(enum.Enum):
     """The status word with its icon."""
     VALUE = "value"
     """Label and value side by side."""
-    VECTOR = "vector"
-    """A point or direction: too wide to share a line with its label."""
+    WIDE = "wide"
+    """A value too wide to share a line with its label (a point, a direction, a depth interval, the overlap with
+    its share): the label on one line, the value on the next."""
     WARNING = "warning"
     """Something the user must know to trust the numbers (stale, an open mesh): shown with a warning icon."""
 
@@ -228,22 +229,23 @@ def readout_rows(record, unit_settings=None) -> list[Row]:
     if inside:
         rows.append(Row("Inside", inside))
     if status is Status.INTERSECTING:
-        rows.append(Row("Depth", depth_text(record, unit_settings)))
+        rows.append(Row("Depth", depth_text(record, unit_settings),
+                        RowKind.VALUE if record.depth_exact else RowKind.WIDE))
     else:
         rows.append(Row("Distance", format_length(c.distance, unit_settings)))
     shared = overlap_words(record, unit_settings)
     if shared is not None:
-        rows.append(Row("Overlap", shared))
-    rows.append(Row("Normal", format_direction(c.normal), RowKind.VECTOR))
+        rows.append(Row("Overlap", shared, RowKind.WIDE))
+    rows.append(Row("Normal", format_direction(c.normal), RowKind.WIDE))
     if status is Status.INTERSECTING:
-        rows.append(Row("Witness on A", format_vector(c.point_a, unit_settings), RowKind.VECTOR))
-        rows.append(Row("Witness on B", format_vector(c.point_b, unit_settings), RowKind.VECTOR))
+        rows.append(Row("Witness on A", format_vector(c.point_a, unit_settings), RowKind.WIDE))
+        rows.append(Row("Witness on B", format_vector(c.point_b, unit_settings), RowKind.WIDE))
     elif status is Status.SEPARATED:
-        rows.append(Row("Closest on A", format_vector(c.point_a, unit_settings), RowKind.VECTOR))
-        rows.append(Row("Closest on B", format_vector(c.point_b, unit_settings), RowKind.VECTOR))
+        rows.append(Row("Closest on A", format_vector(c.point_a, unit_settings), RowKind.WIDE))
+        rows.append(Row("Closest on B", format_vector(c.point_b, unit_settings), RowKind.WIDE))
     else:
         contact = tuple(0.5 * (float(p) + float(q)) for p, q in zip(c.point_a, c.point_b))
-        rows.append(Row("Contact", format_vector(contact, unit_settings), RowKind.VECTOR))
+        rows.append(Row("Contact", format_vector(contact, unit_settings), RowKind.WIDE))
     if len(c.intersection):
         rows.append(Row("Crossing", f"{len(c.intersection)} segments"))
     if c.gjk_iterations or c.epa_iterations:  # the convex solvers ran (a mesh query reports none)
