@@ -19,7 +19,7 @@ from .pair_frame import Side
 from .points import closest_points, winding_numbers
 from .tritri import crossing, point_triangle
 
-__all__ = ["Inside", "PartCorners", "deepest_inside", "parts_inside", "steps_off_the_curve", "in_leaf_order",
+__all__ = ["Inside", "PartCorners", "Probes", "make_probes", "probe_rows", "probe_flags", "deepest_inside", "parts_inside", "steps_off_the_curve", "in_leaf_order",
            "crossing_sample"]
 
 MAX_PROBES = 128
@@ -63,18 +63,30 @@ class Inside:
     point_surface = None
 
 
-def deepest_inside(sx: Side, sy: Side, found, crossing_pairs, touching_pairs, X, Y, band, scale, swap=False,
-                   with_parts=True, stepped=None, part_corners=None):
-    """The deepest point of mesh X found inside closed mesh Y (for the depth): part representatives (when
-    `with_parts`), a vertex sample, points near the contact.  (Containment is decided by `meet`.)  `stepped`: the
-    points stepped off the curve of these crossing pairs with their winding numbers in Y and the Y triangles they
-    were stepped from, when `meet` has them (core/mesh/meeting.py `Stepped`: the same points; a point's winding
-    number does not depend on the others).  The probes made from a pair start the deepest point's search with
-    their distance to that pair's Y triangle as an upper bound (`_upper_bounds`: the same answer, fewer nodes).
-    `part_corners`: the part corners' `PartCorners` against Y when `parts_inside` measured them (core/mesh/meeting.py
-    keeps them): their flags and exact distances are read instead of measured again, and only the other probes
-    are searched for one deeper (see `_deepest`)."""
-    result = Inside()
+class Probes(NamedTuple):
+    """The probes `deepest_inside` makes of X against closed Y from the part corners, the vertex sample and the
+    pairs (`make_probes`; not the points stepped off the curve), with their inside flags: made by
+    core/mesh/meeting.py `meet` for a crossing pair, whose stepped points' winding numbers it takes in the same
+    pass (a point's winding number does not depend on the others), and read by `deepest_inside`.
+    `crossing_pairs`, `touching_pairs`: the pairs they were made from, in leaf order; `points`: every probe row
+    (`blocks` of them, each with the Y triangles it was made against or None, `against`); `count`: the part
+    corners' rows (first); `repeat`, `repeated`: how many rows repeat earlier ones and where they start
+    (`_repeated`); `inside`: the flags of every row."""
+    crossing_pairs: np.ndarray
+    touching_pairs: np.ndarray
+    points: np.ndarray
+    blocks: list
+    against: list
+    count: int
+    repeat: int
+    repeated: int
+    inside: np.ndarray | None
+
+
+def make_probes(sx: Side, found, crossing_pairs, touching_pairs, X, Y, band, swap=False, with_parts=True,
+                stepped=True) -> Probes:
+    """`deepest_inside`'s probes of X, without their flags (`inside` None).  `stepped` False: the points stepped
+    off the curve are made here too (last), as when `meet` did not make them."""
     crossing_pairs = in_leaf_order(found, crossing_pairs, swap)
     touching_pairs = in_leaf_order(found, touching_pairs, swap)
     verts = sx.vertices
@@ -87,7 +99,7 @@ def deepest_inside(sx: Side, sy: Side, found, crossing_pairs, touching_pairs, X,
     against = [None, None]
     # a crossing pair's contact pairs are its crossing pairs: their probes are made twice, the same points in the
     # same order (rows `repeat` later than the first ones): counted and searched once
-    repeat = 0
+    repeat = repeated = 0
     for pairs in (crossing_pairs, touching_pairs):
         if pairs.size:
             pick = pairs[:: max(1, pairs.size // (MAX_PROBES // 4))]
@@ -101,28 +113,66 @@ def deepest_inside(sx: Side, sy: Side, found, crossing_pairs, touching_pairs, X,
         pick = crossing_pairs[:: max(1, crossing_pairs.size // (MAX_PROBES // 2))]
         probes.append(_clipped_centroids(X[pick], Y[pick]))
         against.append(np.concatenate([Y[pick], Y[pick]]))
-        if stepped is None:
+        if not stepped:
             pick = crossing_sample(crossing_pairs)
             points, rows = steps_off_the_curve(X[pick], Y[pick], band, rows=True)
             probes.append(points)
             against.append(Y[pick][rows])
-    points = np.concatenate(probes)
-    count = rep_points.shape[0]
+    return Probes(crossing_pairs, touching_pairs, np.concatenate(probes), probes, against, rep_points.shape[0],
+                  repeat, repeated, None)
+
+
+def probe_rows(probes: Probes, start: int) -> np.ndarray:
+    """The rows of `probes.points` from `start` whose winding numbers are asked: a repeated row's are its first
+    copy's."""
+    points, repeat, repeated = probes.points, probes.repeat, probes.repeated
+    if repeat:
+        return np.concatenate([points[start:repeated], points[repeated + repeat:]])
+    return points[start:]
+
+
+def probe_flags(probes: Probes, start: int, inside) -> np.ndarray:
+    """The inside flags of the rows of `probes.points` from `start`, from those of `probe_rows`."""
+    repeat, repeated = probes.repeat, probes.repeated
+    if repeat:
+        head = inside[:repeated - start]
+        return np.concatenate([head, head[head.size - repeat:], inside[repeated - start:]])
+    return inside
+
+
+def deepest_inside(sx: Side, sy: Side, found, crossing_pairs, touching_pairs, X, Y, band, scale, swap=False,
+                   with_parts=True, stepped=None, part_corners=None, probes=None):
+    """The deepest point of mesh X found inside closed mesh Y (for the depth): part representatives (when
+    `with_parts`), a vertex sample, points near the contact.  (Containment is decided by `meet`.)  `stepped`: the
+    points stepped off the curve of these crossing pairs with their winding numbers in Y and the Y triangles they
+    were stepped from, when `meet` has them (core/mesh/meeting.py `Stepped`: the same points; a point's winding
+    number does not depend on the others).  The probes made from a pair start the deepest point's search with
+    their distance to that pair's Y triangle as an upper bound (`_upper_bounds`: the same answer, fewer nodes).
+    `part_corners`: the part corners' `PartCorners` against Y when `parts_inside` measured them (core/mesh/meeting.py
+    keeps them): their flags and exact distances are read instead of measured again, and only the other probes
+    are searched for one deeper (see `_deepest`).  `probes`: the other probes with their flags (`Probes`), when
+    `meet` made them from these arguments with `stepped` (read only with it)."""
+    result = Inside()
+    if probes is None or stepped is None:
+        made = make_probes(sx, found, crossing_pairs, touching_pairs, X, Y, band, swap, with_parts,
+                           stepped is not None)
+    else:
+        made = probes
+    crossing_pairs, touching_pairs = made.crossing_pairs, made.touching_pairs
+    points, count, repeat, repeated = made.points, made.count, made.repeat, made.repeated
+    probes, against = list(made.blocks), list(made.against)
     known = part_corners is not None and with_parts and part_corners.inside.shape[0] == count
     if not known:
         part_corners = None
     # the part corners' winding numbers were taken by `parts_inside` when it measured them, and the repeated
     # probes' are their first copies' (a point's winding number does not depend on the others)
     start = count if known else 0
-    if repeat:
-        ask = np.concatenate([points[start:repeated], points[repeated + repeat:]])
-        winding = winding_numbers(ask, sy.world, scale) != 0
-        head = winding[:repeated - start]
-        inside = np.concatenate([head, head[head.size - repeat:], winding[repeated - start:]])
+    if made.inside is not None:
+        inside = made.inside
     else:
-        inside = winding_numbers(points[start:], sy.world, scale) != 0
-    if known:
-        inside = np.concatenate([part_corners.inside, inside])
+        inside = probe_flags(made, start, winding_numbers(probe_rows(made, start), sy.world, scale) != 0)
+        if known:
+            inside = np.concatenate([part_corners.inside, inside])
     if crossing_pairs.size and stepped is not None:  # the stepped points come last, as when stepped here
         points = np.concatenate([points, stepped.points])
         inside = np.concatenate([inside, stepped.winding != 0])
@@ -277,12 +327,13 @@ def _steps_behind(X, scale):
     return np.concatenate(out) if out else np.zeros((0, 3))
 
 
-def steps_off_the_curve(X, Y, band, rows=False):
+def steps_off_the_curve(X, Y, band, rows=False, crossed=None):
     """Points of the triangles X (k,3,3) next to where they cross Y: from the middle of the crossing segment,
     steps across it within X's plane (both ways, four lengths from tiny to a third of X's size), each pulled
     back onto X.  One side of a crossing is inside the other mesh, so some of them are, at a positive depth.
-    `rows`: also return the pair (row of X and Y) each point was stepped from."""
-    mask, segs = crossing(X, Y, band)  # one segment per crossing pair, in order
+    `rows`: also return the pair (row of X and Y) each point was stepped from.  `crossed`: `crossing(X, Y, band)`
+    when the caller has it."""
+    mask, segs = crossing(X, Y, band) if crossed is None else crossed  # one segment per crossing pair, in order
     source = np.flatnonzero(mask)
     X = X[mask]
     if X.shape[0] == 0:

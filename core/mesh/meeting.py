@@ -15,7 +15,8 @@ from ..contact import Containment
 from ..rows import row_cross
 from .copies import beyond_convex
 from .farthest import any_farther
-from .inside import crossing_sample, in_leaf_order, parts_inside, steps_off_the_curve
+from .inside import (crossing_sample, in_leaf_order, make_probes, parts_inside, probe_flags, probe_rows,
+                     steps_off_the_curve)
 from .pair_frame import Frame, Side
 from .parts import is_convex
 from .points import winding_numbers
@@ -51,6 +52,7 @@ class Meeting:
         self._A = self._B = None
         self.stepped_a = self.stepped_b = None
         self.corners_a = self.corners_b = None
+        self.probes_a = self.probes_b = None
 
     def take_pairs(self, found) -> None:
         """Stand for `meet(frame, found)` on other pairs `found`: valid only when nothing crossed, for the
@@ -73,12 +75,14 @@ class Meeting:
         return self._B
 
 
-def meet(frame: Frame, found, crossed=None) -> Meeting:
+def meet(frame: Frame, found, crossed=None, probes: bool = False) -> Meeting:
     """The crossing curve and the containment from the descent's leaf pairs within the band.  One home for
     both routes: the general pipeline and the convex one (whose descent keeps only the pairs within the band;
     every crossing pair is among them).  The crossing test runs on columns gathered per pair
     (`tritri.crossing_indexed`: the same numbers as `tritri.crossing` on the pairs' corners).  `crossed`: that
-    test's (mask, segments) when the caller ran it already on `found`'s pairs, all within the band."""
+    test's (mask, segments) when the caller ran it already on `found`'s pairs, all within the band.  `probes`:
+    when they cross, also make each closed side's depth probes (core/mesh/inside.py `Probes`: `probes_a`,
+    `probes_b`), for a caller that runs `deepest_inside` next with this meeting's pairs."""
     sa, sb, band, scale = frame.sa, frame.sb, frame.band, frame.scale
     m = Meeting(frame, found)
     near = np.flatnonzero(found.lb <= band)
@@ -116,11 +120,15 @@ def meet(frame: Frame, found, crossed=None) -> Meeting:
                                              (holds_a, sb, sa, True, Containment.B_INSIDE_A)):
             if not holds:
                 continue
-            stepped = _stepped(sx, sy, found, crossing_pairs, band, scale, swap)
+            made = None
+            if probes:
+                X, Y = (m.B, m.A) if swap else (m.A, m.B)
+                made = make_probes(sx, found, crossing_pairs, crossing_pairs, X, Y, band, swap, with_parts=False)
+            stepped, made = _stepped(sx, sy, found, crossing_pairs, band, scale, swap, segments, made)
             if swap:
-                m.stepped_b = stepped
+                m.stepped_b, m.probes_b = stepped, made
             else:
-                m.stepped_a = stepped
+                m.stepped_a, m.probes_a = stepped, made
             if not _leaves(stepped, sy, band) and parts_inside(sx, sy, band, scale):
                 m.contained = verdict
                 m.segments = segments[:0]
@@ -158,14 +166,25 @@ def containment(frame: Frame, measure=None, meeting: Meeting | None = None):
     return verdict
 
 
-def _stepped(sx: Side, sy: Side, found, crossing_pairs, band, scale, swap) -> Stepped:
-    """X's points stepped off the curve of a sample of the crossing pairs, with their winding numbers in Y.  `swap`:
-    X is the descent's second mesh."""
+def _stepped(sx: Side, sy: Side, found, crossing_pairs, band, scale, swap, segments, probes=None):
+    """(X's points stepped off the curve of a sample of the crossing pairs with their winding numbers in Y
+    (`Stepped`), `probes` with their inside flags or None).  `swap`: X is the descent's second mesh.  `segments`:
+    the crossing segments of `crossing_pairs` (A's triangle first: `crossing` on the pairs; the steps of A's
+    points start from them).  `probes`: X's depth probes (`Probes`), whose winding numbers are taken in the same
+    pass."""
     pick = crossing_sample(in_leaf_order(found, crossing_pairs, swap))
     x_leaf, y_leaf = (found.ib, found.ia) if swap else (found.ia, found.ib)
     Y = sy.world.leaf_corners[y_leaf[pick]]
-    points, rows = steps_off_the_curve(sx.world.leaf_corners[x_leaf[pick]], Y, band, rows=True)
-    return Stepped(points, winding_numbers(points, sy.world, scale), Y[rows])
+    # A's steps start from the segments `meet` has (`crossing(A, B)` on the pair, row by row); B's from
+    # `crossing(B, A)`, measured on the pick (its segment may start from the other triangle's point on a tie)
+    crossed = None if swap else (np.ones(pick.size, bool), segments[np.searchsorted(crossing_pairs, pick)])
+    points, rows = steps_off_the_curve(sx.world.leaf_corners[x_leaf[pick]], Y, band, rows=True, crossed=crossed)
+    if probes is None:
+        return Stepped(points, winding_numbers(points, sy.world, scale), Y[rows]), None
+    asked = probe_rows(probes, 0)
+    winding = winding_numbers(np.concatenate([asked, points]), sy.world, scale)
+    inside = probe_flags(probes, 0, winding[:asked.shape[0]] != 0)
+    return Stepped(points, winding[asked.shape[0]:], Y[rows]), probes._replace(inside=inside)
 
 
 def _leaves(stepped: Stepped, sy: Side, band) -> bool:

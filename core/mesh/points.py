@@ -116,7 +116,7 @@ def closest_points(points: np.ndarray, world: WorldBVH):
     return out_d, out_q
 
 
-RAY_SKIP = 3
+RAY_SKIP = 4
 """`_ray_count` starts its descent this many levels below the root, each point paired with every node there (at
 most 2^RAY_SKIP): the levels above keep nearly every pair, and a node's slab test passes whenever one of its
 children's does (see `_ray_count`), so the leaves reached are the same, with fewer rounds and tests."""

@@ -304,7 +304,7 @@ def _near_first(frame: Frame):
     near = descend(sa.world, sb.world, band, PRUNE * scale, None, near_only=True, cap=cap)
     if near is None:
         return None, None
-    meeting = meet(frame, near)
+    meeting = meet(frame, near, probes=True)
     if meeting.crossing_segments.shape[0] > 0:
         return near, meeting
     if meeting.contained is not None and near.ia.size <= NEAR_FIRST_EXACT:
@@ -367,7 +367,7 @@ def _mesh_collide(a: TriangleMesh, b: TriangleMesh, tolerances: Tolerances, max_
                                beyond_max_distance=True, converged=False, gap=max(0.0, found.ub - found.lower),
                                **common)
             if meeting is None:
-                meeting = meet(frame, found)
+                meeting = meet(frame, found, probes=True)
             else:
                 meeting.take_pairs(found)  # nothing crossed: the meeting holds for any pairs (see `_near_first`)
 
@@ -398,10 +398,10 @@ def _mesh_collide(a: TriangleMesh, b: TriangleMesh, tolerances: Tolerances, max_
                                                                                        band, Containment.B_INSIDE_A)
     inside_ab = deepest_inside(sa, sb, found, crossing_pairs, touching_pairs, A, B, band, scale,
                                with_parts=not crossed, stepped=meeting.stepped_a,
-                               part_corners=meeting.corners_a) if probe_ab else None
+                               part_corners=meeting.corners_a, probes=meeting.probes_a) if probe_ab else None
     inside_ba = deepest_inside(sb, sa, found, crossing_pairs, touching_pairs, B, A, band, scale, swap=True,
                                with_parts=not crossed, stepped=meeting.stepped_b,
-                               part_corners=meeting.corners_b) if probe_ba else None
+                               part_corners=meeting.corners_b, probes=meeting.probes_b) if probe_ba else None
 
     segments = meeting.segments
     crossed = segments.shape[0] > 0

@@ -7,7 +7,8 @@ change (every Contact field, both argument orders), against the same query with 
 - `inside._beyond_box`: a loose part with a corner outside the other mesh's box by more than the band is not
   inside it, so `parts_inside` is False without winding numbers or distances;
 - the points `deepest_inside` steps off the crossing curve, and their winding numbers, are `meet`'s (the same
-  pairs, the same points) instead of being made and counted again.
+  pairs, the same points) instead of being made and counted again; so are, for a crossing pair, its other probes
+  and their winding numbers (`inside.Probes`, counted in the stepped points' pass).
 
 Cases: tests/core/mesh_corpus.py's contain, chain, random and lshape families (contained, linked, apart, one inside
 another, touching), and a seeded apart pair of one- and two-part meshes."""
@@ -74,6 +75,6 @@ def test_skipped_probes_change_no_answer(monkeypatch, interval):
     monkeypatch.setattr(query, "_wholly_outside", lambda *args: False)
     monkeypatch.setattr(inside, "_beyond_box", lambda *args: False)
     real_deepest = query.deepest_inside
-    monkeypatch.setattr(query, "deepest_inside", lambda *args, stepped=None, **kw: real_deepest(*args, **kw))
+    monkeypatch.setattr(query, "deepest_inside", lambda *args, stepped=None, probes=None, **kw: real_deepest(*args, **kw))
     full = [_answers(a, b, interval) for a, b in pairs]
     assert fast == full
