@@ -74,8 +74,8 @@ import numpy as np
 from ..rows import row_dot
 from .bvh import WorldBVH, box_lower_bound, local_boxes, pair_lower_bound
 from .descent import _split, descent_order
-from .meeting import Meeting, containment, meet
-from .tritri import crossing, separation_bound, triangle_triangle
+from .meeting import Meeting, _planes, containment, meet
+from .tritri import crossing, crossing_indexed, separation_bound, triangle_triangle
 
 __all__ = ["PairHistory"]
 
@@ -465,13 +465,19 @@ def _closest(frame, ub: float, slack: float, travel: float, outside: bool, start
                 staged = _cross_leaves(frame, wa, wb, ia[near], ib[near], bound[near])
                 if staged is not None:
                     return staged, _CROSSED
-            # the oriented bounds at the leaves only: above them they drop too few pairs to pay for their cost (a
-            # round of some hundred numpy calls per level), and the leaf pairs they keep are what `_answer` measures
-            bound = pair_lower_bound(wa, na, wb, nb, box[pick]) - allowance
-            keep = bound <= ub + margin + slack
-            pruned = _smallest_dropped(bound, keep, pruned)
-            pick = np.flatnonzero(keep)
-            ia, ib, bound = ia[pick], ib[pick], bound[pick]
+            if slack > 0.0 or ia.size > MAX_CANDIDATES:
+                # the oriented bounds at the leaves only: above them they drop too few pairs to pay for their cost
+                # (a round of some hundred numpy calls per level), and the leaf pairs they keep are what `_answer`
+                # measures and what the frontier keeps for the next moves
+                bound = pair_lower_bound(wa, na, wb, nb, box[pick]) - allowance
+                keep = bound <= ub + margin + slack
+                pruned = _smallest_dropped(bound, keep, pruned)
+                pick = np.flatnonzero(keep)
+                ia, ib, bound = ia[pick], ib[pick], bound[pick]
+            # (no slack: a jump or a fast move, whose frontier serves no next move.  The box distances order the
+            # leaf pairs well enough for `_answer`'s first measures, whose best distance, most often the answer's,
+            # leaves only the few pairs around the closest one within the margin: those its separating-axis screen
+            # and exact distances take, where the oriented bounds of every leaf pair cost more)
         if na.size > MAX_LIVE or na.size == 0 or (leaves and ia.size == 0):
             return None, None  # too many (a poor seed), or none left (rounding beyond the margin): fresh
         if leaves:
@@ -509,7 +515,12 @@ def _cross_leaves(frame, wa, wb, ia, ib, bound) -> Staged | None:
     order = np.argsort(descent_order(wa, wb, ia, ib), kind="stable")
     found = _Found()
     found.ia, found.ib, found.lb = ia[order], ib[order], bound[order]
-    crossed = crossing(_corners(frame.sa, found.ia), _corners(frame.sb, found.ib), frame.band)
+    # the test `meet` runs, on the triangles' columns (`tritri.crossing_indexed`: the same mask and segments bit for
+    # bit as `crossing` on the gathered corners; a jump into the other mesh may bring thousands of pairs, where
+    # the columns cost half as much)
+    planes_a, ja = _planes(frame.sa.world, found.ia)
+    planes_b, jb = _planes(frame.sb.world, found.ib)
+    crossed = crossing_indexed(planes_a, planes_b, ja, jb, frame.band)
     if np.any(crossed[0]):
         return _met(frame, found, crossed)
     return None
