@@ -24,7 +24,9 @@ closest pair.  The next query places the seeds in the new pose first (a few tria
   on the way; it starts from every node pair a few levels down, `_start`, where a level-by-level descent would
   prune little) keeps only the node pairs whose lower bound is within `MARGIN` x scale of the best distance known
   (the seed's, lowered by the surface points of the nodes on the way), plus some slack; above the leaves by their
-  box distance alone (the oriented bounds prune little there for their cost), the leaves by the full bound; when
+  box distance alone (the oriented bounds prune little there for their cost), the leaves by the full bound (but
+  with no slack, after a jump, by their box distance too: the first exact distances leave only a few pairs within
+  the margin, for the screen, where the oriented bounds of every leaf pair would cost more); when
   the larger mesh is turned (a rotation), in that mesh's own frame (`_pruning_frame`: no refit of its turned
   hierarchy, the other mesh placed in it, an allowance for the rounding taken off every bound).  Its leaf pairs
   then go best first by their bounds: exact distances of the CHUNK smallest, then the separating-axis screen and
