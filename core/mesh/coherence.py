@@ -492,7 +492,7 @@ def _closest(frame, ub: float, slack: float, travel: float, outside: bool, start
         na, nb, la, lb, missing = _children(wa, wb, na, nb, la, lb)
     if ia.size > MAX_CANDIDATES:
         return None, None
-    staged = _answer(frame, ia, ib, ub, bound, outside)  # (tightens the bounds it measures)
+    staged = _answer(frame, ia, ib, ub, bound, outside, screened=slack > 0.0)  # (tightens the bounds it measures)
     if staged is _NEAR:
         return None, _NEAR
     frontier = _Frontier(frame, ia, ib, pruned, bound, travel)
@@ -698,7 +698,7 @@ class _Frontier:
         lower = self.key - travel
         pick = np.flatnonzero(lower <= ub + MARGIN * frame.scale)
         bounds = lower[pick]
-        staged = _answer(frame, self.ia[pick], self.ib[pick], ub, bounds, outside)
+        staged = _answer(frame, self.ia[pick], self.ib[pick], ub, bounds, outside, screened=True)
         self.key[pick] = bounds + travel
         if staged is not None and staged is not _NEAR:
             self.upper = min(self.upper, staged.d_min - travel)
@@ -730,7 +730,7 @@ def displacement(mesh, placement) -> float:
     return move * (1.0 + 1e-12)
 
 
-def _answer(frame, ia, ib, ub: float, bounds, outside: bool = False, first: int = CHUNK):
+def _answer(frame, ia, ib, ub: float, bounds, outside: bool = False, first: int = CHUNK, screened: bool = False):
     """The closest pair among leaf pairs (ia, ib), which hold every pair within the margin of `ub` (a real
     distance), best first: `bounds` are lower bounds of the pairs' distances (raised in place to what is
     screened or measured); the `first` pairs of smallest bound get their exact distance, then every other pair
@@ -749,8 +749,18 @@ def _answer(frame, ia, ib, ub: float, bounds, outside: bool = False, first: int 
             # within the margin of it are among them (the oriented bounds order the leaf pairs well), and the
             # second round has nothing left; a separating-axis screen first would cost about as much as the
             # exact kernel's call on them
-            order = np.argsort(bounds, kind="stable")[:first]
-            pick = order[bounds[order] <= best + margin]
+            if screened:
+                # `ub` is already about the answer (a seed moved a little): the pairs within its margin are mostly
+                # the ones the second round would screen anyway, so they are screened at once and measured in one
+                # call (the screen raises the bounds of those it drops beyond the margin: no second round)
+                pick = np.flatnonzero(bounds <= best + margin)
+                if pick.size > first:
+                    screen = separation_bound(_corners(sa, ia[pick]), _corners(sb, ib[pick]))
+                    bounds[pick] = np.maximum(bounds[pick], screen)
+                    pick = pick[bounds[pick] <= best + margin]
+            else:
+                order = np.argsort(bounds, kind="stable")[:first]
+                pick = order[bounds[order] <= best + margin]
         else:
             pick = np.flatnonzero((bounds <= best + margin) & ~measured)
             if pick.size:
