@@ -737,7 +737,10 @@ def _answer(frame, ia, ib, ub: float, bounds, outside: bool = False, first: int 
     whose bound is still within the margin of the best distance found is screened with the separating-axis bound
     and measured.  None unless the answer is certainly the fresh query's (see the module docstring); `_NEAR` when
     a pair is within the band (touching or crossing: the crossing route finds out).  `outside`: the pair is proven
-    apart (`Staged.outside`), so the containment is None without a test."""
+    apart (`Staged.outside`), so the containment is None without a test.  `screened`: `ub` is already about the
+    answer (a seed moved a little), so every pair within its margin is screened first and measured in one call
+    (when they are more than `first`).  Neither the bounds given nor the order of measuring change the answer:
+    every pair within the margin of the final best is measured either way."""
     sa, sb, band, scale = frame.sa, frame.sb, frame.band, frame.scale
     margin = MARGIN * scale
     measured = np.zeros(ia.size, bool)
