@@ -762,7 +762,9 @@ def _answer(frame, ia, ib, ub: float, bounds, outside: bool = False, first: int 
                     bounds[pick] = np.maximum(bounds[pick], screen)
                     pick = pick[bounds[pick] <= best + margin]
             else:
-                order = np.argsort(bounds, kind="stable")[:first]
+                # (which of equal bounds make the `first` does not matter: see the docstring)
+                order = np.argpartition(bounds, first - 1)[:first] if bounds.size > first else \
+                    np.arange(bounds.size)
                 pick = order[bounds[order] <= best + margin]
         else:
             pick = np.flatnonzero((bounds <= best + margin) & ~measured)
