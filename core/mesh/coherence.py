@@ -289,7 +289,6 @@ class PairHistory:
         is within its reach, else from a descent that makes a new one), then `meet`; None when nothing crosses
         after all."""
         band = frame.band
-        wa, wb = frame.sa.world, frame.sb.world
         front = self._band
         delta = None
         if front is not None:
@@ -306,12 +305,16 @@ class PairHistory:
             # so their bound, is still beyond it: `_Frontier.near`)
             pick = front.near(frame, band, delta)
             ia, ib = ia[pick], ib[pick]
+        # the box distances where they are cheapest: in the larger mesh's own frame when it is turned and not yet
+        # placed in the pair frame (`_pruning_frame`: its local boxes, only the other mesh placed, less that frame's
+        # allowance), where the pair frame would refit all its boxes for this one test
+        wa, wb, allowance = _pruning_frame(frame)
         na, nb = wa.node(0, ia), wb.node(0, ib)
-        bound = box_lower_bound(wa, na, wb, nb)
+        bound = box_lower_bound(wa, na, wb, nb) - allowance
         keep = bound <= band
         ia, ib, na, nb = ia[keep], ib[keep], na[keep], nb[keep]
         bound = bound[keep]
-        if wa._linear is None and wb._linear is None:
+        if frame.sa.mesh._linear is None and frame.sb.mesh._linear is None:  # (then wa, wb are the pair frame's)
             # the oriented bounds drop pairs before the crossing test; for a turned mesh they would first place all
             # its oriented boxes in the pair frame, which costs more than testing the pairs they drop (any valid
             # lower bound keeps every pair within the band, and the answer depends only on the crossing pairs)
