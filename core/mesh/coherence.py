@@ -24,7 +24,9 @@ closest pair.  The next query places the seeds in the new pose first (a few tria
   on the way; it starts from every node pair a few levels down, `_start`, where a level-by-level descent would
   prune little) keeps only the node pairs whose lower bound is within `MARGIN` x scale of the best distance known
   (the seed's, lowered by the surface points of the nodes on the way), plus some slack; above the leaves by their
-  box distance alone (the oriented bounds prune little there for their cost), the leaves by the full bound; when
+  box distance alone (the oriented bounds prune little there for their cost), the leaves by the full bound (but
+  with no slack, after a jump, by their box distance too: the first exact distances leave only a few pairs within
+  the margin, for the screen, where the oriented bounds of every leaf pair would cost more); when
   the larger mesh is turned (a rotation), in that mesh's own frame (`_pruning_frame`: no refit of its turned
   hierarchy, the other mesh placed in it, an allowance for the rounding taken off every bound).  Its leaf pairs
   then go best first by their bounds: exact distances of the CHUNK smallest, then the separating-axis screen and
@@ -74,8 +76,8 @@ import numpy as np
 from ..rows import row_dot
 from .bvh import WorldBVH, box_lower_bound, local_boxes, pair_lower_bound
 from .descent import _split, descent_order
-from .meeting import Meeting, containment, meet
-from .tritri import crossing, separation_bound, triangle_triangle
+from .meeting import Meeting, _planes, containment, meet
+from .tritri import crossing, crossing_indexed, separation_bound, triangle_triangle
 
 __all__ = ["PairHistory"]
 
@@ -287,7 +289,6 @@ class PairHistory:
         is within its reach, else from a descent that makes a new one), then `meet`; None when nothing crosses
         after all."""
         band = frame.band
-        wa, wb = frame.sa.world, frame.sb.world
         front = self._band
         delta = None
         if front is not None:
@@ -304,11 +305,20 @@ class PairHistory:
             # so their bound, is still beyond it: `_Frontier.near`)
             pick = front.near(frame, band, delta)
             ia, ib = ia[pick], ib[pick]
+        # the box distances where they are cheapest: in the larger mesh's own frame when it is turned and not yet
+        # placed in the pair frame (`_pruning_frame`: its local boxes, only the other mesh placed, less that frame's
+        # allowance), where the pair frame would refit all its boxes for this one test
+        wa, wb, allowance = _pruning_frame(frame)
         na, nb = wa.node(0, ia), wb.node(0, ib)
-        bound = box_lower_bound(wa, na, wb, nb)
+        bound = box_lower_bound(wa, na, wb, nb) - allowance
         keep = bound <= band
         ia, ib, na, nb = ia[keep], ib[keep], na[keep], nb[keep]
-        bound = pair_lower_bound(wa, na, wb, nb, bound[keep])
+        bound = bound[keep]
+        if frame.sa.mesh._linear is None and frame.sb.mesh._linear is None:  # (then wa, wb are the pair frame's)
+            # the oriented bounds drop pairs before the crossing test; for a turned mesh they would first place all
+            # its oriented boxes in the pair frame, which costs more than testing the pairs they drop (any valid
+            # lower bound keeps every pair within the band, and the answer depends only on the crossing pairs)
+            bound = pair_lower_bound(wa, na, wb, nb, bound)
         keep = bound <= band
         found = _Found()
         found.ia, found.ib, found.lb = ia[keep], ib[keep], bound[keep]
@@ -465,13 +475,19 @@ def _closest(frame, ub: float, slack: float, travel: float, outside: bool, start
                 staged = _cross_leaves(frame, wa, wb, ia[near], ib[near], bound[near])
                 if staged is not None:
                     return staged, _CROSSED
-            # the oriented bounds at the leaves only: above them they drop too few pairs to pay for their cost (a
-            # round of some hundred numpy calls per level), and the leaf pairs they keep are what `_answer` measures
-            bound = pair_lower_bound(wa, na, wb, nb, box[pick]) - allowance
-            keep = bound <= ub + margin + slack
-            pruned = _smallest_dropped(bound, keep, pruned)
-            pick = np.flatnonzero(keep)
-            ia, ib, bound = ia[pick], ib[pick], bound[pick]
+            if slack > 0.0 or ia.size > MAX_CANDIDATES:
+                # the oriented bounds at the leaves only: above them they drop too few pairs to pay for their cost
+                # (a round of some hundred numpy calls per level), and the leaf pairs they keep are what `_answer`
+                # measures and what the frontier keeps for the next moves
+                bound = pair_lower_bound(wa, na, wb, nb, box[pick]) - allowance
+                keep = bound <= ub + margin + slack
+                pruned = _smallest_dropped(bound, keep, pruned)
+                pick = np.flatnonzero(keep)
+                ia, ib, bound = ia[pick], ib[pick], bound[pick]
+            # (no slack: a jump or a fast move, whose frontier serves no next move.  The box distances order the
+            # leaf pairs well enough for `_answer`'s first measures, whose best distance, most often the answer's,
+            # leaves only the few pairs around the closest one within the margin: those its separating-axis screen
+            # and exact distances take, where the oriented bounds of every leaf pair cost more)
         if na.size > MAX_LIVE or na.size == 0 or (leaves and ia.size == 0):
             return None, None  # too many (a poor seed), or none left (rounding beyond the margin): fresh
         if leaves:
@@ -479,7 +495,7 @@ def _closest(frame, ub: float, slack: float, travel: float, outside: bool, start
         na, nb, la, lb, missing = _children(wa, wb, na, nb, la, lb)
     if ia.size > MAX_CANDIDATES:
         return None, None
-    staged = _answer(frame, ia, ib, ub, bound, outside)  # (tightens the bounds it measures)
+    staged = _answer(frame, ia, ib, ub, bound, outside, screened=slack > 0.0)  # (tightens the bounds it measures)
     if staged is _NEAR:
         return None, _NEAR
     frontier = _Frontier(frame, ia, ib, pruned, bound, travel)
@@ -509,7 +525,12 @@ def _cross_leaves(frame, wa, wb, ia, ib, bound) -> Staged | None:
     order = np.argsort(descent_order(wa, wb, ia, ib), kind="stable")
     found = _Found()
     found.ia, found.ib, found.lb = ia[order], ib[order], bound[order]
-    crossed = crossing(_corners(frame.sa, found.ia), _corners(frame.sb, found.ib), frame.band)
+    # the test `meet` runs, on the triangles' columns (`tritri.crossing_indexed`: the same mask and segments bit for
+    # bit as `crossing` on the gathered corners; a jump into the other mesh may bring thousands of pairs, where
+    # the columns cost half as much)
+    planes_a, ja = _planes(frame.sa.world, found.ia)
+    planes_b, jb = _planes(frame.sb.world, found.ib)
+    crossed = crossing_indexed(planes_a, planes_b, ja, jb, frame.band)
     if np.any(crossed[0]):
         return _met(frame, found, crossed)
     return None
@@ -680,7 +701,7 @@ class _Frontier:
         lower = self.key - travel
         pick = np.flatnonzero(lower <= ub + MARGIN * frame.scale)
         bounds = lower[pick]
-        staged = _answer(frame, self.ia[pick], self.ib[pick], ub, bounds, outside)
+        staged = _answer(frame, self.ia[pick], self.ib[pick], ub, bounds, outside, screened=True)
         self.key[pick] = bounds + travel
         if staged is not None and staged is not _NEAR:
             self.upper = min(self.upper, staged.d_min - travel)
@@ -712,14 +733,17 @@ def displacement(mesh, placement) -> float:
     return move * (1.0 + 1e-12)
 
 
-def _answer(frame, ia, ib, ub: float, bounds, outside: bool = False, first: int = CHUNK):
+def _answer(frame, ia, ib, ub: float, bounds, outside: bool = False, first: int = CHUNK, screened: bool = False):
     """The closest pair among leaf pairs (ia, ib), which hold every pair within the margin of `ub` (a real
     distance), best first: `bounds` are lower bounds of the pairs' distances (raised in place to what is
     screened or measured); the `first` pairs of smallest bound get their exact distance, then every other pair
     whose bound is still within the margin of the best distance found is screened with the separating-axis bound
     and measured.  None unless the answer is certainly the fresh query's (see the module docstring); `_NEAR` when
     a pair is within the band (touching or crossing: the crossing route finds out).  `outside`: the pair is proven
-    apart (`Staged.outside`), so the containment is None without a test."""
+    apart (`Staged.outside`), so the containment is None without a test.  `screened`: `ub` is already about the
+    answer (a seed moved a little), so every pair within its margin is screened first and measured in one call
+    (when they are more than `first`).  Neither the bounds given nor the order of measuring change the answer:
+    every pair within the margin of the final best is measured either way."""
     sa, sb, band, scale = frame.sa, frame.sb, frame.band, frame.scale
     margin = MARGIN * scale
     measured = np.zeros(ia.size, bool)
@@ -731,8 +755,20 @@ def _answer(frame, ia, ib, ub: float, bounds, outside: bool = False, first: int 
             # within the margin of it are among them (the oriented bounds order the leaf pairs well), and the
             # second round has nothing left; a separating-axis screen first would cost about as much as the
             # exact kernel's call on them
-            order = np.argsort(bounds, kind="stable")[:first]
-            pick = order[bounds[order] <= best + margin]
+            if screened:
+                # `ub` is already about the answer (a seed moved a little): the pairs within its margin are mostly
+                # the ones the second round would screen anyway, so they are screened at once and measured in one
+                # call (the screen raises the bounds of those it drops beyond the margin: no second round)
+                pick = np.flatnonzero(bounds <= best + margin)
+                if pick.size > first:
+                    screen = separation_bound(_corners(sa, ia[pick]), _corners(sb, ib[pick]))
+                    bounds[pick] = np.maximum(bounds[pick], screen)
+                    pick = pick[bounds[pick] <= best + margin]
+            else:
+                # (which of equal bounds make the `first` does not matter: see the docstring)
+                order = np.argpartition(bounds, first - 1)[:first] if bounds.size > first else \
+                    np.arange(bounds.size)
+                pick = order[bounds[order] <= best + margin]
         else:
             pick = np.flatnonzero((bounds <= best + margin) & ~measured)
             if pick.size:
