@@ -26,6 +26,9 @@ from .tritri import Planes
 
 __all__ = ["LocalBVH", "WorldBVH", "pair_lower_bound", "refit_boxes", "local_boxes"]
 
+SUBSET_PLANES = 8
+"""`WorldBVH.planes_of` builds the planes of only the leaves asked for when they number less than 1 / SUBSET_PLANES
+of the leaves."""
 
 
 def _unit(v, fallback):
@@ -488,6 +491,16 @@ class WorldBVH:
         if self._planes is None:
             self._planes = Planes(self.leaf_corners)
         return self._planes
+
+    def planes_of(self, leaves):
+        """(`Planes` holding the given leaves, their rows in it): `planes` of every leaf when built already or when
+        `leaves` (with repeats) number at least 1 / SUBSET_PLANES of the leaves, else the planes of only the leaves
+        used (the same numbers row by row), so that a band of a large mesh (a drag's crossing curve) does not pay
+        for the planes of all of them."""
+        if self._planes is not None or SUBSET_PLANES * leaves.size >= self.local.sizes[0]:
+            return self.planes, leaves
+        used, rows = np.unique(leaves, return_inverse=True)
+        return Planes(self.corners(used)), rows
 
     def node(self, level: int, index):
         return self.local.offsets[level] + index

@@ -76,7 +76,7 @@ import numpy as np
 from ..rows import row_dot
 from .bvh import WorldBVH, box_lower_bound, local_boxes, pair_lower_bound
 from .descent import _split, descent_order
-from .meeting import Meeting, _planes, containment, meet
+from .meeting import Meeting, containment, meet
 from .tritri import crossing, crossing_indexed, separation_bound, triangle_triangle
 
 __all__ = ["PairHistory"]
@@ -528,8 +528,8 @@ def _cross_leaves(frame, wa, wb, ia, ib, bound) -> Staged | None:
     # the test `meet` runs, on the triangles' columns (`tritri.crossing_indexed`: the same mask and segments bit for
     # bit as `crossing` on the gathered corners; a jump into the other mesh may bring thousands of pairs, where
     # the columns cost half as much)
-    planes_a, ja = _planes(frame.sa.world, found.ia)
-    planes_b, jb = _planes(frame.sb.world, found.ib)
+    planes_a, ja = frame.sa.world.planes_of(found.ia)
+    planes_b, jb = frame.sb.world.planes_of(found.ib)
     crossed = crossing_indexed(planes_a, planes_b, ja, jb, frame.band)
     if np.any(crossed[0]):
         return _met(frame, found, crossed)

@@ -20,14 +20,9 @@ from .inside import (crossing_sample, in_leaf_order, make_probes, parts_inside, 
 from .pair_frame import Frame, Side
 from .parts import is_convex
 from .points import winding_numbers
-from .tritri import Planes, crossing_indexed
+from .tritri import crossing_indexed
 
 __all__ = ["Meeting", "Stepped", "meet", "containment"]
-
-SUBSET_PLANES = 8
-"""`meet` measures the planes of only the leaves its pairs use when the pairs number less than 1 / SUBSET_PLANES of
-the leaves (a band of a large mesh: a drag's crossing curve), else of every leaf (kept by the hierarchy)."""
-
 
 class Stepped(NamedTuple):
     """Points of a mesh X stepped off the crossing curve (`inside.steps_off_the_curve`), their winding numbers in
@@ -90,13 +85,13 @@ def meet(frame: Frame, found, crossed=None, probes: bool = False) -> Meeting:
         cross_mask, segments = crossed
         crossing_pairs = np.flatnonzero(cross_mask)
     elif near.size == found.lb.size:
-        planes_a, ia = _planes(sa.world, found.ia)
-        planes_b, ib = _planes(sb.world, found.ib)
+        planes_a, ia = sa.world.planes_of(found.ia)
+        planes_b, ib = sb.world.planes_of(found.ib)
         cross_mask, segments = crossing_indexed(planes_a, planes_b, ia, ib, band)
         crossing_pairs = np.flatnonzero(cross_mask)
     else:
-        planes_a, ia = _planes(sa.world, found.ia[near])
-        planes_b, ib = _planes(sb.world, found.ib[near])
+        planes_a, ia = sa.world.planes_of(found.ia[near])
+        planes_b, ib = sb.world.planes_of(found.ib[near])
         cross_mask, segments = crossing_indexed(planes_a, planes_b, ia, ib, band)
         crossing_pairs = near[cross_mask]
     # (k, 3, 3) rows are gathered with np.take along axis 0 (about 3x faster than fancy indexing; single columns
@@ -136,16 +131,6 @@ def meet(frame: Frame, found, crossed=None, probes: bool = False) -> Meeting:
     else:
         m.contained = containment(frame, meeting=m)
     return m
-
-
-def _planes(world, leaves):
-    """(`Planes` holding the given leaves, their rows in it): the world's own for all its leaves when built already
-    or when the pairs use many of them, else one of only the leaves used (its numbers are the same row by row)."""
-    count = world.local.sizes[0]
-    if world._planes is not None or SUBSET_PLANES * leaves.size >= count:
-        return world.planes, leaves
-    used, rows = np.unique(leaves, return_inverse=True)
-    return Planes(world.corners(used)), rows
 
 
 def containment(frame: Frame, measure=None, meeting: Meeting | None = None):

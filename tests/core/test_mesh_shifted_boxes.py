@@ -1,7 +1,7 @@
 """A hierarchy placed without a linear part takes its boxes from the local ones (`WorldBVH`'s `boxes`, which
 core/mesh/pair_frame.py passes for such a placement): every box, centre, surface point and leaf corner is bit for bit
 what the refit from the placed corners gives.  And `meeting.meet` measures the planes of only the leaves its pairs
-use (`meeting._planes`): row by row the same numbers as the planes of every leaf.
+use (`WorldBVH.planes_of`): row by row the same numbers as the planes of every leaf.
 
 Issue 21 (a 20k-triangle pair re-checked in live mode): a drag moves a mesh without turning it, and the refit of
 every box of both hierarchies was most of a step.
@@ -14,7 +14,6 @@ import pytest
 import core
 from core.mesh.bvh import WorldBVH, local_boxes
 from core.rows import add_rows
-from core.mesh.meeting import _planes
 from core.mesh.pair_frame import Frame
 from core.mesh.tritri import Planes
 from tests.core.duplicates import blender_uv_sphere
@@ -88,7 +87,7 @@ def test_planes_of_a_few_leaves_are_the_planes_of_all():
     a = core.TriangleMesh(v.astype(np.float64), t)
     world = Frame(a, a.moved(_translation((0.5, 0.0, 0.0))), core.Tolerances()).sa.world
     leaves = np.array([5, 3, 3, 400, 17, 5, 1000, 2], np.int64)
-    planes, rows = _planes(world, leaves)
+    planes, rows = world.planes_of(leaves)
     assert world._planes is None  # a few leaves: not the planes of all of them
     full = Planes(world.leaf_corners)
     for i in range(3):
@@ -100,7 +99,7 @@ def test_planes_of_a_few_leaves_are_the_planes_of_all():
     assert _same(planes.edge[rows], full.edge[leaves])
     # many leaves: the hierarchy's own planes, indexed as given
     many = np.arange(world.local.sizes[0])
-    planes, rows = _planes(world, many)
+    planes, rows = world.planes_of(many)
     assert planes is world.planes and rows is many
 
 
