@@ -257,8 +257,10 @@ def _upper_columns(centre, lengths, axes, count):
     centres, length_levels, axes_levels = [centre], [lengths], [axes]
     for _ in range(1, count):
         # node i of this level has the children 2i and 2i + 1 below; an odd last child pairs with itself
-        cl, ll, axes = centre[:, 0::2], lengths[:, 0::2], axes[:, :, 0::2]  # the parent takes its left child's
-        cr, lr, right = centre[:, 1::2], lengths[:, 1::2], axes_levels[-1][:, :, 1::2]  # frame ...
+        # (the parent's axes copied whole: the level's arithmetic then runs on contiguous rows, not ever more
+        # strided views of the leaves' axes)
+        cl, ll, axes = centre[:, 0::2], lengths[:, 0::2], np.ascontiguousarray(axes[:, :, 0::2])  # the parent takes
+        cr, lr, right = centre[:, 1::2], lengths[:, 1::2], axes_levels[-1][:, :, 1::2]  # its left child's frame ...
         if centre.shape[1] % 2:
             cr = np.concatenate([cr, centre[:, -1:]], axis=1)
             lr = np.concatenate([lr, lengths[:, -1:]], axis=1)
@@ -313,18 +315,13 @@ class LocalBVH:
             centres, length_levels, axes_levels = _upper_levels(*_leaf_boxes(a, b, c), len(sizes))
         else:
             centres, length_levels, axes_levels = _upper_columns(*leaves, len(sizes))
-        # (nodes, 3) arrays, each level's coordinate-major rows written straight into its rows: the centres, the
-        # three half-axis vectors of every box (length x unit axis) and the unit normal axis
-        total = int(self.offsets[-1])
-        self.centre = np.empty((total, 3))
-        self.half = [np.empty((total, 3)) for _ in range(3)]
-        self.normal = np.empty((total, 3))
-        for level, (c_level, l_level, a_level) in enumerate(zip(centres, length_levels, axes_levels)):
-            rows = slice(int(self.offsets[level]), int(self.offsets[level + 1]))
-            self.centre[rows].T[...] = c_level
-            for i in range(3):
-                np.multiply(l_level[i], a_level[i], out=self.half[i][rows].T)
-            self.normal[rows].T[...] = a_level[2]
+        # (nodes, 3) arrays from the levels' coordinate-major columns joined in the flat node order: the centres,
+        # the three half-axis vectors of every box (length x unit axis, one product each) and the unit normal axis
+        lengths = np.concatenate(length_levels, axis=1)
+        axes = np.concatenate(axes_levels, axis=2)
+        self.centre = np.ascontiguousarray(np.concatenate(centres, axis=1).T)
+        self.half = [np.ascontiguousarray((lengths[i] * axes[i]).T) for i in range(3)]
+        self.normal = np.ascontiguousarray(axes[2].T)
         first = [np.arange(m)]
         for _ in range(1, len(sizes)):
             first.append(first[-1][0::2])  # the parent's first leaf is its left child's
