@@ -53,9 +53,9 @@ from ..tolerances import DEFAULT_TOLERANCES, Tolerances
 from . import copies, flat_faces, inner
 from .coherence import PairHistory, Route
 from .depth_interval import depth_interval as narrow_interval, in_canonical_order
-from .descent import PRUNE, best_distance, descend, touch_normal
+from .descent import PRUNE, Found, best_distance, descend, touch_normal
 from .inside import deepest_inside
-from .meeting import containment, meet
+from .meeting import Meeting, containment, meet
 from .pair_frame import Frame, unit_or
 from .part_depth import convex_part_depth
 from .parts import is_convex
@@ -298,8 +298,17 @@ def _near_first(frame: Frame):
     needs no distance.  When nothing crosses, `meet`'s answer (no crossing, `containment(frame)`) does not depend
     on the pairs at all: for a contained pair the answer needs only the pairs within the band (which touch, for the
     probes near the contact, and whether any does, for `_wholly_outside`), and those are these pairs; for any
-    other pair the meeting is handed back and the full descent finds the distance."""
+    other pair the meeting is handed back and the full descent finds the distance.  Meshes whose vertices a plane
+    parts by more than twice the band (`_apart_along_centres`) have no pair within it: their meeting is had
+    without the band-only descent."""
     sa, sb, band, scale = frame.sa, frame.sb, frame.band, frame.scale
+    if _apart_along_centres(frame):
+        # No pair is within the band: whatever pairs the band-only descent kept, none crosses, so its meeting is
+        # `containment(frame)`'s, which `meet` on no pairs gives without the descent.  Not contained (always, for
+        # meshes a plane parts): the full descent answers, as it would after the band-only one.
+        meeting = _parted_meeting(frame) if _one_part_each(frame) else meet(frame, _no_pairs())
+        if meeting.contained is None:
+            return None, meeting
     cap = max(NEAR_FIRST_CAP * (sa.local.bvh.sizes[0] + sb.local.bvh.sizes[0]), NEAR_FIRST_FLOOR)
     near = descend(sa.world, sb.world, band, PRUNE * scale, None, near_only=True, cap=cap)
     if near is None:
@@ -310,6 +319,58 @@ def _near_first(frame: Frame):
     if meeting.contained is not None and near.ia.size <= NEAR_FIRST_EXACT:
         return near, meeting
     return None, meeting
+
+
+def _apart_along_centres(frame: Frame) -> bool:
+    """Are the meshes' vertices parted along the line between their world boxes' centres by more than twice the
+    band (and the rounding of the projections)?  Then so are their hulls, and every triangle pair is farther apart
+    than that.  A certificate only: False says nothing.  (Vertices no triangle uses only make it stricter.)"""
+    wa, wb = frame.sa.world, frame.sb.world
+    lo_a, hi_a, lo_b, hi_b = wa.lo[-1], wa.hi[-1], wb.lo[-1], wb.hi[-1]
+    u = 0.5 * (lo_b + hi_b) - 0.5 * (lo_a + hi_a)
+    length = float(np.sqrt(u @ u))
+    if not (length > 0.0 and math.isfinite(length)):
+        return False
+    u = u / length
+    va, vb = frame.sa.vertices, frame.sb.vertices
+    if va.shape[0] == 0 or vb.shape[0] == 0:
+        return False
+    gap = float((vb @ u).min()) - float((va @ u).max())
+    # each projection is within 3 ulps x its coordinates' absolute sum of the exact one (|u| within 3 ulps of 1):
+    # take a generous 16 eps x the largest such sum over both boxes, and twice the band
+    reach = float(np.maximum(np.maximum(np.abs(lo_a), np.abs(hi_a)), np.maximum(np.abs(lo_b), np.abs(hi_b))).sum())
+    return gap > 2.0 * frame.band + 16.0 * _EPS * reach
+
+
+_EPS = float(np.finfo(float).eps)
+
+
+def _no_pairs():
+    """A band-only descent's result that kept no pair (as `descend(near_only=True)` gives it)."""
+    found = Found()
+    found.beyond = False
+    found.ia, found.ib, found.lb = np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0)
+    return found
+
+
+def _one_part_each(frame: Frame) -> bool:
+    return frame.sa.local.parts.count == 1 and frame.sb.local.parts.count == 1
+
+
+def _parted_meeting(frame: Frame) -> Meeting:
+    """`meet(frame, no pairs)` for meshes of one loose part each that a plane parts by more than twice the band,
+    without the containment test: every corner of either mesh lies beyond that plane, outside the other's hull and
+    farther than the band from it, so `parts_inside` finds none inside (winding number 0) and the containment is
+    None.
+    What it would have measured of the corners (`corners_a`, `corners_b`) is not needed: with nothing crossing
+    and the distance beyond the band, a one-part mesh is wholly outside the other (`_wholly_outside`) and no depth
+    probe runs (were the work caps to leave the distance's lower bound within the band, the probes would measure
+    those corners themselves, the same numbers)."""
+    meeting = Meeting(frame, _no_pairs())
+    meeting.crossing_pairs = np.zeros(0, np.int64)
+    meeting.crossing_segments = meeting.segments = np.zeros((0, 2, 3))
+    meeting.contained = None
+    return meeting
 
 
 def _within_band(A, B, band) -> np.ndarray:
