@@ -302,10 +302,12 @@ def _near_first(frame: Frame):
     parts by more than twice the band (`_apart_along_centres`) have no pair within it: their meeting is had
     without the band-only descent."""
     sa, sb, band, scale = frame.sa, frame.sb, frame.band, frame.scale
-    if _apart_along_centres(frame):
+    if frame.boxes_meet and _apart_along_centres(frame):
         # No pair is within the band: whatever pairs the band-only descent kept, none crosses, so its meeting is
         # `containment(frame)`'s, which `meet` on no pairs gives without the descent.  Not contained (always, for
-        # meshes a plane parts): the full descent answers, as it would after the band-only one.
+        # meshes a plane parts): the full descent answers, as it would after the band-only one.  (Boxes apart by
+        # more than the band on an axis need none of this: the band-only descent stops at the roots, and no
+        # containment is sought.)
         meeting = _parted_meeting(frame) if _one_part_each(frame) else meet(frame, _no_pairs())
         if meeting.contained is None:
             return None, meeting

@@ -1,7 +1,7 @@
 """The one-shot route's cheap certificate that two meshes are apart (core/mesh/query.py `_apart_along_centres`):
 their vertices parted by more than twice the band along the line between their world boxes' centres.  When it holds
-`_near_first` skips the band-only descent (no pair can cross or touch), and the answer must be the full route's,
-every Contact field, both argument orders.
+(and the boxes meet: else the band-only descent stops at the roots anyway) `_near_first` skips the band-only descent
+(no pair can cross or touch), and the answer must be the full route's, every Contact field, both argument orders.
 
 Oracle for the certificate: the smallest exact distance over every triangle pair (brute force) exceeds twice the
 band whenever the certificate is given, and a pair within twice the band is never certified (a noisy star and a
@@ -84,7 +84,8 @@ def test_certified_route_gives_the_full_routes_answer(monkeypatch):
         return real(*args, **kwargs)
 
     monkeypatch.setattr(query, "descend", counted)
-    pairs = [_pair(seed, (3.0, 0.0, 0.0)) for seed in range(4)]
+    # apart by a plane (2.2 between the centres) while their boxes overlap on every axis
+    pairs = [_pair(seed, np.full(3, 2.2 / np.sqrt(3.0))) for seed in range(4)]
     for family in ("chain", "rod_torus"):
         for index in range(min(6, FAMILIES[family] * 3)):
             case = make_case(family, index)
