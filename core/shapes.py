@@ -264,24 +264,31 @@ class Shape:
 # --------------------------------------------------------------------------------------------- point cloud
 
 # Point clouds up to this many vertices list their rows at once for the support queries (see
-# `PointCloud._make_support_data`); larger ones convert a row when it is looked up.
+# `PointCloud._make_support_data`); larger ones convert a row when it is first looked up.
 _LISTED_ROWS = 4096
 
 
-class _Rows:
-    """The rows of a (n, 3) array as Python float lists, each converted when it is looked up."""
+class _Rows(dict):
+    """The rows of a (n, 3) array as Python float lists (the same floats as `array.tolist()`), each converted the
+    first time it is looked up and kept: a hit is one dict lookup, no Python call."""
 
     __slots__ = ("array",)
 
     def __init__(self, array: np.ndarray):
+        super().__init__()
         self.array = array
 
-    def __getitem__(self, i) -> list:
-        return self.array[i].tolist()
+    def __missing__(self, i) -> list:
+        row = self[i] = self.array[i].tolist()
+        return row
 
 
 class PointCloud(Shape):
     """The convex hull of an (n, 3) vertex array (duplicates, coplanar, collinear, or a single point are fine)."""
+
+    # Core-internal: a cloud queried about once per pose (a mesh's hull shape, core/mesh/query.py) sets a lower
+    # limit than `_LISTED_ROWS` on itself: its few support lookups then convert only the rows they take.
+    _listed_rows = _LISTED_ROWS
 
     def __init__(self, vertices, transform=None, margin: float = 0.0):
         super().__init__(transform, margin)
@@ -310,13 +317,14 @@ class PointCloud(Shape):
     def _make_support_data(self) -> tuple:
         """(transformed vertices, their rows as Python float lists, offset x, y, z) for `support_max`: the rows
         are cached per pose like the array, the tuple per frame (`shifted` renews the offset).  Up to
-        `_LISTED_ROWS` vertices the rows are one list made at once; above it each row is converted when it is
-        looked up (`_Rows`: the same floats), since a query looks up one row per support (a few hundred on
+        `_listed_rows` vertices the rows are one list made at once; above it each row is converted when it is
+        first looked up (`_Rows`: the same floats), since a query looks up one row per support (a few hundred on
         such clouds, which switch to the hulls early) and converting 20,000 rows cost ~8 ms per shape."""
         world = self._world_core_vertices()
         rows = self._pose_cache.get("rows")
         if rows is None:
-            rows = self._pose_cache["rows"] = world.tolist() if world.shape[0] <= _LISTED_ROWS else _Rows(world)
+            rows = world.tolist() if world.shape[0] <= self._listed_rows else _Rows(world)
+            self._pose_cache["rows"] = rows
         data = self._support_data = (world, rows) + self._offset_xyz
         return data
 

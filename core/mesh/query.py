@@ -64,6 +64,9 @@ from .trimesh import TriangleMesh
 
 __all__ = ["collide_meshes", "sample_meshes", "crossing_and_containment"]
 
+_LISTED_HULL_ROWS = 32
+"""A mesh's hull shape lists its vertex rows at once up to this many vertices, above it one row per lookup."""
+
 NARROW_ABOVE = 1e-3
 """Nearly convex pairs (step 1b) are narrowed only when their interval is wider than this fraction of its upper
 end (float32 folds leave it far narrower; a bevel's n-gons may not)."""
@@ -184,13 +187,23 @@ def _hull_shape(mesh: TriangleMesh) -> PointCloud:
     def build():
         used = local.used
         vertices = local.vertices[used]
-        triangles = np.searchsorted(used, local.triangles[local.proper])
+        triangles = local.triangles[local.proper].astype(np.intp, copy=False)
+        if used.shape[0] < local.vertices.shape[0]:
+            # renumber onto the used vertices (every corner is one of them): one lookup, not a binary search
+            renumber = np.zeros(local.vertices.shape[0], dtype=np.intp)
+            renumber[used] = np.arange(used.shape[0], dtype=np.intp)
+            triangles = renumber[triangles]
         if not is_convex(mesh):
-            return ConvexPolytope(vertices, lambda: (vertices, triangles))
-        try:
-            return ConvexPolytope(vertices, triangles, _checked=True)
-        except ValueError:
-            return PointCloud(vertices)
+            shape = ConvexPolytope(vertices, lambda: (vertices, triangles))
+        else:
+            try:
+                shape = ConvexPolytope(vertices, triangles, _checked=True)
+            except ValueError:
+                shape = PointCloud(vertices)
+        # A hull is queried about once per pose (~15 supports each way on ~500-vertex hulls): each support
+        # lookup converts its own row instead of the pose listing all of them (`PointCloud._make_support_data`)
+        shape._listed_rows = _LISTED_HULL_ROWS
+        return shape
 
     return local.cached("hull shape", build).moved(mesh.transform)
 

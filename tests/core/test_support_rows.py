@@ -1,8 +1,9 @@
 """The solvers' tuple supports (`Shape.support_max` / `support_min`, `minkowski.minkowski_support`) equal the array
 supports (`Shape.core_support`) exactly, for every shape kind, after `shifted` and `moved`, far from the origin,
 and on ties (a cloud with repeated vertices and a cube, whose support along an axis is a whole face: the first
-vertex of the tie wins in both); and for clouds above `shapes._LISTED_ROWS` vertices, whose rows are read one at a
-time (`shapes._Rows`), on both sides of that bound."""
+vertex of the tie wins in both); and for clouds above their listing bound (`shapes._LISTED_ROWS`, or a lower one a
+cloud sets on itself, as a mesh's hull shape does), whose rows are converted one at a time when first looked up and
+then kept (`shapes._Rows`), on both sides of that bound, each direction asked twice (a kept row)."""
 from __future__ import annotations
 
 import numpy as np
@@ -67,18 +68,25 @@ def test_minkowski_support_equals_its_definition(seed):
                 assert p.w == tuple(x - y for x, y in zip(want_a, want_b))
 
 
-@pytest.mark.parametrize("count", [core.shapes._LISTED_ROWS, core.shapes._LISTED_ROWS + 1, 20_000])
-def test_rows_read_one_at_a_time_give_the_same_supports(count):
+@pytest.mark.parametrize("count, limit", [(core.shapes._LISTED_ROWS, None), (core.shapes._LISTED_ROWS + 1, None),
+                                          (20_000, None), (40, 40), (41, 40), (453, 32), (1, 0)])
+def test_rows_read_one_at_a_time_give_the_same_supports(count, limit):
     rng = np.random.default_rng([5150, count])
     pose = np.eye(4)
     pose[:3, :3] = np.linalg.qr(rng.normal(size=(3, 3)))[0] * 1.7
     pose[:3, 3] = [1e3, -2.5, 7.0]
-    a = core.PointCloud(rng.normal(size=(count, 3)), transform=pose).shifted((999.0, -3.0, 6.0))
+    a = core.PointCloud(rng.normal(size=(count, 3)), transform=pose)
     b = core.PointCloud(rng.normal(size=(count, 3)) * 0.3)
-    for d in rng.normal(size=(64, 3)):
+    if limit is not None:
+        a._listed_rows = b._listed_rows = limit
+    a = a.shifted((999.0, -3.0, 6.0))
+    directions = rng.normal(size=(64, 3))
+    for d in np.r_[directions, directions]:  # each twice: the second time the row is a kept one
         top = a.support_max(d)
         assert top == tuple(a.core_support(d).tolist()) and all(type(x) is float for x in top)
         assert a.support_min(d) == tuple(a.core_support(-d).tolist())
         w = minkowski_support(a, b, d)
         assert w.a == top and w.b == tuple(b.core_support(-d).tolist())
-    assert isinstance(a._pose_cache["rows"], list) is (count <= core.shapes._LISTED_ROWS)
+        assert all(type(x) is float for x in w.b)
+    bound = core.shapes._LISTED_ROWS if limit is None else limit
+    assert isinstance(a._pose_cache["rows"], list) is (count <= bound)
