@@ -75,7 +75,7 @@ import numpy as np
 
 from ..rows import row_dot
 from .bvh import WorldBVH, box_lower_bound, local_boxes, pair_lower_bound
-from .descent import _split, descent_order
+from .descent import Found, _split, descent_order
 from .meeting import Meeting, containment, meet
 from .tritri import crossing, crossing_indexed, separation_bound, triangle_triangle
 
@@ -332,7 +332,7 @@ class PairHistory:
             pick = crossing_pairs[:: max(1, crossing_pairs.size // SEEDS)][:SEEDS]
             self._seeds = (found.ia[pick], found.ib[pick])
             return
-        if getattr(found, "closest", None) is not None:
+        if found.closest is not None:
             self._seeds = found.closest
             return
         if found.ia.size == 0:
@@ -417,7 +417,7 @@ def _magnitude(frame) -> float:
     return total
 
 
-class _Found:
+class _Found(Found):
     """The leaf pairs of a route as core/mesh/query.py reads a descent's result."""
 
 

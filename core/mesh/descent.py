@@ -50,6 +50,9 @@ smallest box distance of the pairs it put off as a bound of their exact distance
 class Found:
     measured = None
     """`_Upper.measured` of the descent that made it (the leaf pairs it took the exact distance of), or None."""
+    closest = None
+    """The closest leaf pair as one-row arrays (ia, ib) when the route that made it knows it (core/mesh/coherence.py
+    answers from a frontier so), else None."""
 
 
 def descend(wa: WorldBVH, wb: WorldBVH, band, prune, max_distance, near_only=False, cap=None) -> Found | None:

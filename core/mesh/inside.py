@@ -19,7 +19,7 @@ from .pair_frame import Side
 from .points import closest_points, winding_numbers
 from .tritri import crossing, point_triangle
 
-__all__ = ["Inside", "PartCorners", "Probes", "make_probes", "probe_rows", "probe_flags", "deepest_inside", "parts_inside", "steps_off_the_curve", "in_leaf_order",
+__all__ = ["Inside", "PartCorners", "PartsInside", "Probes", "make_probes", "probe_rows", "probe_flags", "deepest_inside", "parts_inside", "steps_off_the_curve", "in_leaf_order",
            "crossing_sample"]
 
 MAX_PROBES = 128
@@ -190,7 +190,7 @@ def deepest_inside(sx: Side, sy: Side, found, crossing_pairs, touching_pairs, X,
             copy = (others >= repeated) & (others < repeated + repeat)
             copy &= np.isin(others - repeat, others)
             others = others[~copy]
-        deepest = _deepest(points, reps, others, sy, band, part_corners, _upper_bounds, (points, probes, against))
+        deepest = _deepest(points, reps, others, sy, band, part_corners, probes, against)
         if deepest is not None:
             row, result.depth, result.point_surface = deepest
             result.point_in = points[row]
@@ -217,20 +217,22 @@ def _repeated(crossing_pairs, touching_pairs) -> bool:
     return bool(crossing_pairs.size) and np.array_equal(crossing_pairs, touching_pairs)
 
 
-def _deepest(points, reps, others, sy: Side, band, corners, upper_bounds, context):
+def _deepest(points, reps, others, sy: Side, band, corners, probes, against):
     """(row of `points`, distance, surface point) of the deepest of points[reps] and points[others] beyond the
-    band (`farthest_from_surface` on the rows reps + others, in that order), or None.  With `corners` the part
+    band (`farthest_from_surface` on the rows reps + others, in that order, each started from its
+    `_upper_bounds` by the blocks `probes` and their triangles `against`), or None.  With `corners` the part
     corners' exact distances are known (`PartCorners`): the deepest of them is their first largest, and the others
     are searched only for one strictly deeper (a floor at that distance), which is what the search over all of
     them picks: the largest distance, the first row on a tie, and every part corner comes before the others."""
     if corners is None or reps.size == 0:
         measured = np.concatenate([reps, others])
-        deepest = farthest_from_surface(points[measured], sy.world, band, upper=upper_bounds(*context, measured))
+        deepest = farthest_from_surface(points[measured], sy.world, band,
+                                        upper=_upper_bounds(points, probes, against, measured))
         return None if deepest is None else (int(measured[deepest[0]]), deepest[1], deepest[2])
     dist = corners.dist[reps]
     first = int(np.argmax(dist))  # the first of the largest
     deepest = farthest_from_surface(points[others], sy.world, max(band, float(dist[first])),
-                                    upper=upper_bounds(*context, others))
+                                    upper=_upper_bounds(points, probes, against, others))
     if deepest is not None:
         return int(others[deepest[0]]), deepest[1], deepest[2]
     if dist[first] > band:
@@ -283,28 +285,34 @@ def _measure(points, sy: Side, scale):
     return PartCorners(inside, dist, surface)
 
 
-def parts_inside(sx: Side, sy: Side, band, scale, measure=None, keep=None) -> bool:
-    """Every loose part of X has a corner strictly inside closed Y and none strictly outside it (a corner within
-    the band of Y's surface decides nothing).  `measure(points, sy, scale)` gives the points' distances to Y's
-    surface and their inside flags (default `_measure`; only the flags of points off the surface are used).
-    `keep`: a list, to which the default measure's `PartCorners` is appended when it runs."""
+class PartsInside(NamedTuple):
+    """`parts_inside`'s verdict, and what its default measure found of X's part corners (`PartCorners`; None when
+    that measure did not run: another measure was given, or a corner outside Y's box decided)."""
+    verdict: bool
+    corners: PartCorners | None
+
+
+def parts_inside(sx: Side, sy: Side, band, scale, measure=None) -> PartsInside:
+    """Is every loose part of X inside closed Y: has each a corner strictly inside Y and none strictly outside it
+    (a corner within the band of Y's surface decides nothing)?  `measure(points, sy, scale)` gives the points'
+    distances to Y's surface and their inside flags (default `_measure`; only the flags of points off the surface
+    are used)."""
     parts = sx.local.parts
     points, part = _part_points(sx)
+    corners = None
     if measure is None and _beyond_box(points, sy, band, scale):
-        return False  # that corner is strictly outside Y: its part is not inside, whatever the others say
+        return PartsInside(False, None)  # that corner is strictly outside Y: its part is not inside
     if measure is None:
-        measured = _measure(points, sy, scale)
-        if keep is not None:
-            keep.append(measured)
-        dist, inside = measured.dist, measured.inside
+        corners = _measure(points, sy, scale)
+        dist, inside = corners.dist, corners.inside
     else:
         dist, inside = measure(points, sy, scale)
     if not np.any(inside):
-        return False  # no corner inside Y: no part is strictly inside
+        return PartsInside(False, corners)  # no corner inside Y: no part is strictly inside
     off = dist > band
     strictly_in = np.bincount(part[off & inside], minlength=parts.count) > 0
     strictly_out = np.bincount(part[off & ~inside], minlength=parts.count) > 0
-    return bool(np.all(strictly_in & ~strictly_out))
+    return PartsInside(bool(np.all(strictly_in & ~strictly_out)), corners)
 
 
 def _beyond_box(points, sy: Side, band, scale) -> bool:

@@ -124,7 +124,7 @@ def meet(frame: Frame, found, crossed=None, probes: bool = False) -> Meeting:
                 m.stepped_b, m.probes_b = stepped, made
             else:
                 m.stepped_a, m.probes_a = stepped, made
-            if not _leaves(stepped, sy, band) and parts_inside(sx, sy, band, scale):
+            if not _leaves(stepped, sy, band) and parts_inside(sx, sy, band, scale).verdict:
                 m.contained = verdict
                 m.segments = segments[:0]
                 break
@@ -139,15 +139,19 @@ def containment(frame: Frame, measure=None, meeting: Meeting | None = None):
     `parts_inside`.  `meeting`: a `Meeting` whose `corners_a` / `corners_b` receive what was measured of each
     mesh's part corners (the depth probes read them again)."""
     sa, sb, band, scale = frame.sa, frame.sb, frame.band, frame.scale
-    kept_a, kept_b = [], []
-    verdict = None
-    if sb.closed and frame.boxes_meet and parts_inside(sa, sb, band, scale, measure, kept_a):
-        verdict = Containment.A_INSIDE_B
-    elif sa.closed and frame.boxes_meet and parts_inside(sb, sa, band, scale, measure, kept_b):
-        verdict = Containment.B_INSIDE_A
+    verdict = corners_a = corners_b = None
+    if sb.closed and frame.boxes_meet:
+        a_in_b = parts_inside(sa, sb, band, scale, measure)
+        corners_a = a_in_b.corners
+        if a_in_b.verdict:
+            verdict = Containment.A_INSIDE_B
+    if verdict is None and sa.closed and frame.boxes_meet:
+        b_in_a = parts_inside(sb, sa, band, scale, measure)
+        corners_b = b_in_a.corners
+        if b_in_a.verdict:
+            verdict = Containment.B_INSIDE_A
     if meeting is not None:
-        meeting.corners_a = kept_a[0] if kept_a else None
-        meeting.corners_b = kept_b[0] if kept_b else None
+        meeting.corners_a, meeting.corners_b = corners_a, corners_b
     return verdict
 
 
