@@ -19,8 +19,8 @@ from .pair_frame import Side
 from .points import closest_points, winding_numbers
 from .tritri import crossing, point_triangle
 
-__all__ = ["Inside", "PartCorners", "PartsInside", "Probes", "make_probes", "probe_rows", "probe_flags", "deepest_inside", "parts_inside", "steps_off_the_curve", "in_leaf_order",
-           "crossing_sample"]
+__all__ = ["Inside", "PartCorners", "PartsInside", "Probes", "make_probes", "probe_rows", "probe_flags",
+           "deepest_inside", "parts_inside", "steps_off_the_curve", "in_leaf_order", "crossing_sample"]
 
 MAX_PROBES = 128
 """Scale of the probe budget per side (beyond the corners of every loose part and a sample of 64 vertices):
