@@ -75,6 +75,7 @@ def test_skipped_probes_change_no_answer(monkeypatch, interval):
     monkeypatch.setattr(query, "_wholly_outside", lambda *args: False)
     monkeypatch.setattr(inside, "_beyond_box", lambda *args: False)
     real_deepest = query.deepest_inside
-    monkeypatch.setattr(query, "deepest_inside", lambda *args, stepped=None, probes=None, **kw: real_deepest(*args, **kw))
+    monkeypatch.setattr(query, "deepest_inside",
+                        lambda *args, stepped=None, probes=None, **kw: real_deepest(*args, **kw))
     full = [_answers(a, b, interval) for a, b in pairs]
     assert fast == full
