@@ -815,10 +815,7 @@ def _answer(frame, ia, ib, ub: float, bounds, outside: bool = False, first: int 
     found.ia, found.ib, found.lb = ia[:0], ib[:0], np.zeros(0)
     found.closest = (ia[near[j]:near[j] + 1], ib[near[j]:near[j] + 1])
     found.dropped_lb = found.exact_lb = math.inf
-    meeting = Meeting(frame, found)
-    empty = np.zeros(0, np.int64)
-    meeting.crossing_pairs = empty
-    meeting.crossing_segments = meeting.segments = np.zeros((0, 2, 3))
+    meeting = Meeting(frame, found)  # nothing crosses
     meeting.contained = None if outside else containment(frame)
     no_corners = np.zeros((0, 3, 3))
-    return Staged(found, meeting, no_corners, no_corners, d_min, xa[j], xb[j], empty, d_min, outside)
+    return Staged(found, meeting, no_corners, no_corners, d_min, xa[j], xb[j], np.zeros(0, np.int64), d_min, outside)

@@ -40,11 +40,15 @@ class Meeting:
     a contained mesh).  `stepped_a` / `stepped_b`: A's points stepped off the curve with their winding numbers in B,
     and B's in A (`Stepped`), where `meet` made them, else None.  `corners_a` / `corners_b`: what the containment
     test measured of A's part corners against B, and of B's against A (core/mesh/inside.py `PartCorners`), else
-    None."""
+    None.  A new meeting holds no crossing and no containment (what `meet` finds on no pairs, before the
+    containment test): `meet` fills in what it finds, a caller that knows the rest sets only that."""
 
     def __init__(self, frame, found):
         self._frame, self._found = frame, found
         self._A = self._B = None
+        self.crossing_pairs = np.zeros(0, np.int64)
+        self.crossing_segments = self.segments = np.zeros((0, 2, 3))
+        self.contained = None
         self.stepped_a = self.stepped_b = None
         self.corners_a = self.corners_b = None
         self.probes_a = self.probes_b = None

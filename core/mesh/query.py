@@ -381,11 +381,7 @@ def _parted_meeting(frame: Frame) -> Meeting:
     and the distance beyond the band, a one-part mesh is wholly outside the other (`_wholly_outside`) and no depth
     probe runs (were the work caps to leave the distance's lower bound within the band, the probes would measure
     those corners themselves, the same numbers)."""
-    meeting = Meeting(frame, _no_pairs())
-    meeting.crossing_pairs = np.zeros(0, np.int64)
-    meeting.crossing_segments = meeting.segments = np.zeros((0, 2, 3))
-    meeting.contained = None
-    return meeting
+    return Meeting(frame, _no_pairs())
 
 
 def _within_band(A, B, band) -> np.ndarray:
