@@ -84,9 +84,9 @@ class Probes(NamedTuple):
 
 
 def make_probes(sx: Side, found, crossing_pairs, touching_pairs, X, Y, band, swap=False, with_parts=True,
-                stepped=True) -> Probes:
-    """`deepest_inside`'s probes of X, without their flags (`inside` None).  `stepped` False: the points stepped
-    off the curve are made here too (last), as when `meet` did not make them."""
+                make_steps=False) -> Probes:
+    """`deepest_inside`'s probes of X, without their flags (`inside` None).  `make_steps`: the points stepped off
+    the curve are made here too (last), as when `meet` did not make them."""
     crossing_pairs = in_leaf_order(found, crossing_pairs, swap)
     touching_pairs = in_leaf_order(found, touching_pairs, swap)
     verts = sx.vertices
@@ -113,7 +113,7 @@ def make_probes(sx: Side, found, crossing_pairs, touching_pairs, X, Y, band, swa
         pick = crossing_pairs[:: max(1, crossing_pairs.size // (MAX_PROBES // 2))]
         probes.append(_clipped_centroids(X[pick], Y[pick]))
         against.append(np.concatenate([Y[pick], Y[pick]]))
-        if not stepped:
+        if make_steps:
             pick = crossing_sample(crossing_pairs)
             points, rows = steps_off_the_curve(X[pick], Y[pick], band, rows=True)
             probes.append(points)
@@ -155,7 +155,7 @@ def deepest_inside(sx: Side, sy: Side, found, crossing_pairs, touching_pairs, X,
     result = Inside()
     if probes is None or stepped is None:
         made = make_probes(sx, found, crossing_pairs, touching_pairs, X, Y, band, swap, with_parts,
-                           stepped is not None)
+                           make_steps=stepped is None)
     else:
         made = probes
     crossing_pairs, touching_pairs = made.crossing_pairs, made.touching_pairs
