@@ -262,13 +262,13 @@ def narrow_rows(core, peers, quick: bool) -> list[str]:
             row[name + "_prep"] = t_prep
             row[name + "_diff"] = (len(listed - ours), len(ours - listed))
             if clearance == 0.0 and not rows:
-                t_man, found = best(peer.manager, 1)
+                t_man, found = best(peer.manager, 3)
                 row[name + "_manager"] = (t_man, found)
         if clearance == 0.0 and not rows:
             def ours_scene():
                 found = core.candidate_pairs(batch.lo, batch.hi, clearance)
                 return core.collide_many(batch, found, clearance)
-            t_scene, scene_hits = best(ours_scene, 1)
+            t_scene, scene_hits = best(ours_scene, 3)
             row["scene"] = (t_scene, len(scene_hits))
         rows.append(row)
         print(f"[scene] {label}: ours {t_ours:.3f} s for {len(pairs)} pairs", flush=True)
