@@ -1,4 +1,5 @@
-"""Core tier fixtures: a report section in pytest's terminal summary (shown with or without `-s`).
+"""Core tier fixtures: a report section in pytest's terminal summary (shown with or without `-s`), and a record
+of the mesh query's hierarchy descents.
 
 Tests add lines with the `core_report` fixture (`core_report("title", [lines])`); `pytest_terminal_summary`
 prints every section after the run.  Nothing is cached on disk: the corpus results live for one session.
@@ -25,6 +26,23 @@ def core_report(request):
         sections.append((title, list(lines)))
 
     return add
+
+
+@pytest.fixture
+def descend_calls(monkeypatch):
+    """The list, filled as the test runs, of every `descend` core/mesh/query.py makes: its `near_only` flag (True: the
+    band-only descent, False: the full distance descent)."""
+    from core.mesh import query
+
+    calls = []
+    real = query.descend
+
+    def recorded(*args, **kwargs):
+        calls.append(kwargs.get("near_only", False))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(query, "descend", recorded)
+    return calls
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus, config):

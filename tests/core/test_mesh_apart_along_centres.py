@@ -84,15 +84,7 @@ def test_boxes_a_hair_apart():
         assert (distance - error > 2.0 * frame.band if certified else distance + error <= 2.0 * frame.band), gap
 
 
-def test_certified_route_gives_the_full_routes_answer(monkeypatch):
-    calls = []
-    real = query.descend
-
-    def counted(*args, **kwargs):
-        calls.append(kwargs.get("near_only", False))
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(query, "descend", counted)
+def test_certified_route_gives_the_full_routes_answer(descend_calls):
     # apart by a plane (2.2 between the centres) while their boxes overlap on every axis
     pairs = [_pair(seed, np.full(3, 2.2 / np.sqrt(3.0))) for seed in range(4)]
     for family in ("chain", "rod_torus"):
@@ -102,9 +94,9 @@ def test_certified_route_gives_the_full_routes_answer(monkeypatch):
     skipped = 0
     for a, b in pairs:
         for x, y in ((a, b), (b, a)):
-            calls.clear()
+            descend_calls.clear()
             fast = contact_fields(query._mesh_collide(x, y, DEFAULT_TOLERANCES, None, narrow=False))
-            if calls == [False]:
+            if descend_calls == [False]:
                 skipped += 1  # the certificate held: the full descent only
             full = contact_fields(query._mesh_collide(x, y, DEFAULT_TOLERANCES, None, narrow=False, near_first=False))
             assert fast == full

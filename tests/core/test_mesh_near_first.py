@@ -80,40 +80,25 @@ def test_contained_and_touching_gives_the_full_routes_answer(monkeypatch):
     assert taken[0] == "contained, touching"
 
 
-def test_contained_route_needs_no_distance_descent(monkeypatch):
+def test_contained_route_needs_no_distance_descent(monkeypatch, descend_calls):
     """The contained pairs are answered without the best-first stage and without the full descent."""
     a, b = _resting_inside()
-    calls = []
-    real_descend = query.descend
-
-    def descend_counted(*args, **kwargs):
-        calls.append(kwargs.get("near_only", False))
-        return real_descend(*args, **kwargs)
 
     def no_best_distance(*args, **kwargs):
         raise AssertionError("the contained route ran the best-first stage")
 
-    monkeypatch.setattr(query, "descend", descend_counted)
     monkeypatch.setattr(query, "best_distance", no_best_distance)
     contact = query._mesh_collide(a, b, DEFAULT_TOLERANCES, None, narrow=False)
     assert contact.status is core.Status.INTERSECTING
     assert contact.containment is core.Containment.B_INSIDE_A
-    assert calls == [True]
+    assert descend_calls == [True]
 
 
-def test_crossing_route_needs_no_distance_descent(monkeypatch):
+def test_crossing_route_needs_no_distance_descent(descend_calls):
     case = next(make_case("chain", i) for i in range(FAMILIES["chain"] * 3) if make_case("chain", i).volume)
-    calls = []
-    real_descend = query.descend
-
-    def descend_counted(*args, **kwargs):
-        calls.append(kwargs.get("near_only", False))
-        return real_descend(*args, **kwargs)
-
-    monkeypatch.setattr(query, "descend", descend_counted)
     contact = query._mesh_collide(case.a.build(), case.b.build(), DEFAULT_TOLERANCES, None, narrow=False)
     assert contact.status is core.Status.INTERSECTING and len(contact.intersection)
-    assert calls == [True]
+    assert descend_calls == [True]
 
 
 def test_copy_in_place_gives_up_at_the_cap(monkeypatch):
