@@ -94,9 +94,16 @@ MAX_LIVE = 20_000
 START = 2048
 """Node pairs `_closest` starts from (all pairs of two levels below the roots: `_start`)."""
 
-CHUNK = 32
-"""Leaf pairs of smallest lower bound measured first by `_answer` (the second round screens and measures all the
-rest still within reach of the best found)."""
+CHUNK = 16
+"""Leaf pairs of smallest lower bound measured first by `_answer` (the second round measures all the rest still
+within reach of the best found).  After a jump, the pairs whose box distance is within the margin of the answer
+number 6-14 on most FCL poses, more on some; the exact kernel costs about 30 pairs' worth a call, so a smaller
+first call pays for the few poses that need a second one."""
+
+SCREEN_ABOVE = 32
+"""`_answer` screens a round's pairs with the separating-axis bound first only when they are more than this: the
+screen costs about as much as the exact kernel's fixed cost, repaid only by the pairs it drops (a few microseconds
+each)."""
 
 MAX_CANDIDATES = 16384
 """Leaf pairs a closest-route descent may keep, and triangle pairs that may pass its separating-axis screen,
@@ -253,7 +260,8 @@ class PairHistory:
         """`_closest` from a real distance `ub` (or inf: no seed yet) with a new frontier `slack` beyond the margin
         (`band_first` as there), then the crossing route when it found a pair within the band."""
         if self._start is None:
-            self._start = _start(frame.sa.local.bvh, frame.sb.local.bvh)
+            local_a, local_b = frame.sa.local.bvh, frame.sb.local.bvh
+            self._start = (_start(local_a, local_b), _order_keys(local_a, local_b))
         staged, self._frontier = _closest(frame, ub, slack, self._travel, outside, self._start, band_first)
         if self._frontier is _CROSSED:
             self._frontier = None
@@ -425,14 +433,14 @@ def _closest(frame, ub: float, slack: float, travel: float, outside: bool, start
     """The closest route's descent from the roots (see the module docstring): `ub` is the distance of a seed pair,
     farther than the band; node pairs are kept up to `slack` beyond the margin, so that the leaf pairs left
     (`_Frontier`) still hold the answer after a move of up to about slack / 2.  `travel`: the history's sum of
-    moves at this pose; `outside`: as for `_answer`; `start`: `_start`'s node pairs for this pair of hierarchies;
-    `band_first`: the start's node pairs within the band go down on their own first (`_band_leaves`: after a jump,
-    when a crossing is likely and the seed's distance a poor bound), else the leaf pairs within the band are taken
-    from the descent's.  Returns (Staged or None, _Frontier or None)."""
+    moves at this pose; `outside`: as for `_answer`; `start`: `_start`'s node pairs for this pair of hierarchies
+    and their `_order_keys`; `band_first`: the start's node pairs within the band go down on their own first
+    (`_band_leaves`: after a jump, when a crossing is likely and the seed's distance a poor bound), else the leaf
+    pairs within the band are taken from the descent's.  Returns (Staged or None, _Frontier or None)."""
     sa, sb, scale = frame.sa, frame.sb, frame.scale
     margin = MARGIN * scale
     wa, wb, allowance = _pruning_frame(frame)
-    na, nb, la, lb = start  # flat node indices (`WorldBVH.node`) of every pair of two levels (`_start`)
+    (na, nb, la, lb), keys = start  # flat node indices (`WorldBVH.node`) of every pair of two levels (`_start`)
     pruned = math.inf  # the smallest lower bound of every node pair dropped
     first_a, first_b = _first_corners(sa.local), _first_corners(sb.local)
     missing = None
@@ -458,7 +466,7 @@ def _closest(frame, ub: float, slack: float, travel: float, outside: bool, start
             if near.size:
                 ia, ib, near_bound = _band_leaves(wa, wb, na[near], nb[near], la, lb, allowance, frame.band)
                 if ia.size:
-                    staged = _cross_leaves(frame, wa, wb, ia, ib, near_bound)
+                    staged = _cross_leaves(frame, wa, wb, ia, ib, near_bound, keys)
                     if staged is not None:
                         return staged, _CROSSED
         keep = bound <= ub + margin + slack
@@ -472,7 +480,7 @@ def _closest(frame, ub: float, slack: float, travel: float, outside: bool, start
             near = np.flatnonzero(bound <= frame.band) if not band_first else ia[:0]
             if near.size:
                 # (no band-first descent: the leaf pairs within the band by their boxes hold every crossing pair)
-                staged = _cross_leaves(frame, wa, wb, ia[near], ib[near], bound[near])
+                staged = _cross_leaves(frame, wa, wb, ia[near], ib[near], bound[near], keys)
                 if staged is not None:
                     return staged, _CROSSED
             if slack > 0.0 or ia.size > MAX_CANDIDATES:
@@ -517,12 +525,13 @@ def _band_leaves(wa, wb, na, nb, la, lb, allowance: float, band: float):
     return na - wa.local.offsets[0], nb - wb.local.offsets[0], bound
 
 
-def _cross_leaves(frame, wa, wb, ia, ib, bound) -> Staged | None:
+def _cross_leaves(frame, wa, wb, ia, ib, bound, keys) -> Staged | None:
     """The crossing route's answer from leaf pairs (ia, ib) with their lower bounds, which hold every crossing pair,
     or None when none crosses: put in the fresh descent's order (the answer depends on the crossing pairs alone:
     their segments, in that order, and the probes sampled from them in leaf order), without the oriented bounds of
-    the other leaf pairs; the crossing test on their corners is the one `meet` runs (it is passed on)."""
-    order = np.argsort(descent_order(wa, wb, ia, ib), kind="stable")
+    the other leaf pairs; the crossing test on their corners is the one `meet` runs (it is passed on).  `keys`:
+    `_order_keys` of the two hierarchies."""
+    order = np.argsort(np.take(keys[0], ia) | np.take(keys[1], ib), kind="stable")  # (`_order_keys`)
     found = _Found()
     found.ia, found.ib, found.lb = ia[order], ib[order], bound[order]
     # the test `meet` runs, on the triangles' columns (`tritri.crossing_indexed`: the same mask and segments bit for
@@ -618,6 +627,22 @@ def _start(local_a, local_b):
     return ia, ib, la, lb
 
 
+def _order_keys(local_a, local_b):
+    """(KA, KB): `descent.descent_order`'s key of leaf pairs (ia, ib) is KA[ia] | KB[ib] (each step down takes its
+    bit from one side, at a position fixed by the levels), so one table per side, made once per pair of
+    hierarchies, gives it in two gathers instead of a round of integer steps per level; read only."""
+    class Sides:  # what descent_order reads of a hierarchy
+        def __init__(self, local):
+            self.local = local
+    sa, sb = Sides(local_a), Sides(local_b)
+    ma, mb = local_a.sizes[0], local_b.sizes[0]
+    keys = (descent_order(sa, sb, np.arange(ma, dtype=np.int64), np.zeros(ma, np.int64)),
+            descent_order(sa, sb, np.zeros(mb, np.int64), np.arange(mb, dtype=np.int64)))
+    for x in keys:
+        x.setflags(write=False)
+    return keys
+
+
 def _children(wa, wb, na, nb, la, lb):
     """`_closest`'s step down: what `descent._split` keeps (the deeper side, both when level, replaced by its
     children), on flat node indices and in another order (the pairs' first children, then their second ones..., in
@@ -708,8 +733,12 @@ class _Frontier:
         return staged
 
 
+_IDENTITY = np.eye(3)
+_IDENTITY.setflags(write=False)
+
+
 def _placement(mesh):
-    return (np.eye(3) if mesh._linear is None else mesh._linear, np.asarray(mesh._translation, float))
+    return (_IDENTITY if mesh._linear is None else mesh._linear, np.asarray(mesh._translation, float))
 
 
 def _sphere(local):
@@ -760,7 +789,7 @@ def _answer(frame, ia, ib, ub: float, bounds, outside: bool = False, first: int 
                 # the ones the second round would screen anyway, so they are screened at once and measured in one
                 # call (the screen raises the bounds of those it drops beyond the margin: no second round)
                 pick = np.flatnonzero(bounds <= best + margin)
-                if pick.size > first:
+                if pick.size > SCREEN_ABOVE:
                     screen = separation_bound(_corners(sa, ia[pick]), _corners(sb, ib[pick]))
                     bounds[pick] = np.maximum(bounds[pick], screen)
                     pick = pick[bounds[pick] <= best + margin]
@@ -771,7 +800,8 @@ def _answer(frame, ia, ib, ub: float, bounds, outside: bool = False, first: int 
                 pick = order[bounds[order] <= best + margin]
         else:
             pick = np.flatnonzero((bounds <= best + margin) & ~measured)
-            if pick.size:
+            if pick.size > SCREEN_ABOVE:
+                # (a few pairs are measured as they are: the screen would cost more than the pairs it drops)
                 screen = separation_bound(_corners(sa, ia[pick]), _corners(sb, ib[pick]))
                 bounds[pick] = np.maximum(bounds[pick], screen)
                 pick = pick[bounds[pick] <= best + margin]
