@@ -75,7 +75,7 @@ import numpy as np
 
 from ..rows import row_dot
 from .bvh import WorldBVH, box_lower_bound, local_boxes, pair_lower_bound
-from .descent import Found, _split, descent_order
+from .descent import PRUNE, Found, _split, descent_order
 from .meeting import Meeting, containment, meet
 from .tritri import crossing, crossing_indexed, separation_bound, triangle_triangle
 
@@ -511,6 +511,32 @@ def _closest(frame, ub: float, slack: float, travel: float, outside: bool, start
     return staged, frontier
 
 
+def _reached(frame, ia, ib, d: float) -> bool:
+    """Whether the fresh query (core/mesh/descent.py) measures at least one of leaf pairs (ia, ib), whose exact
+    distance is `d`, the least of any pair.  Its descent steps down from the roots as `_split` does and keeps a
+    node pair whose bound (`bvh.pair_lower_bound` in the pair frame, at least the box distance it first prunes
+    by) is within its best distance known less PRUNE x scale, and that best is never below d (no candidate is
+    closer); its best-first stage then measures every leaf pair whose bound is within that too, unless (past its
+    first chunk) the separating-axis bound of the pair drops it.  So a pair is measured when every node pair
+    above it and the pair itself have bounds below d - PRUNE x scale, and its separating-axis bound too (the
+    same functions on the same numbers; a margin of three more PRUNE x scale covers any rounding)."""
+    wa, wb = frame.sa.world, frame.sb.world
+    limit = d - 4.0 * PRUNE * frame.scale
+    la, lb = wa.local.levels - 1, wb.local.levels - 1
+    na, nb = [], []
+    while True:
+        na.append(wa.local.offsets[la] + (ia >> la))
+        nb.append(wb.local.offsets[lb] + (ib >> lb))
+        if la == 0 and lb == 0:
+            break
+        split_a, split_b = la > 0 and la >= lb, lb > 0 and lb >= la
+        la, lb = la - split_a, lb - split_b
+    bound = pair_lower_bound(wa, np.concatenate(na), wb, np.concatenate(nb)).reshape(len(na), ia.size)
+    ok = np.all(bound <= limit, axis=0)
+    ok &= separation_bound(_corners(frame.sa, ia), _corners(frame.sb, ib)) <= limit
+    return bool(np.any(ok))
+
+
 def _band_leaves(wa, wb, na, nb, la, lb, allowance: float, band: float):
     """(ia, ib, bound): every leaf pair below node pairs na, nb (levels la, lb) whose box distance less `allowance`
     is within `band` (every ancestor's is then too), with that bound, in `_children`'s order."""
@@ -827,10 +853,16 @@ def _answer(frame, ia, ib, ub: float, bounds, outside: bool = False, first: int 
         return None
     # Every pair within the margin of the best (neighbours of a closest corner or edge share it) must give the
     # same bits, or which of them the fresh query reports depends on its path: a near tie, left to it.  (A pair
-    # left unmeasured is farther than the best plus the margin.)
+    # left unmeasured is farther than the best plus the margin.)  One near tie is not: every pair at the least
+    # distance gives the same points, the others (a few ulps farther) other ones, and the fresh query is sure to
+    # measure one of the closest (`_reached`): its best is then that distance, and the first pair it meets there,
+    # whichever it is, has those points.
     tied = np.flatnonzero(dist <= d_min + margin)
     if not (np.all(dist[tied] == d_min) and np.all(xa[tied] == xa[j]) and np.all(xb[tied] == xb[j])):
-        return None
+        exact = tied[dist[tied] == d_min]
+        if not (np.all(xa[exact] == xa[j]) and np.all(xb[exact] == xb[j])
+                and _reached(frame, ia[near[exact]], ib[near[exact]], d_min)):
+            return None
     # The fresh descent also holds the first corners of its node pairs (`descent._upper_bound`: the first corners
     # of a leaf pair, whose distance is at least the pair's) as a best: any within the margin must be the same
     # answer too, the same distance bit for bit (the same formula) at the same points, or it may report them.

@@ -4,9 +4,11 @@ Two bumpy spheres dragged around each other, apart: their closest points are oft
 or an edge of the other, shared by several triangles, and the exact kernel gives those triangle pairs distances or
 points a few ulps apart.  Which of them the fresh query reports depends on the order of its own search (its upper
 bound's picks level by level, its chunks of lower bounds), which the history cannot see; so on such a tie the
-history must leave the pose to the fresh query (or answer exactly as it would).  Every pose's answer must be the
-fresh one, every field; and the drag must hold such ties, judged by an independent look at the pairs around the
-answer's points (the kernel's rows of every pair of triangles near them), else the case was not tested.
+history must leave the pose to the fresh query, or answer only where the order cannot matter (every pair at the
+least distance gives the same points, and the fresh query is sure to measure one of them: coherence.`_reached`).
+Every pose's answer must be the fresh one, every field; and the drag must hold such ties, judged by an
+independent look at the pairs around the answer's points (the kernel's rows of every pair of triangles near
+them), else the case was not tested.
 """
 from __future__ import annotations
 
