@@ -36,15 +36,19 @@ closest pair.  The next query places the seeds in the new pose first (a few tria
   core/mesh/tritri.py takes every edge from its lower end so that they do), and every pair of first corners the
   fresh descent may hold as its best within the margin is that same answer.  The fresh query prunes at `PRUNE` x
   scale, far below the margin, so it reports one of those pairs: the same numbers, from the same arithmetic on the
-  same corners.  Otherwise (a near tie: a corner closest to an edge gives points a few ulps apart), and past the
-  work caps, the fresh query answers.  A jump takes this route too (the seed is a poor bound, the surface points
-  soon a better one: its first corners' distance stands in for its exact one).  After a jump, before it prunes, the
-  descent follows its start's node pairs within the band by their boxes down to their leaf pairs on their own
-  (`_band_leaves`, far fewer than those within the seed's distance; else its own leaf pairs within the band by
-  their boxes, which are the same pairs); when they cross (a jump into the other mesh),
-  they hold every crossing pair and answer as the crossing route does, put in the fresh descent's order
-  (`descent.descent_order`), with no oriented bound of the other leaf pairs; any other pair within the band sends
-  the query to the crossing route.
+  same corners.  A near tie (a corner closest to an edge gives distances or points a few ulps apart) is answered
+  only when every pair at the least distance gives the same points and the fresh query is sure to measure one of
+  them (`_reached`: its bounds of every node pair above it and of the pair itself are below that distance less
+  PRUNE); it may meet the others, a few ulps farther, but never keeps them as its best.  Otherwise (pairs at the
+  same least distance with other points: which one the fresh query reports depends on the order of its own
+  search, its upper bound's picks level by level), and past the work caps, the fresh query answers.  A jump
+  takes this route too (the seed is a poor bound, the surface points soon a better one: its first corners'
+  distance stands in for its exact one).  After a jump, before it prunes, the descent follows its start's node
+  pairs within the band by their boxes down to their leaf pairs on their own (`_band_leaves`, far fewer than those
+  within the seed's distance; else its own leaf pairs within the band by their boxes, which are the same pairs);
+  when they cross (a jump into the other mesh), they hold every crossing pair and answer as the crossing route
+  does, put in the fresh descent's order (`descent.descent_order`), with no oriented bound of the other leaf
+  pairs; any other pair within the band sends the query to the crossing route.
 - the leaf pairs that descent kept (`_Frontier`) serve the next queries without any descent while a bound of how
   far each mesh moved since (`displacement`) proves every node pair it dropped still farther than the closest
   seed plus the margin: the `Route.FRONTIER` route, the same tests on the answer.  It keeps a lower bound of each
