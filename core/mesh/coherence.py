@@ -474,8 +474,13 @@ def _closest(frame, ub: float, slack: float, travel: float, outside: bool, start
                     if staged is not None:
                         return staged, _CROSSED
         keep = bound <= ub + margin + slack
-        pruned = _smallest_dropped(bound, keep, pruned)
+        if slack > 0.0:
+            pruned = _smallest_dropped(bound, keep, pruned)
         pick = np.flatnonzero(keep)
+        if slack == 0.0 and pick.size < keep.size:
+            # (no slack: a frontier that serves only a move smaller than the distance between its pruned pairs and
+            # the answer, which the threshold they were dropped at bounds from below well enough)
+            pruned = min(pruned, ub + margin)
         na, nb = na[pick], nb[pick]
         leaves = la == 0 and lb == 0
         if leaves:
