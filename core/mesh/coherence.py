@@ -36,15 +36,19 @@ closest pair.  The next query places the seeds in the new pose first (a few tria
   core/mesh/tritri.py takes every edge from its lower end so that they do), and every pair of first corners the
   fresh descent may hold as its best within the margin is that same answer.  The fresh query prunes at `PRUNE` x
   scale, far below the margin, so it reports one of those pairs: the same numbers, from the same arithmetic on the
-  same corners.  Otherwise (a near tie: a corner closest to an edge gives points a few ulps apart), and past the
-  work caps, the fresh query answers.  A jump takes this route too (the seed is a poor bound, the surface points
-  soon a better one: its first corners' distance stands in for its exact one).  After a jump, before it prunes, the
-  descent follows its start's node pairs within the band by their boxes down to their leaf pairs on their own
-  (`_band_leaves`, far fewer than those within the seed's distance; else its own leaf pairs within the band by
-  their boxes, which are the same pairs); when they cross (a jump into the other mesh),
-  they hold every crossing pair and answer as the crossing route does, put in the fresh descent's order
-  (`descent.descent_order`), with no oriented bound of the other leaf pairs; any other pair within the band sends
-  the query to the crossing route.
+  same corners.  A near tie (a corner closest to an edge gives distances or points a few ulps apart) is answered
+  only when every pair at the least distance gives the same points and the fresh query is sure to measure one of
+  them (`_reached`: its bounds of every node pair above it and of the pair itself are below that distance less
+  PRUNE); it may meet the others, a few ulps farther, but never keeps them as its best.  Otherwise (pairs at the
+  same least distance with other points: which one the fresh query reports depends on the order of its own
+  search, its upper bound's picks level by level), and past the work caps, the fresh query answers.  A jump
+  takes this route too (the seed is a poor bound, the surface points soon a better one: its first corners'
+  distance stands in for its exact one).  After a jump, before it prunes, the descent follows its start's node
+  pairs within the band by their boxes down to their leaf pairs on their own (`_band_leaves`, far fewer than those
+  within the seed's distance; else its own leaf pairs within the band by their boxes, which are the same pairs);
+  when they cross (a jump into the other mesh), they hold every crossing pair and answer as the crossing route
+  does, put in the fresh descent's order (`descent.descent_order`), with no oriented bound of the other leaf
+  pairs; any other pair within the band sends the query to the crossing route.
 - the leaf pairs that descent kept (`_Frontier`) serve the next queries without any descent while a bound of how
   far each mesh moved since (`displacement`) proves every node pair it dropped still farther than the closest
   seed plus the margin: the `Route.FRONTIER` route, the same tests on the answer.  It keeps a lower bound of each
@@ -75,7 +79,7 @@ import numpy as np
 
 from ..rows import row_dot
 from .bvh import WorldBVH, box_lower_bound, local_boxes, pair_lower_bound
-from .descent import Found, _split, descent_order
+from .descent import PRUNE, Found, _split, descent_order
 from .meeting import Meeting, containment, meet
 from .tritri import crossing, crossing_indexed, separation_bound, triangle_triangle
 
@@ -94,9 +98,16 @@ MAX_LIVE = 20_000
 START = 2048
 """Node pairs `_closest` starts from (all pairs of two levels below the roots: `_start`)."""
 
-CHUNK = 32
-"""Leaf pairs of smallest lower bound measured first by `_answer` (the second round screens and measures all the
-rest still within reach of the best found)."""
+CHUNK = 16
+"""Leaf pairs of smallest lower bound measured first by `_answer` (the second round measures all the rest still
+within reach of the best found).  After a jump, the pairs whose box distance is within the margin of the answer
+number 6-14 on most FCL poses, more on some; the exact kernel costs about 30 pairs' worth a call, so a smaller
+first call pays for the few poses that need a second one."""
+
+SCREEN_ABOVE = 32
+"""`_answer` screens a round's pairs with the separating-axis bound first only when they are more than this: the
+screen costs about as much as the exact kernel's fixed cost, repaid only by the pairs it drops (a few microseconds
+each)."""
 
 MAX_CANDIDATES = 16384
 """Leaf pairs a closest-route descent may keep, and triangle pairs that may pass its separating-axis screen,
@@ -253,7 +264,8 @@ class PairHistory:
         """`_closest` from a real distance `ub` (or inf: no seed yet) with a new frontier `slack` beyond the margin
         (`band_first` as there), then the crossing route when it found a pair within the band."""
         if self._start is None:
-            self._start = _start(frame.sa.local.bvh, frame.sb.local.bvh)
+            local_a, local_b = frame.sa.local.bvh, frame.sb.local.bvh
+            self._start = (_start(local_a, local_b), _order_keys(local_a, local_b))
         staged, self._frontier = _closest(frame, ub, slack, self._travel, outside, self._start, band_first)
         if self._frontier is _CROSSED:
             self._frontier = None
@@ -425,14 +437,14 @@ def _closest(frame, ub: float, slack: float, travel: float, outside: bool, start
     """The closest route's descent from the roots (see the module docstring): `ub` is the distance of a seed pair,
     farther than the band; node pairs are kept up to `slack` beyond the margin, so that the leaf pairs left
     (`_Frontier`) still hold the answer after a move of up to about slack / 2.  `travel`: the history's sum of
-    moves at this pose; `outside`: as for `_answer`; `start`: `_start`'s node pairs for this pair of hierarchies;
-    `band_first`: the start's node pairs within the band go down on their own first (`_band_leaves`: after a jump,
-    when a crossing is likely and the seed's distance a poor bound), else the leaf pairs within the band are taken
-    from the descent's.  Returns (Staged or None, _Frontier or None)."""
+    moves at this pose; `outside`: as for `_answer`; `start`: `_start`'s node pairs for this pair of hierarchies
+    and their `_order_keys`; `band_first`: the start's node pairs within the band go down on their own first
+    (`_band_leaves`: after a jump, when a crossing is likely and the seed's distance a poor bound), else the leaf
+    pairs within the band are taken from the descent's.  Returns (Staged or None, _Frontier or None)."""
     sa, sb, scale = frame.sa, frame.sb, frame.scale
     margin = MARGIN * scale
     wa, wb, allowance = _pruning_frame(frame)
-    na, nb, la, lb = start  # flat node indices (`WorldBVH.node`) of every pair of two levels (`_start`)
+    (na, nb, la, lb), keys = start  # flat node indices (`WorldBVH.node`) of every pair of two levels (`_start`)
     pruned = math.inf  # the smallest lower bound of every node pair dropped
     first_a, first_b = _first_corners(sa.local), _first_corners(sb.local)
     missing = None
@@ -458,12 +470,17 @@ def _closest(frame, ub: float, slack: float, travel: float, outside: bool, start
             if near.size:
                 ia, ib, near_bound = _band_leaves(wa, wb, na[near], nb[near], la, lb, allowance, frame.band)
                 if ia.size:
-                    staged = _cross_leaves(frame, wa, wb, ia, ib, near_bound)
+                    staged = _cross_leaves(frame, wa, wb, ia, ib, near_bound, keys)
                     if staged is not None:
                         return staged, _CROSSED
         keep = bound <= ub + margin + slack
-        pruned = _smallest_dropped(bound, keep, pruned)
+        if slack > 0.0:
+            pruned = _smallest_dropped(bound, keep, pruned)
         pick = np.flatnonzero(keep)
+        if slack == 0.0 and pick.size < keep.size:
+            # (no slack: a frontier that serves only a move smaller than the distance between its pruned pairs and
+            # the answer, which the threshold they were dropped at bounds from below well enough)
+            pruned = min(pruned, ub + margin)
         na, nb = na[pick], nb[pick]
         leaves = la == 0 and lb == 0
         if leaves:
@@ -472,7 +489,7 @@ def _closest(frame, ub: float, slack: float, travel: float, outside: bool, start
             near = np.flatnonzero(bound <= frame.band) if not band_first else ia[:0]
             if near.size:
                 # (no band-first descent: the leaf pairs within the band by their boxes hold every crossing pair)
-                staged = _cross_leaves(frame, wa, wb, ia[near], ib[near], bound[near])
+                staged = _cross_leaves(frame, wa, wb, ia[near], ib[near], bound[near], keys)
                 if staged is not None:
                     return staged, _CROSSED
             if slack > 0.0 or ia.size > MAX_CANDIDATES:
@@ -503,6 +520,32 @@ def _closest(frame, ub: float, slack: float, travel: float, outside: bool, start
     return staged, frontier
 
 
+def _reached(frame, ia, ib, d: float) -> bool:
+    """Whether the fresh query (core/mesh/descent.py) measures at least one of leaf pairs (ia, ib), whose exact
+    distance is `d`, the least of any pair.  Its descent steps down from the roots as `_split` does and keeps a
+    node pair whose bound (`bvh.pair_lower_bound` in the pair frame, at least the box distance it first prunes
+    by) is within its best distance known less PRUNE x scale, and that best is never below d (no candidate is
+    closer); its best-first stage then measures every leaf pair whose bound is within that too, unless (past its
+    first chunk) the separating-axis bound of the pair drops it.  So a pair is measured when every node pair
+    above it and the pair itself have bounds below d - PRUNE x scale, and its separating-axis bound too (the
+    same functions on the same numbers; a margin of three more PRUNE x scale covers any rounding)."""
+    wa, wb = frame.sa.world, frame.sb.world
+    limit = d - 4.0 * PRUNE * frame.scale
+    la, lb = wa.local.levels - 1, wb.local.levels - 1
+    na, nb = [], []
+    while True:
+        na.append(wa.local.offsets[la] + (ia >> la))
+        nb.append(wb.local.offsets[lb] + (ib >> lb))
+        if la == 0 and lb == 0:
+            break
+        split_a, split_b = la > 0 and la >= lb, lb > 0 and lb >= la
+        la, lb = la - split_a, lb - split_b
+    bound = pair_lower_bound(wa, np.concatenate(na), wb, np.concatenate(nb)).reshape(len(na), ia.size)
+    ok = np.all(bound <= limit, axis=0)
+    ok &= separation_bound(_corners(frame.sa, ia), _corners(frame.sb, ib)) <= limit
+    return bool(np.any(ok))
+
+
 def _band_leaves(wa, wb, na, nb, la, lb, allowance: float, band: float):
     """(ia, ib, bound): every leaf pair below node pairs na, nb (levels la, lb) whose box distance less `allowance`
     is within `band` (every ancestor's is then too), with that bound, in `_children`'s order."""
@@ -517,12 +560,13 @@ def _band_leaves(wa, wb, na, nb, la, lb, allowance: float, band: float):
     return na - wa.local.offsets[0], nb - wb.local.offsets[0], bound
 
 
-def _cross_leaves(frame, wa, wb, ia, ib, bound) -> Staged | None:
+def _cross_leaves(frame, wa, wb, ia, ib, bound, keys) -> Staged | None:
     """The crossing route's answer from leaf pairs (ia, ib) with their lower bounds, which hold every crossing pair,
     or None when none crosses: put in the fresh descent's order (the answer depends on the crossing pairs alone:
     their segments, in that order, and the probes sampled from them in leaf order), without the oriented bounds of
-    the other leaf pairs; the crossing test on their corners is the one `meet` runs (it is passed on)."""
-    order = np.argsort(descent_order(wa, wb, ia, ib), kind="stable")
+    the other leaf pairs; the crossing test on their corners is the one `meet` runs (it is passed on).  `keys`:
+    `_order_keys` of the two hierarchies."""
+    order = np.argsort(np.take(keys[0], ia) | np.take(keys[1], ib), kind="stable")  # (`_order_keys`)
     found = _Found()
     found.ia, found.ib, found.lb = ia[order], ib[order], bound[order]
     # the test `meet` runs, on the triangles' columns (`tritri.crossing_indexed`: the same mask and segments bit for
@@ -618,6 +662,22 @@ def _start(local_a, local_b):
     return ia, ib, la, lb
 
 
+def _order_keys(local_a, local_b):
+    """(KA, KB): `descent.descent_order`'s key of leaf pairs (ia, ib) is KA[ia] | KB[ib] (each step down takes its
+    bit from one side, at a position fixed by the levels), so one table per side, made once per pair of
+    hierarchies, gives it in two gathers instead of a round of integer steps per level; read only."""
+    class Sides:  # what descent_order reads of a hierarchy
+        def __init__(self, local):
+            self.local = local
+    sa, sb = Sides(local_a), Sides(local_b)
+    ma, mb = local_a.sizes[0], local_b.sizes[0]
+    keys = (descent_order(sa, sb, np.arange(ma, dtype=np.int64), np.zeros(ma, np.int64)),
+            descent_order(sa, sb, np.zeros(mb, np.int64), np.arange(mb, dtype=np.int64)))
+    for x in keys:
+        x.setflags(write=False)
+    return keys
+
+
 def _children(wa, wb, na, nb, la, lb):
     """`_closest`'s step down: what `descent._split` keeps (the deeper side, both when level, replaced by its
     children), on flat node indices and in another order (the pairs' first children, then their second ones..., in
@@ -708,8 +768,12 @@ class _Frontier:
         return staged
 
 
+_IDENTITY = np.eye(3)
+_IDENTITY.setflags(write=False)
+
+
 def _placement(mesh):
-    return (np.eye(3) if mesh._linear is None else mesh._linear, np.asarray(mesh._translation, float))
+    return (_IDENTITY if mesh._linear is None else mesh._linear, np.asarray(mesh._translation, float))
 
 
 def _sphere(local):
@@ -760,7 +824,7 @@ def _answer(frame, ia, ib, ub: float, bounds, outside: bool = False, first: int 
                 # the ones the second round would screen anyway, so they are screened at once and measured in one
                 # call (the screen raises the bounds of those it drops beyond the margin: no second round)
                 pick = np.flatnonzero(bounds <= best + margin)
-                if pick.size > first:
+                if pick.size > SCREEN_ABOVE:
                     screen = separation_bound(_corners(sa, ia[pick]), _corners(sb, ib[pick]))
                     bounds[pick] = np.maximum(bounds[pick], screen)
                     pick = pick[bounds[pick] <= best + margin]
@@ -771,7 +835,8 @@ def _answer(frame, ia, ib, ub: float, bounds, outside: bool = False, first: int 
                 pick = order[bounds[order] <= best + margin]
         else:
             pick = np.flatnonzero((bounds <= best + margin) & ~measured)
-            if pick.size:
+            if pick.size > SCREEN_ABOVE:
+                # (a few pairs are measured as they are: the screen would cost more than the pairs it drops)
                 screen = separation_bound(_corners(sa, ia[pick]), _corners(sb, ib[pick]))
                 bounds[pick] = np.maximum(bounds[pick], screen)
                 pick = pick[bounds[pick] <= best + margin]
@@ -797,10 +862,16 @@ def _answer(frame, ia, ib, ub: float, bounds, outside: bool = False, first: int 
         return None
     # Every pair within the margin of the best (neighbours of a closest corner or edge share it) must give the
     # same bits, or which of them the fresh query reports depends on its path: a near tie, left to it.  (A pair
-    # left unmeasured is farther than the best plus the margin.)
+    # left unmeasured is farther than the best plus the margin.)  One near tie is not: every pair at the least
+    # distance gives the same points, the others (a few ulps farther) other ones, and the fresh query is sure to
+    # measure one of the closest (`_reached`): its best is then that distance, and the first pair it meets there,
+    # whichever it is, has those points.
     tied = np.flatnonzero(dist <= d_min + margin)
     if not (np.all(dist[tied] == d_min) and np.all(xa[tied] == xa[j]) and np.all(xb[tied] == xb[j])):
-        return None
+        exact = tied[dist[tied] == d_min]
+        if not (np.all(xa[exact] == xa[j]) and np.all(xb[exact] == xb[j])
+                and _reached(frame, ia[near[exact]], ib[near[exact]], d_min)):
+            return None
     # The fresh descent also holds the first corners of its node pairs (`descent._upper_bound`: the first corners
     # of a leaf pair, whose distance is at least the pair's) as a best: any within the margin must be the same
     # answer too, the same distance bit for bit (the same formula) at the same points, or it may report them.
