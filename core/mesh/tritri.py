@@ -259,7 +259,7 @@ def _triangle_pairs(A, B):
     scale2 = np.maximum(np.maximum(length2[0], length2[1]), length2[2])
     proper = nn > 1e-24 * scale2 * scale2
     turn = _cross_rolled(E[:, None], rels)  # (coordinate, query, edge, m): c1c0 x pc0, ...
-    turn *= n[:, None, None]
+    np.multiply(n[:, None, None], turn, out=turn)  # n first, as the row form (which NaN a product keeps)
     side = turn[0] + turn[1]
     side += turn[2]
     side = side >= 0.0
