@@ -53,42 +53,63 @@ def point_triangle(p, a, b, c):
     if p.shape[0] > POINT_ROWS:
         return _point_triangle_by_edge(p, a, b, c)
     P = np.ascontiguousarray(p.T)  # (coordinate, k)
-    corners = np.stack([a.T, b.T, c.T], axis=1)  # (coordinate, corner, k)
-    ends = corners[:, [1, 2, 0]]
+    corners = np.concatenate([a.T[:, None], b.T[:, None], c.T[:, None]], axis=1)  # (coordinate, corner, k)
+    ends = corners.take(_NEXT_CORNER, axis=1)
     edges = ends - corners  # ab, bc, ca
     rels = P[:, None] - corners  # pa, pb, pc
-    start, edge, rel = corners, edges, rels
-    flip = _lower_end_flip(corners.transpose(1, 2, 0), ends.transpose(1, 2, 0))  # (edge, k)
-    if flip is not None:  # run from the other end: end - start is -(start - end) exactly
-        start = np.where(flip, ends, corners)
-        edge = np.where(flip, -edges, edges)
-        rel = np.where(flip, rels[:, [1, 2, 0]], rels)
-    denom = edge[0] * edge[0] + edge[1] * edge[1] + edge[2] * edge[2]  # (edge, k)
+    # each edge run from its lower end (`_lower_end_flip`): end - start is -(start - end) exactly (where no edge
+    # turns, the choices below take every number as it is)
+    gt, eq = corners > ends, corners == ends
+    flip = gt[0] | (eq[0] & (gt[1] | (eq[1] & gt[2])))  # (edge, k)
+    start = np.where(flip, ends, corners)
+    edge = np.where(flip, -edges, edges)
+    rel = np.where(flip, rels.take(_NEXT_CORNER, axis=1), rels)
+    square = edge * edge
+    denom = square[0] + square[1]
+    denom += square[2]  # (edge, k)
     positive = denom > 0.0
-    t = np.where(positive, (rel[0] * edge[0] + rel[1] * edge[1] + rel[2] * edge[2]) / np.where(positive, denom, 1.0),
-                 0.0)
-    q = start + np.clip(t, 0.0, 1.0) * edge
+    rel *= edge
+    t = rel[0] + rel[1]
+    t += rel[2]
+    t /= np.where(positive, denom, 1.0)
+    t = _clip01(np.where(positive, t, 0.0))
+    q = t * edge
+    q = np.add(start, q, out=q)
     off = P[:, None] - q
-    d = off[0] * off[0] + off[1] * off[1] + off[2] * off[2]
-    best, best_d = q[:, 0], d[0]
-    for i in (1, 2):
-        closer = d[i] < best_d
-        best = np.where(closer, q[:, i], best)
-        best_d = np.where(closer, d[i], best_d)
-    n = _cross_columns(edges[:, 0], corners[:, 2] - corners[:, 0])  # ab x (c - a)
-    nn = n[0] * n[0] + n[1] * n[1] + n[2] * n[2]
+    off *= off
+    d = off[0] + off[1]
+    d += off[2]
+    closer1 = d[1] < d[0]
+    best_d = np.where(closer1, d[1], d[0])
+    closer2 = d[2] < best_d
+    best = np.where(closer2, q[:, 2], np.where(closer1, q[:, 1], q[:, 0]))
+    n = _cross_rolled(edges[:, 0], corners[:, 2] - corners[:, 0])  # ab x (c - a)
+    square = n * n
+    nn = square[0] + square[1]
+    nn += square[2]
     scale2 = np.maximum(np.maximum(denom[0], denom[1]), denom[2])
     proper = nn > 1e-24 * scale2 * scale2
-    turn = _cross_columns(edges, rels)  # ab x pa, bc x pb, ca x pc
-    side = n[0, None] * turn[0] + n[1, None] * turn[1] + n[2, None] * turn[2] >= 0.0  # (edge, k)
-    inside = proper & side[0] & side[1] & side[2]
-    if np.any(inside):
-        pa = rels[:, 0]
-        t = (pa[0] * n[0] + pa[1] * n[1] + pa[2] * n[2]) / np.where(proper, nn, 1.0)
+    turn = _cross_rolled(edges, rels)  # ab x pa, bc x pb, ca x pc
+    np.multiply(n[:, None], turn, out=turn)  # n first, as `row_dot(n, ...)` (which NaN a product keeps)
+    side = turn[0] + turn[1]
+    side += turn[2]
+    side = side >= 0.0  # (edge, k)
+    inside = side[0] & side[1]
+    inside &= side[2]
+    inside &= proper
+    if inside.any():
+        best_d = np.where(closer2, d[2], best_d)
+        pa = rels[:, 0] * n
+        t = pa[0] + pa[1]
+        t += pa[2]
+        t /= np.where(proper, nn, 1.0)
         q = P - t * n
         off = P - q
-        d = off[0] * off[0] + off[1] * off[1] + off[2] * off[2]
-        use = inside & (d < best_d)
+        off *= off
+        d = off[0] + off[1]
+        d += off[2]
+        use = d < best_d
+        use &= inside
         best = np.where(use, q, best)
     return np.ascontiguousarray(best.T)
 
