@@ -53,42 +53,63 @@ def point_triangle(p, a, b, c):
     if p.shape[0] > POINT_ROWS:
         return _point_triangle_by_edge(p, a, b, c)
     P = np.ascontiguousarray(p.T)  # (coordinate, k)
-    corners = np.stack([a.T, b.T, c.T], axis=1)  # (coordinate, corner, k)
-    ends = corners[:, [1, 2, 0]]
+    corners = np.concatenate([a.T[:, None], b.T[:, None], c.T[:, None]], axis=1)  # (coordinate, corner, k)
+    ends = corners.take(_NEXT_CORNER, axis=1)
     edges = ends - corners  # ab, bc, ca
     rels = P[:, None] - corners  # pa, pb, pc
-    start, edge, rel = corners, edges, rels
-    flip = _lower_end_flip(corners.transpose(1, 2, 0), ends.transpose(1, 2, 0))  # (edge, k)
-    if flip is not None:  # run from the other end: end - start is -(start - end) exactly
-        start = np.where(flip, ends, corners)
-        edge = np.where(flip, -edges, edges)
-        rel = np.where(flip, rels[:, [1, 2, 0]], rels)
-    denom = edge[0] * edge[0] + edge[1] * edge[1] + edge[2] * edge[2]  # (edge, k)
+    # each edge run from its lower end (`_lower_end_flip`): end - start is -(start - end) exactly (where no edge
+    # turns, the choices below take every number as it is)
+    gt, eq = corners > ends, corners == ends
+    flip = gt[0] | (eq[0] & (gt[1] | (eq[1] & gt[2])))  # (edge, k)
+    start = np.where(flip, ends, corners)
+    edge = np.where(flip, -edges, edges)
+    rel = np.where(flip, rels.take(_NEXT_CORNER, axis=1), rels)
+    square = edge * edge
+    denom = square[0] + square[1]
+    denom += square[2]  # (edge, k)
     positive = denom > 0.0
-    t = np.where(positive, (rel[0] * edge[0] + rel[1] * edge[1] + rel[2] * edge[2]) / np.where(positive, denom, 1.0),
-                 0.0)
-    q = start + np.clip(t, 0.0, 1.0) * edge
+    rel *= edge
+    t = rel[0] + rel[1]
+    t += rel[2]
+    t /= np.where(positive, denom, 1.0)
+    t = _clip01(np.where(positive, t, 0.0))
+    q = t * edge
+    q = np.add(start, q, out=q)
     off = P[:, None] - q
-    d = off[0] * off[0] + off[1] * off[1] + off[2] * off[2]
-    best, best_d = q[:, 0], d[0]
-    for i in (1, 2):
-        closer = d[i] < best_d
-        best = np.where(closer, q[:, i], best)
-        best_d = np.where(closer, d[i], best_d)
-    n = _cross_columns(edges[:, 0], corners[:, 2] - corners[:, 0])  # ab x (c - a)
-    nn = n[0] * n[0] + n[1] * n[1] + n[2] * n[2]
+    off *= off
+    d = off[0] + off[1]
+    d += off[2]
+    closer1 = d[1] < d[0]
+    best_d = np.where(closer1, d[1], d[0])
+    closer2 = d[2] < best_d
+    best = np.where(closer2, q[:, 2], np.where(closer1, q[:, 1], q[:, 0]))
+    n = _cross_rolled(edges[:, 0], corners[:, 2] - corners[:, 0])  # ab x (c - a)
+    square = n * n
+    nn = square[0] + square[1]
+    nn += square[2]
     scale2 = np.maximum(np.maximum(denom[0], denom[1]), denom[2])
     proper = nn > 1e-24 * scale2 * scale2
-    turn = _cross_columns(edges, rels)  # ab x pa, bc x pb, ca x pc
-    side = n[0, None] * turn[0] + n[1, None] * turn[1] + n[2, None] * turn[2] >= 0.0  # (edge, k)
-    inside = proper & side[0] & side[1] & side[2]
-    if np.any(inside):
-        pa = rels[:, 0]
-        t = (pa[0] * n[0] + pa[1] * n[1] + pa[2] * n[2]) / np.where(proper, nn, 1.0)
+    turn = _cross_rolled(edges, rels)  # ab x pa, bc x pb, ca x pc
+    np.multiply(n[:, None], turn, out=turn)  # n first, as `row_dot(n, ...)` (which NaN a product keeps)
+    side = turn[0] + turn[1]
+    side += turn[2]
+    side = side >= 0.0  # (edge, k)
+    inside = side[0] & side[1]
+    inside &= side[2]
+    inside &= proper
+    if inside.any():
+        best_d = np.where(closer2, d[2], best_d)
+        pa = rels[:, 0] * n
+        t = pa[0] + pa[1]
+        t += pa[2]
+        t /= np.where(proper, nn, 1.0)
         q = P - t * n
         off = P - q
-        d = off[0] * off[0] + off[1] * off[1] + off[2] * off[2]
-        use = inside & (d < best_d)
+        off *= off
+        d = off[0] + off[1]
+        d += off[2]
+        use = d < best_d
+        use &= inside
         best = np.where(use, q, best)
     return np.ascontiguousarray(best.T)
 
@@ -168,8 +189,6 @@ def segment_segment(p1, q1, p2, q2):
 TRIANGLE_PAIRS = 512
 """`triangle_triangle` runs at most this many pairs per block (its (3, 6, 3, 2k) temporaries stay small)."""
 
-_NEXT = (1, 2, 0)
-
 
 def triangle_triangle(A, B):
     """Distance and closest points of k triangle pairs.  A, B: (k, 3, 3) corners.  Returns (dist, xa, xb).
@@ -194,77 +213,172 @@ def _triangle_pairs(A, B):
     instead of once per candidate.
 
     Layout: m = 2k triangles, A's then B's, as coordinate-first columns C[x, corner, triangle]; triangle j's
-    partner (the other triangle of its pair) is O[:, :, j]."""
+    partner (the other triangle of its pair) is O[:, :, j].  The cost of a call is mostly its count of numpy
+    calls (~1 us each on small blocks), so the steps run on as few, wide arrays as they can: the three products
+    of a dot product in one multiplication, cross products from coordinate-rolled copies (`_ROLL`), several
+    comparisons stacked in one array.  Every number is still the product, sum or quotient the row kernels
+    round (the sums in x, y, z order), so the bits do not change."""
     k = A.shape[0]
-    C = np.concatenate([A, B]).transpose(2, 1, 0)  # (coordinate, corner, m)
-    O = np.concatenate([B, A]).transpose(2, 1, 0)
-    C1 = C[:, _NEXT]  # each edge's other end
-    E = C1 - C  # (coordinate, edge, m): c1 - c0, c2 - c1, c0 - c2
-    EO = O[:, _NEXT] - O
+    m = 2 * k
+    X = np.concatenate([A.T, B.T, A.T], axis=2)  # (coordinate, corner, 3k): A, B, A
+    X1 = X.take(_NEXT_CORNER, axis=1)  # each edge's other end
+    EX = X1 - X  # (coordinate, edge, 3k): c1 - c0, c2 - c1, c0 - c2
+    C, C1, E = X[:, :, :m], X1[:, :, :m], EX[:, :, :m]
+    O, EO = X[:, :, k:], EX[:, :, k:]  # the partners: B, A
     # each edge from its lower end (x, then y, then z), as `point_triangle` and `segment_segment`'s callers take it
-    flip = _lower_end_flip_columns(C, C1)  # (edge, m)
+    gt, eq = C > C1, C == C1
+    flip = gt[0] | (eq[0] & (gt[1] | (eq[1] & gt[2])))  # (edge, m): `_lower_end_flip_columns(C, C1)`
     start = np.where(flip, C1, C)
     edge = np.where(flip, -E, E)  # as `point_triangle` turns it
     run = np.where(flip, C - C1, E)  # as the lower end's segment gives it to `segment_segment` (0 is +0 here)
-    length2 = edge[0] * edge[0] + edge[1] * edge[1] + edge[2] * edge[2]  # (edge, m)
-    n = _cross_columns(E[:, 0], C[:, 2] - C[:, 0])  # (coordinate, m)
+    sq = edge * edge
+    length2 = sq[0] + sq[1]
+    length2 += sq[2]  # (edge, m)
+    positive = length2 > 0.0
+    safe = np.where(positive, length2, 1.0)
+    n = _cross_rolled(E[:, 0], C[:, 2] - C[:, 0])  # (coordinate, m)
     # the partner's corners against this triangle's plane: where its edges pierce it, if they do (else their start)
     h = (O - C[:, :1]) * n[:, None]
-    sp = h[0] + h[1] + h[2]  # (edge of the partner, m): its start corner's height
-    sq = sp[[1, 2, 0]]  # its end corner's
-    mask = (((sp <= 0.0) & (sq >= 0.0)) | ((sp >= 0.0) & (sq <= 0.0))) & (sp != sq)
+    sp = h[0] + h[1]
+    sp += h[2]  # (edge of the partner, m): its start corner's height
+    sq = sp.take(_NEXT_CORNER, axis=0)  # its end corner's
+    signs = np.empty((2,) + sp.shape, bool)
+    np.less_equal(sp, 0.0, out=signs[0])
+    np.greater_equal(sp, 0.0, out=signs[1])
+    ends = signs[::-1].take(_NEXT_CORNER, axis=1)  # (sq >= 0, sq <= 0)
+    ends &= signs  # (sp <= 0 & sq >= 0, sp >= 0 & sq <= 0)
+    mask = ends[0] | ends[1]
+    mask &= sp != sq
     t = np.where(mask, sp / np.where(mask, sp - sq, 1.0), 0.0)
-    pierce = O + t * EO  # (coordinate, edge of the partner, m)
     # the closest point of this triangle to 6 points: the partner's corners and its piercing points
-    P = np.concatenate([O, pierce], axis=1)[:, :, None]  # (coordinate, query, 1, m)
-    rels = P - C[:, None]  # (coordinate, query, corner, m): p - c0, p - c1, p - c2
-    rel = np.where(flip, rels[:, :, _NEXT], rels)  # p - each edge's start
-    positive = length2 > 0.0
-    t = np.where(positive, (rel[0] * edge[0] + rel[1] * edge[1] + rel[2] * edge[2]) / np.where(positive, length2, 1.0),
-                 0.0)
-    q = start[:, None] + np.clip(t, 0.0, 1.0) * edge[:, None]  # (coordinate, query, edge, m)
-    off = P - q
-    d = off[0] * off[0] + off[1] * off[1] + off[2] * off[2]  # (query, edge, m)
-    best, best_d = q[:, :, 0], d[:, 0]
-    for i in (1, 2):
-        closer = d[:, i] < best_d
-        best = np.where(closer, q[:, :, i], best)
-        best_d = np.where(closer, d[:, i], best_d)
-    nn = n[0] * n[0] + n[1] * n[1] + n[2] * n[2]
+    P = np.empty((3, 6, m))
+    P[:, :3] = O
+    pierce = P[:, 3:]
+    np.multiply(t, EO, out=pierce)
+    np.add(O, pierce, out=pierce)  # (coordinate, edge of the partner, m)
+    Q = P[:, :, None]  # (coordinate, query, 1, m)
+    rels = Q - C[:, None]  # (coordinate, query, corner, m): p - c0, p - c1, p - c2
+    rel = Q - start[:, None]  # p - each edge's start
+    rel *= edge[:, None]
+    t = rel[0] + rel[1]
+    t += rel[2]
+    t /= safe
+    t = _clip01(np.where(positive, t, 0.0))
+    t = t * edge[:, None]
+    q = np.add(start[:, None], t, out=t)  # (coordinate, query, edge, m)
+    off = Q - q
+    off *= off
+    d = off[0] + off[1]
+    d += off[2]  # (query, edge, m)
+    d0, d1, d2 = d[:, 0], d[:, 1], d[:, 2]
+    closer1 = d1 < d0
+    best_d = np.where(closer1, d1, d0)
+    closer2 = d2 < best_d
+    best = np.where(closer2, q[:, :, 2], np.where(closer1, q[:, :, 1], q[:, :, 0]))
+    nn = n * n
+    nn = nn[0] + nn[1] + nn[2]
     scale2 = np.maximum(np.maximum(length2[0], length2[1]), length2[2])
     proper = nn > 1e-24 * scale2 * scale2
-    turn = _cross_columns(E[:, None], rels)  # (coordinate, query, edge, m): c1c0 x pc0, ...
-    side = n[0] * turn[0] + n[1] * turn[1] + n[2] * turn[2] >= 0.0
-    inside = proper & side[:, 0] & side[:, 1] & side[:, 2]  # (query, m)
-    P = P[:, :, 0]
-    if np.any(inside):
-        pa = rels[:, :, 0]
-        t = (pa[0] * n[0] + pa[1] * n[1] + pa[2] * n[2]) / np.where(proper, nn, 1.0)
+    turn = _cross_rolled(E[:, None], rels)  # (coordinate, query, edge, m): c1c0 x pc0, ...
+    np.multiply(n[:, None, None], turn, out=turn)  # n first, as the row form (which NaN a product keeps)
+    side = turn[0] + turn[1]
+    side += turn[2]
+    side = side >= 0.0
+    inside = side[:, 0] & side[:, 1]
+    inside &= side[:, 2]
+    inside &= proper  # (query, m)
+    if inside.any():
+        best_d = np.where(closer2, d2, best_d)
+        pa = rels[:, :, 0] * n[:, None]
+        t = pa[0] + pa[1]
+        t += pa[2]
+        t /= np.where(proper, nn, 1.0)
         q = P - t * n[:, None]
         off = P - q
-        d = off[0] * off[0] + off[1] * off[1] + off[2] * off[2]
-        best = np.where(inside & (d < best_d), q, best)
+        off *= off
+        d = off[0] + off[1]
+        d += off[2]
+        use = d < best_d
+        use &= inside
+        best = np.where(use, q, best)
     # edge i of A against edge j of B (i major), each from its lower end (`segment_segment`)
-    p1, d1, a = start[:, :, None, :k], run[:, :, None, :k], length2[:, None, :k]
-    p2, d2, e = start[:, None, :, k:], run[:, None, :, k:], length2[None, :, k:]
+    p1, d1 = start[:, :, None, :k], run[:, :, None, :k]
+    p2, d2 = start[:, None, :, k:], run[:, None, :, k:]
     r = p1 - p2
-    f = d2[0] * r[0] + d2[1] * r[1] + d2[2] * r[2]
-    c = d1[0] * r[0] + d1[1] * r[1] + d1[2] * r[2]
-    b = d1[0] * d2[0] + d1[1] * d2[1] + d1[2] * d2[2]
-    s, t = _segment_parameters(a, b, c, e, f)
+    prod = np.empty((3, 3, 3, 3, k))  # (coordinate, product, edge of A, edge of B, pair)
+    np.multiply(d2, r, out=prod[:, 0])
+    np.multiply(d1, r, out=prod[:, 1])
+    np.multiply(d1, d2, out=prod[:, 2])
+    dots = prod[0] + prod[1]
+    dots += prod[2]
+    s, t = _segment_parameters_pairs(length2[:, None, :k], dots[2], dots[1], length2[None, :, k:], dots[0],
+                                     positive[:, None, :k], safe[:, None, :k], positive[None, :, k:],
+                                     safe[None, :, k:])
     s1 = (p1 + s * d1).reshape(3, 9, k)
     s2 = (p2 + t * d2).reshape(3, 9, k)
     # the 21 candidates in the module docstring's order: A's corners, B's corners, the edge pairs, A's piercing
     # edges, B's piercing edges (a pair's first closest candidate is taken)
-    on_a = np.concatenate([C[:, :, :k], best[:, :3, :k], s1,
-                           pierce[:, :, k:], best[:, 3:, :k]], axis=1)
+    on_a = np.concatenate([C[:, :, :k], best[:, :3, :k], s1, pierce[:, :, k:], best[:, 3:, :k]], axis=1)
     on_b = np.concatenate([best[:, :3, k:], C[:, :, k:], s2, best[:, 3:, k:], pierce[:, :, :k]], axis=1)
     diff = on_a - on_b
-    d2 = diff[0] * diff[0] + diff[1] * diff[1] + diff[2] * diff[2]  # (candidate, k)
+    diff *= diff
+    d2 = diff[0] + diff[1]
+    d2 += diff[2]  # (candidate, k)
     pick = np.argmin(d2, axis=0)
     cols = np.arange(k)
-    xa, xb = np.ascontiguousarray(on_a[:, pick, cols].T), np.ascontiguousarray(on_b[:, pick, cols].T)
+    xa, xb = on_a.transpose(1, 2, 0)[pick, cols], on_b.transpose(1, 2, 0)[pick, cols]
     return np.sqrt(d2[pick, cols]), xa, xb
+
+
+_NEXT_CORNER = np.array([1, 2, 0])
+_ROLL = np.array([1, 2, 0, 2, 0, 1])
+"""Coordinates y, z, x then z, x, y: u.take(_ROLL, axis=0) gives the two rolled copies a cross product takes."""
+
+
+def _cross_rolled(u, v):
+    """`_cross_columns(u, v)` (broadcast, coordinate-first) from the rolled copies of u and v: the same two products
+    and one difference per coordinate, in five numpy calls instead of ten."""
+    ur, vr = u.take(_ROLL, axis=0), v.take(_ROLL, axis=0)
+    out = ur[:3] * vr[3:]  # uy vz, uz vx, ux vy
+    out -= ur[3:] * vr[:3]  # uz vy, ux vz, uy vx
+    return out
+
+
+try:  # the clip ufunc itself: np.clip's own checks cost as much as the clipping on small arrays
+    from numpy._core.umath import clip as _clip_ufunc
+except ImportError:  # numpy < 2
+    from numpy.core.umath import clip as _clip_ufunc
+
+
+def _clip01(x):
+    """np.clip(x, 0.0, 1.0) (the same ufunc, called directly)."""
+    return _clip_ufunc(x, 0.0, 1.0)
+
+
+def _segment_parameters_pairs(a, b, c, e, f, a_positive, safe_a, e_positive, safe_e):
+    """`_segment_parameters(a, b, c, e, f)` with a > 0, where(a > 0, a, 1), e > 0, where(e > 0, e, 1) given
+    (computed once per edge), in fewer numpy calls, the same numbers: its `where(a > 0, s, 0)` changes nothing
+    (a = 0 or NaN makes `general` false, so s is 0 already), and its two end corrections (t < 0, t > 1: never
+    both) share one division and one clip."""
+    denom = a * e - b * b
+    general = denom > 1e-14 * a * e
+    s = b * f
+    s -= c * e
+    s /= np.where(general, denom, 1.0)
+    s = np.where(general, _clip01(s), 0.0)
+    t = b * s
+    t += f
+    t /= safe_e
+    t = np.where(e_positive, t, 0.0)
+    low = t < 0.0
+    high = t > 1.0
+    t = _clip01(t)
+    end = np.where(low, -c, b - c)
+    end /= safe_a
+    high |= low
+    high &= a_positive
+    s = np.where(high, _clip01(end), s)
+    return s, t
 
 
 def _lower_end_flip_columns(p, q):
