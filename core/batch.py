@@ -161,6 +161,7 @@ class ShapeBatch:
         # The lock-step GJK's blocks are built now, with the rest of the preparation (about 6 us a cloud).
         self._lock = None
         self._extent = None
+        self._columns = None
         self._lockstep_data()
 
     def _vertex_block(self):
@@ -244,7 +245,8 @@ class ShapeBatch:
         out = lockstep_gjk(
             blocks, (bucket[i], local[i]), (bucket[j], local[j]), offset_a, offset_b, self.centre[j] - centre,
             stop_above, tolerances.gjk_gap * scale, tolerances.zero * scale,
-            min(_LOCKSTEP_ITERATIONS, tolerances.gjk_max_iterations))
+            min(_LOCKSTEP_ITERATIONS, tolerances.gjk_max_iterations), self._lockstep_columns(),
+            self._lockstep_extent())
         state[rows] = out["state"]
         where = np.full(len(first), -1)
         where[rows] = np.arange(len(rows))
@@ -287,8 +289,9 @@ class ShapeBatch:
         for start in range(0, len(hit), _CHUNK):  # bounds the per-pair polytope arrays (~20 kB a pair)
             h = hit[start:start + _CHUNK]
             ia, ib = i[h], j[h]
-            side_a = _Sides(blocks, radii, bucket[ia], local[ia], offset_a[h], world(ia), True)
-            side_b = _Sides(blocks, radii, bucket[ib], local[ib], offset_b[h], world(ib), False)
+            columns = self._lockstep_columns()
+            side_a = _Sides(blocks, radii, bucket[ia], local[ia], offset_a[h], world(ia), True, columns)
+            side_b = _Sides(blocks, radii, bucket[ib], local[ib], offset_b[h], world(ib), False, columns)
             parts.append(lockstep_epa(out["w"][h], out["a"][h], out["b"][h], side_a, side_b,
                                       tolerances.epa_gap * scale[h], tolerances.flat * scale[h], budget))
         found = [np.concatenate(column) for column in zip(*parts)]
@@ -305,6 +308,13 @@ class ShapeBatch:
         if self._extent is None:
             self._extent = [np.sqrt((b * b).sum(axis=2)).max(axis=1) for b in self._lockstep_data()[2]]
         return self._extent
+
+    def _lockstep_columns(self):
+        """The lock-step blocks as (rows, 3, width) coordinate columns (core/lockstep.py `Gathered`), made on first
+        use and kept."""
+        if self._columns is None:
+            self._columns = [np.ascontiguousarray(b.transpose(0, 2, 1)) for b in self._lockstep_data()[2]]
+        return self._columns
 
     def __len__(self) -> int:
         return len(self.shapes)
