@@ -99,6 +99,8 @@ expanding goes to the scalar engine."""
 _CHUNK = 4096
 """Pairs per vectorised block on the centre-to-centre axis and in the lock-step EPA (bounds the temporary
 arrays)."""
+_PREFILTER_ROWS = 1024
+"""Pairs per block of the prefilter's fixed axes (see `ShapeBatch._fixed_axes`)."""
 _ROUNDING = 1e-13
 """Allowance for rounding in the projections, relative to the coordinates' magnitude (float64 dot products of
 three terms err by a few 1e-16 x |x|)."""
@@ -344,8 +346,20 @@ class ShapeBatch:
         return np.maximum(bound, self._centre_axis(i, j))
 
     def _fixed_axes(self, i, j) -> np.ndarray:
-        gaps = np.maximum(self.interval_lo[j] - self.interval_hi[i], self.interval_lo[i] - self.interval_hi[j])
-        return gaps.max(axis=1)
+        # In blocks of _PREFILTER_ROWS pairs: each temporary (rows x 49) stays small enough to be reused from the
+        # heap across blocks and calls (whole-array temporaries of 10,000 pairs, ~4 MB each, were mapped and
+        # faulted in afresh on every call).
+        out = np.empty(len(i))
+        lo, hi = self.interval_lo, self.interval_hi
+        for start in range(0, len(i), _PREFILTER_ROWS):
+            a, b = i[start:start + _PREFILTER_ROWS], j[start:start + _PREFILTER_ROWS]
+            gaps = lo.take(b, axis=0)
+            gaps -= hi.take(a, axis=0)
+            other = lo.take(a, axis=0)
+            other -= hi.take(b, axis=0)
+            np.maximum(gaps, other, out=gaps)
+            gaps.max(axis=1, out=out[start:start + _PREFILTER_ROWS])
+        return out
 
     def _centre_axis(self, i, j) -> np.ndarray:
         """The separating-axis gap along each pair's centre-to-centre direction."""
