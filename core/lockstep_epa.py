@@ -289,11 +289,14 @@ def _run(start_w, start_a, start_b, side_a, side_b, gap, flat, budget):
     B = np.zeros((m, nv_cap, 3))
     W[:, :4], A[:, :4], B[:, :4] = start_w, start_a, start_b
     nv = np.full(m, 4)
-    faces = np.zeros((m, nf_cap, 3), np.int32)
+    # Vertex and face indices in one byte while they fit (the arrays are faulted in afresh on every call: a
+    # third less memory to touch); read back, they widen before any arithmetic (`_add_point`).
+    index = np.int8 if max(nv_cap, nf_cap) <= np.iinfo(np.int8).max else np.int32
+    faces = np.zeros((m, nf_cap, 3), index)
     normals = np.zeros((m, nf_cap, 3))
     offsets = np.full((m, nf_cap), np.inf)
     alive = np.zeros((m, nf_cap), bool)
-    edge = np.full((m, nv_cap, nv_cap), -1, np.int32)
+    edge = np.full((m, nv_cap, nv_cap), -1, index)
     nf = np.full(m, 4)
     iterations = np.zeros(m, np.int64)
     done = np.zeros(m, bool)
@@ -493,9 +496,9 @@ def _add_point(rows, face, w, a, b, W, A, B, nv, faces, normals, offsets, alive,
         # engine's case.
         size = sp.take(active) - 1  # the stack after the pop (the popped face sat at this slot)
         base = active * width  # each row's start in the flattened stack and marks
-        ii = faces_flat.take(face_base.take(active) + stack_flat.take(base + size), axis=0)
+        ii = faces_flat.take(face_base.take(active) + stack_flat.take(base + size), axis=0).astype(np.int64)
         jj = ii.take(_NEXT_CORNER, axis=1)
-        nb = edge_flat.take(edge_base.take(active)[:, None] + (jj * nv_cap + ii))  # edge[rows[active], jj, ii]
+        nb = edge_flat.take(edge_base.take(active)[:, None] + (jj * nv_cap + ii)).astype(np.int64)  # edge[., jj, ii]
         bad = (nb.min(axis=1) < 0) | (nb[:, 0] == nb[:, 1]) | (nb[:, 1] == nb[:, 2]) | (nb[:, 0] == nb[:, 2])
         broken = bad.any()
         if broken:
@@ -577,7 +580,7 @@ def _add_point(rows, face, w, a, b, W, A, B, nv, faces, normals, offsets, alive,
     slot = dead_rows * nf_cap + dead
     alive.reshape(-1)[slot] = False
     offsets_flat[slot] = np.inf
-    tri = _at(faces, dead_rows, dead)
+    tri = _at(faces, dead_rows, dead).astype(np.int64)
     for e in range(3):
         at = (dead_rows * nv_cap + tri[:, e]) * nv_cap + tri[:, (e + 1) % 3]  # edge[dead_rows, i, j]
         edge_flat[at[edge_flat.take(at) == dead]] = -1
