@@ -53,7 +53,7 @@ from .contact import Contact, Status
 from .gjk import GJKOutcome, GJKResult
 from . import large_pairs
 from .epa import EPAOutcome
-from .lockstep import BEYOND, ORIGIN, SEPARATED, lockstep_gjk
+from .lockstep import BEYOND, ORIGIN, SEPARATED, lockstep_gjk, trailing_copies
 from .lockstep_epa import _Sides, lockstep_epa
 from .minkowski import SupportPoint
 from .convex import _CONTACT_DEFAULTS, Pair, diagonal, solve
@@ -164,6 +164,7 @@ class ShapeBatch:
         self._lock = None
         self._extent = None
         self._columns = None
+        self._copies = None
         self._lockstep_data()
 
     def _vertex_block(self):
@@ -248,7 +249,7 @@ class ShapeBatch:
             blocks, (bucket[i], local[i]), (bucket[j], local[j]), offset_a, offset_b, self.centre[j] - centre,
             stop_above, tolerances.gjk_gap * scale, tolerances.zero * scale,
             min(_LOCKSTEP_ITERATIONS, tolerances.gjk_max_iterations), self._lockstep_columns(),
-            self._lockstep_extent())
+            self._lockstep_extent(), self._lockstep_copies())
         state[rows] = out["state"]
         where = np.full(len(first), -1)
         where[rows] = np.arange(len(rows))
@@ -291,9 +292,9 @@ class ShapeBatch:
         for start in range(0, len(hit), _CHUNK):  # bounds the per-pair polytope arrays (~20 kB a pair)
             h = hit[start:start + _CHUNK]
             ia, ib = i[h], j[h]
-            columns = self._lockstep_columns()
-            side_a = _Sides(blocks, radii, bucket[ia], local[ia], offset_a[h], world(ia), True, columns)
-            side_b = _Sides(blocks, radii, bucket[ib], local[ib], offset_b[h], world(ib), False, columns)
+            columns, copies = self._lockstep_columns(), self._lockstep_copies()
+            side_a = _Sides(blocks, radii, bucket[ia], local[ia], offset_a[h], world(ia), True, columns, copies)
+            side_b = _Sides(blocks, radii, bucket[ib], local[ib], offset_b[h], world(ib), False, columns, copies)
             parts.append(lockstep_epa(out["w"][h], out["a"][h], out["b"][h], side_a, side_b,
                                       tolerances.epa_gap * scale[h], tolerances.flat * scale[h], budget))
         found = [np.concatenate(column) for column in zip(*parts)]
@@ -317,6 +318,13 @@ class ShapeBatch:
         if self._columns is None:
             self._columns = [np.ascontiguousarray(b.transpose(0, 2, 1)) for b in self._lockstep_data()[2]]
         return self._columns
+
+    def _lockstep_copies(self):
+        """Where each lock-step block row's trailing copies of its last vertex start (core/lockstep.py
+        `trailing_copies`), made on first use and kept."""
+        if self._copies is None:
+            self._copies = trailing_copies(self._lockstep_data()[2])
+        return self._copies
 
     def __len__(self) -> int:
         return len(self.shapes)

@@ -32,7 +32,7 @@ from .rows import row_dot
 from .simplex import TETRA_VOLUME_MIN, TRIANGLE_SIN2_MIN, signed_volumes
 
 __all__ = ["RUNNING", "ORIGIN", "BEYOND", "SEPARATED", "SCALAR", "TIE", "Gathered", "column_products", "lockstep_gjk",
-           "top_and_ties"]
+           "top_and_ties", "trailing_copies"]
 
 RUNNING, ORIGIN, BEYOND, SEPARATED, SCALAR = 0, 1, 2, 3, 4
 
@@ -203,15 +203,37 @@ def column_products(columns, along):
     return np.einsum("rkw,rk->rw", columns, along)
 
 
-def top_and_ties(p, margin):
+def top_and_ties(p, margin, copies=None):
     """(index of each row's largest value in p (r, w), first among equals; rows whose runner-up is within
-    margin (r,) of it, or not comparable).  p is overwritten."""
+    margin (r,) of it, or not comparable).  p is overwritten.
+
+    copies (r,): where each row's trailing copies of one vertex start (a block row's padding repeats its last
+    vertex): a winner there has only its own copies after it, which give the same point whichever wins, so they
+    are not its runners-up."""
     top = p.argmax(axis=1)
     flat = p.reshape(-1)
-    here = np.arange(0, p.size, p.shape[1]) + top
+    width = p.shape[1]
+    here = np.arange(0, p.size, width) + top
     best = flat[here]
     flat[here] = -np.inf
+    if copies is not None:
+        last = np.flatnonzero((top == copies) & (copies < width - 1))
+        if len(last):
+            p[last] = np.where(np.arange(width) > top[last][:, None], -np.inf, p[last])
     return top, ~(best - p.max(axis=1) > margin)
+
+
+def trailing_copies(blocks):
+    """Per block (s_b, k_b, 3), the index (s_b,) where each row's trailing run of copies of its last vertex starts
+    (its padding, and any repeats of that vertex just before it)."""
+    out = []
+    for block in blocks:
+        same = (block == block[:, -1:]).all(axis=2)  # (s_b, k_b): equal to the row's last vertex
+        # The run's start: one past the last vertex that differs (0 when none does).
+        differs = ~same
+        last = block.shape[1] - 1 - differs[:, ::-1].argmax(axis=1)
+        out.append(np.where(differs.any(axis=1), last + 1, 0))
+    return out
 
 
 class Gathered:
@@ -219,19 +241,22 @@ class Gathered:
     gathered from the blocks once and reused while the running slots are most of them.
 
     blocks: the (s_b, k_b, 3) vertex blocks; columns: the same as (s_b, 3, k_b) (coordinate columns, contiguous:
-    `column_products`' layout), made from blocks when not given; radii: per block, each row's largest vertex norm
-    (made when not given).  A product over a gathered block costs less than gathering its rows again (a copy of
+    `column_products`' layout); radii: per block, each row's largest vertex norm; copies: per block, where each
+    row's trailing copies of its last vertex start (`trailing_copies`); each made from blocks when not given.  A product over a gathered block costs less than gathering its rows again (a copy of
     every vertex), so a call asking for at least half of a bucket's cached rows takes the product over all of
     them and keeps the rows asked for; fewer rows, or a slot not cached, gather the rows asked for anew (and cache
     them).  A row's product does not depend on the other rows of the call (`column_products` is one per row), so
     the answers are those of a fresh gather."""
 
-    def __init__(self, blocks, bucket, local, columns=None, radii=None):
+    def __init__(self, blocks, bucket, local, columns=None, radii=None, copies=None):
         if columns is None:
             columns = [np.ascontiguousarray(block.transpose(0, 2, 1)) for block in blocks]
         if radii is None:
             radii = [np.sqrt((block * block).sum(axis=2)).max(axis=1) for block in blocks]
+        if copies is None:
+            copies = trailing_copies(blocks)
         self.blocks, self.columns, self.radii, self.bucket, self.local = blocks, columns, radii, bucket, local
+        self.copies = copies
         self.position = np.full(len(bucket), -1)  # each slot's row in its bucket's cached columns, or -1
         self.cache = {}  # bucket -> (its cached slots, their gathered columns)
 
@@ -266,7 +291,7 @@ def _both(gathered, rows, along):
 
     The vertex is the one the stacked matrix product over the row's (k_b, 3) block picks (its first largest
     value): `column_products` decides every row whose winner leads by more than `TIE`'s bound, the matrix product
-    the rest (near ties, and a padding vertex repeating the winner)."""
+    the rest (near ties other than the winner's own trailing copies, which are the same point: `top_and_ties`)."""
     m = len(rows)
     total = len(gathered.bucket) // 2
     slots = np.concatenate([rows, rows + total])
@@ -279,7 +304,8 @@ def _both(gathered, rows, along):
     for b in np.unique(which).tolist():
         sel = np.flatnonzero(which == b)
         p, block_rows = gathered.products(b, slots[sel], direction[sel])
-        index, near = top_and_ties(p, margin[sel] * gathered.radii[b].take(block_rows))
+        index, near = top_and_ties(p, margin[sel] * gathered.radii[b].take(block_rows),
+                                   gathered.copies[b].take(block_rows))
         near = np.flatnonzero(near)
         if len(near):
             tied = gathered.blocks[b].take(block_rows[near], axis=0)
@@ -289,7 +315,7 @@ def _both(gathered, rows, along):
 
 
 def lockstep_gjk(blocks, index_a, index_b, offset_a, offset_b, direction, stop_above, gap, zero, max_iterations,
-                 columns=None, radii=None):
+                 columns=None, radii=None, copies=None):
     """GJK's opening for m pairs at once.
 
     blocks: a list of (s_b, k_b, 3) arrays, the shapes' core vertices with the linear part of the transform
@@ -300,18 +326,18 @@ def lockstep_gjk(blocks, index_a, index_b, offset_a, offset_b, direction, stop_a
     direction: (m, 3) initial directions (A towards B; a zero row means (1, 0, 0));
     stop_above, gap, zero: (m,) the thresholds `gjk.gjk` takes, in the pair's units;
     max_iterations: support queries per pair before the rest goes to the scalar path;
-    columns, radii: the blocks as `Gathered` takes them (made from blocks when not given).
+    columns, radii, copies: the blocks as `Gathered` takes them (made from blocks when not given).
     Returns a dict of arrays: state (m,) of ORIGIN/BEYOND/SEPARATED/SCALAR; w, a, b (m, 4, 3) the simplex points
     (the first `count` (m,) of them; 4 for ORIGIN) and weights (m, 4); v (m, 3), vv (m,), lower (m,) GJK's closest
     point, its squared length and the lower bound (SEPARATED rows); iterations (m,)."""
     # Degenerate rows divide by zero (their results are masked out, as the scalar code branches around them).
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         return _lockstep(blocks, index_a, index_b, offset_a, offset_b, direction, stop_above, gap, zero,
-                         max_iterations, columns, radii)
+                         max_iterations, columns, radii, copies)
 
 
 def _lockstep(blocks, index_a, index_b, offset_a, offset_b, direction, stop_above, gap, zero, max_iterations, columns,
-              radii):
+              radii, copies):
     m = len(offset_a)
     state = np.full(m, RUNNING)
     sw = np.zeros((m, 4, 3))
@@ -325,7 +351,7 @@ def _lockstep(blocks, index_a, index_b, offset_a, offset_b, direction, stop_abov
     d[~d.any(axis=1)] = (1.0, 0.0, 0.0)
 
     gathered = Gathered(blocks, np.concatenate([index_a[0], index_b[0]]), np.concatenate([index_a[1], index_b[1]]),
-                        columns, radii)
+                        columns, radii, copies)
 
     def support(rows, along):
         a, b = _both(gathered, rows, along)

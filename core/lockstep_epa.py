@@ -145,8 +145,8 @@ class _Sides:
 
     blocks: core/batch.py's lock-step blocks (padded by repeating a vertex); radii: per block, each row's
     largest vertex norm; bucket, local: each pair's block and row; offset: (m, 3) added to the vertex; world[k]:
-    pair k's vertex array as the scalar support query reads it (`PointCloud._world_core_vertices`); columns: the
-    blocks in `Gathered`'s column layout (made from blocks when not given)."""
+    pair k's vertex array as the scalar support query reads it (`PointCloud._world_core_vertices`); columns,
+    copies: the blocks as `Gathered` takes them (made from blocks when not given)."""
 
     product = staticmethod(column_products)
     """The batched product (core/lockstep.py `column_products`; a test swaps in one that rounds differently, within
@@ -155,8 +155,8 @@ class _Sides:
     """Calls with at most this many rows take every support with the scalar product (the blocks' set-up costs
     more; a test sets it to -1 to check the batched products alone)."""
 
-    def __init__(self, blocks, radii, bucket, local, offset, world, largest, columns=None):
-        self.blocks, self.radii, self.columns = blocks, radii, columns
+    def __init__(self, blocks, radii, bucket, local, offset, world, largest, columns=None, copies=None):
+        self.blocks, self.radii, self.columns, self.copies = blocks, radii, columns, copies
         self.bucket, self.local, self.offset, self.world, self.largest = bucket, local, offset, world, largest
 
     def gathered(self, sides):
@@ -165,7 +165,8 @@ class _Sides:
         cache = self.__dict__.setdefault("_gathered", {})
         if key not in cache or any(a is not b for a, b in zip(cache[key][0], sides)):
             cache[key] = (sides, Gathered(self.blocks, np.concatenate([side.bucket for side in sides]),
-                                          np.concatenate([side.local for side in sides]), self.columns, self.radii))
+                                          np.concatenate([side.local for side in sides]), self.columns, self.radii,
+                                          self.copies))
         return cache[key][1]
 
     def reach(self):
@@ -210,9 +211,8 @@ def _supports(sides, rows, d, defer=False):
         sel = np.flatnonzero(which == b)
         r = local[sel]
         p, row = gathered.products(b, slots[sel], along[sel], product)
-        top, near = top_and_ties(p, tie[sel] * radii[b][r])
-        # A padding vertex repeats a row's last one: when that one wins, the tie sends it to the scalar
-        # product too (which then picks the same vertex).
+        # A padding vertex repeats a row's last one: when that one wins, its copies are not ties (the same point).
+        top, near = top_and_ties(p, tie[sel] * radii[b][r], gathered.copies[b][r])
         near = np.flatnonzero(near)
         if len(near) and defer:
             tied[sel[near]] = True
