@@ -207,9 +207,9 @@ def top_and_ties(p, margin, copies=None):
     """(index of each row's largest value in p (r, w), first among equals; rows whose runner-up is within
     margin (r,) of it, or not comparable).  p is overwritten.
 
-    copies (r,): where each row's trailing copies of one vertex start (a block row's padding repeats its last
-    vertex): a winner there has only its own copies after it, which give the same point whichever wins, so they
-    are not its runners-up."""
+    copies (r,): an index after which each row holds only copies of its vertex there (a block row's padding
+    repeats its last vertex): a winner there has only its own copies after it, which give the same point
+    whichever wins, so they are not its runners-up."""
     top = p.argmax(axis=1)
     flat = p.reshape(-1)
     width = p.shape[1]
@@ -242,7 +242,8 @@ class Gathered:
 
     blocks: the (s_b, k_b, 3) vertex blocks; columns: the same as (s_b, 3, k_b) (coordinate columns, contiguous:
     `column_products`' layout); radii: per block, each row's largest vertex norm; copies: per block, where each
-    row's trailing copies of its last vertex start (`trailing_copies`); each made from blocks when not given.  A product over a gathered block costs less than gathering its rows again (a copy of
+    row's trailing copies of its last vertex start (`trailing_copies`; any index after which a row holds only
+    copies of its vertex there will do); each made from blocks when not given.  A product over a gathered block costs less than gathering its rows again (a copy of
     every vertex), so a call asking for at least half of a bucket's cached rows takes the product over all of
     them and keeps the rows asked for; fewer rows, or a slot not cached, gather the rows asked for anew (and cache
     them).  A row's product does not depend on the other rows of the call (`column_products` is one per row), so

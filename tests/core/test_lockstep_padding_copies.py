@@ -4,12 +4,14 @@ The lock-step blocks pad each row by repeating its last vertex (core/batch.py), 
 products as the winner; they are the same point, so whichever the scalar query would pick, the support is the
 same, and `top_and_ties` must not send the row to the slow exact product for them.  Any other vertex within the
 margin (a real rival, or a copy of the winner that is not at the row's end) still makes a near tie.
-`trailing_copies` is checked against a plain loop over the rows.
+`trailing_copies` is checked against a plain loop over the rows, and the marks `ShapeBatch` keeps (each row's own
+last vertex) against its blocks.
 """
 from __future__ import annotations
 
 import numpy as np
 
+import core
 from core.lockstep import top_and_ties, trailing_copies
 
 
@@ -46,3 +48,20 @@ def test_a_winners_own_copies_are_not_its_rivals():
     assert near.tolist() == [False, True, True, False, False]
     _, without = top_and_ties(p.copy(), np.full(5, 1e-9))
     assert without.tolist() == [True, True, True, False, False]
+
+
+def test_the_batchs_rows_hold_only_copies_after_their_mark():
+    rng = np.random.default_rng(1)
+    clouds = []
+    for n in rng.integers(1, 70, 30).tolist():
+        cloud = rng.normal(size=(n, 3))
+        if n > 3 and rng.random() < 0.3:
+            cloud[-2] = cloud[-1]  # a cloud ending in a repeated vertex
+        clouds.append(core.PointCloud(cloud))
+    batch = core.ShapeBatch(clouds)
+    bucket, local, blocks, _, _ = batch._lockstep_data()
+    for b, (block, mark) in enumerate(zip(blocks, batch._lockstep_copies())):
+        for row, at in zip(block, mark.tolist()):
+            assert (row[at:] == row[at]).all(), b
+    for k, cloud in enumerate(clouds):  # the mark is the row's own last vertex
+        assert batch._lockstep_copies()[bucket[k]][local[k]] == cloud.core_vertex_count() - 1
