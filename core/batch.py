@@ -99,6 +99,8 @@ expanding goes to the scalar engine."""
 _CHUNK = 4096
 """Pairs per vectorised block on the centre-to-centre axis and in the lock-step EPA (bounds the temporary
 arrays)."""
+_PREFILTER_ROWS = 1024
+"""Pairs per block of the prefilter's fixed axes (see `ShapeBatch._fixed_axes`)."""
 _ROUNDING = 1e-13
 """Allowance for rounding in the projections, relative to the coordinates' magnitude (float64 dot products of
 three terms err by a few 1e-16 x |x|)."""
@@ -161,6 +163,8 @@ class ShapeBatch:
         # The lock-step GJK's blocks are built now, with the rest of the preparation (about 6 us a cloud).
         self._lock = None
         self._extent = None
+        self._columns = None
+        self._copies = None
         self._lockstep_data()
 
     def _vertex_block(self):
@@ -244,7 +248,8 @@ class ShapeBatch:
         out = lockstep_gjk(
             blocks, (bucket[i], local[i]), (bucket[j], local[j]), offset_a, offset_b, self.centre[j] - centre,
             stop_above, tolerances.gjk_gap * scale, tolerances.zero * scale,
-            min(_LOCKSTEP_ITERATIONS, tolerances.gjk_max_iterations))
+            min(_LOCKSTEP_ITERATIONS, tolerances.gjk_max_iterations), self._lockstep_columns(),
+            self._lockstep_extent(), self._lockstep_copies())
         state[rows] = out["state"]
         where = np.full(len(first), -1)
         where[rows] = np.arange(len(rows))
@@ -287,8 +292,9 @@ class ShapeBatch:
         for start in range(0, len(hit), _CHUNK):  # bounds the per-pair polytope arrays (~20 kB a pair)
             h = hit[start:start + _CHUNK]
             ia, ib = i[h], j[h]
-            side_a = _Sides(blocks, radii, bucket[ia], local[ia], offset_a[h], world(ia), True)
-            side_b = _Sides(blocks, radii, bucket[ib], local[ib], offset_b[h], world(ib), False)
+            columns, copies = self._lockstep_columns(), self._lockstep_copies()
+            side_a = _Sides(blocks, radii, bucket[ia], local[ia], offset_a[h], world(ia), True, columns, copies)
+            side_b = _Sides(blocks, radii, bucket[ib], local[ib], offset_b[h], world(ib), False, columns, copies)
             parts.append(lockstep_epa(out["w"][h], out["a"][h], out["b"][h], side_a, side_b,
                                       tolerances.epa_gap * scale[h], tolerances.flat * scale[h], budget))
         found = [np.concatenate(column) for column in zip(*parts)]
@@ -303,8 +309,34 @@ class ShapeBatch:
     def _lockstep_extent(self):
         """The largest vertex norm of each lock-step block row, one array per block."""
         if self._extent is None:
-            self._extent = [np.sqrt((b * b).sum(axis=2)).max(axis=1) for b in self._lockstep_data()[2]]
+            # Squared norms by einsum (no (rows, width, 3) temporary: ~3x faster); a bound for the tie margins,
+            # which allow for its rounding.
+            self._extent = [np.sqrt(np.einsum("rwk,rwk->rw", b, b).max(axis=1)) for b in self._lockstep_data()[2]]
         return self._extent
+
+    def _lockstep_columns(self):
+        """The lock-step blocks as (rows, 3, width) coordinate columns (core/lockstep.py `Gathered`), made on first
+        use and kept."""
+        if self._columns is None:
+            self._columns = [np.ascontiguousarray(b.transpose(0, 2, 1)) for b in self._lockstep_data()[2]]
+        return self._columns
+
+    def _lockstep_copies(self):
+        """Per lock-step block, each row's last own vertex (its vertex count - 1): the row's padding after it
+        repeats it (core/lockstep.py `top_and_ties`), made on first use and kept."""
+        if self._copies is None:
+            bucket, local, blocks, _, _ = self._lockstep_data()
+            count = np.zeros(len(self.shapes), np.int64)
+            if self._stacked is not None:
+                polytope, _, _, counts = self._stacked  # the core vertex counts (those of the block rows)
+                count[polytope] = counts
+            self._copies = []
+            for b, block in enumerate(blocks):
+                members = np.flatnonzero(bucket == b)
+                last = np.zeros(len(block), np.int64)
+                last[local[members]] = count[members] - 1
+                self._copies.append(last)
+        return self._copies
 
     def __len__(self) -> int:
         return len(self.shapes)
@@ -334,8 +366,20 @@ class ShapeBatch:
         return np.maximum(bound, self._centre_axis(i, j))
 
     def _fixed_axes(self, i, j) -> np.ndarray:
-        gaps = np.maximum(self.interval_lo[j] - self.interval_hi[i], self.interval_lo[i] - self.interval_hi[j])
-        return gaps.max(axis=1)
+        # In blocks of _PREFILTER_ROWS pairs: each temporary (rows x 49) stays small enough to be reused from the
+        # heap across blocks and calls (whole-array temporaries of 10,000 pairs, ~4 MB each, were mapped and
+        # faulted in afresh on every call).
+        out = np.empty(len(i))
+        lo, hi = self.interval_lo, self.interval_hi
+        for start in range(0, len(i), _PREFILTER_ROWS):
+            a, b = i[start:start + _PREFILTER_ROWS], j[start:start + _PREFILTER_ROWS]
+            gaps = lo.take(b, axis=0)
+            gaps -= hi.take(a, axis=0)
+            other = lo.take(a, axis=0)
+            other -= hi.take(b, axis=0)
+            np.maximum(gaps, other, out=gaps)
+            gaps.max(axis=1, out=out[start:start + _PREFILTER_ROWS])
+        return out
 
     def _centre_axis(self, i, j) -> np.ndarray:
         """The separating-axis gap along each pair's centre-to-centre direction."""

@@ -31,7 +31,8 @@ from .rows import row_dot
 # scalar path
 from .simplex import TETRA_VOLUME_MIN, TRIANGLE_SIN2_MIN, signed_volumes
 
-__all__ = ["RUNNING", "ORIGIN", "BEYOND", "SEPARATED", "SCALAR", "Gathered", "lockstep_gjk"]
+__all__ = ["RUNNING", "ORIGIN", "BEYOND", "SEPARATED", "SCALAR", "TIE", "Gathered", "column_products", "lockstep_gjk",
+           "top_and_ties", "trailing_copies"]
 
 RUNNING, ORIGIN, BEYOND, SEPARATED, SCALAR = 0, 1, 2, 3, 4
 
@@ -187,63 +188,135 @@ def _conditioned(q, qq, points, count):
     return v, vv
 
 
+TIE = 4e-15
+"""Two vertices whose products with the direction are closer than this x |vertex| x sum|d_i| may be ordered
+differently by two ways of computing the product (each errs by at most ~3.3e-16 of that, whatever the order of
+the sums or a fused multiply-add, so two computations can disagree only within 4 x 3.3e-16)."""
+
+
+def column_products(columns, along):
+    """(r, w) products of each row's vertices, columns (r, 3, w) contiguous, with the rows of along (r, 3).
+
+    The sums run along the width, each of the three products rounded once and added in coordinate order: several
+    times faster than the stacked matrix product over (r, w, 3) rows (one small BLAS call per row), and within
+    `TIE`'s bound of it (not always its bits: that one may fuse a multiply and an add)."""
+    return np.einsum("rkw,rk->rw", columns, along)
+
+
+def top_and_ties(p, margin, copies=None):
+    """(index of each row's largest value in p (r, w), first among equals; rows whose runner-up is within
+    margin (r,) of it, or not comparable).  p is overwritten.
+
+    copies (r,): an index after which each row holds only copies of its vertex there (a block row's padding
+    repeats its last vertex): a winner there has only its own copies after it, which give the same point
+    whichever wins, so they are not its runners-up."""
+    top = p.argmax(axis=1)
+    flat = p.reshape(-1)
+    width = p.shape[1]
+    here = np.arange(0, p.size, width) + top
+    best = flat[here]
+    flat[here] = -np.inf
+    if copies is not None:
+        last = np.flatnonzero((top == copies) & (copies < width - 1))
+        if len(last):
+            p[last] = np.where(np.arange(width) > top[last][:, None], -np.inf, p[last])
+    return top, ~(best - p.max(axis=1) > margin)
+
+
+def trailing_copies(blocks):
+    """Per block (s_b, k_b, 3), the index (s_b,) where each row's trailing run of copies of its last vertex starts
+    (its padding, and any repeats of that vertex just before it)."""
+    out = []
+    for block in blocks:
+        same = (block == block[:, -1:]).all(axis=2)  # (s_b, k_b): equal to the row's last vertex
+        # The run's start: one past the last vertex that differs (0 when none does).
+        differs = ~same
+        last = block.shape[1] - 1 - differs[:, ::-1].argmax(axis=1)
+        out.append(np.where(differs.any(axis=1), last + 1, 0))
+    return out
+
+
 class Gathered:
     """The vertex rows of a fixed set of slots (a shape of a pair each: bucket and row in the lock-step blocks),
     gathered from the blocks once and reused while the running slots are most of them.
 
-    A product over a gathered block costs less than gathering its rows again (a copy of every vertex), so a
-    call asking for at least half of a bucket's cached rows takes the product over all of them and keeps the
-    rows asked for; fewer rows, or a slot not cached, gather the rows asked for anew (and cache them).  A row's
-    product does not depend on the other rows of the call (the batched product is one per row), so the
-    answers are those of a fresh gather."""
+    blocks: the (s_b, k_b, 3) vertex blocks; columns: the same as (s_b, 3, k_b) (coordinate columns, contiguous:
+    `column_products`' layout); radii: per block, each row's largest vertex norm; copies: per block, where each
+    row's trailing copies of its last vertex start (`trailing_copies`; any index after which a row holds only
+    copies of its vertex there will do); each made from blocks when not given.  A product over a gathered block costs less than gathering its rows again (a copy of
+    every vertex), so a call asking for at least half of a bucket's cached rows takes the product over all of
+    them and keeps the rows asked for; fewer rows, or a slot not cached, gather the rows asked for anew (and cache
+    them).  A row's product does not depend on the other rows of the call (`column_products` is one per row), so
+    the answers are those of a fresh gather."""
 
-    def __init__(self, blocks, bucket, local):
-        self.blocks, self.bucket, self.local = blocks, bucket, local
-        self.position = np.full(len(bucket), -1)  # each slot's row in its bucket's cached block, or -1
-        self.cache = {}  # bucket -> (its cached slots, their gathered rows)
+    def __init__(self, blocks, bucket, local, columns=None, radii=None, copies=None):
+        if columns is None:
+            columns = [np.ascontiguousarray(block.transpose(0, 2, 1)) for block in blocks]
+        if radii is None:
+            radii = [np.sqrt((block * block).sum(axis=2)).max(axis=1) for block in blocks]
+        if copies is None:
+            copies = trailing_copies(blocks)
+        self.blocks, self.columns, self.radii, self.bucket, self.local = blocks, columns, radii, bucket, local
+        self.copies = copies
+        self.position = np.full(len(bucket), -1)  # each slot's row in its bucket's cached columns, or -1
+        self.cache = {}  # bucket -> (its cached slots, their gathered columns)
 
-    def products(self, b, slots, along, product=np.matmul):
-        """(p, block, at): the products (len(slots), width) of the slots (all in bucket b) with the rows of
-        along (len(slots), 3), and the block whose row at[k] holds slot k's vertices."""
+    def products(self, b, slots, along, product=column_products):
+        """(p, rows): the products (len(slots), width) of the slots (all in bucket b) with the rows of along
+        (len(slots), 3), and each slot's row in blocks[b]."""
+        rows = self.local[slots]
         cached = self.cache.get(b)
         if cached is not None:
-            kept, block = cached
+            kept, columns = cached
             at = self.position[slots]
             if 2 * len(slots) >= len(kept) and (at >= 0).all():
-                return self._full(block, at, along, product)
+                full = np.zeros((len(columns), 3))
+                full[at] = along
+                return product(columns, full).take(at, axis=0), rows
             self.position[kept] = -1
-        block = self.blocks[b].take(self.local[slots], axis=0)
+        columns = self.columns[b].take(rows, axis=0)
         self.position[slots] = np.arange(len(slots))
-        self.cache[b] = (slots, block)
-        return product(block, along[:, :, None]).reshape(len(slots), -1), block, np.arange(len(slots))
+        self.cache[b] = (slots, columns)
+        return product(columns, along), rows
 
-    @staticmethod
-    def _full(block, at, along, product):
-        full = np.zeros((len(block), 3, 1))
-        full[at, :, 0] = along
-        return product(block, full).reshape(len(block), -1).take(at, axis=0), block, at
+    def vertices(self, b, rows, index):
+        """The vertices index (r,) of the rows (r,) of blocks[b]."""
+        block = self.blocks[b]
+        return block.reshape(-1, 3).take(rows * block.shape[1] + index, axis=0)
 
 
 def _both(gathered, rows, along):
     """Each row's support vertices (no offset) on A (largest product along `along`) and B (smallest): one
     product per bucket of vertex counts for both shapes of the pairs (`gathered`: slots 0..m-1 the pairs' A,
-    m..2m-1 their B)."""
+    m..2m-1 their B).
+
+    The vertex is the one the stacked matrix product over the row's (k_b, 3) block picks (its first largest
+    value): `column_products` decides every row whose winner leads by more than `TIE`'s bound, the matrix product
+    the rest (near ties other than the winner's own trailing copies, which are the same point: `top_and_ties`)."""
     m = len(rows)
     total = len(gathered.bucket) // 2
     slots = np.concatenate([rows, rows + total])
     which = gathered.bucket[slots]
     # B's smallest product is the largest along -along (negating a direction negates every product exactly).
     direction = np.concatenate([along, -along])
+    margin = TIE * np.abs(along).sum(axis=1)
+    margin = np.concatenate([margin, margin])
     out = np.empty((2 * m, 3))
     for b in np.unique(which).tolist():
         sel = np.flatnonzero(which == b)
-        p, block, at = gathered.products(b, slots[sel], direction[sel])
-        index = p.argmax(axis=1)
-        out[sel] = block.reshape(-1, 3).take(at * block.shape[1] + index, axis=0)
+        p, block_rows = gathered.products(b, slots[sel], direction[sel])
+        index, near = top_and_ties(p, margin[sel] * gathered.radii[b].take(block_rows),
+                                   gathered.copies[b].take(block_rows))
+        near = np.flatnonzero(near)
+        if len(near):
+            tied = gathered.blocks[b].take(block_rows[near], axis=0)
+            index[near] = np.matmul(tied, direction[sel[near]][:, :, None])[:, :, 0].argmax(axis=1)
+        out[sel] = gathered.vertices(b, block_rows, index)
     return out[:m], out[m:]
 
 
-def lockstep_gjk(blocks, index_a, index_b, offset_a, offset_b, direction, stop_above, gap, zero, max_iterations):
+def lockstep_gjk(blocks, index_a, index_b, offset_a, offset_b, direction, stop_above, gap, zero, max_iterations,
+                 columns=None, radii=None, copies=None):
     """GJK's opening for m pairs at once.
 
     blocks: a list of (s_b, k_b, 3) arrays, the shapes' core vertices with the linear part of the transform
@@ -253,17 +326,19 @@ def lockstep_gjk(blocks, index_a, index_b, offset_a, offset_b, direction, stop_a
       `PointCloud.support_max` forms it);
     direction: (m, 3) initial directions (A towards B; a zero row means (1, 0, 0));
     stop_above, gap, zero: (m,) the thresholds `gjk.gjk` takes, in the pair's units;
-    max_iterations: support queries per pair before the rest goes to the scalar path.
+    max_iterations: support queries per pair before the rest goes to the scalar path;
+    columns, radii, copies: the blocks as `Gathered` takes them (made from blocks when not given).
     Returns a dict of arrays: state (m,) of ORIGIN/BEYOND/SEPARATED/SCALAR; w, a, b (m, 4, 3) the simplex points
     (the first `count` (m,) of them; 4 for ORIGIN) and weights (m, 4); v (m, 3), vv (m,), lower (m,) GJK's closest
     point, its squared length and the lower bound (SEPARATED rows); iterations (m,)."""
     # Degenerate rows divide by zero (their results are masked out, as the scalar code branches around them).
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         return _lockstep(blocks, index_a, index_b, offset_a, offset_b, direction, stop_above, gap, zero,
-                         max_iterations)
+                         max_iterations, columns, radii, copies)
 
 
-def _lockstep(blocks, index_a, index_b, offset_a, offset_b, direction, stop_above, gap, zero, max_iterations):
+def _lockstep(blocks, index_a, index_b, offset_a, offset_b, direction, stop_above, gap, zero, max_iterations, columns,
+              radii, copies):
     m = len(offset_a)
     state = np.full(m, RUNNING)
     sw = np.zeros((m, 4, 3))
@@ -276,7 +351,8 @@ def _lockstep(blocks, index_a, index_b, offset_a, offset_b, direction, stop_abov
     d = np.array(direction, dtype=np.float64)
     d[~d.any(axis=1)] = (1.0, 0.0, 0.0)
 
-    gathered = Gathered(blocks, np.concatenate([index_a[0], index_b[0]]), np.concatenate([index_a[1], index_b[1]]))
+    gathered = Gathered(blocks, np.concatenate([index_a[0], index_b[0]]), np.concatenate([index_a[1], index_b[1]]),
+                        columns, radii, copies)
 
     def support(rows, along):
         a, b = _both(gathered, rows, along)

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .lockstep import Gathered, _edges
+from .lockstep import TIE, Gathered, _edges, column_products, top_and_ties
 from .simplex import TRIANGLE_SIN2_MIN
 
 __all__ = ["lockstep_epa"]
@@ -40,10 +40,10 @@ __all__ = ["lockstep_epa"]
 _WELL_SHAPED_TETRA = 1e-6
 """core/epa.py's test of GJK's tetrahedron (6 x volume > this x longest edge^3); pairs within rounding of it go
 to the scalar engine."""
-_TIE = 4e-15
+_TIE = TIE
 """Two vertices whose products with the direction are closer than this x |vertex| x sum|d_i| may be ordered
-differently by the batched and the scalar product (each product errs by at most ~3.3e-16 of that, so two
-computations can disagree only within 4 x 3.3e-16): such supports are taken with the scalar product."""
+differently by the batched and the scalar product (core/lockstep.py `TIE`): such supports are taken with the
+scalar product."""
 _SETTLE_MARGIN = 2e-14
 """A main-loop step whose certified gap is below EPA's gap by more than this x (|n|_1 x reach + |offset|)
 settles whichever of its near-tied support vertices wins, so its ties are left unresolved (`_unsettled_ties`:
@@ -145,16 +145,18 @@ class _Sides:
 
     blocks: core/batch.py's lock-step blocks (padded by repeating a vertex); radii: per block, each row's
     largest vertex norm; bucket, local: each pair's block and row; offset: (m, 3) added to the vertex; world[k]:
-    pair k's vertex array as the scalar support query reads it (`PointCloud._world_core_vertices`)."""
+    pair k's vertex array as the scalar support query reads it (`PointCloud._world_core_vertices`); columns,
+    copies: the blocks as `Gathered` takes them (made from blocks when not given)."""
 
-    product = staticmethod(np.matmul)
-    """The batched product (a test swaps in one that rounds differently, within the error bound)."""
+    product = staticmethod(column_products)
+    """The batched product (core/lockstep.py `column_products`; a test swaps in one that rounds differently, within
+    the error bound)."""
     scalar_rows = 64
     """Calls with at most this many rows take every support with the scalar product (the blocks' set-up costs
     more; a test sets it to -1 to check the batched products alone)."""
 
-    def __init__(self, blocks, radii, bucket, local, offset, world, largest):
-        self.blocks, self.radii = blocks, radii
+    def __init__(self, blocks, radii, bucket, local, offset, world, largest, columns=None, copies=None):
+        self.blocks, self.radii, self.columns, self.copies = blocks, radii, columns, copies
         self.bucket, self.local, self.offset, self.world, self.largest = bucket, local, offset, world, largest
 
     def gathered(self, sides):
@@ -163,7 +165,8 @@ class _Sides:
         cache = self.__dict__.setdefault("_gathered", {})
         if key not in cache or any(a is not b for a, b in zip(cache[key][0], sides)):
             cache[key] = (sides, Gathered(self.blocks, np.concatenate([side.bucket for side in sides]),
-                                          np.concatenate([side.local for side in sides])))
+                                          np.concatenate([side.local for side in sides]), self.columns, self.radii,
+                                          self.copies))
         return cache[key][1]
 
     def reach(self):
@@ -207,17 +210,10 @@ def _supports(sides, rows, d, defer=False):
     for b in np.unique(which).tolist():
         sel = np.flatnonzero(which == b)
         r = local[sel]
-        p, block, row = gathered.products(b, slots[sel], along[sel], product)
-        width = block.shape[1]
-        top = p.argmax(axis=1)
-        flat = p.reshape(-1)
-        here = np.arange(0, len(sel) * width, width) + top
-        best = flat[here]
-        flat[here] = -np.inf
-        at = row * width + top
-        # A padding vertex repeats a row's last one: when that one wins, the tie sends it to the scalar
-        # product too (which then picks the same vertex).
-        near = np.flatnonzero(~(best - p.max(axis=1) > tie[sel] * radii[b][r]))
+        p, row = gathered.products(b, slots[sel], along[sel], product)
+        # A padding vertex repeats a row's last one: when that one wins, its copies are not ties (the same point).
+        top, near = top_and_ties(p, tie[sel] * radii[b][r], gathered.copies[b][r])
+        near = np.flatnonzero(near)
         if len(near) and defer:
             tied[sel[near]] = True
         elif len(near):
@@ -229,9 +225,9 @@ def _supports(sides, rows, d, defer=False):
                 if len(mine):
                     pair = ties[mine] - k * m
                     world, pick = side.world, np.ndarray.argmax if side.largest else np.ndarray.argmin
-                    at[near[mine]] = row[near[mine]] * width + np.array(
+                    top[near[mine]] = np.array(
                         [pick(world[row].dot(dk)) for row, dk in zip(rows[pair].tolist(), d[pair])], dtype=np.intp)
-        out[sel] = block.reshape(-1, 3).take(at, axis=0)
+        out[sel] = gathered.vertices(b, row, top)
     found = [out[k * m:(k + 1) * m] + side.offset[rows] for k, side in enumerate(sides)]
     return (found, [tied[k * m:(k + 1) * m] for k in range(count)]) if defer else found
 
@@ -293,11 +289,14 @@ def _run(start_w, start_a, start_b, side_a, side_b, gap, flat, budget):
     B = np.zeros((m, nv_cap, 3))
     W[:, :4], A[:, :4], B[:, :4] = start_w, start_a, start_b
     nv = np.full(m, 4)
-    faces = np.zeros((m, nf_cap, 3), np.int32)
+    # Vertex and face indices in one byte while they fit (the arrays are faulted in afresh on every call: a
+    # third less memory to touch); read back, they widen before any arithmetic (`_add_point`).
+    index = np.int8 if max(nv_cap, nf_cap) <= np.iinfo(np.int8).max else np.int32
+    faces = np.zeros((m, nf_cap, 3), index)
     normals = np.zeros((m, nf_cap, 3))
     offsets = np.full((m, nf_cap), np.inf)
     alive = np.zeros((m, nf_cap), bool)
-    edge = np.full((m, nv_cap, nv_cap), -1, np.int32)
+    edge = np.full((m, nv_cap, nv_cap), -1, index)
     nf = np.full(m, 4)
     iterations = np.zeros(m, np.int64)
     done = np.zeros(m, bool)
@@ -497,9 +496,9 @@ def _add_point(rows, face, w, a, b, W, A, B, nv, faces, normals, offsets, alive,
         # engine's case.
         size = sp.take(active) - 1  # the stack after the pop (the popped face sat at this slot)
         base = active * width  # each row's start in the flattened stack and marks
-        ii = faces_flat.take(face_base.take(active) + stack_flat.take(base + size), axis=0)
+        ii = faces_flat.take(face_base.take(active) + stack_flat.take(base + size), axis=0).astype(np.int64)
         jj = ii.take(_NEXT_CORNER, axis=1)
-        nb = edge_flat.take(edge_base.take(active)[:, None] + (jj * nv_cap + ii))  # edge[rows[active], jj, ii]
+        nb = edge_flat.take(edge_base.take(active)[:, None] + (jj * nv_cap + ii)).astype(np.int64)  # edge[., jj, ii]
         bad = (nb.min(axis=1) < 0) | (nb[:, 0] == nb[:, 1]) | (nb[:, 1] == nb[:, 2]) | (nb[:, 0] == nb[:, 2])
         broken = bad.any()
         if broken:
@@ -581,7 +580,7 @@ def _add_point(rows, face, w, a, b, W, A, B, nv, faces, normals, offsets, alive,
     slot = dead_rows * nf_cap + dead
     alive.reshape(-1)[slot] = False
     offsets_flat[slot] = np.inf
-    tri = _at(faces, dead_rows, dead)
+    tri = _at(faces, dead_rows, dead).astype(np.int64)
     for e in range(3):
         at = (dead_rows * nv_cap + tri[:, e]) * nv_cap + tri[:, (e + 1) % 3]  # edge[dead_rows, i, j]
         edge_flat[at[edge_flat.take(at) == dead]] = -1

@@ -1,7 +1,7 @@
 """The lock-step EPA's support queries (core/lockstep_epa.py `_Sides`) pick the vertex the scalar query picks.
 
 `PointCloud.support_max` / `support_min` take the first vertex of largest / smallest product; the batched product
-may round differently (another BLAS kernel, another summation order).  `_Sides` must still pick the scalar
+(core/lockstep.py `column_products`) may round differently (another summation order, no fused multiply-add).  `_Sides` must still pick the scalar
 query's vertex, so that the lock-step EPA stays bit for bit the scalar one: a near tie goes to the scalar
 product.  Checked on tie-rich clouds (cubes, planks with points on their faces, duplicated vertices) along their
 face normals, edge and corner directions and random ones, with numpy's product and with a product that moves
@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 import core
+from core.lockstep import column_products
 from core.lockstep_epa import _Sides
 from tests.core.support import CUBE, uniform_rotation
 
@@ -50,7 +51,7 @@ def _ulp_noise(seed):
     rng = np.random.default_rng(seed)
 
     def product(x, y):
-        p = np.matmul(x, y)
+        p = column_products(x, y)
         up = rng.random(p.shape) < 0.5
         return np.where(up, np.nextafter(p, np.inf), np.nextafter(p, -np.inf))
     return product
