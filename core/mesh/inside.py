@@ -30,6 +30,11 @@ points stepped off the curve for MAX_PROBES / 8 crossing pairs."""
 MAX_DEPTH_POINTS = 256
 """Cap on inside points whose distance to the other surface is measured for the depth."""
 
+SEARCHED_FIRST = 16
+"""The deepest probe is searched first among those without an upper bound of their distance and the
+SEARCHED_FIRST with the largest bounds, then among the others only where their bound reaches the depth found
+(`_farthest_of`): most probes near the contact lie close to the other surface and only slow the search down."""
+
 ASKED_FIRST = 32
 """Of a crossing pair's probes that may wait (`unasked_candidates`: made against a Y triangle, so with an upper
 bound of their distance to Y's surface, and not repeated), `meet` asks the winding numbers of the ASKED_FIRST with
@@ -316,18 +321,44 @@ def _deepest(points, reps, others, sy: Side, band, corners, probes, against):
     them picks: the largest distance, the first row on a tie, and every part corner comes before the others."""
     if corners is None or reps.size == 0:
         measured = np.concatenate([reps, others])
-        deepest = farthest_from_surface(points[measured], sy.world, band,
-                                        upper=_upper_bounds(points, probes, against, measured))
-        return None if deepest is None else (int(measured[deepest[0]]), deepest[1], deepest[2])
+        return _farthest_of(points, measured, sy, band, _upper_bounds(points, probes, against, measured))
     dist = corners.dist[reps]
     first = int(np.argmax(dist))  # the first of the largest
-    deepest = farthest_from_surface(points[others], sy.world, max(band, float(dist[first])),
-                                    upper=_upper_bounds(points, probes, against, others))
+    deepest = _farthest_of(points, others, sy, max(band, float(dist[first])),
+                           _upper_bounds(points, probes, against, others))
     if deepest is not None:
-        return int(others[deepest[0]]), deepest[1], deepest[2]
+        return deepest
     if dist[first] > band:
         return int(reps[first]), float(dist[first]), corners.surface[reps[first]]
     return None
+
+
+def _farthest_of(points, rows, sy: Side, floor, upper):
+    """`farthest_from_surface` of points[rows] (rows ascending) beyond `floor`, started from the upper bounds
+    `upper`, as (row of `points`, distance, surface point) or None, in two searches: first the rows without a
+    bound and the SEARCHED_FIRST with the largest bounds, then only those of the others whose bound reaches the
+    distance found (exceeds `floor` when none was), for one at least as far (the lowest row wins a tie, as in one
+    search over all of them: a point's answer does not depend on the others searched with it)."""
+    finite = np.flatnonzero(np.isfinite(upper))
+    if finite.size <= SEARCHED_FIRST:
+        found = farthest_from_surface(points[rows], sy.world, floor, upper=upper)
+        return None if found is None else (int(rows[found[0]]), found[1], found[2])
+    early = np.isinf(upper)
+    if SEARCHED_FIRST > 0:
+        early |= upper >= np.partition(upper[finite], finite.size - SEARCHED_FIRST)[finite.size - SEARCHED_FIRST]
+    found = farthest_from_surface(points[rows[early]], sy.world, floor, upper=upper[early])
+    deepest = None if found is None else (int(rows[early][found[0]]), found[1], found[2])
+    later = ~early & ((upper > floor) if deepest is None else (upper >= deepest[1]))
+    if not np.any(later):
+        return deepest
+    below = floor if deepest is None else max(floor, float(np.nextafter(deepest[1], -np.inf)))
+    found = farthest_from_surface(points[rows[later]], sy.world, below, upper=upper[later])
+    if found is None:
+        return deepest
+    row = int(rows[later][found[0]])
+    if deepest is None or found[1] > deepest[1] or row < deepest[0]:
+        return row, found[1], found[2]
+    return deepest
 
 
 def _upper_bounds(points, probes, against, rows):
