@@ -30,6 +30,18 @@ points stepped off the curve for MAX_PROBES / 8 crossing pairs."""
 MAX_DEPTH_POINTS = 256
 """Cap on inside points whose distance to the other surface is measured for the depth."""
 
+SEARCHED_FIRST = 16
+"""The deepest probe is searched first among those without an upper bound of their distance and the
+SEARCHED_FIRST with the largest bounds, then among the others only where their bound reaches the depth found
+(`_farthest_of`): most probes near the contact lie close to the other surface and only slow the search down."""
+
+ASKED_FIRST = 32
+"""Of a crossing pair's probes that may wait (`unasked_candidates`: made against a Y triangle, so with an upper
+bound of their distance to Y's surface, and not repeated), `meet` asks the winding numbers of the ASKED_FIRST with
+the largest bounds, besides every other probe and the points stepped off the curve; the rest are asked by
+`deepest_inside` only where their bound reaches the depth found among the others (`_unknown_deeper`).  Near the
+contact most of them lie close to Y's surface: on bench/midsize.py's crossing rows none was ever asked late."""
+
 
 def in_leaf_order(found, pairs, swap):
     """Pair indices sorted by (X's leaf, Y's leaf): the probes sampled from them are then the same whichever
@@ -71,7 +83,10 @@ class Probes(NamedTuple):
     `crossing_pairs`, `touching_pairs`: the pairs they were made from, in leaf order; `points`: every probe row
     (`blocks` of them, each with the Y triangles it was made against or None, `against`); `count`: the part
     corners' rows (first); `repeat`, `repeated`: how many rows repeat earlier ones and where they start
-    (`_repeated`); `inside`: the flags of every row."""
+    (`_repeated`); `inside`: the flags of every row (False where not asked).  `unknown`: the rows whose winding
+    numbers were not asked (`ASKED_FIRST`), or None when every row's were; `upper`: the upper bounds of the
+    distances to Y's surface of the rows that may wait (`unasked_candidates`; `_upper_bounds`' numbers), inf on
+    the other rows, or None."""
     crossing_pairs: np.ndarray
     touching_pairs: np.ndarray
     points: np.ndarray
@@ -81,6 +96,8 @@ class Probes(NamedTuple):
     repeat: int
     repeated: int
     inside: np.ndarray | None
+    unknown: np.ndarray | None = None
+    upper: np.ndarray | None = None
 
 
 def make_probes(sx: Side, found, crossing_pairs, touching_pairs, X, Y, band, swap=False, with_parts=True,
@@ -131,6 +148,45 @@ def probe_rows(probes: Probes, start: int) -> np.ndarray:
     return points[start:]
 
 
+def asked_rows(probes: Probes, start: int) -> np.ndarray:
+    """The rows of `probes.points` that `probe_rows` gives (from `start`, a repeated row's first copy only)."""
+    count, repeat, repeated = probes.points.shape[0], probes.repeat, probes.repeated
+    if repeat:
+        return np.concatenate([np.arange(start, repeated), np.arange(repeated + repeat, count)])
+    return np.arange(start, count)
+
+
+def unasked_candidates(probes: Probes) -> tuple:
+    """(rows, triangles (j, 3, 3)): the probe rows whose winding numbers may wait for the depth (`ASKED_FIRST`):
+    those made against a Y triangle (given with them, as `_upper_bounds` takes it) that no later row repeats.
+    Rows with a repeat are asked at once: each counts twice in the sample of `deepest_inside`
+    (`MAX_DEPTH_POINTS`), whose size needs every flag when the rows left unasked could make it reach twice the cap."""
+    with_triangle = np.concatenate([np.full(p.shape[0], a is not None) for p, a in zip(probes.blocks, probes.against)])
+    index = np.cumsum(with_triangle) - 1  # rows of the triangles of the blocks that have them, in order
+    if probes.repeat:
+        with_triangle[probes.repeated - probes.repeat:probes.repeated + probes.repeat] = False
+    rows = np.flatnonzero(with_triangle)
+    if rows.size == 0:
+        return rows, np.zeros((0, 3, 3))
+    return rows, np.concatenate([a for a in probes.against if a is not None])[index[rows]]
+
+
+def waiting(probes: Probes, rows, bound) -> np.ndarray:
+    """The mask over `probes.points` of the rows whose winding numbers wait (`ASKED_FIRST`): of the candidate
+    `rows` (`unasked_candidates`) with their upper bounds `bound`, all but the ASKED_FIRST largest."""
+    wait = np.zeros(probes.points.shape[0], bool)
+    if ASKED_FIRST <= 0:
+        wait[rows] = True
+    elif rows.size > ASKED_FIRST:
+        wait[rows[bound < np.partition(bound, rows.size - ASKED_FIRST)[rows.size - ASKED_FIRST]]] = True
+    return wait
+
+
+def upper_from(p, q) -> np.ndarray:
+    """The distances |q - p| row by row, with `_upper_bounds`' arithmetic (q: `point_triangle`'s points)."""
+    return np.sqrt(row_dot(q - p, q - p))
+
+
 def probe_flags(probes: Probes, start: int, inside) -> np.ndarray:
     """The inside flags of the rows of `probes.points` from `start`, from those of `probe_rows`."""
     repeat, repeated = probes.repeat, probes.repeated
@@ -161,6 +217,7 @@ def deepest_inside(sx: Side, sy: Side, found, crossing_pairs, touching_pairs, X,
     crossing_pairs, touching_pairs = made.crossing_pairs, made.touching_pairs
     points, count, repeat, repeated = made.points, made.count, made.repeat, made.repeated
     probes, against = list(made.blocks), list(made.against)
+    unknown, row_upper = made.unknown, made.upper
     known = part_corners is not None and with_parts and part_corners.inside.shape[0] == count
     if not known:
         part_corners = None
@@ -178,6 +235,16 @@ def deepest_inside(sx: Side, sy: Side, found, crossing_pairs, touching_pairs, X,
         inside = np.concatenate([inside, stepped.winding != 0])
         probes.append(stepped.points)
         against.append(stepped.against)
+        if unknown is not None:
+            unknown = np.concatenate([unknown, np.zeros(stepped.points.shape[0], bool)])
+    # (`meet` makes the probes whose flags wait, `unknown`, only for crossing pairs, with their stepped points)
+    if unknown is not None and np.count_nonzero(inside[count:]) + np.count_nonzero(unknown) >= 2 * MAX_DEPTH_POINTS:
+        # the sample below may take every other inside point or fewer: it needs every row's flag
+        inside = inside.copy()
+        rows = np.flatnonzero(unknown)
+        inside[rows] = winding_numbers(points[rows], sy.world, scale) != 0
+        unknown = None
+    deepest = None
     if np.any(inside):
         measured = np.flatnonzero(inside)
         # every part representative found inside is measured, the other points up to MAX_DEPTH_POINTS: the
@@ -191,10 +258,12 @@ def deepest_inside(sx: Side, sy: Side, found, crossing_pairs, touching_pairs, X,
             copy &= np.isin(others - repeat, others)
             others = others[~copy]
         deepest = _deepest(points, reps, others, sy, band, part_corners, probes, against)
-        if deepest is not None:
-            row, result.depth, result.point_surface = deepest
-            result.point_in = points[row]
-            result.any_inside = True
+    if unknown is not None and np.any(unknown):
+        deepest = _unknown_deeper(deepest, points, unknown, row_upper, sy, band, scale)
+    if deepest is not None:
+        row, result.depth, result.point_surface = deepest
+        result.point_in = points[row]
+        result.any_inside = True
     if not result.any_inside and sx.closed and touching_pairs.size:
         # Surfaces in contact with no surface point found inside (coplanar faces, identical meshes, crossings
         # only along shared edges): points of X's solid just behind the contact faces, kept where X's own
@@ -217,6 +286,32 @@ def _repeated(crossing_pairs, touching_pairs) -> bool:
     return bool(crossing_pairs.size) and np.array_equal(crossing_pairs, touching_pairs)
 
 
+def _unknown_deeper(deepest, points, unknown, row_upper, sy: Side, band, scale):
+    """`_deepest`'s answer over every probe, given its answer `deepest` over those whose flags were asked: the rows
+    `unknown` (not asked, none of them repeated, each with a finite upper bound `row_upper` of its distance) can
+    be deeper, or as deep with a lower row, only where that bound reaches the depth found (exceeds the band when
+    none was found); those are asked and searched for one at least as deep (the first row wins a tie, as in one
+    search over all of them)."""
+    rows = np.flatnonzero(unknown)
+    if deepest is None:
+        rows = rows[row_upper[rows] > band]
+    else:
+        rows = rows[row_upper[rows] >= deepest[1]]
+    if rows.size == 0:
+        return deepest
+    rows = rows[winding_numbers(points[rows], sy.world, scale) != 0]
+    if rows.size == 0:
+        return deepest
+    floor = band if deepest is None else max(band, float(np.nextafter(deepest[1], -np.inf)))
+    found = farthest_from_surface(points[rows], sy.world, floor, upper=row_upper[rows])
+    if found is None:
+        return deepest
+    row = int(rows[found[0]])
+    if deepest is None or found[1] > deepest[1] or row < deepest[0]:
+        return row, found[1], found[2]
+    return deepest
+
+
 def _deepest(points, reps, others, sy: Side, band, corners, probes, against):
     """(row of `points`, distance, surface point) of the deepest of points[reps] and points[others] beyond the
     band (`farthest_from_surface` on the rows reps + others, in that order, each started from its
@@ -226,18 +321,44 @@ def _deepest(points, reps, others, sy: Side, band, corners, probes, against):
     them picks: the largest distance, the first row on a tie, and every part corner comes before the others."""
     if corners is None or reps.size == 0:
         measured = np.concatenate([reps, others])
-        deepest = farthest_from_surface(points[measured], sy.world, band,
-                                        upper=_upper_bounds(points, probes, against, measured))
-        return None if deepest is None else (int(measured[deepest[0]]), deepest[1], deepest[2])
+        return _farthest_of(points, measured, sy, band, _upper_bounds(points, probes, against, measured))
     dist = corners.dist[reps]
     first = int(np.argmax(dist))  # the first of the largest
-    deepest = farthest_from_surface(points[others], sy.world, max(band, float(dist[first])),
-                                    upper=_upper_bounds(points, probes, against, others))
+    deepest = _farthest_of(points, others, sy, max(band, float(dist[first])),
+                           _upper_bounds(points, probes, against, others))
     if deepest is not None:
-        return int(others[deepest[0]]), deepest[1], deepest[2]
+        return deepest
     if dist[first] > band:
         return int(reps[first]), float(dist[first]), corners.surface[reps[first]]
     return None
+
+
+def _farthest_of(points, rows, sy: Side, floor, upper):
+    """`farthest_from_surface` of points[rows] (rows ascending) beyond `floor`, started from the upper bounds
+    `upper`, as (row of `points`, distance, surface point) or None, in two searches: first the rows without a
+    bound and the SEARCHED_FIRST with the largest bounds, then only those of the others whose bound reaches the
+    distance found (exceeds `floor` when none was), for one at least as far (the lowest row wins a tie, as in one
+    search over all of them: a point's answer does not depend on the others searched with it)."""
+    finite = np.flatnonzero(np.isfinite(upper))
+    if finite.size <= SEARCHED_FIRST:
+        found = farthest_from_surface(points[rows], sy.world, floor, upper=upper)
+        return None if found is None else (int(rows[found[0]]), found[1], found[2])
+    early = np.isinf(upper)
+    if SEARCHED_FIRST > 0:
+        early |= upper >= np.partition(upper[finite], finite.size - SEARCHED_FIRST)[finite.size - SEARCHED_FIRST]
+    found = farthest_from_surface(points[rows[early]], sy.world, floor, upper=upper[early])
+    deepest = None if found is None else (int(rows[early][found[0]]), found[1], found[2])
+    later = ~early & ((upper > floor) if deepest is None else (upper >= deepest[1]))
+    if not np.any(later):
+        return deepest
+    below = floor if deepest is None else max(floor, float(np.nextafter(deepest[1], -np.inf)))
+    found = farthest_from_surface(points[rows[later]], sy.world, below, upper=upper[later])
+    if found is None:
+        return deepest
+    row = int(rows[later][found[0]])
+    if deepest is None or found[1] > deepest[1] or row < deepest[0]:
+        return row, found[1], found[2]
+    return deepest
 
 
 def _upper_bounds(points, probes, against, rows):
@@ -335,17 +456,21 @@ def _steps_behind(X, scale):
     return np.concatenate(out) if out else np.zeros((0, 3))
 
 
-def steps_off_the_curve(X, Y, band, rows=False, crossed=None):
+def steps_off_the_curve(X, Y, band, rows=False, crossed=None, extra=None):
     """Points of the triangles X (k,3,3) next to where they cross Y: from the middle of the crossing segment,
     steps across it within X's plane (both ways, four lengths from tiny to a third of X's size), each pulled
     back onto X.  One side of a crossing is inside the other mesh, so some of them are, at a positive depth.
     `rows`: also return the pair (row of X and Y) each point was stepped from.  `crossed`: `crossing(X, Y, band)`
-    when the caller has it."""
+    when the caller has it.  `extra`: (points (j, 3), triangles (j, 3, 3)) whose closest points are wanted too,
+    taken in the same `point_triangle` call (its rows are independent) and returned last."""
     mask, segs = crossing(X, Y, band) if crossed is None else crossed  # one segment per crossing pair, in order
     source = np.flatnonzero(mask)
     X = X[mask]
     if X.shape[0] == 0:
-        return (np.zeros((0, 3)), source) if rows else np.zeros((0, 3))
+        out = (np.zeros((0, 3)), source) if rows else (np.zeros((0, 3)),)
+        if extra is not None:
+            out += (point_triangle(extra[0], extra[1][:, 0], extra[1][:, 1], extra[1][:, 2]),)
+        return out if rows or extra is not None else out[0]
     mid = 0.5 * (segs[:, 0] + segs[:, 1])
     n = row_cross(X[:, 1] - X[:, 0], X[:, 2] - X[:, 0])
     across = row_cross(n, segs[:, 1] - segs[:, 0])
@@ -358,8 +483,13 @@ def steps_off_the_curve(X, Y, band, rows=False, crossed=None):
     p = np.concatenate([mid + (sign * step * size)[:, None] * across
                         for step in (1e-6, 1e-3, 0.03, 0.3) for sign in (1.0, -1.0)])
     X = np.concatenate([X] * 8)
+    if extra is not None:
+        k = p.shape[0]
+        p, X = np.concatenate([p, extra[0]]), np.concatenate([X, extra[1]])
     points = point_triangle(p, X[:, 0], X[:, 1], X[:, 2])
-    return (points, np.tile(source, 8)) if rows else points
+    if extra is None:
+        return (points, np.tile(source, 8)) if rows else points
+    return ((points[:k], np.tile(source, 8)) if rows else (points[:k],)) + (points[k:],)
 
 
 def _clipped_centroids(X, Y):

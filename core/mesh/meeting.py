@@ -15,8 +15,8 @@ from ..contact import Containment
 from ..rows import row_cross
 from .copies import beyond_convex
 from .farthest import any_farther
-from .inside import (crossing_sample, in_leaf_order, make_probes, parts_inside, probe_flags, probe_rows,
-                     steps_off_the_curve)
+from .inside import (asked_rows, crossing_sample, in_leaf_order, make_probes, parts_inside, steps_off_the_curve,
+                     unasked_candidates, upper_from, waiting)
 from .pair_frame import Frame, Side
 from .parts import is_convex
 from .points import winding_numbers
@@ -171,13 +171,31 @@ def _stepped(sx: Side, sy: Side, found, crossing_pairs, band, scale, swap, segme
     # A's steps start from the segments `meet` has (`crossing(A, B)` on the pair, row by row); B's from
     # `crossing(B, A)`, measured on the pick (its segment may start from the other triangle's point on a tie)
     crossed = None if swap else (np.ones(pick.size, bool), segments[np.searchsorted(crossing_pairs, pick)])
-    points, rows = steps_off_the_curve(sx.world.leaf_corners[x_leaf[pick]], Y, band, rows=True, crossed=crossed)
+    X = sx.world.leaf_corners[x_leaf[pick]]
     if probes is None:
+        points, rows = steps_off_the_curve(X, Y, band, rows=True, crossed=crossed)
         return Stepped(points, winding_numbers(points, sy.world, scale), Y[rows]), None
-    asked = probe_rows(probes, 0)
-    winding = winding_numbers(np.concatenate([asked, points]), sy.world, scale)
-    inside = probe_flags(probes, 0, winding[:asked.shape[0]] != 0)
-    return Stepped(points, winding[asked.shape[0]:], Y[rows]), probes._replace(inside=inside)
+    # The probes made against a Y triangle (no repeated ones) have an upper bound of their depth: their distance
+    # to it, worked out in the steps' `point_triangle` call.  Only the ASKED_FIRST largest bounds are asked here
+    # with the other probes; the rest wait for the depth found (core/mesh/inside.py `_unknown_deeper`).
+    cand, triangles = unasked_candidates(probes)
+    near = probes.points[cand]
+    points, rows, closest = steps_off_the_curve(X, Y, band, rows=True, crossed=crossed, extra=(near, triangles))
+    bound = upper_from(near, closest)
+    wait = waiting(probes, cand, bound)
+    count = wait.size
+    upper = np.full(count, np.inf)
+    upper[cand] = bound
+    asked = asked_rows(probes, 0)
+    asked = asked[~wait[asked]]
+    winding = winding_numbers(np.concatenate([probes.points[asked], points]), sy.world, scale)
+    inside = np.zeros(count, bool)
+    inside[asked] = winding[:asked.size] != 0
+    repeat, repeated = probes.repeat, probes.repeated
+    if repeat:  # a repeated row's flag is its first copy's
+        inside[repeated:repeated + repeat] = inside[repeated - repeat:repeated]
+    made = probes._replace(inside=inside, unknown=wait if np.any(wait) else None, upper=upper)
+    return Stepped(points, winding[asked.size:], Y[rows]), made
 
 
 def _leaves(stepped: Stepped, sy: Side, band) -> bool:
