@@ -525,6 +525,8 @@ class _Columns(dict):
             value = [split(h) for h in world.half]
         elif key in ("lo", "hi", "centre", "normal"):
             value = split(getattr(world, key))
+        elif key == "normals_all_ok":
+            value = bool(np.all(world.normal_ok))  # then no pair of `pair_lower_bound` needs `normal_ok`
         else:
             raise KeyError(key)
         self[key] = value
@@ -541,11 +543,28 @@ def box_lower_bound(wa: WorldBVH, na, wb: WorldBVH, nb):
     return np.sqrt(gap[:, 0] + gap[:, 1] + gap[:, 2])
 
 
+STACKED_PAIRS = 512
+"""`pair_lower_bound` runs at most this many pairs on stacked arrays (few numpy calls: the cost of a small call is
+their count) and more on columns (the stacked products' temporaries cost more per pair than the calls save)."""
+
+
 def pair_lower_bound(wa: WorldBVH, na, wb: WorldBVH, nb, bound=None):
     """Lower bound of the distance between the contents of flat nodes na (of wa) and nb (of wb); `bound` is
-    their box_lower_bound when already known.  (Column arithmetic: each number as the row form would give it.)"""
+    their box_lower_bound when already known: the largest of it and the separating-axis gaps along the line
+    between the two box centres and along each box's normal.
+
+    Both forms (`_pair_bound` on stacked arrays, `_pair_bound_columns`) compute each number as the row form does,
+    the same operands in the same order (which NaN a result keeps), so the bounds are the same bits whichever runs
+    (tests/core/test_mesh_bound_columns.py and test_bvh_pair_bound_nonfinite.py have the row form)."""
     if bound is None:
         bound = box_lower_bound(wa, na, wb, nb)
+    if na.size <= STACKED_PAIRS:
+        return _pair_bound(wa, na, wb, nb, bound)
+    return _pair_bound_columns(wa, na, wb, nb, bound)
+
+
+def _pair_bound_columns(wa: WorldBVH, na, wb: WorldBVH, nb, bound):
+    """`pair_lower_bound` on gathered (pairs,) columns."""
     ka, kb = wa.columns, wb.columns
     ha = [[h[x][na] for x in range(3)] for h in ka["half"]]
     hb = [[h[x][nb] for x in range(3)] for h in kb["half"]]
@@ -563,3 +582,40 @@ def pair_lower_bound(wa: WorldBVH, na, wb: WorldBVH, nb, bound=None):
         ext = column_extent(ha, axis) + column_extent(hb, axis)
         bound = np.maximum(bound, np.where(okn, sep - ext, 0.0))
     return bound
+
+
+def _pair_bound(wa: WorldBVH, na, wb: WorldBVH, nb, bound):
+    """`pair_lower_bound` of a few pairs: the rows of both boxes gathered into one array and the three axes into
+    another, one product for all the dot products (the node data are gathered as they are, rows of 3: a
+    coordinate-major copy of them would cost each placement of a large mesh more than its calls save)."""
+    k = na.size
+    g = np.empty((2, 4, k, 3))  # [side, (centre, half 0, half 1, half 2), pair, coordinate]
+    axes = np.empty((3, k, 3))  # the line between the centres, a's normal, b's normal
+    for side, world, nodes in ((0, wa, na), (1, wb, nb)):
+        # (the nodes are in range: "clip" clips nothing, and lets `take` write into `out` unbuffered)
+        np.take(world.centre, nodes, axis=0, out=g[side, 0], mode="clip")
+        for i, h in enumerate(world.half):
+            np.take(h, nodes, axis=0, out=g[side, 1 + i], mode="clip")
+        np.take(world.normal, nodes, axis=0, out=axes[1 + side], mode="clip")
+    d = g[1, 0] - g[0, 0]
+    sq = d * d
+    dist = np.sqrt(sq[:, 0] + sq[:, 1] + sq[:, 2])
+    ok = dist > 0.0
+    np.divide(d, np.where(ok, dist, 1.0)[:, None], out=axes[0])
+    # |half_i . axis| summed over a box's three half-axes: its extent along the axis
+    p = g[None, :, 1:] * axes[:, None, None]  # [axis, side, half, pair, coordinate]
+    s = p[..., 0] + p[..., 1]
+    s += p[..., 2]
+    np.abs(s, out=s)
+    e = s[:, :, 0] + s[:, :, 1]
+    e += s[:, :, 2]
+    ext = e[:, 0] + e[:, 1]  # [axis, pair]: a's extent plus b's
+    q = d * axes[1:]
+    sep = q[..., 0] + q[..., 1]
+    sep += q[..., 2]
+    np.abs(sep, out=sep)
+    sep -= ext[1:]
+    bound = np.maximum(bound, np.where(ok, dist - ext[0], 0.0))
+    all_a, all_b = wa.columns["normals_all_ok"], wb.columns["normals_all_ok"]
+    bound = np.maximum(bound, sep[0] if all_a else np.where(wa.normal_ok[na], sep[0], 0.0))
+    return np.maximum(bound, sep[1] if all_b else np.where(wb.normal_ok[nb], sep[1], 0.0))

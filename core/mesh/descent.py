@@ -222,18 +222,19 @@ class _Upper:
             self.count += 1
             return
         r = np.take(wa.rep, na, axis=0) - np.take(wb.rep, nb, axis=0)
-        r = r[:, 0] * r[:, 0] + r[:, 1] * r[:, 1] + r[:, 2] * r[:, 2]
-        j = int(np.argmin(r))
+        r *= r  # the squares in one product, summed x, y, z
+        r = r[:, 0] + r[:, 1] + r[:, 2]
+        j = int(r.argmin())
         if math.sqrt(r[j]) < self.value:  # later than every candidate taken so far: strictly closer wins
             self.value, self.points, self.key = math.sqrt(r[j]), (wa.rep[na[j]], wb.rep[nb[j]]), (self.count, 0, 0)
         k = min(TOP_K, bound.size)
-        top = np.argpartition(bound, k - 1)[:k] if bound.size > k else np.arange(bound.size)
+        top = bound.argpartition(k - 1)[:k] if bound.size > k else np.arange(bound.size)
         fa, fb = wa.local.first_leaf[na[top]], wb.local.first_leaf[nb[top]]
         # Only triangle pairs whose boxes (level 0 of the hierarchies) are within ub + slack may be closer than
         # ub: the others could never be taken, so they are left out (above the leaves most are, often all).  The
         # slack covers the rounding of the exact kernel's distance against the box distance by a wide margin.
         box = box_lower_bound(wa, fa, wb, fb)
-        near = np.flatnonzero(box <= self.value + self.slack)
+        near = (box <= self.value + self.slack).nonzero()[0]
         if near.size:
             fa, fb, box = fa[near], fb[near], box[near]
             keys = (fa * wb.local.sizes[0] + fb).tolist()
