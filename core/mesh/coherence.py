@@ -666,13 +666,9 @@ def _order_keys(local_a, local_b):
     """(KA, KB): `descent.descent_order`'s key of leaf pairs (ia, ib) is KA[ia] | KB[ib] (each step down takes its
     bit from one side, at a position fixed by the levels), so one table per side, made once per pair of
     hierarchies, gives it in two gathers instead of a round of integer steps per level; read only."""
-    class Sides:  # what descent_order reads of a hierarchy
-        def __init__(self, local):
-            self.local = local
-    sa, sb = Sides(local_a), Sides(local_b)
     ma, mb = local_a.sizes[0], local_b.sizes[0]
-    keys = (descent_order(sa, sb, np.arange(ma, dtype=np.int64), np.zeros(ma, np.int64)),
-            descent_order(sa, sb, np.zeros(mb, np.int64), np.arange(mb, dtype=np.int64)))
+    keys = (descent_order(local_a, local_b, np.arange(ma, dtype=np.int64), np.zeros(ma, np.int64)),
+            descent_order(local_a, local_b, np.zeros(mb, np.int64), np.arange(mb, dtype=np.int64)))
     for x in keys:
         x.setflags(write=False)
     return keys

@@ -14,7 +14,7 @@ import math
 import numpy as np
 
 from ..rows import row_cross, row_dot
-from .bvh import WorldBVH, box_lower_bound, pair_lower_bound
+from .bvh import LocalBVH, WorldBVH, box_lower_bound, pair_lower_bound
 from .pair_frame import unit_or
 from .screened import screened_distances
 from .tritri import separation_bound, triangle_triangle
@@ -168,13 +168,14 @@ def _split(wa: WorldBVH, wb: WorldBVH, ia, ib, la, lb):
     return ia, ib, la, lb
 
 
-def descent_order(wa: WorldBVH, wb: WorldBVH, ia, ib) -> np.ndarray:
-    """A key of leaf pairs (ia, ib) (level-0 indices) that sorts them in the order `descend` lists them (and any
-    descent that steps down with `_split` from the roots): each step puts the pairs from left children before
-    those from right children, the order of the step before kept within each, so the last step's choice (the
-    lowest bit of the leaf index; B's before A's when both split) is the most significant.  Dropping pairs
-    never reorders the rest, so the key holds whatever a descent pruned."""
-    la, lb = wa.local.levels - 1, wb.local.levels - 1
+def descent_order(local_a: LocalBVH, local_b: LocalBVH, ia, ib) -> np.ndarray:
+    """A key of leaf pairs (ia, ib) (level-0 indices) of two hierarchies that sorts them in the order `descend`
+    lists them (and any descent that steps down with `_split` from the roots): each step puts the pairs from left
+    children before those from right children, the order of the step before kept within each, so the last step's
+    choice (the lowest bit of the leaf index; B's before A's when both split) is the most significant.  Dropping
+    pairs never reorders the rest, so the key holds whatever a descent pruned.  It depends only on the two
+    hierarchies' depths, not on their placement."""
+    la, lb = local_a.levels - 1, local_b.levels - 1
     key = np.zeros(ia.shape, np.int64)
     shift = 0
     while la > 0 or lb > 0:

@@ -36,10 +36,10 @@ def test_descents_list_their_leaf_pairs_in_key_order(seed):
         lists = [descend(wa, wb, frame.band, PRUNE * frame.scale, None, near_only=near) for near in (False, True)]
         reach = coherence._reach_descent(frame, frame.band + 0.05 * frame.scale)
         for ia, ib in [(f.ia, f.ib) for f in lists] + [(reach.ia, reach.ib)]:
-            key = descent_order(wa, wb, ia, ib)
+            key = descent_order(wa.local, wb.local, ia, ib)
             assert np.all(np.diff(key) > 0)
             shuffled = rng.permutation(ia.size)
-            back = shuffled[np.argsort(descent_order(wa, wb, ia[shuffled], ib[shuffled]), kind="stable")]
+            back = shuffled[np.argsort(descent_order(wa.local, wb.local, ia[shuffled], ib[shuffled]), kind="stable")]
             assert np.array_equal(ia[back], ia) and np.array_equal(ib[back], ib)
             listed += ia.size
     assert listed > 1000  # the poses cross and come near: long lists, not empty ones
@@ -51,7 +51,7 @@ def test_a_key_with_the_sides_swapped_is_another_order():
         wa, wb = frame.sa.world, frame.sb.world
         found = descend(wa, wb, frame.band, PRUNE * frame.scale, None, near_only=True)
         if found.ia.size > 50:
-            swapped = descent_order(wb, wa, found.ib, found.ia)
+            swapped = descent_order(wb.local, wa.local, found.ib, found.ia)
             assert not np.all(np.diff(swapped) > 0)
             return
     raise AssertionError("no pose with enough pairs within the band")

@@ -17,11 +17,6 @@ def _strip(count, rng):
     return TriangleMesh(v, t)
 
 
-class _Side:
-    def __init__(self, local):
-        self.local = local
-
-
 @pytest.mark.parametrize("counts", [(301, 45), (1001, 13), (129, 129), (2049, 3), (5, 900), (8000, 1), (1, 1)])
 def test_history_order_keys(counts):
     rng = np.random.default_rng(list(counts))
@@ -29,5 +24,5 @@ def test_history_order_keys(counts):
     ka, kb = coherence._order_keys(la, lb)
     ia = rng.integers(0, counts[0], 5000)
     ib = rng.integers(0, counts[1], 5000)
-    want = descent_order(_Side(la), _Side(lb), ia, ib)
+    want = descent_order(la, lb, ia, ib)
     assert np.array_equal(ka[ia] | kb[ib], want)
