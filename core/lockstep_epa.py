@@ -67,37 +67,39 @@ def _at(array, rows, index):
 def _plane(a, b, c):
     """`epa._plane` over rows: (normals (m, 3), offsets (m,)); zero-area rows get normal 0 and offset inf.
 
-    Whole (m, 3) rows per call where the scalar code works component by component: each product is rounded
-    once and the sums are taken in its order ((x + y) + z), so the bits are its own."""
+    Whole rows per call where the scalar code works component by component: each product is rounded once and the
+    sums are taken in its order ((x + y) + z), so the bits are its own.  The work runs on coordinate rows (3, m)
+    (each a contiguous array: no strided (m, 3, 3) temporaries and no takes along a short axis, several times
+    cheaper on the fan of a large step)."""
     m = len(a)
-    edges = np.empty((m, 3, 3))  # ab, bc, ca
-    np.subtract(b, a, out=edges[:, 0])
-    np.subtract(c, b, out=edges[:, 1])
-    np.subtract(a, c, out=edges[:, 2])
+    edges = np.empty((9, m))  # rows 3e + k: coordinate k of edge e (ab, bc, ca)
+    at, bt, ct = a.T, b.T, c.T
+    np.subtract(bt, at, out=edges[0:3])
+    np.subtract(ct, bt, out=edges[3:6])
+    np.subtract(at, ct, out=edges[6:9])
     sq = edges * edges
-    e2 = (sq[:, :, 0] + sq[:, :, 1]) + sq[:, :, 2]
-    ab2, bc2, ca2 = e2[:, 0], e2[:, 1], e2[:, 2]
+    ab2, bc2, ca2 = (sq[0::3] + sq[1::3]) + sq[2::3]
     # Crossed at the corner facing the longest edge: a (ab x -ca), else b (bc x -ab), else c (ca x -bc).
     pivot = np.where((bc2 >= ab2) & (bc2 >= ca2), 0, np.where(ca2 >= ab2, 1, 2))
-    flat = edges.reshape(-1, 3)
-    base = np.arange(0, 3 * m, 3)
-    p = flat.take(base + pivot, axis=0)
-    q = flat.take(base + (pivot + 2) % 3, axis=0)
+    column = np.arange(m) + (np.arange(3) * m)[:, None]  # coordinate k of row i at k * m + i
+    flat = edges.reshape(-1)
+    p = flat.take(pivot * (3 * m) + column)
+    q = flat.take((pivot + 2) % 3 * (3 * m) + column)
     np.negative(q, out=q)
     # p x q, component k = p[k+1] q[k+2] - p[k+2] q[k+1]
-    normal = p.take(_NEXT_CORNER, axis=1) * q.take(_PREVIOUS_CORNER, axis=1)
-    normal -= p.take(_PREVIOUS_CORNER, axis=1) * q.take(_NEXT_CORNER, axis=1)
+    normal = p[_NEXT_CORNER] * q[_PREVIOUS_CORNER]
+    normal -= p[_PREVIOUS_CORNER] * q[_NEXT_CORNER]
     sq = normal * normal
-    length = np.sqrt((sq[:, 0] + sq[:, 1]) + sq[:, 2])
-    normal /= length[:, None]
-    s = (a + b) + c
+    length = np.sqrt((sq[0] + sq[1]) + sq[2])
+    normal /= length
+    s = (at + bt) + ct
     s *= normal
-    offset = ((s[:, 0] + s[:, 1]) + s[:, 2]) / 3.0
+    offset = ((s[0] + s[1]) + s[2]) / 3.0
     zero = length == 0.0
     if zero.any():
-        normal[zero] = 0.0
+        normal[:, zero] = 0.0
         offset[zero] = np.inf
-    return normal, offset
+    return normal.T, offset
 
 
 def _closest(p0, p1, p2):
