@@ -482,7 +482,7 @@ def _add_point(rows, face, w, a, b, W, A, B, nv, faces, normals, offsets, alive,
     local = np.arange(count)
     stack[:, 0] = face
     tested[local, face] = 1
-    sp = np.ones(count, np.int64)
+    height = np.ones(count, np.int64)  # each active row's stack height (rows in `active`'s order)
     visible = [(local, face)]
     horizon = []  # (rows, i, j) in the order the scalar walk appends them
     slack = -flat[rows]
@@ -496,12 +496,12 @@ def _add_point(rows, face, w, a, b, W, A, B, nv, faces, normals, offsets, alive,
         # One face per row, its three edges at once (in the scalar walk's order: pushes and horizon edges by
         # edge).  Two edges of a face with the same neighbour would need the one-by-one walk: the scalar
         # engine's case.
-        size = sp.take(active) - 1  # the stack after the pop (the popped face sat at this slot)
+        size = height - 1  # the stack after the pop (the popped face sat at this slot)
         base = active * width  # each row's start in the flattened stack and marks
         ii = faces_flat.take(face_base.take(active) + stack_flat.take(base + size), axis=0).astype(np.int64)
         jj = ii.take(_NEXT_CORNER, axis=1)
-        nb = edge_flat.take(edge_base.take(active)[:, None] + (jj * nv_cap + ii)).astype(np.int64)  # edge[., jj, ii]
-        bad = (nb.min(axis=1) < 0) | (nb[:, 0] == nb[:, 1]) | (nb[:, 1] == nb[:, 2]) | (nb[:, 0] == nb[:, 2])
+        nb = edge_flat.take(edge_base.take(active)[:, None] + (jj * nv_cap + ii))  # edge[., jj, ii]
+        bad = ((nb < 0) | (nb == nb.take(_NEXT_CORNER, axis=1))).any(axis=1)  # each edge against the next one's
         broken = bad.any()
         if broken:
             ok[active[bad]] = False
@@ -528,14 +528,13 @@ def _add_point(rows, face, w, a, b, W, A, B, nv, faces, normals, offsets, alive,
                 stack_flat[base.take(push_local) + size.take(push_local) + rank] = pushed
                 size += counts
                 visible.append((active.take(push_local), pushed))
-        sp[active] = size
         rim = np.flatnonzero(seen == 2)
         if len(rim):
             horizon.append((active[rim // 3], ii.reshape(-1).take(rim), jj.reshape(-1).take(rim)))
         going = size > 0
         if broken:
             going &= ~bad
-        active = active[going]
+        active, height = active[going], size[going]
     if horizon:
         h_row = np.concatenate([h[0] for h in horizon])
         order = np.argsort(h_row, kind="stable")
