@@ -185,18 +185,19 @@ class _Sides:
         return _supports((self,), rows, d)[0]
 
 
-def _supports(sides, rows, d, defer=False):
+def _supports(sides, rows, d, defer=False, scalar_rows=None):
     """Each of `sides`' (`_Sides` over the same blocks) support vertices (plus offset) for the pairs in `rows`
     along the rows of d: one list of (m, 3) arrays, the sides' batched products taken together (one product per
     block for both of a pair's shapes).
 
     defer=True leaves the near ties unresolved (the batched product's vertex stands) and returns (supports,
     tied): tied[k] (m,) marks the rows whose side-k support is such a vertex (None: no batched product); the
-    caller takes the scalar query's vertex where it matters (`_unsettled_ties`)."""
+    caller takes the scalar query's vertex where it matters (`_unsettled_ties`).  scalar_rows: the number of rows
+    up to which every support takes the scalar product (default `_Sides.scalar_rows`)."""
     m = len(rows)
     count = len(sides)
     first = sides[0]
-    if m <= first.scalar_rows:  # few rows: the scalar product of each costs less than the blocks' set-up
+    if m <= (first.scalar_rows if scalar_rows is None else scalar_rows):  # the blocks' set-up costs more
         found = [_scalar(side, rows, d, np.arange(m)) for side in sides]
         return (found, None) if defer else found
     tied = np.zeros(count * m, bool) if defer else None
@@ -456,7 +457,9 @@ def _settle_ties(rows, face, offset, miss, gap, flat, faces, normals, offsets, a
     slot[cr, cf] = np.arange(len(cr))
     weights[:] = lam[slot[np.flatnonzero(chosen), best]]
     n = _at(normals, rows, best)
-    a, b = _supports((side_a, side_b), rows, n)
+    # A few hundred rows at most, spread over the buckets: the scalar products cost less than gathering their rows
+    # (which would also replace the gathered rows the main loop's next step reuses).
+    a, b = _supports((side_a, side_b), rows, n, scalar_rows=4 * side_a.scalar_rows)
     w = a - b
     g = ((n[:, 0] * w[:, 0] + n[:, 1] * w[:, 1]) + n[:, 2] * w[:, 2]) - offsets[rows, best]
     certify = g <= gap[rows]
