@@ -240,9 +240,11 @@ def _scalar(side, rows, d, which):
     `PointCloud.support_max` / `support_min` makes, on the same vertex array (a contiguous float64 row of d
     holds the same three numbers as the tuple the scalar query converts)."""
     worlds, pick = side.world, np.ndarray.argmax if side.largest else np.ndarray.argmin
-    picked = [world[pick(world.dot(dk))] for world, dk in zip([worlds[row] for row in rows[which].tolist()],
-                                                              d[which])]
-    return np.array(picked).reshape(-1, 3) + side.offset[rows[which]]
+    picked = np.empty((len(which), 3))  # filled row by row (a list of rows made into an array costs more)
+    for k, (row, dk) in enumerate(zip(rows[which].tolist(), d[which])):
+        world = worlds[row]
+        picked[k] = world[pick(world.dot(dk))]
+    return picked + side.offset[rows[which]]
 
 
 def _step(a, b, n, offset, cw, gap):
