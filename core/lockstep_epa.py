@@ -67,37 +67,39 @@ def _at(array, rows, index):
 def _plane(a, b, c):
     """`epa._plane` over rows: (normals (m, 3), offsets (m,)); zero-area rows get normal 0 and offset inf.
 
-    Whole (m, 3) rows per call where the scalar code works component by component: each product is rounded
-    once and the sums are taken in its order ((x + y) + z), so the bits are its own."""
+    Whole rows per call where the scalar code works component by component: each product is rounded once and the
+    sums are taken in its order ((x + y) + z), so the bits are its own.  The work runs on coordinate rows (3, m)
+    (each a contiguous array: no strided (m, 3, 3) temporaries and no takes along a short axis, several times
+    cheaper on the fan of a large step)."""
     m = len(a)
-    edges = np.empty((m, 3, 3))  # ab, bc, ca
-    np.subtract(b, a, out=edges[:, 0])
-    np.subtract(c, b, out=edges[:, 1])
-    np.subtract(a, c, out=edges[:, 2])
+    edges = np.empty((9, m))  # rows 3e + k: coordinate k of edge e (ab, bc, ca)
+    at, bt, ct = a.T, b.T, c.T
+    np.subtract(bt, at, out=edges[0:3])
+    np.subtract(ct, bt, out=edges[3:6])
+    np.subtract(at, ct, out=edges[6:9])
     sq = edges * edges
-    e2 = (sq[:, :, 0] + sq[:, :, 1]) + sq[:, :, 2]
-    ab2, bc2, ca2 = e2[:, 0], e2[:, 1], e2[:, 2]
+    ab2, bc2, ca2 = (sq[0::3] + sq[1::3]) + sq[2::3]
     # Crossed at the corner facing the longest edge: a (ab x -ca), else b (bc x -ab), else c (ca x -bc).
     pivot = np.where((bc2 >= ab2) & (bc2 >= ca2), 0, np.where(ca2 >= ab2, 1, 2))
-    flat = edges.reshape(-1, 3)
-    base = np.arange(0, 3 * m, 3)
-    p = flat.take(base + pivot, axis=0)
-    q = flat.take(base + (pivot + 2) % 3, axis=0)
+    column = np.arange(m) + (np.arange(3) * m)[:, None]  # coordinate k of row i at k * m + i
+    flat = edges.reshape(-1)
+    p = flat.take(pivot * (3 * m) + column)
+    q = flat.take((pivot + 2) % 3 * (3 * m) + column)
     np.negative(q, out=q)
     # p x q, component k = p[k+1] q[k+2] - p[k+2] q[k+1]
-    normal = p.take(_NEXT_CORNER, axis=1) * q.take(_PREVIOUS_CORNER, axis=1)
-    normal -= p.take(_PREVIOUS_CORNER, axis=1) * q.take(_NEXT_CORNER, axis=1)
+    normal = p[_NEXT_CORNER] * q[_PREVIOUS_CORNER]
+    normal -= p[_PREVIOUS_CORNER] * q[_NEXT_CORNER]
     sq = normal * normal
-    length = np.sqrt((sq[:, 0] + sq[:, 1]) + sq[:, 2])
-    normal /= length[:, None]
-    s = (a + b) + c
+    length = np.sqrt((sq[0] + sq[1]) + sq[2])
+    normal /= length
+    s = (at + bt) + ct
     s *= normal
-    offset = ((s[:, 0] + s[:, 1]) + s[:, 2]) / 3.0
+    offset = ((s[0] + s[1]) + s[2]) / 3.0
     zero = length == 0.0
     if zero.any():
-        normal[zero] = 0.0
+        normal[:, zero] = 0.0
         offset[zero] = np.inf
-    return normal, offset
+    return normal.T, offset
 
 
 def _closest(p0, p1, p2):
@@ -183,18 +185,19 @@ class _Sides:
         return _supports((self,), rows, d)[0]
 
 
-def _supports(sides, rows, d, defer=False):
+def _supports(sides, rows, d, defer=False, scalar_rows=None):
     """Each of `sides`' (`_Sides` over the same blocks) support vertices (plus offset) for the pairs in `rows`
     along the rows of d: one list of (m, 3) arrays, the sides' batched products taken together (one product per
     block for both of a pair's shapes).
 
     defer=True leaves the near ties unresolved (the batched product's vertex stands) and returns (supports,
     tied): tied[k] (m,) marks the rows whose side-k support is such a vertex (None: no batched product); the
-    caller takes the scalar query's vertex where it matters (`_unsettled_ties`)."""
+    caller takes the scalar query's vertex where it matters (`_unsettled_ties`).  scalar_rows: the number of rows
+    up to which every support takes the scalar product (default `_Sides.scalar_rows`)."""
     m = len(rows)
     count = len(sides)
     first = sides[0]
-    if m <= first.scalar_rows:  # few rows: the scalar product of each costs less than the blocks' set-up
+    if m <= (first.scalar_rows if scalar_rows is None else scalar_rows):  # the blocks' set-up costs more
         found = [_scalar(side, rows, d, np.arange(m)) for side in sides]
         return (found, None) if defer else found
     tied = np.zeros(count * m, bool) if defer else None
@@ -237,9 +240,11 @@ def _scalar(side, rows, d, which):
     `PointCloud.support_max` / `support_min` makes, on the same vertex array (a contiguous float64 row of d
     holds the same three numbers as the tuple the scalar query converts)."""
     worlds, pick = side.world, np.ndarray.argmax if side.largest else np.ndarray.argmin
-    picked = [world[pick(world.dot(dk))] for world, dk in zip([worlds[row] for row in rows[which].tolist()],
-                                                              d[which])]
-    return np.array(picked).reshape(-1, 3) + side.offset[rows[which]]
+    picked = np.empty((len(which), 3))  # filled row by row (a list of rows made into an array costs more)
+    for k, (row, dk) in enumerate(zip(rows[which].tolist(), d[which])):
+        world = worlds[row]
+        picked[k] = world[pick(world.dot(dk))]
+    return picked + side.offset[rows[which]]
 
 
 def _step(a, b, n, offset, cw, gap):
@@ -454,7 +459,9 @@ def _settle_ties(rows, face, offset, miss, gap, flat, faces, normals, offsets, a
     slot[cr, cf] = np.arange(len(cr))
     weights[:] = lam[slot[np.flatnonzero(chosen), best]]
     n = _at(normals, rows, best)
-    a, b = _supports((side_a, side_b), rows, n)
+    # A few hundred rows at most, spread over the buckets: the scalar products cost less than gathering their rows
+    # (which would also replace the gathered rows the main loop's next step reuses).
+    a, b = _supports((side_a, side_b), rows, n, scalar_rows=4 * side_a.scalar_rows)
     w = a - b
     g = ((n[:, 0] * w[:, 0] + n[:, 1] * w[:, 1]) + n[:, 2] * w[:, 2]) - offsets[rows, best]
     certify = g <= gap[rows]
@@ -480,7 +487,7 @@ def _add_point(rows, face, w, a, b, W, A, B, nv, faces, normals, offsets, alive,
     local = np.arange(count)
     stack[:, 0] = face
     tested[local, face] = 1
-    sp = np.ones(count, np.int64)
+    height = np.ones(count, np.int64)  # each active row's stack height (rows in `active`'s order)
     visible = [(local, face)]
     horizon = []  # (rows, i, j) in the order the scalar walk appends them
     slack = -flat[rows]
@@ -494,12 +501,12 @@ def _add_point(rows, face, w, a, b, W, A, B, nv, faces, normals, offsets, alive,
         # One face per row, its three edges at once (in the scalar walk's order: pushes and horizon edges by
         # edge).  Two edges of a face with the same neighbour would need the one-by-one walk: the scalar
         # engine's case.
-        size = sp.take(active) - 1  # the stack after the pop (the popped face sat at this slot)
+        size = height - 1  # the stack after the pop (the popped face sat at this slot)
         base = active * width  # each row's start in the flattened stack and marks
         ii = faces_flat.take(face_base.take(active) + stack_flat.take(base + size), axis=0).astype(np.int64)
         jj = ii.take(_NEXT_CORNER, axis=1)
-        nb = edge_flat.take(edge_base.take(active)[:, None] + (jj * nv_cap + ii)).astype(np.int64)  # edge[., jj, ii]
-        bad = (nb.min(axis=1) < 0) | (nb[:, 0] == nb[:, 1]) | (nb[:, 1] == nb[:, 2]) | (nb[:, 0] == nb[:, 2])
+        nb = edge_flat.take(edge_base.take(active)[:, None] + (jj * nv_cap + ii))  # edge[., jj, ii]
+        bad = ((nb < 0) | (nb == nb.take(_NEXT_CORNER, axis=1))).any(axis=1)  # each edge against the next one's
         broken = bad.any()
         if broken:
             ok[active[bad]] = False
@@ -526,14 +533,13 @@ def _add_point(rows, face, w, a, b, W, A, B, nv, faces, normals, offsets, alive,
                 stack_flat[base.take(push_local) + size.take(push_local) + rank] = pushed
                 size += counts
                 visible.append((active.take(push_local), pushed))
-        sp[active] = size
         rim = np.flatnonzero(seen == 2)
         if len(rim):
             horizon.append((active[rim // 3], ii.reshape(-1).take(rim), jj.reshape(-1).take(rim)))
         going = size > 0
         if broken:
             going &= ~bad
-        active = active[going]
+        active, height = active[going], size[going]
     if horizon:
         h_row = np.concatenate([h[0] for h in horizon])
         order = np.argsort(h_row, kind="stable")
