@@ -14,7 +14,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ..rows import row_cross, row_dot
-from .farthest import farthest_from_surface
+from .farthest import beyond_band, farthest_from_surface
 from .pair_frame import Side
 from .points import closest_points, winding_numbers
 from .tritri import crossing, point_triangle
@@ -34,6 +34,11 @@ SEARCHED_FIRST = 16
 """The deepest probe is searched first among those without an upper bound of their distance and the
 SEARCHED_FIRST with the largest bounds, then among the others only where their bound reaches the depth found
 (`_farthest_of`): most probes near the contact lie close to the other surface and only slow the search down."""
+
+FEW_CORNERS = 16
+"""Up to this many part corners `_measure` measures every one exactly (`closest_points`); beyond, it measures
+only those its flags and the deepest corner need (core/mesh/farthest.py `beyond_band`), which costs more per level
+and pays only with more points (the 9 corners of one part: 0.6 ms against 0.9 on bench/midsize.py's bunny)."""
 
 ASKED_FIRST = 32
 """Of a crossing pair's probes that may wait (`unasked_candidates`: made against a Y triangle, so with an upper
@@ -61,11 +66,13 @@ def crossing_sample(pairs):
 
 class PartCorners(NamedTuple):
     """What `parts_inside` measured of X's part corners (`_part_points`) against closed Y: their inside flags, and
-    (None when no corner is inside) each one's distance to Y's surface and closest surface point, as
-    `closest_points` gives them.  `deepest_inside` reads them again instead of measuring the same points."""
+    (None when no corner is inside) whether each one's distance to Y's surface exceeds the band (`off`), and the
+    deepest of the inside corners beyond the band as (row, distance, closest surface point), or None: what
+    `closest_points` and an argmax (first row of a tie) give (core/mesh/farthest.py `beyond_band`).
+    `deepest_inside` reads them again instead of measuring the same points."""
     inside: np.ndarray
-    dist: np.ndarray | None
-    surface: np.ndarray | None
+    off: np.ndarray | None
+    deepest: tuple | None
 
 
 class Inside:
@@ -316,20 +323,19 @@ def _deepest(points, reps, others, sy: Side, band, corners, probes, against):
     """(row of `points`, distance, surface point) of the deepest of points[reps] and points[others] beyond the
     band (`farthest_from_surface` on the rows reps + others, in that order, each started from its
     `_upper_bounds` by the blocks `probes` and their triangles `against`), or None.  With `corners` the part
-    corners' exact distances are known (`PartCorners`): the deepest of them is their first largest, and the others
+    corners' deepest beyond the band is known (`PartCorners`): the first of their largest distances, and the others
     are searched only for one strictly deeper (a floor at that distance), which is what the search over all of
     them picks: the largest distance, the first row on a tie, and every part corner comes before the others."""
     if corners is None or reps.size == 0:
         measured = np.concatenate([reps, others])
         return _farthest_of(points, measured, sy, band, _upper_bounds(points, probes, against, measured))
-    dist = corners.dist[reps]
-    first = int(np.argmax(dist))  # the first of the largest
-    deepest = _farthest_of(points, others, sy, max(band, float(dist[first])),
+    first = corners.deepest  # the first of the largest over every inside corner (reps), when beyond the band
+    deepest = _farthest_of(points, others, sy, band if first is None else max(band, first[1]),
                            _upper_bounds(points, probes, against, others))
     if deepest is not None:
         return deepest
-    if dist[first] > band:
-        return int(reps[first]), float(dist[first]), corners.surface[reps[first]]
+    if first is not None:
+        return int(first[0]), float(first[1]), first[2]
     return None
 
 
@@ -395,15 +401,25 @@ def _part_points(side: Side):
     return points, np.tile(np.arange(parts.count), 3 * len(picks))
 
 
-def _measure(points, sy: Side, scale):
-    """`PartCorners` of the points against Y: whether each is inside closed Y (non-zero winding number), its
-    distance to Y's surface and closest surface point.  The flags first: when no point is inside, the distances
-    decide nothing and are not measured (None)."""
+def _measure(points, sy: Side, band, scale):
+    """`PartCorners` of the points against Y: whether each is inside closed Y (non-zero winding number), whether
+    its distance to Y's surface exceeds the band, and the deepest inside point beyond the band
+    (`closest_points`' numbers: measured by it up to FEW_CORNERS points, else by core/mesh/farthest.py `beyond_band`
+    without measuring every point).  The flags first: when no point is inside, the distances decide nothing and
+    are not measured (None)."""
     inside = winding_numbers(points, sy.world, scale) != 0
     if not np.any(inside):
         return PartCorners(inside, None, None)
-    dist, surface = closest_points(points, sy.world)
-    return PartCorners(inside, dist, surface)
+    if points.shape[0] <= FEW_CORNERS:
+        dist, surface = closest_points(points, sy.world)
+        off = dist > band
+        rows = np.flatnonzero(inside & off)
+        if rows.size == 0:
+            return PartCorners(inside, off, None)
+        first = int(rows[np.argmax(dist[rows])])  # the first of the largest
+        return PartCorners(inside, off, (first, float(dist[first]), surface[first]))
+    off, deepest = beyond_band(points, sy.world, band, np.flatnonzero(inside))
+    return PartCorners(inside, off, deepest)
 
 
 class PartsInside(NamedTuple):
@@ -424,13 +440,14 @@ def parts_inside(sx: Side, sy: Side, band, scale, measure=None) -> PartsInside:
     if measure is None and _beyond_box(points, sy, band, scale):
         return PartsInside(False, None)  # that corner is strictly outside Y: its part is not inside
     if measure is None:
-        corners = _measure(points, sy, scale)
-        dist, inside = corners.dist, corners.inside
+        corners = _measure(points, sy, band, scale)
+        off, inside = corners.off, corners.inside
     else:
         dist, inside = measure(points, sy, scale)
     if not np.any(inside):
         return PartsInside(False, corners)  # no corner inside Y: no part is strictly inside
-    off = dist > band
+    if measure is not None:
+        off = dist > band
     strictly_in = np.bincount(part[off & inside], minlength=parts.count) > 0
     strictly_out = np.bincount(part[off & ~inside], minlength=parts.count) > 0
     return PartsInside(bool(np.all(strictly_in & ~strictly_out)), corners)
