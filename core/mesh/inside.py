@@ -431,9 +431,9 @@ class PartsInside(NamedTuple):
 
 def parts_inside(sx: Side, sy: Side, band, scale, measure=None) -> PartsInside:
     """Is every loose part of X inside closed Y: has each a corner strictly inside Y and none strictly outside it
-    (a corner within the band of Y's surface decides nothing)?  `measure(points, sy, scale)` gives the points'
-    distances to Y's surface and their inside flags (default `_measure`; only the flags of points off the surface
-    are used)."""
+    (a corner within the band of Y's surface decides nothing)?  A caller's `measure(points, sy, scale)` gives the
+    points' distances to Y's surface and their inside flags; by default `_measure` finds the flags, which corners
+    lie off the surface and the deepest inside one (kept in the answer's `PartCorners` for `deepest_inside`)."""
     parts = sx.local.parts
     points, part = _part_points(sx)
     corners = None
