@@ -21,34 +21,17 @@ from core.mesh.bvh import WorldBVH
 from core.mesh.farthest import farthest_from_surface
 from core.mesh.points import closest_points, winding_numbers
 from core.mesh.tritri import point_triangle
-from tests.core.mesh_corpus import FAMILIES, make_case, sphere, star, torus
-from tests.core.answers import contact_fields
-
-
-def _pairs():
-    out = []
-    for family in ("rod_torus", "chain", "random", "lshape"):
-        for index in range(0, FAMILIES[family] * 3, 9):
-            case = make_case(family, index)
-            out.append((case.a.build(), case.b.build()))
-    v, t = torus(1.0, 0.3, n=40, m=20)
-    s, st = sphere(0.5, n=30, rings=15)
-    for shift in (0.7, 1.3):
-        out.append((core.TriangleMesh(v, t), core.TriangleMesh(s + [shift, 0.1, 0.05], st)))
-    return out
-
-
-def _answers(pairs):
-    return [[contact_fields(core.collide(x, y, depth_interval=False)) for x, y in ((a, b), (b, a))] for a, b in pairs]
+from tests.core.mesh_corpus import star, torus
+from tests.core.probe_cases import answers_both_orders, crossing_pairs
 
 
 @pytest.mark.parametrize("asked_first, cap", [(inside.ASKED_FIRST, inside.MAX_DEPTH_POINTS),
                                               (0, inside.MAX_DEPTH_POINTS), (0, 16)])
 def test_waiting_probes_change_no_answer(monkeypatch, asked_first, cap):
-    pairs = _pairs()
+    pairs = crossing_pairs()
     monkeypatch.setattr(inside, "MAX_DEPTH_POINTS", cap)
     monkeypatch.setattr(inside, "ASKED_FIRST", 1 << 30)
-    want = _answers(pairs)
+    want = answers_both_orders(pairs)
     monkeypatch.setattr(inside, "ASKED_FIRST", asked_first)
     late = []
     real = inside._unknown_deeper
@@ -59,7 +42,7 @@ def test_waiting_probes_change_no_answer(monkeypatch, asked_first, cap):
         return answer
 
     monkeypatch.setattr(inside, "_unknown_deeper", counted)
-    assert _answers(pairs) == want
+    assert answers_both_orders(pairs) == want
     if cap > 16:
         assert late  # some probes waited
 
