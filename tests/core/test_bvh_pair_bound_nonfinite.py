@@ -1,6 +1,6 @@
-"""`bvh.pair_lower_bound` (stacked arrays up to `STACKED_PAIRS` pairs, columns above) gives bit for bit the numbers of its row
-form (written out here from core/mesh/bvh.py's docstring: the box distance, then the gaps along the line between
-the centres and along each box's normal, each a dot product summed x, y, z with the same operands in the same
+"""`bvh.pair_lower_bound` (stacked arrays up to `STACKED_PAIRS` pairs, columns above) gives bit for bit the
+numbers of its row form (tests/core/bound_rows.py, from core/mesh/bvh.py's docstring: the box distance, then the
+gaps along the line between the centres and along each box's normal, each a dot product summed x, y, z with the same operands in the same
 order) on awkward node data: inf and NaN of either sign, signed zeros, coincident centres (no line between them),
 huge and subnormal numbers, and normals that are not ones (`normal_ok` False).  On such numbers a swapped operand
 or a changed order of sums shows (which NaN a product keeps, -0 against +0), so the descent keeps the same pairs
@@ -11,27 +11,7 @@ import numpy as np
 import pytest
 
 from core.mesh import bvh
-
-
-def _dot(u, v):
-    return u[:, 0] * v[:, 0] + u[:, 1] * v[:, 1] + u[:, 2] * v[:, 2]
-
-
-def _extent(H, u):
-    return np.abs(_dot(H[0], u)) + np.abs(_dot(H[1], u)) + np.abs(_dot(H[2], u))
-
-
-def _rows_pair(wa, na, wb, nb, bound):
-    ha, hb = [h[na] for h in wa.half], [h[nb] for h in wb.half]
-    d = wb.centre[nb] - wa.centre[na]
-    dist = np.sqrt(_dot(d, d))
-    ok = dist > 0.0
-    u = d / np.where(ok, dist, 1.0)[:, None]
-    bound = np.maximum(bound, np.where(ok, dist - (_extent(ha, u) + _extent(hb, u)), 0.0))
-    for axis, okn in ((wa.normal[na], wa.normal_ok[na]), (wb.normal[nb], wb.normal_ok[nb])):
-        ext = _extent(ha, axis) + _extent(hb, axis)
-        bound = np.maximum(bound, np.where(okn, np.abs(_dot(d, axis)) - ext, 0.0))
-    return bound
+from tests.core.bound_rows import rows_pair
 
 
 _ODD = np.array([np.nan, -np.nan, np.inf, -np.inf, 0.0, -0.0, 1e-310, -1e-310, 1e300, -1e300, 1.0, -1.0, 3.0])
@@ -62,7 +42,7 @@ def test_pair_bound_equals_rows_on_odd_numbers(all_normals, pairs):
     wb._columns = None
     bound = rng.choice(np.array([0.0, -0.0, 0.5, np.nan, np.inf]), size=pairs)
     got = bvh.pair_lower_bound(wa, na, wb, nb, bound)
-    want = _rows_pair(wa, na, wb, nb, bound)
+    want = rows_pair(wa, na, wb, nb, bound)
     assert got.tobytes() == want.tobytes()
     if pairs >= 64:  # the data reach every branch: NaN bounds, and gaps that decide
         assert np.isnan(got).any() and (got > 0.0).any()
