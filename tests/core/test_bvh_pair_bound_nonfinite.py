@@ -1,10 +1,10 @@
-"""`bvh.pair_lower_bound` (stacked arrays up to `STACKED_PAIRS` pairs, columns above) gives bit for bit the
-numbers of its row form (tests/core/bound_rows.py, from core/mesh/bvh.py's docstring: the box distance, then the
-gaps along the line between the centres and along each box's normal, each a dot product summed x, y, z with the
-same operands in the same order) on awkward node data: inf and NaN of either sign, signed zeros, coincident centres (no line between them),
-huge and subnormal numbers, and normals that are not ones (`normal_ok` False).  On such numbers a swapped operand
-or a changed order of sums shows (which NaN a product keeps, -0 against +0), so the descent keeps the same pairs
-whatever the numbers."""
+"""`bvh.pair_lower_bound` (stacked arrays up to `STACKED_PAIRS` pairs, columns above) gives bit for bit the numbers
+of its row form (tests/core/bound_rows.py, from core/mesh/bvh.py's docstring: the box distance, then the gaps along
+the line between the centres and along each box's normal, each a dot product summed x, y, z with the same operands
+in the same order) on awkward node data: inf and NaN of either sign, signed zeros, coincident centres (no line
+between them), huge and subnormal numbers, and normals that are not ones (`normal_ok` False). On such numbers a
+swapped operand or a changed order of sums shows (which NaN a product keeps, -0 against +0), so the descent keeps
+the same pairs whatever the numbers."""
 from __future__ import annotations
 
 import numpy as np
